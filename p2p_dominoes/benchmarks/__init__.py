@@ -1,0 +1,1 @@
+"""Benchmarks behind `p2p-dominoes bench`: they print figures and ratios."""

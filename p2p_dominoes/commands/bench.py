@@ -1,0 +1,40 @@
+"""`p2p-dominoes bench engine|crypto`: benchmarks that print figures, never assert timings."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+
+def register(commands: Any) -> None:
+    parser: argparse.ArgumentParser = commands.add_parser(
+        "bench", help="measure the engine or the cryptography and print figures"
+    )
+    which = parser.add_subparsers(dest="bench", metavar="WHAT", required=True)
+
+    engine = which.add_parser("engine", help="complete hands per second against `dominoes`")
+    engine.add_argument("--seconds", type=float, default=3.0, help="time per measurement")
+    engine.add_argument("--json", action="store_true", help="print one JSON object")
+    engine.set_defaults(run=_run_engine)
+
+    crypto = which.add_parser("crypto", help="verified shuffle and deal against naive SRA")
+    crypto.add_argument(
+        "--players", type=int, action="append", choices=(2, 3, 4),
+        help="seat count to measure (repeatable; default 2, 3 and 4)",
+    )
+    crypto.add_argument("--no-baseline", action="store_true", help="skip the slow SRA baseline")
+    crypto.add_argument("--json", action="store_true", help="print one JSON object")
+    crypto.set_defaults(run=_run_crypto)
+
+
+def _run_engine(args: argparse.Namespace) -> int:
+    from p2p_dominoes.benchmarks.engine import run_engine_bench
+
+    return run_engine_bench(seconds=args.seconds, as_json=args.json)
+
+
+def _run_crypto(args: argparse.Namespace) -> int:
+    from p2p_dominoes.benchmarks.crypto import run_crypto_bench
+
+    players = sorted(set(args.players)) if args.players else [2, 3, 4]
+    return run_crypto_bench(players=players, baseline=not args.no_baseline, as_json=args.json)

@@ -1,0 +1,1 @@
+"""The mental-poker cryptography: pure functions, no I/O."""

@@ -19,7 +19,10 @@ def register(commands: Any) -> None:
 
     crypto = which.add_parser("crypto", help="verified shuffle and deal against naive SRA")
     crypto.add_argument(
-        "--players", type=int, action="append", choices=(2, 3, 4),
+        "--players",
+        type=int,
+        action="append",
+        choices=(2, 3, 4),
         help="seat count to measure (repeatable; default 2, 3 and 4)",
     )
     crypto.add_argument("--no-baseline", action="store_true", help="skip the slow SRA baseline")

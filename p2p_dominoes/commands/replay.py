@@ -1,9 +1,85 @@
-"""`p2p-dominoes replay`."""
+"""`p2p-dominoes replay FILE`: validate and replay a hand record."""
 
 from __future__ import annotations
 
+import argparse
+import json
+from pathlib import Path
 from typing import Any
+
+from p2p_dominoes.cli import UsageError
+from p2p_dominoes.engine import (
+    LANGUAGES,
+    EngineError,
+    Replay,
+    action_text,
+    describe,
+    load_record,
+    match_text,
+    replay,
+    result_text,
+)
 
 
 def register(commands: Any) -> None:
-    commands.add_parser("replay", help="(being built)")
+    parser: argparse.ArgumentParser = commands.add_parser(
+        "replay",
+        help="validate and replay a hand record",
+        description="Validate a hand record (see protocol/records.md) and replay it.",
+    )
+    parser.add_argument("file", type=Path, help="the record (JSON)")
+    parser.add_argument("--lang", default="en", choices=LANGUAGES)
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        text = args.file.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UsageError(
+            f"cannot read {args.file}: {getattr(exc, 'strerror', None) or exc}"
+        ) from None
+    try:
+        outcome = replay(load_record(text), args.lang)
+    except EngineError as exc:
+        raise UsageError(f"{args.file}: {exc}") from None
+    if args.json:
+        print(json.dumps(replay_summary(outcome, args.lang), ensure_ascii=False))
+    else:
+        _print_replay(outcome, args.lang)
+    return 0
+
+
+def replay_summary(outcome: Replay, lang: str) -> dict[str, Any]:
+    """The JSON form of a replay: board, result, scores and match state."""
+    result = outcome.result
+    match = outcome.match
+    return {
+        "rules": outcome.state.rules.name,
+        "opener": outcome.state.opener,
+        "actions": len(outcome.steps),
+        "board": describe(outcome.state.line, lang),
+        "result": {
+            "end": result.end.value,
+            "winner": result.winner,
+            "points": list(result.points),
+            "pips": list(result.pips),
+        },
+        "scores": list(outcome.scores),
+        "match": {
+            "over": bool(match and match.over),
+            "winner": match.winner if match else None,
+            "draw": bool(match and match.draw),
+        },
+    }
+
+
+def _print_replay(outcome: Replay, lang: str) -> None:
+    for step in outcome.steps:
+        print(f"{step.index}: {action_text(step.seat, step.action, step.drawn, lang)}")
+        if step.board is not None:
+            print(f"   {step.board}")
+    print(result_text(outcome.result, lang))
+    if outcome.match is not None:
+        print(match_text(outcome.match, outcome.scores, lang))

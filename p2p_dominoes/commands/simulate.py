@@ -1,9 +1,121 @@
-"""`p2p-dominoes simulate`."""
+"""`p2p-dominoes simulate`: bot games in one process, deterministic for a seed."""
 
 from __future__ import annotations
 
+import argparse
+import json
+import secrets
 from typing import Any
+
+from p2p_dominoes.bots import bot_named
+from p2p_dominoes.cli import UsageError
+from p2p_dominoes.engine import (
+    LANGUAGES,
+    PRESETS,
+    Draw,
+    EngineError,
+    HandState,
+    Match,
+    action_text,
+    describe,
+    match_outcome,
+    match_text,
+    preset,
+    result_text,
+)
+from p2p_dominoes.simulation import SimulationReport, simulate
 
 
 def register(commands: Any) -> None:
-    commands.add_parser("simulate", help="(being built)")
+    parser: argparse.ArgumentParser = commands.add_parser(
+        "simulate",
+        help="bots play each other in this process (no network)",
+        description="Bots play each other in this process; the same seed gives the same games.",
+    )
+    parser.add_argument("--rules", default="draw", choices=sorted(PRESETS), help="rules preset")
+    parser.add_argument("--players", type=int, default=4, choices=(2, 3, 4))
+    count = parser.add_mutually_exclusive_group()
+    count.add_argument("--hands", type=int, metavar="H", help="play H hands (default 100)")
+    count.add_argument("--match", action="store_true", help="play one whole match, hand by hand")
+    parser.add_argument(
+        "--bot",
+        action="append",
+        metavar="NAME",
+        help="strategy per seat (random, greedy); repeat for each seat, the last one fills up",
+    )
+    parser.add_argument("--seed", type=int, help="random seed (default: a fresh one, printed)")
+    parser.add_argument("--lang", default="en", choices=LANGUAGES)
+    parser.add_argument("--json", action="store_true", help="print one JSON object at the end")
+    parser.add_argument("--verbose", action="store_true", help="every action and the board")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.hands is not None and args.hands < 1:
+        raise UsageError("--hands must be at least 1")
+    rules = preset(args.rules)
+    names = list(args.bot or ["random"])
+    if len(names) > args.players:
+        raise UsageError(f"{len(names)} bots given for {args.players} players")
+    names += [names[-1]] * (args.players - len(names))
+    try:
+        bots = [bot_named(name) for name in names]
+        rules.check_players(args.players)
+    except EngineError as exc:
+        raise UsageError(str(exc)) from None
+    seed = args.seed if args.seed is not None else secrets.randbelow(2**32)
+    hands = None if args.match else (args.hands or 100)
+    show_hands = (args.match or args.verbose) and not args.json
+    observer = _HandPrinter(args.lang, args.verbose) if show_hands else None
+    report = simulate(rules, args.players, bots, names, seed, hands, observer)
+    if args.json:
+        print(json.dumps(report.to_dict()))
+    else:
+        _print_report(report)
+    return 0
+
+
+class _HandPrinter:
+    """Prints each hand as it is played: the deal, the actions, the result and the scores."""
+
+    def __init__(self, lang: str, verbose: bool) -> None:
+        self.lang = lang
+        self.verbose = verbose
+
+    def __call__(self, match: Match, hand: HandState, seat: int, action: object) -> None:
+        lang = self.lang
+        if seat < 0:
+            print(f"Hand {match.hand_number - 1}: seat {hand.opener} leads")
+            for s in range(hand.players):
+                print(f"  seat {s}: {' '.join(t.text for t in hand.hand_of(s))}")
+            print(f"  boneyard: {hand.boneyard_size} tiles, {hand.rules.reserve} never drawn")
+            return
+        drawn = hand.drawn_tiles[-1] if isinstance(action, Draw) else None
+        print(f"  {action_text(seat, action, drawn, lang)}")  # type: ignore[arg-type]
+        if self.verbose and not isinstance(action, Draw) and hand.history[-1][1] is action:
+            print(f"    {describe(hand.line, lang)}")
+        if hand.result is not None:
+            scores = [s + p for s, p in zip(match.scores, hand.result.points, strict=True)]
+            print(f"  {result_text(hand.result, lang)}")
+            print(f"  {match_text(match_outcome(hand.rules, scores), scores, lang)}")
+            print()
+
+
+def _print_report(report: SimulationReport) -> None:
+    print(
+        f"{report.rules}, {report.players} players ({', '.join(report.bots)}), seed {report.seed}"
+    )
+    print(
+        f"hands {report.hands}: {report.blocks} blocked, "
+        f"{report.actions_per_hand:.1f} actions per hand, {report.hands_per_second:,.0f} hands/s"
+    )
+    if report.matches:
+        print(f"matches {report.matches}: {report.matches_drawn} drawn")
+    for seat in range(report.players):
+        line = (
+            f"  seat {seat} ({report.bots[seat]}): {report.hands_won[seat]} hands won, "
+            f"{report.points[seat]} points"
+        )
+        if report.matches:
+            line += f", {report.matches_won[seat]} matches won"
+        print(line)

@@ -1,0 +1,108 @@
+"""Complete hands per second with random bots, against the PyPI package `dominoes` as baseline.
+
+`dominoes` plays only the 4-player block game, so that is the game compared; `draw` and the
+other presets are reported too. Both run in this process, one after the other, for the same time.
+"""
+
+from __future__ import annotations
+
+import json
+import platform
+import time
+from collections.abc import Callable
+
+from p2p_dominoes.bots import random_bot
+from p2p_dominoes.engine import BLOCK, DRAW_RULES, DRAW_UNTIL_PLAY, Rules
+from p2p_dominoes.simulation import simulate
+
+
+def _hands_per_second(play_one: Callable[[], int], seconds: float) -> float:
+    """Run `play_one` (which plays some hands and returns how many) for about `seconds`."""
+    hands = 0
+    started = time.perf_counter()
+    deadline = started + seconds
+    while time.perf_counter() < deadline:
+        hands += play_one()
+    return hands / (time.perf_counter() - started)
+
+
+def _ours(rules: Rules, players: int, seeds: list[int]) -> Callable[[], int]:
+    def play() -> int:
+        seeds[0] += 1
+        report = simulate(
+            rules, players, [random_bot] * players, ["random"] * players, seed=seeds[0], hands=200
+        )
+        return report.hands
+
+    return play
+
+
+def _baseline() -> Callable[[], int] | None:
+    try:
+        import dominoes  # type: ignore[import-untyped]
+        from dominoes import players as baseline_players
+    except ImportError:
+        return None
+
+    def play() -> int:
+        game = dominoes.Game.new()
+        while game.result is None:
+            baseline_players.random(game)
+            game.make_move(*game.valid_moves[0])
+        return 1
+
+    return play
+
+
+def _interleaved(
+    first: Callable[[], int], second: Callable[[], int], seconds: float, rounds: int = 6
+) -> tuple[float, float]:
+    """Hands per second of two players, measured in alternating slices to share the noise."""
+    totals = [[0, 0.0], [0, 0.0]]
+    for _ in range(rounds):
+        for which, play_one in enumerate((first, second)):
+            started = time.perf_counter()
+            deadline = started + seconds / rounds
+            hands = 0
+            while time.perf_counter() < deadline:
+                hands += play_one()
+            totals[which][0] += hands
+            totals[which][1] += time.perf_counter() - started
+    return totals[0][0] / totals[0][1], totals[1][0] / totals[1][1]
+
+
+def run_engine_bench(seconds: float = 3.0, as_json: bool = False) -> int:
+    """Print complete hands per second for each preset and the ratio against `dominoes`."""
+    seeds = [0]
+    figures: dict[str, object] = {"python": platform.python_version(), "seconds": seconds}
+    baseline = _baseline()
+    if baseline is not None:
+        base, ours = _interleaved(baseline, _ours(BLOCK, 4, seeds), seconds * 2)
+        figures["dominoes_block_4p_hands_per_s"] = round(base, 1)
+        figures["ratio_block_4p_vs_dominoes"] = round(ours / base, 2)
+    for rules in (BLOCK, DRAW_RULES, DRAW_UNTIL_PLAY):
+        for players in rules.player_counts:
+            key = f"{rules.name}_{players}p_hands_per_s"
+            figures[key] = round(_hands_per_second(_ours(rules, players, seeds), seconds), 1)
+    if as_json:
+        print(json.dumps(figures))
+        return 0
+    print(f"engine benchmark, random bots, {seconds:g} s per figure, Python {figures['python']}")
+    if baseline is None:
+        print("  baseline: the package `dominoes` is not installed (pip install dominoes)")
+    else:
+        print(
+            "  dominoes (PyPI), block, 4 players: "
+            f"{figures['dominoes_block_4p_hands_per_s']:>10,.0f} hands/s"
+        )
+    for key, value in figures.items():
+        if key.endswith("_hands_per_s") and not key.startswith("dominoes"):
+            rules_name, seats = key.removesuffix("_hands_per_s").split("_")
+            name = f"{rules_name}, {seats.removesuffix('p')} players"
+            print(f"  p2p-dominoes {name + ':':<32}{value:>10,.0f} hands/s")
+    if baseline is not None:
+        print(
+            "  ratio, block 4 players, p2p-dominoes / dominoes (measured in alternating slices): "
+            f"{figures['ratio_block_4p_vs_dominoes']}×"
+        )
+    return 0

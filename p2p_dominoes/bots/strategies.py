@@ -1,0 +1,43 @@
+"""The `random` and `greedy` strategies."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Final
+
+from p2p_dominoes.engine import DRAW, PASS, Action, InvalidRecord, SeatView
+
+Bot = Callable[[SeatView, random.Random], Action]
+"""A strategy: it sees what its seat may know and draws its own randomness from `rng`."""
+
+VOLUNTARY_DRAW_CHANCE: Final = 0.05
+
+
+def random_bot(view: SeatView, rng: random.Random) -> Action:
+    """Uniform over legal plays; draws when forced, or now and then when drawing is allowed."""
+    plays = view.legal_plays()
+    if not plays:
+        return DRAW if view.can_draw() else PASS
+    if rng.random() < VOLUNTARY_DRAW_CHANCE and view.can_draw():
+        return DRAW
+    return plays[int(rng.random() * len(plays))]
+
+
+def greedy_bot(view: SeatView, rng: random.Random) -> Action:
+    """Plays the heaviest fitting tile; draws only when it must."""
+    plays = view.legal_plays()
+    if plays:
+        return max(plays, key=lambda p: (p.tile.pips, p.tile.high))
+    return DRAW if view.can_draw() else PASS
+
+
+BOTS: Final[dict[str, Bot]] = {"random": random_bot, "greedy": greedy_bot}
+
+
+def bot_named(name: str) -> Bot:
+    """The strategy called `name`, or a clear error listing them."""
+    try:
+        return BOTS[name]
+    except KeyError:
+        raise InvalidRecord(f"unknown bot {name!r} (bots: {', '.join(BOTS)})") from None

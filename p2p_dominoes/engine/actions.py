@@ -1,0 +1,51 @@
+"""What a seat can do on its turn: play a tile on an open place, draw, or pass."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final, NamedTuple
+
+from p2p_dominoes.engine.line import PLACES, Place
+from p2p_dominoes.engine.tiles import TILES, Tile
+
+
+class Play(NamedTuple):
+    """Put `tile` on the open `place`; `place` is None only for the lead."""
+
+    tile: Tile
+    place: Place | None = None
+
+    def __str__(self) -> str:
+        if self.place is None:
+            return f"play {self.tile.text}"
+        return f"play {self.tile.text} on {self.place.tile.text} ({self.place.side.value})"
+
+
+@dataclass(frozen=True, slots=True)
+class Draw:
+    """Take the next tile from the boneyard; the turn stays with the drawer."""
+
+    def __str__(self) -> str:
+        return "draw"
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """Let the turn go without playing; legal only with no play and no draw."""
+
+    def __str__(self) -> str:
+        return "pass"
+
+
+Action = Play | Draw | Pass
+
+DRAW = Draw()
+PASS = Pass()
+
+LEADS: Final[tuple[Play, ...]] = tuple(Play(tile) for tile in TILES)
+"""LEADS[tile.index]: the lead of that tile (made once; actions are immutable)."""
+
+PLAYS_ON: Final[tuple[dict[int, Play], ...]] = tuple(
+    {t.bit: Play(t, p) for t in TILES if t.has(p.value)} for p in PLACES
+)
+"""PLAYS_ON[place.id][tile.bit]: playing that tile on that place, for tiles that fit."""

@@ -1,0 +1,289 @@
+"""One hand: the deal, whose turn it is, legal actions, and the validated step of each action."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from p2p_dominoes.engine.actions import DRAW, LEADS, PASS, PLAYS_ON, Action, Draw, Pass, Play
+from p2p_dominoes.engine.errors import IllegalAction, InvalidRecord
+from p2p_dominoes.engine.line import Line, Place
+from p2p_dominoes.engine.rules import Drawing, Rules
+from p2p_dominoes.engine.scoring import HandEnd, HandResult, score_block, score_domino
+from p2p_dominoes.engine.tiles import (
+    ALL_TILES_MASK,
+    TILES,
+    VALUE_MASK,
+    Tile,
+    mask_of,
+    pips_in,
+    tiles_in,
+)
+
+
+class HandState:
+    """The full state of one hand; `apply` checks every action before it changes anything."""
+
+    __slots__ = (
+        "_drawn",
+        "boneyard",
+        "dealt",
+        "hands",
+        "history",
+        "line",
+        "must_lead",
+        "opener",
+        "passes",
+        "pending",
+        "players",
+        "result",
+        "rules",
+        "turn",
+    )
+
+    def __init__(
+        self,
+        rules: Rules,
+        hands: Sequence[Sequence[Tile]],
+        boneyard: Sequence[Tile],
+        opener: int,
+        must_lead: Tile | None = None,
+    ) -> None:
+        """Start a hand from a deal; `must_lead` is a tile the opener is obliged to lead."""
+        players = rules.check_players(len(hands))
+        size = rules.hand_size(players)
+        for seat, hand in enumerate(hands):
+            if len(hand) != size:
+                raise InvalidRecord(
+                    f"seat {seat} was dealt {len(hand)} tiles; the rules deal {size} "
+                    f"to each of {players} players"
+                )
+        masks = [mask_of(hand) for hand in hands]
+        seen = 0
+        for mask in (*masks, mask_of(boneyard)):
+            if seen & mask:
+                raise InvalidRecord(f"tile {next(tiles_in(seen & mask)).text} is dealt twice")
+            seen |= mask
+        if seen != ALL_TILES_MASK or players * size + len(boneyard) != len(TILES):
+            if seen == ALL_TILES_MASK:
+                raise InvalidRecord("a tile appears twice in the boneyard")
+            missing = ", ".join(t.text for t in tiles_in(ALL_TILES_MASK & ~seen))
+            raise InvalidRecord(f"the deal is missing {missing}")
+        if not 0 <= opener < players:
+            raise InvalidRecord(f"opener {opener} is not a seat of {players} players")
+        if must_lead is not None and not masks[opener] & must_lead.bit:
+            raise InvalidRecord(f"opener {opener} does not hold {must_lead.text}, which must lead")
+        self.rules = rules
+        self.players = players
+        self.hands = masks
+        self.dealt = tuple(self.hands)
+        self.boneyard = list(boneyard)
+        self._drawn = 0
+        self.line = Line()
+        self.opener = opener
+        self.turn = opener
+        self.must_lead = must_lead
+        self.passes = 0
+        self.pending: Tile | None = None
+        self.history: list[tuple[int, Action]] = []
+        self.result: HandResult | None = None
+
+    # -- what the rules allow ------------------------------------------------------------
+
+    @property
+    def boneyard_size(self) -> int:
+        return len(self.boneyard) - self._drawn
+
+    @property
+    def drawn_tiles(self) -> list[Tile]:
+        """The tiles drawn so far, in order."""
+        return self.boneyard[: self._drawn]
+
+    def hand_of(self, seat: int) -> list[Tile]:
+        return list(tiles_in(self.hands[seat]))
+
+    def playable_mask(self, seat: int) -> int:
+        """Bits of the tiles `seat` could play now, were it their turn."""
+        if self.pending is not None:
+            return self.pending.bit
+        if self.must_lead is not None:
+            return self.must_lead.bit
+        line = self.line
+        if not line.tiles:
+            return self.hands[seat]
+        return self.hands[seat] & line.fit_mask
+
+    def can_draw(self, playable: int) -> bool:
+        """Drawing is allowed now for a seat whose playable tiles are `playable`."""
+        drawing = self.rules.drawing
+        if drawing is Drawing.NEVER or self.pending is not None:
+            return False
+        if len(self.boneyard) - self._drawn <= self.rules.reserve:
+            return False
+        return drawing is Drawing.ANY_TIME or not playable
+
+    def legal_plays(self) -> list[Play]:
+        """Every (tile, open place) the seat to act may play."""
+        if self.result is not None:
+            return []
+        line = self.line
+        if self.pending is not None or self.must_lead is not None:
+            playable = self.playable_mask(self.turn)
+        elif not line.tiles:
+            return [LEADS[tile.index] for tile in tiles_in(self.hands[self.turn])]
+        else:
+            playable = self.hands[self.turn] & line.fit_mask
+        if not playable:
+            return []
+        if not line.tiles:
+            return [LEADS[tile.index] for tile in tiles_in(playable)]
+        plays = []
+        for place in line.places:
+            row = PLAYS_ON[place.id]
+            fitting = playable & VALUE_MASK[place.value]
+            while fitting:
+                bit = fitting & -fitting
+                plays.append(row[bit])
+                fitting ^= bit
+        return plays
+
+    def legal_actions(self) -> list[Action]:
+        """Plays first, then draw and pass when the rules allow them."""
+        if self.result is not None:
+            return []
+        actions: list[Action] = list(self.legal_plays())
+        playable = self.playable_mask(self.turn)
+        if self.can_draw(playable):
+            actions.append(DRAW)
+        elif not playable:
+            actions.append(PASS)
+        return actions
+
+    # -- the validated step ----------------------------------------------------------------
+
+    def apply(self, seat: int, action: Action) -> None:
+        """Carry out `action` for `seat`, or raise IllegalAction and change nothing."""
+        if self.result is not None:
+            raise IllegalAction(seat, str(action), "the hand is over")
+        if seat != self.turn:
+            raise IllegalAction(seat, str(action), f"it is seat {self.turn}'s turn")
+        if type(action) is Play:
+            self._play(seat, action.tile, action.place)
+        elif type(action) is Draw:
+            self._draw(seat)
+        elif type(action) is Pass:
+            self._pass(seat)
+        else:
+            raise IllegalAction(seat, repr(action), "that is not an action")
+        self.history.append((seat, action))
+
+    def _play(self, seat: int, tile: Tile, place: Place | None) -> None:
+        hand = self.hands[seat]
+        line = self.line
+        if (
+            not hand & tile.bit
+            or (self.pending is not None and tile is not self.pending)
+            or (self.must_lead is not None and tile is not self.must_lead)
+        ):
+            raise self._illegal_play(seat, tile, place)
+        if line.tiles:
+            # Places are interned, so `in` compares identities.
+            if place is None or place not in line.places or not VALUE_MASK[place.value] & tile.bit:
+                raise self._illegal_play(seat, tile, place)
+            line.attach(tile, place)
+        elif place is not None:
+            raise self._illegal_play(seat, tile, place)
+        else:
+            line.start(tile)
+        hand ^= tile.bit
+        self.hands[seat] = hand
+        self.passes = 0
+        self.pending = None
+        self.must_lead = None
+        if not hand:
+            self.result = score_domino(seat, [pips_in(h) for h in self.hands])
+        else:
+            self.turn = (seat + 1) % self.players
+
+    def _illegal_play(self, seat: int, tile: Tile, place: Place | None) -> IllegalAction:
+        """The first rule that playing `tile` on `place` breaks."""
+        what = f"play {tile.text}"
+        line = self.line
+        if not self.hands[seat] & tile.bit:
+            return IllegalAction(seat, what, f"they do not hold {tile.text}")
+        if self.pending is not None and tile is not self.pending:
+            return IllegalAction(
+                seat, what, f"the drawn tile {self.pending.text} fits and must be played at once"
+            )
+        if self.must_lead is not None and tile is not self.must_lead:
+            return IllegalAction(seat, what, f"this hand must be led with {self.must_lead.text}")
+        if not line.tiles:
+            return IllegalAction(seat, what, "the line is empty: the lead takes no place")
+        if not line.places_for(tile):
+            ends = " and ".join(str(v) for v in sorted({p.value for p in line.places}))
+            return IllegalAction(seat, what, f"{tile.text} fits no open end ({ends})")
+        if place is None or place not in line.places:
+            return IllegalAction(seat, what, "that place is not open")
+        return IllegalAction(
+            seat, what, f"{tile.text} does not fit the {place.value} on {place.tile.text}"
+        )
+
+    def _draw(self, seat: int) -> None:
+        playable = self.playable_mask(seat)
+        if not self.can_draw(playable):
+            raise IllegalAction(seat, "draw", self._why_no_draw(playable))
+        tile = self.boneyard[self._drawn]
+        self._drawn += 1
+        self.hands[seat] |= tile.bit
+        if self.rules.play_drawn_at_once and (not self.line.tiles or self.line.fit_mask & tile.bit):
+            self.pending = tile
+
+    def _why_no_draw(self, playable: int) -> str:
+        reserve = self.rules.reserve
+        if self.rules.drawing is Drawing.NEVER:
+            return "these rules have no drawing"
+        if self.pending is not None:
+            return f"the drawn tile {self.pending.text} fits and must be played at once"
+        if self.boneyard_size <= reserve:
+            if reserve:
+                return (
+                    f"the boneyard holds {self.boneyard_size} tiles, "
+                    f"and the last {reserve} are never drawn"
+                )
+            return "the boneyard is empty"
+        tile = next(tiles_in(playable))
+        return f"drawing is allowed only with no playable tile, and {tile.text} fits"
+
+    def _pass(self, seat: int) -> None:
+        playable = self.playable_mask(seat)
+        if playable:
+            tile = next(tiles_in(playable))
+            raise IllegalAction(seat, "pass", f"they hold a playable tile ({tile.text})")
+        if self.can_draw(playable):
+            raise IllegalAction(
+                seat,
+                "pass",
+                f"they must draw while the boneyard holds more than {self.rules.reserve} tiles",
+            )
+        self.passes += 1
+        if self.passes >= self.players:
+            self.result = score_block(self.rules, [pips_in(h) for h in self.hands])
+        else:
+            self.turn = (seat + 1) % self.players
+
+    # -- results -----------------------------------------------------------------------------
+
+    def outcome(self) -> HandResult:
+        """The result, or an 'unfinished' one with no points while the hand goes on."""
+        if self.result is not None:
+            return self.result
+        pips = tuple(pips_in(h) for h in self.hands)
+        return HandResult(HandEnd.UNFINISHED, None, (0,) * self.players, pips)
+
+
+def highest_double_lead(hands: Sequence[Sequence[Tile]]) -> tuple[int, Tile]:
+    """The seat holding the highest double and that double; with none, the heaviest tile."""
+    dealt = [(tile, seat) for seat, hand in enumerate(hands) for tile in hand]
+    doubles = [(tile, seat) for tile, seat in dealt if tile.is_double]
+    pool = doubles or dealt
+    tile, seat = max(pool, key=lambda ts: (ts[0].pips, ts[0].high))
+    return seat, tile

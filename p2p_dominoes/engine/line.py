@@ -1,0 +1,146 @@
+"""The line of play: tiles in the order played, how they connect, and the open places."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Final, NamedTuple
+
+from p2p_dominoes.engine.errors import InvalidRecord
+from p2p_dominoes.engine.tiles import TILES, VALUE_MASK, Tile
+
+
+class Side(StrEnum):
+    """Where a tile touches or is open: a non-double's ends, a double's long sides."""
+
+    HIGH = "high"  # the end with the higher value
+    LOW = "low"  # the end with the lower value
+    A = "A"  # a double's side that touches the line (an opening double's first side used)
+    B = "B"  # a double's other side
+
+
+class Place:
+    """An open place: a tile, its free end or side, and the number it needs.
+
+    There are 56 places (two per tile) and each exists once, so places compare by identity;
+    get one with `Place.of(tile, side)`.
+    """
+
+    __slots__ = ("id", "side", "tile", "value")
+
+    id: int
+    tile: Tile
+    side: Side
+    value: int
+
+    def __init__(self, tile: Tile, side: Side) -> None:
+        self.tile = tile
+        self.side = side
+        self.id = tile.index * 2 + (side in (Side.LOW, Side.B))
+        self.value = tile.low if side in (Side.LOW, Side.A, Side.B) else tile.high
+
+    @staticmethod
+    def of(tile: Tile, side: Side) -> Place:
+        """The place on `tile` at `side`; a double has sides A and B, others high and low."""
+        if tile.is_double != (side in (Side.A, Side.B)):
+            kind = "a double" if tile.is_double else "a non-double"
+            raise InvalidRecord(f"{tile.text} is {kind} and has no {side.value!r} side")
+        return PLACES[tile.index * 2 + (side in (Side.LOW, Side.B))]
+
+    def sort_key(self) -> tuple[str, int]:
+        """Description order: by tile text, then high before low and A before B."""
+        return (self.tile.text, self.id & 1)
+
+    def __repr__(self) -> str:
+        return f"Place({self.tile.text}, {self.side.value}, {self.value})"
+
+
+def _make_places() -> tuple[Place, ...]:
+    places = []
+    for tile in TILES:
+        first, second = (Side.A, Side.B) if tile.is_double else (Side.HIGH, Side.LOW)
+        places += [Place(tile, first), Place(tile, second)]
+    return tuple(places)
+
+
+PLACES: Final = _make_places()
+
+
+class Connection(NamedTuple):
+    """Two tiles that touch: the one already on the table first, the newly placed second."""
+
+    table_tile: Tile
+    table_side: Side
+    new_tile: Tile
+    new_side: Side
+
+
+def _attachment(place: Place, tile: Tile) -> tuple[Connection, Place]:
+    """How `tile` lies when put on `place`: the connection made and the place it opens."""
+    value = place.value
+    if tile.is_double:
+        new_side, free = Side.A, Place.of(tile, Side.B)
+    elif tile.high == value:
+        new_side, free = Side.HIGH, Place.of(tile, Side.LOW)
+    else:
+        new_side, free = Side.LOW, Place.of(tile, Side.HIGH)
+    return Connection(place.tile, place.side, tile, new_side), free
+
+
+_ATTACH: Final[tuple[dict[int, tuple[Connection, Place]], ...]] = tuple(
+    {t.index: _attachment(p, t) for t in TILES if t.has(p.value)} for p in PLACES
+)
+"""_ATTACH[place.id][tile.index]: the connection and new open place, for tiles that fit."""
+
+
+class Line:
+    """A line with two open ends; doubles lie crosswise and never branch."""
+
+    __slots__ = ("connections", "fit_mask", "places", "tiles")
+
+    def __init__(self) -> None:
+        self.tiles: list[Tile] = []
+        self.connections: list[Connection] = []
+        self.places: list[Place] = []
+        self.fit_mask = 0
+        """Bits of every tile that fits some open place (kept up to date on each play)."""
+
+    def copy(self) -> Line:
+        other = Line()
+        other.tiles = self.tiles.copy()
+        other.connections = self.connections.copy()
+        other.places = self.places.copy()
+        other.fit_mask = self.fit_mask
+        return other
+
+    @property
+    def is_empty(self) -> bool:
+        return not self.tiles
+
+    def places_for(self, tile: Tile) -> list[Place]:
+        """The open places `tile` fits, in description order."""
+        return sorted((p for p in self.places if tile.has(p.value)), key=Place.sort_key)
+
+    def sorted_places(self) -> list[Place]:
+        return sorted(self.places, key=Place.sort_key)
+
+    def start(self, tile: Tile) -> None:
+        """Lead the first tile: a double offers sides A and B, a non-double its two ends."""
+        assert not self.tiles
+        self.tiles.append(tile)
+        self.places = [PLACES[tile.index * 2], PLACES[tile.index * 2 + 1]]
+        self.fit_mask = VALUE_MASK[tile.low] | VALUE_MASK[tile.high]
+
+    def attach(self, tile: Tile, place: Place) -> None:
+        """Put `tile` on the open `place`; the caller has checked that it fits."""
+        if place.side is Side.B and not self.connections:
+            # An untouched opening double: its first side used is side A by definition.
+            place = PLACES[place.id - 1]
+        connection, free = _ATTACH[place.id][tile.index]
+        self.tiles.append(tile)
+        self.connections.append(connection)
+        places = self.places
+        places[places.index(place)] = free
+        mask = 0
+        for open_place in places:
+            mask |= VALUE_MASK[open_place.value]
+        self.fit_mask = mask

@@ -1,0 +1,243 @@
+"""Plain hand records (JSON): parse, validate, replay, and write them back.
+
+The format is documented in protocol/records.md.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from p2p_dominoes.engine.actions import DRAW, PASS, Action, Draw, Play
+from p2p_dominoes.engine.description import describe
+from p2p_dominoes.engine.errors import IllegalAction, InvalidRecord
+from p2p_dominoes.engine.hand import HandState, highest_double_lead
+from p2p_dominoes.engine.line import Place, Side
+from p2p_dominoes.engine.rules import FirstOpener, Rules
+from p2p_dominoes.engine.scoring import HandResult, MatchOutcome, match_outcome
+from p2p_dominoes.engine.tiles import Tile, parse_tile, tiles_in
+
+_RECORD_KEYS = {"rules", "scores", "opener", "hands", "boneyard", "actions", "hand"}
+_ACTION_KEYS = {"seat", "play", "at", "side", "draw", "pass"}
+
+
+@dataclass(frozen=True)
+class HandRecord:
+    """A validated record: the deal, the opener, the scores before the hand, and raw actions."""
+
+    rules: Rules
+    scores: tuple[int, ...]
+    opener: int
+    hands: tuple[tuple[Tile, ...], ...]
+    boneyard: tuple[Tile, ...]
+    actions: tuple[dict[str, Any], ...]
+    hand: int = 1
+
+    def to_dict(self) -> dict[str, Any]:
+        rules: Any = self.rules.name if _is_preset(self.rules) else self.rules.to_dict()
+        return {
+            "rules": rules,
+            "hand": self.hand,
+            "scores": list(self.scores),
+            "opener": self.opener,
+            "hands": [[t.key for t in hand] for hand in self.hands],
+            "boneyard": [t.key for t in self.boneyard],
+            "actions": [dict(a) for a in self.actions],
+        }
+
+
+def _is_preset(rules: Rules) -> bool:
+    from p2p_dominoes.engine.rules import PRESETS
+
+    return PRESETS.get(rules.name) == rules
+
+
+def load_record(text: str) -> HandRecord:
+    """Parse a record from JSON text; any defect is an InvalidRecord with one clear line."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InvalidRecord(
+            f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
+        ) from None
+    except RecursionError:
+        raise InvalidRecord("not valid JSON: nested too deeply") from None
+    return parse_record(data)
+
+
+def parse_record(data: object) -> HandRecord:
+    """Validate a decoded JSON record."""
+    if not isinstance(data, dict):
+        raise InvalidRecord("a record must be a JSON object")
+    unknown = set(data) - _RECORD_KEYS
+    if unknown:
+        raise InvalidRecord(f"unknown record field {sorted(unknown)[0]!r}")
+    for key in ("rules", "opener", "hands", "boneyard", "actions"):
+        if key not in data:
+            raise InvalidRecord(f"the record has no {key!r}")
+    rules = Rules.from_dict(data["rules"])
+    hands_raw = data["hands"]
+    if not isinstance(hands_raw, list) or not all(isinstance(h, list) for h in hands_raw):
+        raise InvalidRecord("'hands' must be a list of lists of tiles")
+    players = rules.check_players(len(hands_raw))
+    hands = tuple(tuple(parse_tile(t) for t in hand) for hand in hands_raw)
+    if not isinstance(data["boneyard"], list):
+        raise InvalidRecord("'boneyard' must be a list of tiles")
+    boneyard = tuple(parse_tile(t) for t in data["boneyard"])
+    scores = data.get("scores", [0] * players)
+    if (
+        not isinstance(scores, list)
+        or len(scores) != players
+        or not all(type(s) is int and s >= 0 for s in scores)
+    ):
+        raise InvalidRecord(f"'scores' must be {players} non-negative integers")
+    opener = data["opener"]
+    if type(opener) is not int or not 0 <= opener < players:
+        raise InvalidRecord(f"'opener' must be a seat number from 0 to {players - 1}")
+    hand_number = data.get("hand", 1)
+    if type(hand_number) is not int or hand_number < 1:
+        raise InvalidRecord("'hand' must be a positive integer")
+    actions = data["actions"]
+    if not isinstance(actions, list):
+        raise InvalidRecord("'actions' must be a list")
+    for index, action in enumerate(actions):
+        _check_action_shape(index, action, players)
+    return HandRecord(rules, tuple(scores), opener, hands, boneyard, tuple(actions), hand_number)
+
+
+def _check_action_shape(index: int, action: object, players: int) -> None:
+    where = f"action {index}"
+    if not isinstance(action, dict):
+        raise InvalidRecord(f"{where}: must be an object")
+    unknown = set(action) - _ACTION_KEYS
+    if unknown:
+        raise InvalidRecord(f"{where}: unknown field {sorted(unknown)[0]!r}")
+    seat = action.get("seat")
+    if type(seat) is not int or not 0 <= seat < players:
+        raise InvalidRecord(f"{where}: 'seat' must be a seat number from 0 to {players - 1}")
+    kinds = [k for k in ("play", "draw", "pass") if k in action]
+    if len(kinds) != 1:
+        raise InvalidRecord(f"{where} (seat {seat}): give exactly one of play, draw, pass")
+    if kinds[0] in ("draw", "pass") and action[kinds[0]] is not True:
+        raise InvalidRecord(f"{where} (seat {seat}): {kinds[0]!r} must be true")
+    if kinds[0] != "play" and ("at" in action or "side" in action):
+        raise InvalidRecord(f"{where} (seat {seat}): 'at' and 'side' go only with a play")
+    if "side" in action and action["side"] not in {s.value for s in Side}:
+        raise InvalidRecord(f"{where} (seat {seat}): 'side' must be one of A, B, high, low")
+
+
+def resolve_action(state: HandState, raw: dict[str, Any]) -> Action:
+    """Turn a record action into an engine action, choosing the open place it names."""
+    if "draw" in raw:
+        return DRAW
+    if "pass" in raw:
+        return PASS
+    tile = parse_tile(raw["play"])
+    if state.line.is_empty:
+        return Play(tile)
+    candidates: list[Place] = state.line.places_for(tile)
+    if "at" in raw:
+        at = parse_tile(raw["at"])
+        candidates = [p for p in candidates if p.tile is at]
+    if "side" in raw:
+        side = Side(raw["side"])
+        untouched_opening_double = not state.line.connections and state.line.tiles[0].is_double
+        if untouched_opening_double and side is Side.B:
+            side = Side.A  # an opening double's first side used is side A
+        candidates = [p for p in candidates if p.side is side]
+    if not candidates:
+        fits = state.line.places_for(tile)
+        if fits:
+            raise IllegalAction(
+                raw["seat"], f"play {tile.text}", "it fits no open place at the end or side named"
+            )
+        return Play(tile, None)  # apply() names the rule this breaks
+    if "at" not in raw and "side" not in raw and len({p.tile for p in candidates}) > 1:
+        raise InvalidRecord(
+            f"{tile.text} fits open places on {candidates[0].tile.text} and "
+            f"{candidates[1].tile.text}: say which with 'at'"
+        )
+    return Play(tile, candidates[0])
+
+
+def action_to_dict(seat: int, action: Action) -> dict[str, Any]:
+    """The record form of one action."""
+    if isinstance(action, Play):
+        out: dict[str, Any] = {"seat": seat, "play": action.tile.key}
+        if action.place is not None:
+            out["at"] = action.place.tile.key
+            out["side"] = action.place.side.value
+        return out
+    if isinstance(action, Draw):
+        return {"seat": seat, "draw": True}
+    return {"seat": seat, "pass": True}
+
+
+def record_of(state: HandState, scores: tuple[int, ...], hand: int = 1) -> HandRecord:
+    """The record of a hand played so far on `state`."""
+    return HandRecord(
+        rules=state.rules,
+        scores=scores,
+        opener=state.opener,
+        hands=tuple(tuple(tiles_in(mask)) for mask in state.dealt),
+        boneyard=tuple(state.boneyard),
+        actions=tuple(action_to_dict(seat, a) for seat, a in state.history),
+        hand=hand,
+    )
+
+
+@dataclass(frozen=True)
+class ReplayStep:
+    """One replayed action; `drawn` is the tile a draw took, `board` the line after a play."""
+
+    index: int
+    seat: int
+    action: Action
+    drawn: Tile | None
+    board: str | None
+
+
+@dataclass
+class Replay:
+    """The outcome of replaying a record."""
+
+    state: HandState
+    steps: list[ReplayStep] = field(default_factory=list)
+    scores: tuple[int, ...] = ()
+    match: MatchOutcome | None = None
+
+    @property
+    def result(self) -> HandResult:
+        return self.state.outcome()
+
+
+def replay(record: HandRecord, lang: str = "en") -> Replay:
+    """Validate and replay every action; an illegal one raises InvalidRecord naming it."""
+    must_lead = None
+    if record.hand == 1 and record.rules.first_opener is FirstOpener.HIGHEST_DOUBLE:
+        seat, must_lead = highest_double_lead(record.hands)
+        if seat != record.opener:
+            raise InvalidRecord(
+                f"the first hand is opened by the holder of {must_lead.text}, seat {seat}, "
+                f"not seat {record.opener}"
+            )
+    state = HandState(record.rules, record.hands, record.boneyard, record.opener, must_lead)
+    out = Replay(state)
+    for index, raw in enumerate(record.actions):
+        seat = raw["seat"]
+        try:
+            action = resolve_action(state, raw)
+            before = state.boneyard_size
+            state.apply(seat, action)
+        except IllegalAction as exc:
+            raise InvalidRecord(f"action {index}: {exc}") from None
+        except InvalidRecord as exc:
+            raise InvalidRecord(f"action {index} (seat {seat}): {exc}") from None
+        drawn = state.drawn_tiles[-1] if state.boneyard_size < before else None
+        board = describe(state.line, lang) if isinstance(action, Play) else None
+        out.steps.append(ReplayStep(index, seat, action, drawn, board))
+    result = state.outcome()
+    out.scores = tuple(s + p for s, p in zip(record.scores, result.points, strict=True))
+    out.match = match_outcome(record.rules, out.scores) if state.result else None
+    return out

@@ -1,0 +1,117 @@
+"""The 28 tiles of a double-six set, as interned values with precomputed bit masks."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import Final
+
+from p2p_dominoes.engine.errors import InvalidRecord
+
+MAX_PIP: Final = 6
+
+
+class Tile:
+    """One tile [low|high]; the 28 instances are made once, so `is` and `==` agree."""
+
+    __slots__ = ("bit", "high", "index", "is_double", "low", "pips", "text")
+
+    index: int
+    low: int
+    high: int
+    bit: int
+    pips: int
+    is_double: bool
+    text: str
+
+    def __init__(self, index: int, low: int, high: int) -> None:
+        self.index = index
+        self.low = low
+        self.high = high
+        self.bit = 1 << index
+        self.pips = low + high
+        self.is_double = low == high
+        self.text = f"[{low}|{high}]"
+
+    def __repr__(self) -> str:
+        return f"Tile{self.text}"
+
+    def __str__(self) -> str:
+        return self.text
+
+    def __lt__(self, other: Tile) -> bool:
+        return self.index < other.index
+
+    def has(self, value: int) -> bool:
+        """True when one half of the tile shows `value`."""
+        return value in (self.low, self.high)
+
+    def other_half(self, value: int) -> int:
+        """The value on the half opposite the one that shows `value`."""
+        return self.high if value == self.low else self.low
+
+    @property
+    def key(self) -> str:
+        """The record form `"a|b"`."""
+        return f"{self.low}|{self.high}"
+
+
+TILES: Final[tuple[Tile, ...]] = tuple(
+    Tile(index, low, high)
+    for index, (low, high) in enumerate(
+        (low, high) for low in range(MAX_PIP + 1) for high in range(low, MAX_PIP + 1)
+    )
+)
+"""All tiles in canonical order: [0|0], [0|1] … [0|6], [1|1] … [6|6]."""
+
+ALL_TILES_MASK: Final = (1 << len(TILES)) - 1
+
+VALUE_MASK: Final[tuple[int, ...]] = tuple(
+    sum(tile.bit for tile in TILES if tile.has(value)) for value in range(MAX_PIP + 1)
+)
+"""VALUE_MASK[v] has the bit of every tile with a half showing v."""
+
+_BY_PAIR: Final[dict[tuple[int, int], Tile]] = {(t.low, t.high): t for t in TILES}
+_BY_BIT: Final[dict[int, Tile]] = {t.bit: t for t in TILES}
+
+
+def tile_of(a: int, b: int) -> Tile:
+    """The tile with halves a and b, in either order."""
+    low, high = (a, b) if a <= b else (b, a)
+    try:
+        return _BY_PAIR[(low, high)]
+    except KeyError:
+        raise InvalidRecord(f"no tile [{a}|{b}] in a double-six set") from None
+
+
+def parse_tile(text: object) -> Tile:
+    """Parse `"a|b"` or `"[a|b]"` (halves in either order) into a tile."""
+    if not isinstance(text, str):
+        raise InvalidRecord(f"a tile must be written as 'a|b', not {text!r}")
+    body = text.strip()
+    if body.startswith("[") and body.endswith("]"):
+        body = body[1:-1]
+    parts = body.split("|")
+    if len(parts) != 2 or not all(p.strip().isdigit() and len(p.strip()) == 1 for p in parts):
+        raise InvalidRecord(f"a tile must be written as 'a|b' with 0 ≤ a, b ≤ 6, not {text!r}")
+    return tile_of(int(parts[0]), int(parts[1]))
+
+
+def tiles_in(mask: int) -> Iterator[Tile]:
+    """The tiles whose bits are set in `mask`, in canonical order."""
+    while mask:
+        low_bit = mask & -mask
+        yield _BY_BIT[low_bit]
+        mask ^= low_bit
+
+
+def mask_of(tiles: Iterable[Tile]) -> int:
+    """The bit mask holding exactly these tiles."""
+    mask = 0
+    for tile in tiles:
+        mask |= tile.bit
+    return mask
+
+
+def pips_in(mask: int) -> int:
+    """Total pips of the tiles in `mask`."""
+    return sum(tile.pips for tile in tiles_in(mask))

@@ -1,0 +1,101 @@
+"""What one seat may know of a hand: its own tiles, the others' counts, the line, the history."""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from p2p_dominoes.engine.actions import DRAW, PASS, Action, Play
+from p2p_dominoes.engine.hand import HandState
+from p2p_dominoes.engine.line import Line
+from p2p_dominoes.engine.rules import Drawing, Rules
+from p2p_dominoes.engine.tiles import Tile, tiles_in
+
+
+class SeatView(Protocol):
+    """The read-only view bots and UIs get; never the full state."""
+
+    @property
+    def seat(self) -> int: ...
+    @property
+    def rules(self) -> Rules: ...
+    @property
+    def hand(self) -> list[Tile]: ...
+    @property
+    def tile_counts(self) -> tuple[int, ...]: ...
+    @property
+    def boneyard_size(self) -> int: ...
+    @property
+    def line(self) -> Line: ...
+    @property
+    def turn(self) -> int: ...
+    @property
+    def history(self) -> list[tuple[int, Action]]: ...
+    def legal_plays(self) -> list[Play]: ...
+    def can_draw(self) -> bool: ...
+    def can_pass(self) -> bool: ...
+
+
+class HandView:
+    """A seat's view over a local `HandState` (simulations, replays)."""
+
+    __slots__ = ("_state", "seat")
+
+    def __init__(self, state: HandState, seat: int) -> None:
+        self._state = state
+        self.seat = seat
+
+    @property
+    def rules(self) -> Rules:
+        return self._state.rules
+
+    @property
+    def hand(self) -> list[Tile]:
+        return list(tiles_in(self._state.hands[self.seat]))
+
+    @property
+    def tile_counts(self) -> tuple[int, ...]:
+        return tuple(h.bit_count() for h in self._state.hands)
+
+    @property
+    def boneyard_size(self) -> int:
+        return self._state.boneyard_size
+
+    @property
+    def line(self) -> Line:
+        return self._state.line
+
+    @property
+    def turn(self) -> int:
+        return self._state.turn
+
+    @property
+    def history(self) -> list[tuple[int, Action]]:
+        return list(self._state.history)
+
+    def legal_plays(self) -> list[Play]:
+        return self._state.legal_plays() if self._state.turn == self.seat else []
+
+    def can_draw(self) -> bool:
+        state = self._state
+        if state.turn != self.seat or state.result is not None:
+            return False
+        if state.rules.drawing is Drawing.NEVER:
+            return False
+        return state.can_draw(state.playable_mask(self.seat))
+
+    def can_pass(self) -> bool:
+        state = self._state
+        if state.turn != self.seat or state.result is not None:
+            return False
+        playable = state.playable_mask(self.seat)
+        return not playable and not state.can_draw(playable)
+
+
+def legal_actions(view: SeatView) -> list[Action]:
+    """Plays, then draw or pass, for the seat of `view` when it is to act."""
+    actions: list[Action] = list(view.legal_plays())
+    if view.can_draw():
+        actions.append(DRAW)
+    elif view.can_pass():
+        actions.append(PASS)
+    return actions

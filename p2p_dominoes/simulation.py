@@ -1,0 +1,143 @@
+"""Bot games in one process, deterministic for a seed: the engine exercised end to end."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from p2p_dominoes.bots import Bot
+from p2p_dominoes.engine import TILES, HandEnd, HandState, HandView, Match, Rules, Tile
+
+HandObserver = Callable[[Match, HandState, int, object], None]
+"""Called as (match, hand, seat, action) after each action, and with seat −1 at the deal."""
+
+
+def deal(rules: Rules, players: int, rng: random.Random) -> tuple[list[list[Tile]], list[Tile]]:
+    """Shuffle the set with `rng` and deal it: hands, then the boneyard in draw order."""
+    draw = rng.random
+    keys = [draw() for _ in TILES]
+    tiles = [TILES[i] for i in sorted(range(len(TILES)), key=keys.__getitem__)]
+    size = rules.hand_size(players)
+    hands = [tiles[seat * size : (seat + 1) * size] for seat in range(players)]
+    return hands, tiles[players * size :]
+
+
+def play_hand(
+    match: Match,
+    rng: random.Random,
+    bots: Sequence[Bot],
+    bot_rngs: Sequence[random.Random],
+    observer: HandObserver | None = None,
+) -> HandState:
+    """Deal and play one hand of `match` to its end, then score it into the match."""
+    players = match.players
+    hands, boneyard = deal(match.rules, players, rng)
+    hand = match.start_hand(hands, boneyard, lottery=rng.getrandbits(64))
+    views = [HandView(hand, seat) for seat in range(players)]
+    if observer is not None:
+        observer(match, hand, -1, None)
+    apply = hand.apply
+    while hand.result is None:
+        seat = hand.turn
+        action = bots[seat](views[seat], bot_rngs[seat])
+        apply(seat, action)
+        if observer is not None:
+            observer(match, hand, seat, action)
+    match.finish_hand(hand)
+    return hand
+
+
+@dataclass
+class SimulationReport:
+    """What a simulation run produced: per-seat wins and points, blocks, and speed."""
+
+    rules: str
+    players: int
+    bots: list[str]
+    seed: int
+    hands: int = 0
+    blocks: int = 0
+    actions: int = 0
+    seconds: float = 0.0
+    hands_won: list[int] = field(default_factory=list)
+    points: list[int] = field(default_factory=list)
+    matches: int = 0
+    matches_won: list[int] = field(default_factory=list)
+    matches_drawn: int = 0
+
+    @property
+    def actions_per_hand(self) -> float:
+        return self.actions / self.hands if self.hands else 0.0
+
+    @property
+    def hands_per_second(self) -> float:
+        return self.hands / self.seconds if self.seconds else 0.0
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "rules": self.rules,
+            "players": self.players,
+            "bots": self.bots,
+            "seed": self.seed,
+            "hands": self.hands,
+            "blocks": self.blocks,
+            "hands_won": self.hands_won,
+            "points": self.points,
+            "matches": self.matches,
+            "matches_won": self.matches_won,
+            "matches_drawn": self.matches_drawn,
+            "actions_per_hand": round(self.actions_per_hand, 3),
+            "hands_per_second": round(self.hands_per_second, 1),
+        }
+
+
+def simulate(
+    rules: Rules,
+    players: int,
+    bots: Sequence[Bot],
+    bot_names: Sequence[str],
+    seed: int,
+    hands: int | None = None,
+    observer: HandObserver | None = None,
+) -> SimulationReport:
+    """Play `hands` hands (new matches as matches end), or one whole match if `hands` is None."""
+    rules.check_players(players)
+    rng = random.Random(seed)
+    bot_rngs = [random.Random(f"{seed}/bot/{seat}") for seat in range(players)]
+    report = SimulationReport(
+        rules.name,
+        players,
+        list(bot_names),
+        seed,
+        hands_won=[0] * players,
+        points=[0] * players,
+        matches_won=[0] * players,
+    )
+    match = Match(rules, players)
+    started = time.perf_counter()
+    while True:
+        hand = play_hand(match, rng, bots, bot_rngs, observer)
+        result = hand.result
+        assert result is not None
+        report.hands += 1
+        report.actions += len(hand.history)
+        report.blocks += result.end is HandEnd.BLOCK
+        if result.winner is not None:
+            report.hands_won[result.winner] += 1
+        for seat, points in enumerate(result.points):
+            report.points[seat] += points
+        if match.outcome.over:
+            report.matches += 1
+            if match.outcome.winner is not None:
+                report.matches_won[match.outcome.winner] += 1
+            else:
+                report.matches_drawn += 1
+            if hands is None:
+                break
+            match = Match(rules, players)
+        if hands is not None and report.hands >= hands:
+            break
+    report.seconds = time.perf_counter() - started
+    return report

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from p2p_dominoes.engine.actions import DRAW, LEADS, PASS, PLAYS_ON, Action, Draw, Pass, Play
 from p2p_dominoes.engine.errors import IllegalAction, InvalidRecord
-from p2p_dominoes.engine.line import Line, Place
+from p2p_dominoes.engine.line import Line, Place, Side
 from p2p_dominoes.engine.rules import Drawing, Rules
 from p2p_dominoes.engine.scoring import HandEnd, HandResult, score_block, score_domino
 from p2p_dominoes.engine.tiles import (
@@ -58,16 +58,11 @@ class HandState:
                     f"to each of {players} players"
                 )
         masks = [mask_of(hand) for hand in hands]
-        seen = 0
+        dealt = 0
         for mask in (*masks, mask_of(boneyard)):
-            if seen & mask:
-                raise InvalidRecord(f"tile {next(tiles_in(seen & mask)).text} is dealt twice")
-            seen |= mask
-        if seen != ALL_TILES_MASK or players * size + len(boneyard) != len(TILES):
-            if seen == ALL_TILES_MASK:
-                raise InvalidRecord("a tile appears twice in the boneyard")
-            missing = ", ".join(t.text for t in tiles_in(ALL_TILES_MASK & ~seen))
-            raise InvalidRecord(f"the deal is missing {missing}")
+            dealt |= mask
+        if dealt != ALL_TILES_MASK or players * size + len(boneyard) != len(TILES):
+            raise InvalidRecord(_deal_defect(hands, boneyard))
         if not 0 <= opener < players:
             raise InvalidRecord(f"opener {opener} is not a seat of {players} players")
         if must_lead is not None and not masks[opener] & must_lead.bit:
@@ -137,7 +132,11 @@ class HandState:
         if not line.tiles:
             return [LEADS[tile.index] for tile in tiles_in(playable)]
         plays = []
-        for place in line.places:
+        # An untouched opening double offers one place: its sides A and B are the same place.
+        places = line.places
+        if len(line.tiles) == 1 and line.tiles[0].is_double:
+            places = places[:1]
+        for place in places:
             row = PLAYS_ON[place.id]
             fitting = playable & VALUE_MASK[place.value]
             while fitting:
@@ -167,6 +166,10 @@ class HandState:
         if seat != self.turn:
             raise IllegalAction(seat, str(action), f"it is seat {self.turn}'s turn")
         if type(action) is Play:
+            place = action.place
+            if place is not None and place.side is Side.B and len(self.line.tiles) == 1:
+                # An untouched opening double: its first side used is side A by definition.
+                action = PLAYS_ON[place.id - 1].get(action.tile.bit, action)
             self._play(seat, action.tile, action.place)
         elif type(action) is Draw:
             self._draw(seat)
@@ -278,6 +281,17 @@ class HandState:
             return self.result
         pips = tuple(pips_in(h) for h in self.hands)
         return HandResult(HandEnd.UNFINISHED, None, (0,) * self.players, pips)
+
+
+def _deal_defect(hands: Sequence[Sequence[Tile]], boneyard: Sequence[Tile]) -> str:
+    """Why a deal does not hold each of the 28 tiles exactly once."""
+    seen = 0
+    for tile in [*(t for hand in hands for t in hand), *boneyard]:
+        if seen & tile.bit:
+            return f"tile {tile.text} is dealt twice"
+        seen |= tile.bit
+    missing = ", ".join(t.text for t in tiles_in(ALL_TILES_MASK & ~seen))
+    return f"the deal is missing {missing}"
 
 
 def highest_double_lead(hands: Sequence[Sequence[Tile]]) -> tuple[int, Tile]:

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from p2p_dominoes.engine.actions import DRAW, LEADS, PASS, PLAYS_ON, Action, Draw, Pass, Play
+from p2p_dominoes.engine.actions import DRAW, PASS, PLAYS_ON, Action, Draw, Pass, Play
 from p2p_dominoes.engine.errors import IllegalAction, InvalidRecord
+from p2p_dominoes.engine.legality import may_draw, playable_mask, plays_for, why_no_draw
 from p2p_dominoes.engine.line import Line, Place, Side
-from p2p_dominoes.engine.rules import Drawing, Rules
+from p2p_dominoes.engine.rules import Rules
 from p2p_dominoes.engine.scoring import HandEnd, HandResult, score_block, score_domino
 from p2p_dominoes.engine.tiles import (
     ALL_TILES_MASK,
@@ -98,52 +99,22 @@ class HandState:
 
     def playable_mask(self, seat: int) -> int:
         """Bits of the tiles `seat` could play now, were it their turn."""
-        if self.pending is not None:
-            return self.pending.bit
-        if self.must_lead is not None:
-            return self.must_lead.bit
-        line = self.line
-        if not line.tiles:
-            return self.hands[seat]
-        return self.hands[seat] & line.fit_mask
+        return playable_mask(self.hands[seat], self.line, self.pending, self.must_lead)
 
     def can_draw(self, playable: int) -> bool:
         """Drawing is allowed now for a seat whose playable tiles are `playable`."""
-        drawing = self.rules.drawing
-        if drawing is Drawing.NEVER or self.pending is not None:
-            return False
-        if len(self.boneyard) - self._drawn <= self.rules.reserve:
-            return False
-        return drawing is Drawing.ANY_TIME or not playable
+        return may_draw(self.rules, len(self.boneyard) - self._drawn, self.pending, playable)
 
     def legal_plays(self) -> list[Play]:
         """Every (tile, open place) the seat to act may play."""
         if self.result is not None:
             return []
         line = self.line
-        if self.pending is not None or self.must_lead is not None:
+        if self.pending is not None or self.must_lead is not None or not line.tiles:
             playable = self.playable_mask(self.turn)
-        elif not line.tiles:
-            return [LEADS[tile.index] for tile in tiles_in(self.hands[self.turn])]
         else:
             playable = self.hands[self.turn] & line.fit_mask
-        if not playable:
-            return []
-        if not line.tiles:
-            return [LEADS[tile.index] for tile in tiles_in(playable)]
-        plays = []
-        # An untouched opening double offers one place: its sides A and B are the same place.
-        places = line.places
-        if len(line.tiles) == 1 and line.tiles[0].is_double:
-            places = places[:1]
-        for place in places:
-            row = PLAYS_ON[place.id]
-            fitting = playable & VALUE_MASK[place.value]
-            while fitting:
-                bit = fitting & -fitting
-                plays.append(row[bit])
-                fitting ^= bit
-        return plays
+        return plays_for(line, playable) if playable else []
 
     def legal_actions(self) -> list[Action]:
         """Plays first, then draw and pass when the rules allow them."""
@@ -233,28 +204,14 @@ class HandState:
     def _draw(self, seat: int) -> None:
         playable = self.playable_mask(seat)
         if not self.can_draw(playable):
-            raise IllegalAction(seat, "draw", self._why_no_draw(playable))
+            raise IllegalAction(
+                seat, "draw", why_no_draw(self.rules, self.boneyard_size, self.pending, playable)
+            )
         tile = self.boneyard[self._drawn]
         self._drawn += 1
         self.hands[seat] |= tile.bit
         if self.rules.play_drawn_at_once and (not self.line.tiles or self.line.fit_mask & tile.bit):
             self.pending = tile
-
-    def _why_no_draw(self, playable: int) -> str:
-        reserve = self.rules.reserve
-        if self.rules.drawing is Drawing.NEVER:
-            return "these rules have no drawing"
-        if self.pending is not None:
-            return f"the drawn tile {self.pending.text} fits and must be played at once"
-        if self.boneyard_size <= reserve:
-            if reserve:
-                return (
-                    f"the boneyard holds {self.boneyard_size} tiles, "
-                    f"and the last {reserve} are never drawn"
-                )
-            return "the boneyard is empty"
-        tile = next(tiles_in(playable))
-        return f"drawing is allowed only with no playable tile, and {tile.text} fits"
 
     def _pass(self, seat: int) -> None:
         playable = self.playable_mask(seat)

@@ -102,7 +102,9 @@ class Genesis:
         bad = "bad-genesis"
         if type(self.table_id) is not bytes or len(self.table_id) != TABLE_ID_SIZE:
             raise InvalidMessage(bad, f"table id must be {TABLE_ID_SIZE} bytes")
-        if self.protocol_version not in SUPPORTED_VERSIONS:
+        if type(self.protocol_version) is not int or (
+            self.protocol_version not in SUPPORTED_VERSIONS
+        ):
             raise InvalidMessage(
                 "unsupported-version", f"protocol version {self.protocol_version} not supported"
             )
@@ -163,8 +165,16 @@ class Genesis:
 
 
 def genesis_signers(transcript: Transcript) -> tuple[int, ...]:
-    """Seats that have a ``genesis_sign`` in the transcript, in transcript order."""
-    return tuple(e.envelope.seat for e in transcript.entries if e.envelope.type == GENESIS_SIGN)
+    """Seats whose ``genesis_sign`` directly follows the genesis, in transcript order.
+
+    Looks only at the first ``1 + seats`` entries, so it stays cheap on a long transcript.
+    """
+    signers = []
+    for entry in transcript.entries[1 : 1 + len(transcript.genesis.seats)]:
+        if entry.envelope.type != GENESIS_SIGN:
+            break
+        signers.append(entry.envelope.seat)
+    return tuple(signers)
 
 
 def next_genesis_signer(transcript: Transcript) -> int | None:

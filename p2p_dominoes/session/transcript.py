@@ -107,6 +107,7 @@ class Transcript:
         self._registry = registry
         self._genesis = info
         self._entries: list[Entry] = []
+        self._view: tuple[Entry, ...] = ()
         self._by_hash: dict[bytes, int] = {}
         self._by_head: dict[bytes, int] = {}
         self._equivocations: list[Equivocation] = []
@@ -147,8 +148,10 @@ class Transcript:
 
     @property
     def entries(self) -> Sequence[Entry]:
-        """Accepted messages in order (a read-only view)."""
-        return tuple(self._entries)
+        """Accepted messages in order (an immutable snapshot, cached until the next append)."""
+        if len(self._view) != len(self._entries):
+            self._view = tuple(self._entries)
+        return self._view
 
     @property
     def equivocations(self) -> tuple[Equivocation, ...]:
@@ -157,6 +160,10 @@ class Transcript:
 
     def __len__(self) -> int:
         return len(self._entries)
+
+    def __getitem__(self, index: int) -> Entry:
+        """The entry at ``index`` (negative indices count from the end), in O(1)."""
+        return self._entries[index]
 
     def __iter__(self) -> Iterator[Envelope]:
         return (entry.envelope for entry in self._entries)

@@ -31,7 +31,8 @@ def test_chain_links_every_message(table: Table) -> None:
         assert e.envelope.head == previous
         assert e.hash == message_hash(e.encoded)
         previous = e.hash
-    assert t.genesis_hash == t.entries[0].hash
+    assert t.genesis_hash == t.entries[0].hash == t[0].hash
+    assert t[-1] is entry
     assert [env.type for env in t][:4] == [t.entries[0].envelope.type] + [GENESIS_SIGN] * 3
 
 

@@ -74,6 +74,7 @@ def test_text_limits_count_utf8_bytes() -> None:
 def test_opaque_accepts_plain_data_only() -> None:
     value = [None, True, -5, 2**64 - 1, "s", b"b", [[1], []]]
     assert Opaque().check(value, "rules") == (None, True, -5, 2**64 - 1, "s", b"b", ((1,), ()))
+    bad: object
     for bad in (1.0, {"a": 1}, 2**64, -(2**63) - 1, [[[[1]]]], set()):
         with pytest.raises(InvalidMessage):
             Opaque(max_depth=3).check(bad, "rules")

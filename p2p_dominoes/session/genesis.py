@@ -1,0 +1,207 @@
+"""Table genesis: who sits where with which key, under which rules; and each seat's signature.
+
+The genesis message (type 1) is the first entry of every transcript. Then every seat, in seat
+order, sends one ``genesis_sign`` (type 2) whose body is the genesis message hash; the table is
+set up once all have signed, and nothing else may come before that.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Final
+
+from p2p_dominoes.session.envelope import (
+    HASH_SIZE,
+    MAX_SEATS,
+    PROTOCOL_VERSION,
+    SUPPORTED_VERSIONS,
+    TABLE_ID_SIZE,
+    Envelope,
+    MessageType,
+    genesis_head,
+)
+from p2p_dominoes.session.errors import InvalidMessage
+from p2p_dominoes.session.identity import (
+    PUBLIC_KEY_SIZE,
+    Identity,
+    InvalidIdentity,
+    PublicIdentity,
+)
+from p2p_dominoes.session.schema import (
+    ArrayOf,
+    Bin,
+    Checked,
+    Int,
+    Opaque,
+    Text,
+    Wire,
+    record,
+)
+
+if TYPE_CHECKING:
+    from p2p_dominoes.session.transcript import Transcript
+
+MIN_SEATS: Final = 2
+MAX_NAME_BYTES: Final = 64
+RULES_MAX_DEPTH: Final = 8
+
+
+def _is_public_key(value: Wire) -> bool:
+    try:
+        PublicIdentity(value)  # type: ignore[arg-type]
+    except InvalidIdentity:
+        return False
+    return True
+
+
+_NAME: Final = Text(MAX_NAME_BYTES)
+_RULES: Final = Opaque(RULES_MAX_DEPTH)
+SEAT_SCHEMA: Final = record(
+    ("name", _NAME),
+    ("key", Checked(Bin(PUBLIC_KEY_SIZE), _is_public_key, "Ed25519 public key")),
+)
+
+GENESIS: Final = MessageType(
+    1,
+    "genesis",
+    record(
+        ("protocol_version", Int(0, 2**32 - 1)),
+        ("table_id", Bin(TABLE_ID_SIZE)),
+        ("rules", _RULES),
+        ("seats", ArrayOf(SEAT_SCHEMA, min_len=MIN_SEATS, max_len=MAX_SEATS)),
+    ),
+)
+GENESIS_SIGN: Final = MessageType(2, "genesis_sign", record(("genesis_hash", Bin(HASH_SIZE))))
+
+
+@dataclass(frozen=True)
+class SeatInfo:
+    """One seat at the table: the player's display name and long-term public key."""
+
+    name: str
+    key: PublicIdentity
+
+    def __post_init__(self) -> None:
+        _NAME.check(self.name, "seat.name")
+        if not isinstance(self.key, PublicIdentity):
+            raise TypeError("SeatInfo.key must be a PublicIdentity")
+
+
+@dataclass(frozen=True)
+class Genesis:
+    """The table's founding facts. Seats are in clockwise order; seat numbers are indices."""
+
+    table_id: bytes
+    rules: Wire
+    seats: tuple[SeatInfo, ...]
+    protocol_version: int = PROTOCOL_VERSION
+
+    def __post_init__(self) -> None:
+        bad = "bad-genesis"
+        if type(self.table_id) is not bytes or len(self.table_id) != TABLE_ID_SIZE:
+            raise InvalidMessage(bad, f"table id must be {TABLE_ID_SIZE} bytes")
+        if type(self.protocol_version) is not int or (
+            self.protocol_version not in SUPPORTED_VERSIONS
+        ):
+            raise InvalidMessage(
+                "unsupported-version", f"protocol version {self.protocol_version} not supported"
+            )
+        object.__setattr__(self, "rules", _RULES.check(self.rules, "genesis.rules"))
+        seats = tuple(self.seats)
+        if not MIN_SEATS <= len(seats) <= MAX_SEATS:
+            raise InvalidMessage(bad, f"a table has {MIN_SEATS}..{MAX_SEATS} seats")
+        if not all(isinstance(seat, SeatInfo) for seat in seats):
+            raise TypeError("Genesis.seats must be SeatInfo values")
+        if len({seat.key for seat in seats}) != len(seats):
+            raise InvalidMessage(bad, "the same identity key holds two seats")
+        object.__setattr__(self, "seats", seats)
+
+    @classmethod
+    def new(cls, rules: Wire, seats: Sequence[SeatInfo]) -> Genesis:
+        """A genesis for a new table with a fresh random table id."""
+        return cls(secrets.token_bytes(TABLE_ID_SIZE), rules, tuple(seats))
+
+    @classmethod
+    def from_wire(cls, body: Sequence[Wire]) -> Genesis:
+        """Parse a genesis body (raises InvalidMessage)."""
+        version, table_id, rules, seats = GENESIS.body.check(body, GENESIS.name)
+        assert isinstance(seats, tuple)
+        infos = []
+        for seat in seats:
+            assert isinstance(seat, tuple)
+            name, key = seat
+            assert isinstance(name, str) and isinstance(key, bytes)
+            infos.append(SeatInfo(name, PublicIdentity(key)))
+        assert isinstance(version, int) and isinstance(table_id, bytes)
+        return cls(table_id, rules, tuple(infos), version)
+
+    def to_wire(self) -> tuple[Wire, ...]:
+        """The genesis message body: ``[protocol_version, table_id, rules, [[name, key], …]]``."""
+        seats = tuple((seat.name, seat.key.raw) for seat in self.seats)
+        return (self.protocol_version, self.table_id, self.rules, seats)
+
+    def seat_of(self, key: PublicIdentity) -> int | None:
+        """The seat held by ``key``, if any."""
+        for index, seat in enumerate(self.seats):
+            if seat.key == key:
+                return index
+        return None
+
+    def sign(self, identity: Identity, seat: int) -> Envelope:
+        """The genesis message, sent by ``seat`` (whose key must be ``identity``)."""
+        if not 0 <= seat < len(self.seats) or self.seats[seat].key != identity.public:
+            raise ValueError(f"identity does not hold seat {seat} in this genesis")
+        return Envelope.sign(
+            identity,
+            table_id=self.table_id,
+            seat=seat,
+            head=genesis_head(self.table_id),
+            mtype=GENESIS,
+            body=self.to_wire(),
+            version=self.protocol_version,
+        )
+
+
+def genesis_signers(transcript: Transcript) -> tuple[int, ...]:
+    """Seats whose ``genesis_sign`` directly follows the genesis, in transcript order.
+
+    Looks only at the first ``1 + seats`` entries, so it stays cheap on a long transcript.
+    """
+    signers = []
+    for entry in transcript.entries[1 : 1 + len(transcript.genesis.seats)]:
+        if entry.envelope.type != GENESIS_SIGN:
+            break
+        signers.append(entry.envelope.seat)
+    return tuple(signers)
+
+
+def next_genesis_signer(transcript: Transcript) -> int | None:
+    """The seat whose ``genesis_sign`` comes next, or None once every seat has signed."""
+    signed = len(genesis_signers(transcript))
+    return signed if signed < len(transcript.genesis.seats) else None
+
+
+def sign_genesis(transcript: Transcript, identity: Identity, seat: int) -> Envelope:
+    """This seat's ``genesis_sign`` message at the transcript's current head."""
+    return transcript.sign_next(identity, seat, GENESIS_SIGN, (transcript.genesis_hash,))
+
+
+def check_setup_message(transcript: Transcript, envelope: Envelope) -> None:
+    """Setup-phase rule: seats sign the genesis in seat order, once, before any other message.
+
+    Pass as ``transcript.append(envelope, check=check_setup_message)`` while setting up.
+    """
+    expected = next_genesis_signer(transcript)
+    if envelope.type == GENESIS_SIGN:
+        if expected is None:
+            raise InvalidMessage("out-of-turn", "every seat has already signed the genesis")
+        if envelope.seat != expected:
+            raise InvalidMessage("out-of-turn", f"seat {expected} signs the genesis next")
+        if envelope.field("genesis_hash") != transcript.genesis_hash:
+            raise InvalidMessage("bad-genesis", "genesis_sign names a different genesis")
+    elif expected is not None:
+        raise InvalidMessage(
+            "out-of-turn", f"{envelope.type.name} before every seat signed the genesis"
+        )

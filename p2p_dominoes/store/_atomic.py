@@ -1,0 +1,64 @@
+"""Crash-safe private file writes: temp file 0600 with O_EXCL, fsync, then link/rename."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+from typing import Final
+
+PRIVATE_MODE: Final = 0o600
+PRIVATE_DIR_MODE: Final = 0o700
+
+
+def _fsync_dir(directory: Path) -> None:
+    fd = os.open(directory, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _write_temp(path: Path, data: bytes) -> Path:
+    """Write ``data`` to a fresh 0600 temp file beside ``path`` and fsync it."""
+    temp = path.with_name(f".{path.name}.tmp-{secrets.token_hex(8)}")
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+    fd = os.open(temp, flags, PRIVATE_MODE)
+    try:
+        os.fchmod(fd, PRIVATE_MODE)  # the umask may have removed bits; be exact
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view) :]
+        os.fsync(fd)
+    except BaseException:
+        os.close(fd)
+        temp.unlink(missing_ok=True)
+        raise
+    os.close(fd)
+    return temp
+
+
+def write_private_new(path: Path, data: bytes) -> None:
+    """Create ``path`` (mode 0600) atomically; FileExistsError if it already exists."""
+    temp = _write_temp(path, data)
+    try:
+        os.link(temp, path)  # atomic and never clobbers, unlike rename
+    finally:
+        temp.unlink(missing_ok=True)
+    _fsync_dir(path.parent)
+
+
+def write_private_replace(path: Path, data: bytes) -> None:
+    """Write ``path`` (mode 0600) atomically, replacing any previous content."""
+    temp = _write_temp(path, data)
+    try:
+        os.replace(temp, path)
+    except BaseException:
+        temp.unlink(missing_ok=True)
+        raise
+    _fsync_dir(path.parent)
+
+
+def ensure_private_dir(directory: Path) -> None:
+    """Create ``directory`` (and parents) with mode 0700 if it does not exist."""
+    directory.mkdir(mode=PRIVATE_DIR_MODE, parents=True, exist_ok=True)

@@ -1,0 +1,98 @@
+"""The player's identity key on disk: a PKCS#8 PEM file readable by its owner only (0600)."""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+from typing import Final
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from cryptography.hazmat.primitives.serialization import (
+    Encoding,
+    NoEncryption,
+    PrivateFormat,
+    load_pem_private_key,
+)
+
+from p2p_dominoes.session.identity import Identity
+from p2p_dominoes.store._atomic import ensure_private_dir, write_private_new
+
+IDENTITY_FILE_NAME: Final = "identity.pem"
+_MAX_IDENTITY_FILE_SIZE: Final = 4096
+
+
+class IdentityFileError(Exception):
+    """The identity file cannot be used; the message is one line naming the file and why."""
+
+
+def _to_pem(identity: Identity) -> bytes:
+    key = Ed25519PrivateKey.from_private_bytes(identity.private_bytes())
+    return key.private_bytes(Encoding.PEM, PrivateFormat.PKCS8, NoEncryption())
+
+
+def _read_private(path: Path) -> bytes:
+    """Read a file that must be a regular file, ours, and not group/world accessible."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    except FileNotFoundError:
+        raise
+    except OSError as exc:
+        raise IdentityFileError(f"{path}: cannot open identity file ({exc.strerror})") from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise IdentityFileError(f"{path}: identity file is not a regular file")
+        if info.st_uid != os.getuid():
+            raise IdentityFileError(f"{path}: identity file is owned by another user")
+        mode = stat.S_IMODE(info.st_mode)
+        if mode & 0o077:
+            raise IdentityFileError(
+                f"{path}: identity file is accessible by group or others (mode {mode:04o}); "
+                f"run: chmod 600 {path}"
+            )
+        data = os.read(fd, _MAX_IDENTITY_FILE_SIZE + 1)
+    finally:
+        os.close(fd)
+    if len(data) > _MAX_IDENTITY_FILE_SIZE:
+        raise IdentityFileError(f"{path}: identity file is corrupt (too large)")
+    return data
+
+
+def load_identity_file(path: str | os.PathLike[str]) -> Identity:
+    """Load an identity; IdentityFileError (one line) if unsafe or corrupt, FileNotFoundError."""
+    path = Path(path)
+    data = _read_private(path)
+    try:
+        key = load_pem_private_key(data, password=None)
+    except Exception:  # ValueError, TypeError, UnsupportedAlgorithm: all mean "corrupt"
+        raise IdentityFileError(
+            f"{path}: identity file is corrupt (not an unencrypted PEM private key)"
+        ) from None
+    if not isinstance(key, Ed25519PrivateKey):
+        raise IdentityFileError(f"{path}: identity file holds a non-Ed25519 key")
+    return Identity(key)
+
+
+def write_identity_file(path: str | os.PathLike[str], identity: Identity) -> None:
+    """Write ``identity`` to a new 0600 file atomically; FileExistsError if it exists."""
+    write_private_new(Path(path), _to_pem(identity))
+
+
+def load_or_create_identity(directory: str | os.PathLike[str]) -> Identity:
+    """The identity in ``directory``/identity.pem, created (dir 0700, file 0600) if missing."""
+    directory = Path(directory)
+    path = directory / IDENTITY_FILE_NAME
+    try:
+        return load_identity_file(path)
+    except FileNotFoundError:
+        pass
+    try:
+        ensure_private_dir(directory)
+        identity = Identity.generate()
+        write_identity_file(path, identity)
+    except FileExistsError:  # another process created it first: use theirs
+        return load_identity_file(path)
+    except OSError as exc:
+        raise IdentityFileError(f"{path}: cannot create identity file ({exc.strerror})") from None
+    return identity

@@ -1,0 +1,158 @@
+"""Genesis: the founding message, its validation, and the seats' signatures over it."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import RULES, TABLE_ID, fixed_identity, make_table
+
+from p2p_dominoes.session import (
+    GENESIS,
+    GENESIS_SIGN,
+    Envelope,
+    Genesis,
+    InvalidMessage,
+    SeatInfo,
+    Transcript,
+    check_setup_message,
+    default_registry,
+    genesis_head,
+    next_genesis_signer,
+    sign_genesis,
+)
+
+IDS = [fixed_identity(f"player {i}") for i in range(5)]
+
+
+def seats(n: int) -> tuple[SeatInfo, ...]:
+    return tuple(SeatInfo(f"Player {i}", IDS[i].public) for i in range(n))
+
+
+def test_genesis_round_trip() -> None:
+    genesis = Genesis.new(RULES, seats(4))
+    assert len(genesis.table_id) == 16
+    assert Genesis.from_wire(genesis.to_wire()) == genesis
+    env = Envelope.decode(genesis.sign(IDS[2], 2).encode(), default_registry())
+    assert env.type == GENESIS and env.head == genesis_head(genesis.table_id)
+    assert Genesis.from_wire(env.body) == genesis
+    assert genesis.seat_of(IDS[3].public) == 3 and genesis.seat_of(IDS[4].public) is None
+
+
+def test_wire_form_is_an_array_of_arrays() -> None:
+    genesis = Genesis(TABLE_ID, RULES, seats(2))
+    assert genesis.to_wire() == (
+        1, TABLE_ID, RULES, (("Player 0", IDS[0].public.raw), ("Player 1", IDS[1].public.raw))
+    )
+
+
+def test_setup_phase_in_seat_order() -> None:
+    table = make_table(3, set_up=False)
+    t = table.transcript
+    assert next_genesis_signer(t) == 0
+    with pytest.raises(InvalidMessage) as caught:  # seat 1 before seat 0
+        t.append(sign_genesis(t, table.ids[1], 1), check_setup_message)
+    assert (caught.value.code, caught.value.seat) == ("out-of-turn", 1)
+    with pytest.raises(InvalidMessage, match="before every seat"):
+        t.append(table.note(0), check_setup_message)
+    for seat in range(3):
+        t.append(sign_genesis(t, table.ids[seat], seat), check_setup_message)
+    assert next_genesis_signer(t) is None
+    with pytest.raises(InvalidMessage, match="already signed"):
+        t.append(sign_genesis(t, table.ids[0], 0), check_setup_message)
+    t.append(table.note(0), check_setup_message)
+
+
+def test_genesis_sign_must_name_this_genesis() -> None:
+    table = make_table(2, set_up=False)
+    t = table.transcript
+    wrong = t.sign_next(table.ids[0], 0, GENESIS_SIGN, (b"\x00" * 32,))
+    with pytest.raises(InvalidMessage) as caught:
+        t.append(wrong, check_setup_message)
+    assert (caught.value.code, caught.value.seat) == ("bad-genesis", 0)
+
+
+def test_forged_genesis_rejected() -> None:
+    """A genesis signed by a key that is not the sending seat's key (as listed in it)."""
+    genesis = Genesis(TABLE_ID, RULES, seats(2))
+    honest = genesis.sign(IDS[0], 0)
+    # Seat 0's genesis, re-labelled as sent by seat 1 but still carrying seat 0's signature.
+    forged = Envelope(1, TABLE_ID, 1, honest.head, GENESIS, honest.body, honest.signature)
+    with pytest.raises(InvalidMessage) as caught:
+        Transcript(forged, default_registry())
+    assert caught.value.code == "bad-signature"
+    with pytest.raises(ValueError, match="does not hold seat"):
+        genesis.sign(IDS[4], 1)
+
+
+def test_genesis_envelope_must_agree_with_body() -> None:
+    genesis = Genesis(TABLE_ID, RULES, seats(2))
+    other_table = Envelope.sign(
+        IDS[0], table_id=b"\x01" * 16, seat=0, head=genesis_head(b"\x01" * 16),
+        mtype=GENESIS, body=genesis.to_wire(),
+    )
+    with pytest.raises(InvalidMessage, match="disagrees"):
+        Transcript(other_table, default_registry())
+    off_head = Envelope.sign(
+        IDS[0], table_id=TABLE_ID, seat=0, head=b"\x00" * 32, mtype=GENESIS, body=genesis.to_wire()
+    )
+    with pytest.raises(InvalidMessage, match="genesis head"):
+        Transcript(off_head, default_registry())
+    outsider = Envelope.sign(
+        IDS[3], table_id=TABLE_ID, seat=3, head=genesis_head(TABLE_ID),
+        mtype=GENESIS, body=genesis.to_wire(),
+    )
+    with pytest.raises(InvalidMessage, match="not at this table"):
+        Transcript(outsider, default_registry())
+
+
+def test_transcript_must_start_with_genesis() -> None:
+    table = make_table(2)
+    with pytest.raises(InvalidMessage, match="first message"):
+        Transcript(table.transcript.entries[1].envelope, default_registry())
+
+
+@pytest.mark.parametrize("version", [True, 2, 0, "1"])
+def test_genesis_version_must_be_supported_int(version: object) -> None:
+    with pytest.raises(InvalidMessage, match="not supported"):
+        Genesis(TABLE_ID, RULES, seats(2), version)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("count", [0, 1, 5])
+def test_seat_count_limits(count: int) -> None:
+    with pytest.raises(InvalidMessage):
+        Genesis(TABLE_ID, RULES, seats(count))
+
+
+def test_one_key_cannot_hold_two_seats() -> None:
+    twice = (SeatInfo("A", IDS[0].public), SeatInfo("B", IDS[0].public))
+    with pytest.raises(InvalidMessage, match="two seats"):
+        Genesis(TABLE_ID, RULES, twice)
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["", "x" * 65, "é" * 33, "tab\there", "new\nline", "del\x7f", "c1\x85", "rtl\u202eoverride",
+     "isolate\u2066", "lrm\u200e", "sep\u2028", "alm\u061c"],
+)
+def test_bad_names_rejected(name: str) -> None:
+    with pytest.raises(InvalidMessage):
+        SeatInfo(name, IDS[0].public)
+
+
+@pytest.mark.parametrize("name", ["Аня", "李雷", "x" * 64, "é" * 32, "🂡 dealer", "O'Brien-Smith"])
+def test_good_names_accepted(name: str) -> None:
+    assert SeatInfo(name, IDS[0].public).name == name
+
+
+@pytest.mark.parametrize(
+    "rules", [1.5, {"a": 1}, (1, (2, (3, (4, (5, (6, (7, (8, (9,))))))))), 2**64, bytearray(b"x")]
+)
+def test_rules_must_be_plain_msgpack_arrays_and_atoms(rules: object) -> None:
+    with pytest.raises(InvalidMessage):
+        Genesis(TABLE_ID, rules, seats(2))  # type: ignore[arg-type]
+
+
+def test_bad_key_in_genesis_body_rejected() -> None:
+    body = list(Genesis(TABLE_ID, RULES, seats(2)).to_wire())
+    body[3] = (("A", IDS[0].public.raw), ("B", b"\x01" + b"\x00" * 31))
+    with pytest.raises(InvalidMessage, match="Ed25519 public key"):
+        Genesis.from_wire(body)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 
-class InvalidMessage(Exception):  # noqa: N818 - the name reads as the verdict on the input
+class InvalidMessage(Exception):
     """A received message (or transcript record) was rejected.
 
     ``code`` is a stable machine token (see PROTOCOL.md §Errors), ``reason`` a human sentence.

@@ -22,7 +22,7 @@ SHORT_FINGERPRINT_GROUPS: Final = 2
 _GROUP: Final = 4
 
 
-class InvalidIdentity(ValueError):  # noqa: N818 - mirrors InvalidSignature/InvalidKey
+class InvalidIdentity(ValueError):
     """Bytes that are not an acceptable Ed25519 key or signature."""
 
 

@@ -16,6 +16,7 @@ from p2p_dominoes.engine.errors import EngineError, IllegalAction, InvalidRecord
 from p2p_dominoes.engine.hand import HandState, highest_double_lead
 from p2p_dominoes.engine.line import Connection, Line, Place, Side
 from p2p_dominoes.engine.match import Match
+from p2p_dominoes.engine.public import PeerView, PublicHand
 from p2p_dominoes.engine.record import (
     HandRecord,
     Replay,
@@ -79,8 +80,10 @@ __all__ = [
     "MatchOutcome",
     "NextOpener",
     "Pass",
+    "PeerView",
     "Place",
     "Play",
+    "PublicHand",
     "Replay",
     "ReplayStep",
     "Rules",

@@ -113,6 +113,28 @@ class Rules:
             out[field.name] = str(value) if isinstance(value, StrEnum) else value
         return out
 
+    def to_wire(self) -> tuple[tuple[str, object], ...]:
+        """The rules as msgpack-ready nested arrays of (field, value) pairs, in field order."""
+        return tuple(
+            (name, tuple(tuple(pair) for pair in value) if isinstance(value, list) else value)
+            for name, value in self.to_dict().items()
+        )
+
+    @classmethod
+    def from_wire(cls, wire: object) -> Rules:
+        """Validate rules that came as `to_wire` arrays (from a genesis message)."""
+        if not isinstance(wire, (list, tuple)) or not all(
+            isinstance(p, (list, tuple)) and len(p) == 2 and isinstance(p[0], str) for p in wire
+        ):
+            raise InvalidRecord("rules must be a list of (field, value) pairs")
+        data = {
+            name: [list(x) for x in value] if isinstance(value, (list, tuple)) else value
+            for name, value in wire
+        }
+        if len(data) != len(wire):
+            raise InvalidRecord("rules name a field twice")
+        return cls.from_dict(data)
+
     @classmethod
     def from_dict(cls, data: object) -> Rules:
         """Validate a rules object from a record; a string names a preset."""

@@ -70,8 +70,9 @@ class MessageRegistry:
             raise TypeError("register() takes a MessageType")
         for existing in (self._by_code.get(mtype.code), self._by_name.get(mtype.name)):
             if existing is not None and existing != mtype:
-                raise ValueError(f"{mtype.name} ({mtype.code}) clashes with {existing.name} "
-                                 f"({existing.code})")
+                raise ValueError(
+                    f"{mtype.name} ({mtype.code}) clashes with {existing.name} ({existing.code})"
+                )
         self._by_code[mtype.code] = mtype
         self._by_name[mtype.name] = mtype
         return mtype

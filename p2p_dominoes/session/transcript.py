@@ -301,9 +301,7 @@ class Transcript:
         raise InvalidMessage("bad-file", "evidence record is not an equivocation")
 
 
-def _read_record(
-    data: bytes, offset: int, registry: MessageRegistry
-) -> tuple[int, Envelope, int]:
+def _read_record(data: bytes, offset: int, registry: MessageRegistry) -> tuple[int, Envelope, int]:
     if len(data) - offset < _RECORD_HEADER.size:
         raise InvalidMessage("bad-file", "truncated record header")
     kind, length = _RECORD_HEADER.unpack_from(data, offset)

@@ -1,0 +1,103 @@
+"""What a table session reports to the peer that runs it: events, and blame with evidence."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from p2p_dominoes.engine import Action, HandResult, MatchOutcome, Tile
+
+
+@dataclass(frozen=True)
+class Blame:
+    """A seat named as cheating or broken, with the reason and the signed evidence."""
+
+    seat: int
+    reason: str
+    code: str
+    evidence: tuple[bytes, ...] = ()
+    """The signed messages that show it (encoded envelopes), when there are any."""
+    index: int | None = None
+    """The transcript index of the offending message, when it was accepted before the audit."""
+
+    def __str__(self) -> str:
+        return f"seat {self.seat}: {self.reason}"
+
+
+@dataclass(frozen=True)
+class Event:
+    """Base class of session events."""
+
+
+@dataclass(frozen=True)
+class TableReady(Event):
+    """Every seat has signed the genesis."""
+
+
+@dataclass(frozen=True)
+class HandStarted(Event):
+    number: int
+
+
+@dataclass(frozen=True)
+class ShuffleVerified(Event):
+    """A seat's shuffle proof checked out: `done` of `total` shuffles so far."""
+
+    seat: int
+    done: int
+    total: int
+
+
+@dataclass(frozen=True)
+class TilesDealt(Event):
+    """This peer's own tiles, decrypted from the deal."""
+
+    tiles: tuple[Tile, ...]
+
+
+@dataclass(frozen=True)
+class OpenerChosen(Event):
+    seat: int
+    must_lead: Tile | None
+
+
+@dataclass(frozen=True)
+class ActionTaken(Event):
+    """A seat played, drew or passed; `drawn` is the tile, only for the drawer's own peer."""
+
+    seat: int
+    action: Action
+    drawn: Tile | None = None
+
+
+@dataclass(frozen=True)
+class HandEnded(Event):
+    """The hand was audited: every proof, share, pass and draw checked; the result scored."""
+
+    number: int
+    result: HandResult
+    hands: tuple[tuple[Tile, ...], ...]
+    """The tiles each seat held at the end."""
+    scores: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class MatchEnded(Event):
+    outcome: MatchOutcome
+    scores: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class CheatingDetected(Event):
+    blame: Blame
+
+
+@dataclass(frozen=True)
+class Update:
+    """What one input produced: events to show, and encoded messages to send to every peer."""
+
+    events: list[Event] = field(default_factory=list)
+    outgoing: list[bytes] = field(default_factory=list)
+
+    def extend(self, other: Update) -> None:
+        self.events.extend(other.events)
+        self.outgoing.extend(other.outgoing)

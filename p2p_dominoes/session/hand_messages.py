@@ -1,0 +1,51 @@
+"""The hand-flow message types: their codes and body schemas (PROTOCOL.md §10).
+
+Every body starts with the hand number. Cryptographic payloads are carried as the exact bytes of
+the mental-poker encodings (protocol/MENTAL_POKER.md), which validate themselves on decoding.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from p2p_dominoes.session.envelope import MessageType
+from p2p_dominoes.session.schema import ArrayOf, Bin, Int, Nullable, Text, record
+
+MAX_HANDS: Final = 10_000
+"""A match never needs more hands than this; bounds the hand number on the wire."""
+
+_HAND: Final = ("hand", Int(1, MAX_HANDS))
+_BLOB: Final = Bin(min_size=1, max_size=16_384)
+_SHARE: Final = Bin(min_size=1, max_size=512)
+
+KEY_COMMIT: Final = MessageType(16, "key_commit", record(_HAND, ("commit", _SHARE)))
+KEY_REVEAL: Final = MessageType(17, "key_reveal", record(_HAND, ("reveal", _SHARE)))
+SHUFFLE: Final = MessageType(18, "shuffle", record(_HAND, ("step", _BLOB)))
+DEAL: Final = MessageType(19, "deal", record(_HAND, ("shares", ArrayOf(_SHARE, max_len=28))))
+LEAD_CLAIM: Final = MessageType(20, "lead_claim", record(_HAND, ("reveal", _SHARE)))
+PLAY: Final = MessageType(
+    21,
+    "play",
+    record(_HAND, ("reveal", _SHARE), ("at", Nullable(Int(0, 27))), ("side", Nullable(Text(4)))),
+)
+DRAW: Final = MessageType(22, "draw", record(_HAND))
+DRAW_SHARE: Final = MessageType(23, "draw_share", record(_HAND, ("share", _SHARE)))
+PASS: Final = MessageType(24, "pass", record(_HAND))
+HAND_REVEAL: Final = MessageType(
+    25, "hand_reveal", record(_HAND, ("reveals", ArrayOf(_SHARE, max_len=28)))
+)
+SECRET_REVEAL: Final = MessageType(26, "secret_reveal", record(_HAND, ("secret", _SHARE)))
+
+HAND_MESSAGES: Final[tuple[MessageType, ...]] = (
+    KEY_COMMIT,
+    KEY_REVEAL,
+    SHUFFLE,
+    DEAL,
+    LEAD_CLAIM,
+    PLAY,
+    DRAW,
+    DRAW_SHARE,
+    PASS,
+    HAND_REVEAL,
+    SECRET_REVEAL,
+)

@@ -1,0 +1,826 @@
+"""The table session: one peer's sans-I/O state machine over the signed, hash-chained transcript.
+
+Signed messages go in (`receive`), the local player's actions go in (`act`); events and the
+messages this peer must broadcast come out. Every message, this peer's own included, goes
+through the same validation before it joins the transcript: the expected seat and type, the
+mental-poker proofs, and the public rules. What needs hidden tiles is checked at the end-of-hand
+audit, when every seat has revealed its per-hand secret. A seat whose signed message fails is
+named with the reason and the table stops; an honest peer never raises on any input.
+
+The order of a hand (PROTOCOL.md §10):
+commit → reveal → shuffles in seat order → deal shares in seat order → (lead claims) → turns
+(a draw is followed by the other seats' shares for the drawn position) → hand reveals → secrets →
+audit → next hand, until the match (or the agreed number of hands) is over.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from p2p_dominoes import mental
+from p2p_dominoes.engine import (
+    DRAW,
+    PASS,
+    TILES,
+    Action,
+    Draw,
+    FirstOpener,
+    IllegalAction,
+    InvalidRecord,
+    Match,
+    Pass,
+    PeerView,
+    Place,
+    Play,
+    PublicHand,
+    Rules,
+    Side,
+    Tile,
+    highest_double_lead,
+)
+from p2p_dominoes.mental import (
+    SYSTEM_RANDOM,
+    DecryptionShare,
+    Deck,
+    HandContext,
+    HandKeys,
+    InvalidMessageError,
+    JointKey,
+    KeyCommit,
+    KeyReveal,
+    RandomSource,
+    SecretReveal,
+    ShuffleStep,
+    TileReveal,
+)
+from p2p_dominoes.session import hand_messages as msg
+from p2p_dominoes.session.envelope import Envelope, MessageType
+from p2p_dominoes.session.errors import InvalidMessage
+from p2p_dominoes.session.events import (
+    ActionTaken,
+    Blame,
+    CheatingDetected,
+    Event,
+    HandEnded,
+    HandStarted,
+    MatchEnded,
+    OpenerChosen,
+    ShuffleVerified,
+    TableReady,
+    TilesDealt,
+    Update,
+)
+from p2p_dominoes.session.genesis import (
+    GENESIS_SIGN,
+    check_setup_message,
+    next_genesis_signer,
+    sign_genesis,
+)
+from p2p_dominoes.session.identity import Identity
+from p2p_dominoes.session.schema import Wire
+from p2p_dominoes.session.transcript import EquivocationDetected, ReplayedMessage, Transcript
+
+MAX_BUFFERED = 256
+"""Messages kept while waiting for their predecessor (they arrived early)."""
+
+
+class Phase(enum.Enum):
+    SETUP = "setup"
+    COMMIT = "commit"
+    REVEAL = "reveal"
+    SHUFFLE = "shuffle"
+    DEAL = "deal"
+    LEAD_CLAIM = "lead claim"
+    TURNS = "turns"
+    DRAW_SHARES = "draw shares"
+    HAND_REVEAL = "hand reveal"
+    SECRET_REVEAL = "secret reveal"
+    OVER = "over"
+    HALTED = "halted"
+
+
+_PHASE_TYPES: dict[Phase, tuple[MessageType, ...]] = {
+    Phase.SETUP: (GENESIS_SIGN,),
+    Phase.COMMIT: (msg.KEY_COMMIT,),
+    Phase.REVEAL: (msg.KEY_REVEAL,),
+    Phase.SHUFFLE: (msg.SHUFFLE,),
+    Phase.DEAL: (msg.DEAL,),
+    Phase.LEAD_CLAIM: (msg.LEAD_CLAIM,),
+    Phase.TURNS: (msg.PLAY, msg.DRAW, msg.PASS),
+    Phase.DRAW_SHARES: (msg.DRAW_SHARE,),
+    Phase.HAND_REVEAL: (msg.HAND_REVEAL,),
+    Phase.SECRET_REVEAL: (msg.SECRET_REVEAL,),
+}
+
+
+def _bad(code: str, reason: str) -> InvalidMessage:
+    return InvalidMessage(code, reason)
+
+
+@dataclass
+class _Hand:
+    """Everything one hand has established so far, public and (for this peer) private."""
+
+    number: int
+    ctx: HandContext
+    size: int
+    keys: HandKeys | None
+    commits: list[KeyCommit] = field(default_factory=list)
+    reveals: list[KeyReveal] = field(default_factory=list)
+    joint: JointKey | None = None
+    decks: list[Deck] = field(default_factory=list)
+    shuffles: list[ShuffleStep] = field(default_factory=list)
+    deals: int = 0
+    shares: dict[int, list[DecryptionShare]] = field(default_factory=dict)
+    all_shares: list[DecryptionShare] = field(default_factory=list)
+    tile_reveals: list[TileReveal] = field(default_factory=list)
+    claims: list[Tile] = field(default_factory=list)
+    held: list[list[int]] = field(default_factory=list)
+    known: dict[int, Tile] = field(default_factory=dict)
+    next_position: int = 0
+    public: PublicHand | None = None
+    drawer: int | None = None
+    draw_sharers: list[int] = field(default_factory=list)
+    pending: Tile | None = None
+    played: dict[int, Tile] = field(default_factory=dict)
+    revealed: dict[int, tuple[Tile, ...]] = field(default_factory=dict)
+    secrets: list[SecretReveal] = field(default_factory=list)
+
+    @property
+    def deck(self) -> Deck:
+        return self.decks[-1]
+
+    def shares_for(self, position: int) -> list[DecryptionShare]:
+        return self.shares.get(position, [])
+
+
+class TableSession:
+    """One peer at one table; with `seat=None` a silent observer that only validates (verify)."""
+
+    def __init__(
+        self,
+        transcript: Transcript,
+        seat: int | None,
+        identity: Identity | None,
+        *,
+        max_hands: int | None = None,
+        rng: RandomSource = SYSTEM_RANDOM,
+    ) -> None:
+        self.transcript = transcript
+        self.seat = seat
+        self._identity = identity
+        self._rng = rng
+        genesis = transcript.genesis
+        self.players = len(genesis.seats)
+        try:
+            self.rules = Rules.from_wire(genesis.rules)
+            self.rules.check_players(self.players)
+        except InvalidRecord as exc:
+            raise InvalidMessage("bad-genesis", f"the genesis rules are invalid: {exc}") from None
+        if seat is not None:
+            if identity is None or genesis.seats[seat].key != identity.public:
+                raise ValueError(f"identity does not hold seat {seat}")
+        self.max_hands = max_hands
+        self.match = Match(self.rules, self.players)
+        self.phase = Phase.SETUP
+        self.hand: _Hand | None = None
+        self.blame: Blame | None = None
+        self._future: dict[bytes, list[Envelope]] = {}
+        self._effect: Callable[[], list[Event]] | None = None
+        if len(transcript) != 1:
+            raise ValueError("a session starts from a transcript that holds only the genesis")
+
+    # -- what is expected next ------------------------------------------------------------
+
+    @property
+    def expected(self) -> tuple[int, tuple[MessageType, ...]] | None:
+        """The seat whose message comes next and the types it may send, or None when done."""
+        phase, hand = self.phase, self.hand
+        if phase is Phase.SETUP:
+            signer = next_genesis_signer(self.transcript)
+            return None if signer is None else (signer, _PHASE_TYPES[phase])
+        if phase in (Phase.OVER, Phase.HALTED) or hand is None:
+            return None
+        types = _PHASE_TYPES[phase]
+        if phase is Phase.COMMIT:
+            return len(hand.commits), types
+        if phase is Phase.REVEAL:
+            return len(hand.reveals), types
+        if phase is Phase.SHUFFLE:
+            return len(hand.shuffles), types
+        if phase is Phase.DEAL:
+            return hand.deals, types
+        if phase is Phase.LEAD_CLAIM:
+            return len(hand.claims), types
+        if phase is Phase.TURNS:
+            assert hand.public is not None
+            return hand.public.turn, types
+        if phase is Phase.DRAW_SHARES:
+            return hand.draw_sharers[0], types
+        if phase is Phase.HAND_REVEAL:
+            return len(hand.revealed), types
+        return len(hand.secrets), types
+
+    @property
+    def awaiting_action(self) -> bool:
+        """True when this peer's player must play, draw or pass."""
+        expected = self.expected
+        return self.phase is Phase.TURNS and expected is not None and expected[0] == self.seat
+
+    @property
+    def finished(self) -> bool:
+        return self.phase in (Phase.OVER, Phase.HALTED)
+
+    def view(self) -> PeerView:
+        """What this peer's player may know of the hand in play."""
+        hand = self.hand
+        if hand is None or hand.public is None or self.seat is None:
+            raise RuntimeError("no hand in play for this seat")
+        mask = 0
+        for position in hand.held[self.seat]:
+            mask |= hand.known[position].bit
+        return PeerView(hand.public, self.seat, mask, hand.pending)
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        return tuple(self.match.scores)
+
+    # -- inputs -----------------------------------------------------------------------------
+
+    def start(self) -> Update:
+        """Messages this peer must send right away (its genesis signature when first)."""
+        update = Update()
+        self._send_automatic(update)
+        return update
+
+    def receive(self, data: bytes) -> Update:
+        """Take a message from the network. Never raises: problems become events or are ignored.
+
+        A message that does not authenticate is dropped (the transport blames the connection);
+        an authenticated message that breaks a rule names its seat and halts the table.
+        """
+        update = Update()
+        if self.phase is Phase.HALTED:
+            return update
+        try:
+            envelope = Envelope.decode(data, self.transcript.registry)
+        except InvalidMessage:
+            return update
+        self._take(envelope, update)
+        return update
+
+    def act(self, action: Action) -> Update:
+        """The local player's action; raises IllegalAction (changing nothing) if not allowed."""
+        update = Update()
+        hand = self.hand
+        if not self.awaiting_action or hand is None or self.seat is None:
+            raise IllegalAction(self.seat or 0, str(action), "it is not this player's turn")
+        view = self.view()
+        if isinstance(action, Play):
+            action = hand.public.normalise(action) if hand.public else action
+            if action not in view.legal_plays():
+                raise IllegalAction(self.seat, str(action), "that play is not legal now")
+            envelope = self._sign(msg.PLAY, self._play_body(hand, action))
+        elif isinstance(action, Draw):
+            if not view.can_draw():
+                raise IllegalAction(self.seat, "draw", "drawing is not allowed now")
+            envelope = self._sign(msg.DRAW, (hand.number,))
+        elif isinstance(action, Pass):
+            if not view.can_pass():
+                raise IllegalAction(self.seat, "pass", "passing is not allowed now")
+            envelope = self._sign(msg.PASS, (hand.number,))
+        else:
+            raise IllegalAction(self.seat, repr(action), "that is not an action")
+        self._take(envelope, update, own=True)
+        return update
+
+    def messages_after(self, head: bytes) -> list[bytes]:
+        """Encoded messages that follow `head` in this transcript (to help a peer catch up)."""
+        entries = self.transcript.entries
+        for index, entry in enumerate(entries):
+            if entry.envelope.head == head:
+                return [e.encoded for e in entries[index:]]
+        return []
+
+    # -- accepting a message ----------------------------------------------------------------
+
+    def _take(self, envelope: Envelope, update: Update, own: bool = False) -> None:
+        """Accept `envelope` (and anything buffered behind it), then send what is ours to send."""
+        if not self._accept(envelope, update, own):
+            return
+        self._drain_buffer(update)
+        self._send_automatic(update)
+
+    def _accept(self, envelope: Envelope, update: Update, own: bool = False) -> bool:
+        transcript = self.transcript
+        self._effect = None
+        try:
+            transcript.append(envelope, check=self._checker(own))
+        except ReplayedMessage:
+            return False  # a duplicate delivery: harmless, already applied
+        except EquivocationDetected as exc:
+            evidence = exc.evidence
+            self._halt(
+                Blame(
+                    exc.evidence.seat,
+                    "signed two different messages for the same place in the transcript",
+                    "equivocation",
+                    (evidence.first.encode(), evidence.second.encode()),
+                ),
+                update,
+            )
+            return False
+        except InvalidMessage as exc:
+            if exc.code == "wrong-head" and envelope.head not in self._known_heads():
+                self._buffer(envelope)
+                return False
+            if exc.seat is None:
+                return False  # not authenticated: nobody provably sent it
+            self._halt(Blame(exc.seat, exc.reason, exc.code, (envelope.encode(),)), update)
+            return False
+        effect = self._effect
+        self._effect = None
+        if effect is not None:
+            update.events.extend(effect())
+        return True
+
+    def _known_heads(self) -> set[bytes]:
+        return {e.envelope.head for e in self.transcript.entries} | {self.transcript.head}
+
+    def _buffer(self, envelope: Envelope) -> None:
+        if sum(len(v) for v in self._future.values()) < MAX_BUFFERED:
+            self._future.setdefault(envelope.head, []).append(envelope)
+
+    def _drain_buffer(self, update: Update) -> None:
+        while self.phase is not Phase.HALTED and self.transcript.head in self._future:
+            waiting = self._future.pop(self.transcript.head)
+            accepted = False
+            for envelope in waiting:
+                if self._accept(envelope, update):
+                    accepted = True
+                    break
+            if not accepted:
+                return
+
+    def _checker(self, own: bool) -> Callable[[Transcript, Envelope], None]:
+        def check(transcript: Transcript, envelope: Envelope) -> None:
+            self._effect = self._validate(envelope, own)
+
+        return check
+
+    def _halt(self, blame: Blame, update: Update) -> None:
+        self.blame = blame
+        self.phase = Phase.HALTED
+        self._future.clear()
+        update.events.append(CheatingDetected(blame))
+
+    # -- validation: each returns the state change to make once the message is appended -----
+
+    def _validate(self, envelope: Envelope, own: bool) -> Callable[[], list[Event]]:
+        expected = self.expected
+        kind = envelope.type
+        if expected is None:
+            if self.phase is Phase.SETUP:
+                check_setup_message(self.transcript, envelope)
+            raise _bad("out-of-turn", f"{kind.name}: the table expects no more messages")
+        seat, types = expected
+        if kind not in types or envelope.seat != seat:
+            wanted = " or ".join(t.name for t in types)
+            raise _bad("out-of-turn", f"{kind.name} from seat {envelope.seat}; expected {wanted} from seat {seat}")
+        if self.phase is Phase.SETUP:
+            check_setup_message(self.transcript, envelope)
+            return self._after_genesis_sign
+        hand = self.hand
+        assert hand is not None
+        if envelope.field("hand") != hand.number:
+            raise _bad("wrong-hand", f"{kind.name} names hand {envelope.field('hand')}, not {hand.number}")
+        try:
+            return self._VALIDATORS[kind.code](self, hand, envelope, own)
+        except InvalidMessageError as exc:
+            raise _bad("bad-proof", f"{exc.step}: {exc.reason}") from None
+        except IllegalAction as exc:
+            raise _bad("illegal-action", f"cannot {exc.action}: {exc.rule}") from None
+        except InvalidRecord as exc:
+            raise _bad("illegal-action", str(exc)) from None
+
+    def _after_genesis_sign(self) -> list[Event]:
+        if next_genesis_signer(self.transcript) is not None:
+            return []
+        return [TableReady(), *self._begin_hand()]
+
+    def _begin_hand(self) -> list[Event]:
+        number = self.match.hand_number
+        ctx = HandContext(self.transcript.table_id, number, self.players)
+        keys = None
+        if self.seat is not None:
+            keys = mental.new_hand_keys(ctx, self.seat, self._rng)
+        size = self.rules.hand_size(self.players)
+        self.hand = _Hand(number, ctx, size, keys)
+        self.hand.held = [list(range(s * size, (s + 1) * size)) for s in range(self.players)]
+        self.hand.next_position = self.players * size
+        self.phase = Phase.COMMIT
+        return [HandStarted(number)]
+
+    def _v_key_commit(self, hand: _Hand, envelope: Envelope, own: bool) -> Callable[[], list[Event]]:
+        commit = KeyCommit.from_bytes(self._bin(envelope, "commit"), envelope.seat)
+
+        def apply() -> list[Event]:
+            hand.commits.append(commit)
+            if len(hand.commits) == self.players:
+                self.phase = Phase.REVEAL
+            return []
+
+        return apply
+
+    def _v_key_reveal(self, hand: _Hand, envelope: Envelope, own: bool) -> Callable[[], list[Event]]:
+        reveal = KeyReveal.from_bytes(self._bin(envelope, "reveal"), envelope.seat)
+        mental.check_key_reveal(hand.ctx, hand.commits[envelope.seat], reveal)
+        joint = None
+        if len(hand.reveals) + 1 == self.players:
+            joint = mental.combine_keys(hand.ctx, hand.commits, [*hand.reveals, reveal])
+
+        def apply() -> list[Event]:
+            hand.reveals.append(reveal)
+            if joint is not None:
+                hand.joint = joint
+                hand.decks.append(mental.starting_deck(joint))
+                self.phase = Phase.SHUFFLE
+            return []
+
+        return apply
+
+    def _v_shuffle(self, hand: _Hand, envelope: Envelope, own: bool) -> Callable[[], list[Event]]:
+        step = ShuffleStep.from_bytes(self._bin(envelope, "step"), envelope.seat)
+        assert hand.joint is not None
+        deck = step.deck if own else mental.check_shuffle(hand.ctx, step, hand.joint, hand.deck)
+
+        def apply() -> list[Event]:
+            hand.shuffles.append(step)
+            hand.decks.append(deck)
+            done = len(hand.shuffles)
+            if done == self.players:
+                self.phase = Phase.DEAL
+            return [ShuffleVerified(envelope.seat, done, self.players)]
+
+        return apply
+
+    def _dealt_positions(self, hand: _Hand, sharer: int) -> list[int]:
+        return [p for s in range(self.players) if s != sharer for p in hand.held[s]]
+
+    def _v_deal(self, hand: _Hand, envelope: Envelope, own: bool) -> Callable[[], list[Event]]:
+        sharer = envelope.seat
+        raw = envelope.field("shares")
+        assert isinstance(raw, tuple)
+        positions = self._dealt_positions(hand, sharer)
+        if len(raw) != len(positions):
+            raise _bad("bad-deal", f"{len(raw)} shares; the deal needs {len(positions)}")
+        shares = []
+        assert hand.joint is not None
+        for position, data in zip(positions, raw, strict=True):
+            assert isinstance(data, bytes)
+            share = DecryptionShare.from_bytes(data, sharer)
+            if share.position != position:
+                raise _bad("bad-deal", f"a share for position {share.position}, expected {position}")
+            if not own:
+                mental.check_share(hand.ctx, share, hand.joint, hand.deck)
+            shares.append(share)
+
+        def apply() -> list[Event]:
+            for share in shares:
+                hand.shares.setdefault(share.position, []).append(share)
+            hand.all_shares.extend(shares)
+            hand.deals += 1
+            if hand.deals < self.players:
+                return []
+            events: list[Event] = []
+            if self.seat is not None:
+                events.append(TilesDealt(self._open_own(hand, hand.held[self.seat])))
+            if self.match.hand_number == 1 and self.rules.first_opener is FirstOpener.HIGHEST_DOUBLE:
+                self.phase = Phase.LEAD_CLAIM
+                return events
+            assert hand.joint is not None
+            lottery = int.from_bytes(hand.joint.lottery, "big")
+            opener, must_lead = self.match.next_opener([], lottery)
+            return [*events, *self._start_turns(hand, opener, must_lead)]
+
+        return apply
+
+    def _open_own(self, hand: _Hand, positions: Sequence[int]) -> tuple[Tile, ...]:
+        assert hand.keys is not None and hand.joint is not None
+        for position in positions:
+            index = mental.open_position(
+                hand.ctx, hand.keys, hand.joint, hand.deck, position, hand.shares_for(position)
+            )
+            hand.known[position] = TILES[index]
+        return tuple(hand.known[p] for p in positions)
+
+    def _start_turns(self, hand: _Hand, opener: int, must_lead: Tile | None) -> list[Event]:
+        hand.public = PublicHand(self.rules, self.players, opener, must_lead)
+        self.phase = Phase.TURNS
+        return [OpenerChosen(opener, must_lead)]
+
+    def _check_reveal(
+        self, hand: _Hand, envelope: Envelope, data: Wire, held: Sequence[int]
+    ) -> tuple[TileReveal, Tile]:
+        assert isinstance(data, bytes) and hand.joint is not None
+        reveal = TileReveal.from_bytes(data, envelope.seat)
+        if reveal.position not in held:
+            raise _bad(
+                "not-held", f"claims a tile at position {reveal.position}, which it does not hold"
+            )
+        index = mental.check_tile_reveal(
+            hand.ctx, reveal, hand.joint, hand.deck, hand.shares_for(reveal.position)
+        )
+        return reveal, TILES[index]
+
+    def _v_lead_claim(self, hand: _Hand, envelope: Envelope, own: bool) -> Callable[[], list[Event]]:
+        reveal, tile = self._check_reveal(
+            hand, envelope, envelope.field("reveal"), hand.held[envelope.seat]
+        )
+
+        def apply() -> list[Event]:
+            hand.tile_reveals.append(reveal)
+            hand.claims.append(tile)
+            if len(hand.claims) < self.players:
+                return []
+            opener, must_lead = highest_double_lead([[t] for t in hand.claims])
+            return self._start_turns(hand, opener, must_lead)
+
+        return apply
+
+    def _v_play(self, hand: _Hand, envelope: Envelope, own: bool) -> Callable[[], list[Event]]:
+        seat = envelope.seat
+        assert hand.public is not None
+        reveal, tile = self._check_reveal(hand, envelope, envelope.field("reveal"), hand.held[seat])
+        at, side = envelope.field("at"), envelope.field("side")
+        place = None
+        if at is not None or side is not None:
+            if not isinstance(at, int) or not isinstance(side, str) or side not in Side.__members__.values():
+                raise _bad("bad-play", "a play names both a table tile and a side, or neither")
+            place = Place.of(TILES[at], Side(side))
+        play = hand.public.check_play(seat, Play(tile, place))
+
+        def apply() -> list[Event]:
+            assert hand.public is not None
+            hand.public.play(seat, play)
+            hand.held[seat].remove(reveal.position)
+            hand.tile_reveals.append(reveal)
+            hand.played[reveal.position] = tile
+            if seat == self.seat:
+                hand.pending = None
+            events: list[Event] = [ActionTaken(seat, play)]
+            if hand.public.over:
+                self.phase = Phase.HAND_REVEAL
+            return events
+
+        return apply
+
+    def _v_draw(self, hand: _Hand, envelope: Envelope, own: bool) -> Callable[[], list[Event]]:
+        seat = envelope.seat
+        assert hand.public is not None
+        hand.public.check_draw(seat)
+
+        def apply() -> list[Event]:
+            assert hand.public is not None
+            hand.public.draw(seat)
+            position = hand.next_position
+            hand.next_position += 1
+            hand.held[seat].append(position)
+            hand.drawer = seat
+            hand.draw_sharers = [s for s in range(self.players) if s != seat]
+            self.phase = Phase.DRAW_SHARES
+            return []
+
+        return apply
+
+    def _v_draw_share(self, hand: _Hand, envelope: Envelope, own: bool) -> Callable[[], list[Event]]:
+        share = DecryptionShare.from_bytes(self._bin(envelope, "share"), envelope.seat)
+        position = hand.next_position - 1
+        if share.position != position:
+            raise _bad("bad-share", f"a share for position {share.position}, expected {position}")
+        assert hand.joint is not None
+        if not own:
+            mental.check_share(hand.ctx, share, hand.joint, hand.deck)
+
+        def apply() -> list[Event]:
+            hand.shares.setdefault(position, []).append(share)
+            hand.all_shares.append(share)
+            hand.draw_sharers.pop(0)
+            if hand.draw_sharers:
+                return []
+            drawer = hand.drawer
+            assert drawer is not None
+            hand.drawer = None
+            self.phase = Phase.TURNS
+            drawn = None
+            if drawer == self.seat:
+                (drawn,) = self._open_own(hand, [position])
+                public = hand.public
+                assert public is not None
+                fits = not public.line.tiles or public.line.fit_mask & drawn.bit
+                if self.rules.play_drawn_at_once and fits:
+                    hand.pending = drawn
+            return [ActionTaken(drawer, DRAW, drawn)]
+
+        return apply
+
+    def _v_pass(self, hand: _Hand, envelope: Envelope, own: bool) -> Callable[[], list[Event]]:
+        seat = envelope.seat
+        assert hand.public is not None
+        hand.public.check_pass(seat)
+
+        def apply() -> list[Event]:
+            assert hand.public is not None
+            hand.public.pass_turn(seat)
+            if hand.public.over:
+                self.phase = Phase.HAND_REVEAL
+            return [ActionTaken(seat, PASS)]
+
+        return apply
+
+    def _v_hand_reveal(self, hand: _Hand, envelope: Envelope, own: bool) -> Callable[[], list[Event]]:
+        seat = envelope.seat
+        raw = envelope.field("reveals")
+        assert isinstance(raw, tuple)
+        held = sorted(hand.held[seat])
+        if len(raw) != len(held):
+            raise _bad("bad-reveal", f"reveals {len(raw)} tiles but holds {len(held)}")
+        checked = [self._check_reveal(hand, envelope, data, held) for data in raw]
+        if [r.position for r, _ in checked] != held:
+            raise _bad("bad-reveal", "the revealed positions are not the positions it holds")
+
+        def apply() -> list[Event]:
+            hand.tile_reveals.extend(r for r, _ in checked)
+            hand.revealed[seat] = tuple(t for _, t in checked)
+            if len(hand.revealed) == self.players:
+                self.phase = Phase.SECRET_REVEAL
+            return []
+
+        return apply
+
+    def _v_secret_reveal(
+        self, hand: _Hand, envelope: Envelope, own: bool
+    ) -> Callable[[], list[Event]]:
+        reveal = SecretReveal.from_bytes(self._bin(envelope, "secret"), envelope.seat)
+        assert hand.joint is not None
+        mental.check_secret_reveal(reveal, hand.joint)
+
+        def apply() -> list[Event]:
+            hand.secrets.append(reveal)
+            if len(hand.secrets) < self.players:
+                return []
+            return self._audit(hand)
+
+        return apply
+
+    _VALIDATORS: dict[int, Callable[[TableSession, _Hand, Envelope, bool], Callable[[], list[Event]]]] = {
+        msg.KEY_COMMIT.code: _v_key_commit,
+        msg.KEY_REVEAL.code: _v_key_reveal,
+        msg.SHUFFLE.code: _v_shuffle,
+        msg.DEAL.code: _v_deal,
+        msg.LEAD_CLAIM.code: _v_lead_claim,
+        msg.PLAY.code: _v_play,
+        msg.DRAW.code: _v_draw,
+        msg.DRAW_SHARE.code: _v_draw_share,
+        msg.PASS.code: _v_pass,
+        msg.HAND_REVEAL.code: _v_hand_reveal,
+        msg.SECRET_REVEAL.code: _v_secret_reveal,
+    }
+
+    @staticmethod
+    def _bin(envelope: Envelope, name: str) -> bytes:
+        value = envelope.field(name)
+        assert isinstance(value, bytes)
+        return value
+
+    # -- the end-of-hand audit ----------------------------------------------------------------
+
+    def _audit(self, hand: _Hand) -> list[Event]:
+        """Decrypt everything, replay the hand on the full engine, score it, go on."""
+        assert hand.public is not None
+        report = mental.audit(
+            mental.HandRecord(
+                hand.ctx,
+                tuple(hand.commits),
+                tuple(hand.reveals),
+                tuple(hand.shuffles),
+                tuple(hand.all_shares),
+                tuple(hand.tile_reveals),
+                tuple(hand.secrets),
+            )
+        )
+        if report.failure is not None or report.tiles is None:
+            failure = report.failure
+            assert failure is not None
+            return self._audit_blame(failure.seat, f"{failure.step}: {failure.reason}", "audit-proof")
+        tiles = [TILES[i] for i in report.tiles]
+        size = hand.size
+        hands = [tiles[s * size : (s + 1) * size] for s in range(self.players)]
+        boneyard = tiles[self.players * size :]
+        for position, tile in hand.known.items():
+            if tiles[position] is not tile:  # cannot happen once every proof checked out
+                return self._audit_blame(0, f"position {position} decrypts differently", "audit")
+        lottery = int.from_bytes(hand.joint.lottery, "big") if hand.joint else 0
+        try:
+            state = self.match.start_hand(hands, boneyard, lottery)
+        except InvalidRecord as exc:
+            return self._audit_blame(0, f"the deal is not a set of 28 tiles: {exc}", "audit")
+        if state.opener != hand.public.opener:
+            liar = next(
+                s for s in range(self.players)
+                if highest_double_lead([hands[s]])[1] is not hand.claims[s]
+            )
+            return self._audit_blame(liar, "its lead claim was not its highest double", "audit-claim")
+        for seat, action in hand.public.history:
+            try:
+                state.apply(seat, action)
+            except IllegalAction as exc:
+                return self._audit_blame(seat, f"found at the audit: cannot {exc.action}: {exc.rule}", "audit-rules")
+        result = state.result
+        if result is None:
+            return self._audit_blame(hand.public.turn, "the hand did not end as claimed", "audit-rules")
+        outcome = self.match.finish_hand(state)
+        left = tuple(tuple(state.hand_of(s)) for s in range(self.players))
+        events: list[Event] = [HandEnded(hand.number, result, left, tuple(self.match.scores))]
+        done = self.max_hands is not None and len(self.match.results) >= self.max_hands
+        if outcome.over or done:
+            self.phase = Phase.OVER
+            events.append(MatchEnded(outcome, tuple(self.match.scores)))
+            return events
+        return [*events, *self._begin_hand()]
+
+    def _audit_blame(self, seat: int, reason: str, code: str) -> list[Event]:
+        blame = Blame(seat, reason, code, index=len(self.transcript) - 1)
+        self.blame = blame
+        self.phase = Phase.HALTED
+        return [CheatingDetected(blame)]
+
+    # -- this peer's own messages ------------------------------------------------------------
+
+    def _sign(self, mtype: MessageType, body: Sequence[Wire]) -> Envelope:
+        assert self._identity is not None and self.seat is not None
+        return self.transcript.sign_next(self._identity, self.seat, mtype, body)
+
+    def _send_automatic(self, update: Update) -> None:
+        """Sign and accept every message that is this peer's to send now (not game actions)."""
+        while self.seat is not None:
+            expected = self.expected
+            if expected is None or expected[0] != self.seat or self.phase is Phase.TURNS:
+                return
+            envelope = self._automatic_message()
+            if not self._accept(envelope, update, own=True):
+                return
+            update.outgoing.append(envelope.encode())
+            self._drain_buffer(update)
+
+    def _automatic_message(self) -> Envelope:
+        phase, hand = self.phase, self.hand
+        if phase is Phase.SETUP:
+            assert self._identity is not None and self.seat is not None
+            return sign_genesis(self.transcript, self._identity, self.seat)
+        assert hand is not None and hand.keys is not None and self.seat is not None
+        number, keys, rng = hand.number, hand.keys, self._rng
+        if phase is Phase.COMMIT:
+            return self._sign(msg.KEY_COMMIT, (number, keys.commit.to_bytes()))
+        if phase is Phase.REVEAL:
+            return self._sign(msg.KEY_REVEAL, (number, keys.reveal.to_bytes()))
+        assert hand.joint is not None
+        if phase is Phase.SHUFFLE:
+            step = mental.shuffle_deck(hand.ctx, self.seat, hand.joint, hand.deck, rng)
+            return self._sign(msg.SHUFFLE, (number, step.to_bytes()))
+        if phase is Phase.DEAL:
+            shares = tuple(
+                mental.make_share(hand.ctx, keys, hand.deck, p, rng).to_bytes()
+                for p in self._dealt_positions(hand, self.seat)
+            )
+            return self._sign(msg.DEAL, (number, shares))
+        if phase is Phase.LEAD_CLAIM:
+            mine = {hand.known[p]: p for p in hand.held[self.seat]}
+            _, best = highest_double_lead([list(mine)])
+            reveal = mental.reveal_tile(hand.ctx, keys, hand.deck, mine[best], best.index, rng)
+            return self._sign(msg.LEAD_CLAIM, (number, reveal.to_bytes()))
+        if phase is Phase.DRAW_SHARES:
+            share = mental.make_share(hand.ctx, keys, hand.deck, hand.next_position - 1, rng)
+            return self._sign(msg.DRAW_SHARE, (number, share.to_bytes()))
+        if phase is Phase.HAND_REVEAL:
+            reveals = tuple(
+                mental.reveal_tile(hand.ctx, keys, hand.deck, p, hand.known[p].index, rng).to_bytes()
+                for p in sorted(hand.held[self.seat])
+            )
+            return self._sign(msg.HAND_REVEAL, (number, reveals))
+        assert phase is Phase.SECRET_REVEAL
+        return self._sign(msg.SECRET_REVEAL, (number, mental.reveal_secret(keys).to_bytes()))
+
+    def _play_body(self, hand: _Hand, play: Play) -> tuple[Wire, ...]:
+        assert hand.keys is not None and self.seat is not None
+        position = next(p for p in hand.held[self.seat] if hand.known[p] is play.tile)
+        reveal = mental.reveal_tile(
+            hand.ctx, hand.keys, hand.deck, position, play.tile.index, self._rng
+        )
+        place = play.place
+        at = None if place is None else place.tile.index
+        side = None if place is None else place.side.value
+        return (hand.number, reveal.to_bytes(), at, side)
+

@@ -1,0 +1,231 @@
+"""Terelius–Wikström proof that a deck is a permuted re-encryption of another.
+
+Follows Haenni et al., "Pseudo-Code Algorithms for Verifiable Re-Encryption Mix-Nets" (the
+GenShuffleProof / CheckShuffleProof pair), in additive notation over edwards25519 and in compact
+form: the proof carries the challenge c instead of the commitments t1, t2, t3, t41, t42, t̂_i,
+and the verifier recomputes those and checks that they hash back to c. Indices are 0-based;
+generator h[0] is the chain base and h[1 + i] belongs to output position i.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from p2p_dominoes.mental.context import ProofBinding
+from p2p_dominoes.mental.elgamal import Deck
+from p2p_dominoes.mental.encoding import Reader, frame, u32
+from p2p_dominoes.mental.errors import GroupError, ProofError
+from p2p_dominoes.mental.generators import GENERATOR_DOMAIN, generator_sum, generators
+from p2p_dominoes.mental.group import (
+    BASE,
+    POINT_SIZE,
+    SCALAR_SIZE,
+    L,
+    Point,
+    Scalar,
+    add,
+    msm,
+    mul,
+    mul_base,
+    sub,
+    sum_points,
+)
+from p2p_dominoes.mental.randomness import SYSTEM_RANDOM, RandomSource, random_scalar
+from p2p_dominoes.mental.transcript import Transcript
+
+SHUFFLE_PROOF_NAME: Final = b"terelius-wikstrom-shuffle"
+
+
+def shuffle_proof_size(size: int) -> int:
+    """Bytes in the encoding of a proof for decks of `size` cards: 2N points, 2N+5 scalars."""
+    return 2 * size * POINT_SIZE + (2 * size + 5) * SCALAR_SIZE
+
+
+def _statement(
+    binding: ProofBinding, joint_key: Point, inputs: Deck, outputs: Deck, commitments: bytes,
+) -> tuple[Transcript, list[int]]:
+    """The transcript after the statement and permutation commitment, and the u_j."""
+    size = len(inputs)
+    transcript = Transcript(SHUFFLE_PROOF_NAME, binding)
+    transcript.append(b"generators", frame(GENERATOR_DOMAIN) + u32(size + 1))
+    transcript.append(b"joint-key", joint_key.raw)
+    transcript.append(b"input-deck", inputs.to_bytes())
+    transcript.append(b"output-deck", outputs.to_bytes())
+    transcript.append(b"permutation-commitment", commitments)
+    return transcript, [transcript.challenge(b"u" + u32(j)) for j in range(size)]
+
+
+def _final_challenge(transcript: Transcript, chain: bytes, t: Sequence[bytes], t_hat: bytes) -> int:
+    transcript.append(b"commitment-chain", chain)
+    for label, value in zip((b"t1", b"t2", b"t3", b"t41", b"t42"), t, strict=True):
+        transcript.append(label, value)
+    transcript.append(b"t-hat", t_hat)
+    return transcript.challenge(b"c")
+
+
+@dataclass(frozen=True)
+class ShuffleProof:
+    """Permutation commitment, commitment chain, challenge and responses (see module doc)."""
+
+    commitments: tuple[Point, ...]
+    chain: tuple[Point, ...]
+    challenge: Scalar
+    s1: Scalar
+    s2: Scalar
+    s3: Scalar
+    s4: Scalar
+    chain_responses: tuple[Scalar, ...]
+    responses: tuple[Scalar, ...]
+
+    @classmethod
+    def prove(
+        cls, binding: ProofBinding, joint_key: Point, inputs: Deck, outputs: Deck,
+        permutation: Sequence[int], randomness: Sequence[int], rng: RandomSource = SYSTEM_RANDOM,
+    ) -> ShuffleProof:
+        """Prove `outputs[i] = inputs[permutation[i]]` re-encrypted under `joint_key` with
+        `randomness[permutation[i]]` (the randomness is indexed by input position)."""
+        size = len(inputs)
+        gens = [p.raw for p in generators(size + 1)]
+        h0, h = gens[0], gens[1:]
+        pk = joint_key.raw
+        position_of = [0] * size
+        for i, j in enumerate(permutation):
+            position_of[j] = i
+
+        # Permutation commitment pc_j = r_j·G + h_{position of j}, indexed by input j.
+        r = [random_scalar(rng) for _ in range(size)]
+        pc = [add(mul_base(r[j]), h[position_of[j]]) for j in range(size)]
+        transcript, u = _statement(binding, joint_key, inputs, outputs, b"".join(pc))
+        u_out = [u[permutation[i]] for i in range(size)]
+
+        # Commitment chain ĉ_i = r̂_i·G + u'_i·ĉ_{i-1}, ĉ_{-1} = h0.
+        r_hat = [random_scalar(rng) for _ in range(size)]
+        chain: list[bytes] = []
+        previous = h0
+        for i in range(size):
+            previous = add(mul_base(r_hat[i]), mul(u_out[i], previous))
+            chain.append(previous)
+
+        r_bar = sum(r) % L
+        v = [1] * size
+        for i in range(size - 2, -1, -1):
+            v[i] = u_out[i + 1] * v[i + 1] % L
+        r_hat_sum = sum(a * b for a, b in zip(r_hat, v, strict=True)) % L
+        r_tilde = sum(a * b for a, b in zip(r, u, strict=True)) % L
+        r_star = sum(randomness[j] * u[j] for j in range(size)) % L
+
+        w1, w2, w3, w4 = (random_scalar(rng) for _ in range(4))
+        w_hat = [random_scalar(rng) for _ in range(size)]
+        w_out = [random_scalar(rng) for _ in range(size)]
+        c1_out = [card.c1.raw for card in outputs.cards]
+        c2_out = [card.c2.raw for card in outputs.cards]
+        t = (
+            mul_base(w1),
+            mul_base(w2),
+            msm([(w3, BASE), *zip(w_out, h, strict=True)]),
+            msm([(-w4, pk), *zip(w_out, c2_out, strict=True)]),
+            msm([(-w4, BASE), *zip(w_out, c1_out, strict=True)]),
+        )
+        chain_before = [h0, *chain[:-1]]
+        t_hat = [
+            msm(((w_hat[i], BASE), (w_out[i], chain_before[i]))) for i in range(size)
+        ]
+        c = _final_challenge(transcript, b"".join(chain), t, b"".join(t_hat))
+
+        return cls(
+            commitments=tuple(Point.from_libsodium(p) for p in pc),
+            chain=tuple(Point.from_libsodium(p) for p in chain),
+            challenge=Scalar(c),
+            s1=Scalar((w1 + c * r_bar) % L),
+            s2=Scalar((w2 + c * r_hat_sum) % L),
+            s3=Scalar((w3 + c * r_tilde) % L),
+            s4=Scalar((w4 + c * r_star) % L),
+            chain_responses=tuple(Scalar((w_hat[i] + c * r_hat[i]) % L) for i in range(size)),
+            responses=tuple(Scalar((w_out[i] + c * u_out[i]) % L) for i in range(size)),
+        )
+
+    def verify(self, binding: ProofBinding, joint_key: Point, inputs: Deck, outputs: Deck) -> None:
+        """Raise ProofError unless `outputs` is a permuted re-encryption of `inputs`."""
+        size = len(inputs)
+        if not (
+            len(outputs) == len(self.commitments) == len(self.chain) == size
+            and len(self.chain_responses) == len(self.responses) == size
+        ):
+            raise ProofError("shuffle proof has the wrong length")
+        try:
+            self._check(binding, joint_key, inputs, outputs)
+        except GroupError as exc:
+            raise ProofError(f"shuffle proof does not verify ({exc})") from exc
+
+    def _check(self, binding: ProofBinding, joint_key: Point, inputs: Deck, outputs: Deck) -> None:
+        size = len(inputs)
+        gens = [p.raw for p in generators(size + 1)]
+        h0, h = gens[0], gens[1:]
+        pk = joint_key.raw
+        pc = [p.raw for p in self.commitments]
+        chain = [p.raw for p in self.chain]
+        transcript, u = _statement(binding, joint_key, inputs, outputs, b"".join(pc))
+        c = self.challenge.value
+        s_out = [s.value for s in self.responses]
+        s_hat = [s.value for s in self.chain_responses]
+        cu = [-c * uj for uj in u]
+        u_prod = 1
+        for uj in u:
+            u_prod = u_prod * uj % L
+
+        pc_sum_less_h = sub(sum_points(pc), generator_sum(size))
+        t1 = msm(((self.s1.value, BASE), (-c, pc_sum_less_h)))
+        t2 = msm(((self.s2.value, BASE), (-c, chain[-1]), (c * u_prod, h0)))
+        t3 = msm([(self.s3.value, BASE), *zip(s_out, h, strict=True), *zip(cu, pc, strict=True)])
+        t41 = msm([
+            (-self.s4.value, pk),
+            *zip(s_out, (card.c2.raw for card in outputs.cards), strict=True),
+            *zip(cu, (card.c2.raw for card in inputs.cards), strict=True),
+        ])
+        t42 = msm([
+            (-self.s4.value, BASE),
+            *zip(s_out, (card.c1.raw for card in outputs.cards), strict=True),
+            *zip(cu, (card.c1.raw for card in inputs.cards), strict=True),
+        ])
+        chain_before = [h0, *chain[:-1]]
+        t_hat = b"".join(
+            msm(((s_hat[i], BASE), (s_out[i], chain_before[i]), (-c, chain[i])))
+            for i in range(size)
+        )
+        if _final_challenge(transcript, b"".join(chain), (t1, t2, t3, t41, t42), t_hat) != c:
+            raise ProofError("shuffle proof does not verify")
+
+    def to_bytes(self) -> bytes:
+        """`pc_0..pc_{N-1} ‖ ĉ_0..ĉ_{N-1} ‖ c ‖ s1 ‖ s2 ‖ s3 ‖ s4 ‖ ŝ_0.. ‖ s'_0..`."""
+        return b"".join((
+            *(p.raw for p in self.commitments),
+            *(p.raw for p in self.chain),
+            *(s.to_bytes() for s in (self.challenge, self.s1, self.s2, self.s3, self.s4)),
+            *(s.to_bytes() for s in self.chain_responses),
+            *(s.to_bytes() for s in self.responses),
+        ))
+
+    @classmethod
+    def from_bytes(cls, data: bytes, size: int) -> ShuffleProof:
+        """Decode a proof for decks of `size` cards, validating every point and scalar."""
+        reader = Reader(data)
+        proof = cls.read(reader, size)
+        reader.finish()
+        return proof
+
+    @classmethod
+    def read(cls, reader: Reader, size: int) -> ShuffleProof:
+        """Decode from the middle of a message."""
+        return cls(
+            commitments=reader.points(size),
+            chain=reader.points(size),
+            challenge=reader.scalar(),
+            s1=reader.scalar(),
+            s2=reader.scalar(),
+            s3=reader.scalar(),
+            s4=reader.scalar(),
+            chain_responses=reader.scalars(size),
+            responses=reader.scalars(size),
+        )

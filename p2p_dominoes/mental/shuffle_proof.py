@@ -1,10 +1,13 @@
 """Terelius–Wikström proof that a deck is a permuted re-encryption of another.
 
 Follows Haenni et al., "Pseudo-Code Algorithms for Verifiable Re-Encryption Mix-Nets" (the
-GenShuffleProof / CheckShuffleProof pair), in additive notation over edwards25519 and in compact
-form: the proof carries the challenge c instead of the commitments t1, t2, t3, t41, t42, t̂_i,
-and the verifier recomputes those and checks that they hash back to c. Indices are 0-based;
-generator h[0] is the chain base and h[1 + i] belongs to output position i.
+GenShuffleProof / CheckShuffleProof pair), in additive notation over edwards25519, with two
+changes spelled out in protocol/MENTAL_POKER.md: the proof is in compact form (it carries the
+challenge c; the verifier recomputes t1, t2, t3, t41, t42, t̂ and checks they hash back to c),
+and the N commitment-chain relations are proven as one random linear combination with weights
+α_i drawn from the transcript after the chain is fixed (one t̂, one ŝ; the verifier needs N+1
+multiplications for the chain instead of 2N). Indices are 0-based; generator h[0] is the chain
+base and h[1 + i] belongs to output position i.
 """
 
 from __future__ import annotations
@@ -39,8 +42,8 @@ SHUFFLE_PROOF_NAME: Final = b"terelius-wikstrom-shuffle"
 
 
 def shuffle_proof_size(size: int) -> int:
-    """Bytes in the encoding of a proof for decks of `size` cards: 2N points, 2N+5 scalars."""
-    return 2 * size * POINT_SIZE + (2 * size + 5) * SCALAR_SIZE
+    """Bytes in the encoding of a proof for decks of `size` cards: 2N points, N+6 scalars."""
+    return 2 * size * POINT_SIZE + (size + 6) * SCALAR_SIZE
 
 
 def _statement(
@@ -57,11 +60,15 @@ def _statement(
     return transcript, [transcript.challenge(b"u" + u32(j)) for j in range(size)]
 
 
-def _final_challenge(transcript: Transcript, chain: bytes, t: Sequence[bytes], t_hat: bytes) -> int:
+def _chain_weights(transcript: Transcript, chain: bytes, size: int) -> list[int]:
+    """Absorb the commitment chain and derive the weights α_i of the chain relations."""
     transcript.append(b"commitment-chain", chain)
-    for label, value in zip((b"t1", b"t2", b"t3", b"t41", b"t42"), t, strict=True):
+    return [transcript.challenge(b"alpha" + u32(i)) for i in range(size)]
+
+
+def _final_challenge(transcript: Transcript, t: Sequence[bytes]) -> int:
+    for label, value in zip((b"t1", b"t2", b"t3", b"t41", b"t42", b"t-hat"), t, strict=True):
         transcript.append(label, value)
-    transcript.append(b"t-hat", t_hat)
     return transcript.challenge(b"c")
 
 
@@ -76,7 +83,7 @@ class ShuffleProof:
     s2: Scalar
     s3: Scalar
     s4: Scalar
-    chain_responses: tuple[Scalar, ...]
+    s_hat: Scalar
     responses: tuple[Scalar, ...]
 
     @classmethod
@@ -100,39 +107,45 @@ class ShuffleProof:
         transcript, u = _statement(binding, joint_key, inputs, outputs, b"".join(pc))
         u_out = [u[permutation[i]] for i in range(size)]
 
-        # Commitment chain ĉ_i = r̂_i·G + u'_i·ĉ_{i-1}, ĉ_{-1} = h0.
+        # Commitment chain ĉ_i = r̂_i·G + u'_i·ĉ_{i-1} with ĉ_{-1} = h0; the prover also tracks
+        # ĉ_i = a_i·G + b_i·h0 to compute t̂ with two multiplications.
         r_hat = [random_scalar(rng) for _ in range(size)]
         chain: list[bytes] = []
-        previous = h0
+        a_before, b_before = [0] * size, [1] * size
+        previous, a, b = h0, 0, 1
         for i in range(size):
+            a_before[i], b_before[i] = a, b
             previous = add(mul_base(r_hat[i]), mul(u_out[i], previous))
+            a, b = (r_hat[i] + u_out[i] * a) % L, u_out[i] * b % L
             chain.append(previous)
+        alpha = _chain_weights(transcript, b"".join(chain), size)
 
         r_bar = sum(r) % L
         v = [1] * size
         for i in range(size - 2, -1, -1):
             v[i] = u_out[i + 1] * v[i + 1] % L
-        r_hat_sum = sum(a * b for a, b in zip(r_hat, v, strict=True)) % L
-        r_tilde = sum(a * b for a, b in zip(r, u, strict=True)) % L
+        r_hat_sum = sum(x * y for x, y in zip(r_hat, v, strict=True)) % L
+        r_hat_alpha = sum(x * y for x, y in zip(r_hat, alpha, strict=True)) % L
+        r_tilde = sum(x * y for x, y in zip(r, u, strict=True)) % L
         r_star = sum(randomness[j] * u[j] for j in range(size)) % L
 
-        w1, w2, w3, w4 = (random_scalar(rng) for _ in range(4))
-        w_hat = [random_scalar(rng) for _ in range(size)]
+        w1, w2, w3, w4, w_hat = (random_scalar(rng) for _ in range(5))
         w_out = [random_scalar(rng) for _ in range(size)]
         c1_out = [card.c1.raw for card in outputs.cards]
         c2_out = [card.c2.raw for card in outputs.cards]
+        aw = [alpha[i] * w_out[i] for i in range(size)]
         t = (
             mul_base(w1),
             mul_base(w2),
             msm([(w3, BASE), *zip(w_out, h, strict=True)]),
             msm([(-w4, pk), *zip(w_out, c2_out, strict=True)]),
             msm([(-w4, BASE), *zip(w_out, c1_out, strict=True)]),
+            msm((
+                (w_hat + sum(x * y for x, y in zip(aw, a_before, strict=True)), BASE),
+                (sum(x * y for x, y in zip(aw, b_before, strict=True)), h0),
+            )),
         )
-        chain_before = [h0, *chain[:-1]]
-        t_hat = [
-            msm(((w_hat[i], BASE), (w_out[i], chain_before[i]))) for i in range(size)
-        ]
-        c = _final_challenge(transcript, b"".join(chain), t, b"".join(t_hat))
+        c = _final_challenge(transcript, t)
 
         return cls(
             commitments=tuple(Point.from_libsodium(p) for p in pc),
@@ -142,7 +155,7 @@ class ShuffleProof:
             s2=Scalar((w2 + c * r_hat_sum) % L),
             s3=Scalar((w3 + c * r_tilde) % L),
             s4=Scalar((w4 + c * r_star) % L),
-            chain_responses=tuple(Scalar((w_hat[i] + c * r_hat[i]) % L) for i in range(size)),
+            s_hat=Scalar((w_hat + c * r_hat_alpha) % L),
             responses=tuple(Scalar((w_out[i] + c * u_out[i]) % L) for i in range(size)),
         )
 
@@ -150,8 +163,7 @@ class ShuffleProof:
         """Raise ProofError unless `outputs` is a permuted re-encryption of `inputs`."""
         size = len(inputs)
         if not (
-            len(outputs) == len(self.commitments) == len(self.chain) == size
-            and len(self.chain_responses) == len(self.responses) == size
+            len(outputs) == len(self.commitments) == len(self.chain) == len(self.responses) == size
         ):
             raise ProofError("shuffle proof has the wrong length")
         try:
@@ -167,9 +179,9 @@ class ShuffleProof:
         pc = [p.raw for p in self.commitments]
         chain = [p.raw for p in self.chain]
         transcript, u = _statement(binding, joint_key, inputs, outputs, b"".join(pc))
+        alpha = _chain_weights(transcript, b"".join(chain), size)
         c = self.challenge.value
         s_out = [s.value for s in self.responses]
-        s_hat = [s.value for s in self.chain_responses]
         cu = [-c * uj for uj in u]
         u_prod = 1
         for uj in u:
@@ -189,21 +201,22 @@ class ShuffleProof:
             *zip(s_out, (card.c1.raw for card in outputs.cards), strict=True),
             *zip(cu, (card.c1.raw for card in inputs.cards), strict=True),
         ])
-        chain_before = [h0, *chain[:-1]]
-        t_hat = b"".join(
-            msm(((s_hat[i], BASE), (s_out[i], chain_before[i]), (-c, chain[i])))
-            for i in range(size)
-        )
-        if _final_challenge(transcript, b"".join(chain), (t1, t2, t3, t41, t42), t_hat) != c:
+        # Σ α_i·(ŝ-part + s'_i·ĉ_{i-1} − c·ĉ_i): msm merges the two terms on each ĉ.
+        t_hat = msm([
+            (self.s_hat.value, BASE),
+            *((alpha[i] * s_out[i], before) for i, before in enumerate([h0, *chain[:-1]])),
+            *((-c * alpha[i], chain[i]) for i in range(size)),
+        ])
+        if _final_challenge(transcript, (t1, t2, t3, t41, t42, t_hat)) != c:
             raise ProofError("shuffle proof does not verify")
 
     def to_bytes(self) -> bytes:
-        """`pc_0..pc_{N-1} ‖ ĉ_0..ĉ_{N-1} ‖ c ‖ s1 ‖ s2 ‖ s3 ‖ s4 ‖ ŝ_0.. ‖ s'_0..`."""
+        """`pc_0..pc_{N-1} ‖ ĉ_0..ĉ_{N-1} ‖ c ‖ s1 ‖ s2 ‖ s3 ‖ s4 ‖ ŝ ‖ s'_0..s'_{N-1}`."""
+        scalars = (self.challenge, self.s1, self.s2, self.s3, self.s4, self.s_hat)
         return b"".join((
             *(p.raw for p in self.commitments),
             *(p.raw for p in self.chain),
-            *(s.to_bytes() for s in (self.challenge, self.s1, self.s2, self.s3, self.s4)),
-            *(s.to_bytes() for s in self.chain_responses),
+            *(s.to_bytes() for s in scalars),
             *(s.to_bytes() for s in self.responses),
         ))
 
@@ -226,6 +239,6 @@ class ShuffleProof:
             s2=reader.scalar(),
             s3=reader.scalar(),
             s4=reader.scalar(),
-            chain_responses=reader.scalars(size),
+            s_hat=reader.scalar(),
             responses=reader.scalars(size),
         )

@@ -8,8 +8,8 @@ from dataclasses import dataclass
 import pytest
 
 from p2p_dominoes.mental import (
-    DecryptionShare,
     Deck,
+    DecryptionShare,
     DeterministicRandom,
     HandContext,
     HandKeys,

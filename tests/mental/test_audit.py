@@ -48,15 +48,18 @@ def test_first_failure_is_named() -> None:
     hand = build_hand(3)
     record = _record(hand)
     bad_share = dataclasses.replace(record.shares[3], share=record.shares[3].share + G)
-    bad_reveal = dataclasses.replace(record.tile_reveals[1], tile=(record.tile_reveals[1].tile + 1) % 28)
+    lie = record.tile_reveals[1]
+    bad_reveal = dataclasses.replace(lie, tile=(lie.tile + 1) % 28)
+    sec, shuf = record.secrets, record.shuffles
+    edit = dataclasses.replace
     cases = [
-        (dataclasses.replace(record, secrets=record.secrets[:2]), 2, "secret"),
-        (dataclasses.replace(record, secrets=(record.secrets[0], record.secrets[0], record.secrets[2])), 1, "secret"),
-        (dataclasses.replace(record, tile_reveals=(record.tile_reveals[0], bad_reveal)), bad_reveal.seat, "tile reveal"),
-        (dataclasses.replace(record, shares=(*record.shares[:3], bad_share)), bad_share.seat, "share"),
-        (dataclasses.replace(record, shuffles=record.shuffles[:2]), 2, "shuffle"),
-        (dataclasses.replace(record, shuffles=(record.shuffles[0], record.shuffles[0], record.shuffles[2])), 0, "shuffle"),
-        (dataclasses.replace(record, reveals=record.reveals[:1]), 1, "key reveal"),
+        (edit(record, secrets=sec[:2]), 2, "secret"),
+        (edit(record, secrets=(sec[0], sec[0], sec[2])), 1, "secret"),
+        (edit(record, tile_reveals=(record.tile_reveals[0], bad_reveal)), lie.seat, "tile reveal"),
+        (edit(record, shares=(*record.shares[:3], bad_share)), bad_share.seat, "share"),
+        (edit(record, shuffles=shuf[:2]), 2, "shuffle"),
+        (edit(record, shuffles=(shuf[0], shuf[0], shuf[2])), 0, "shuffle"),
+        (edit(record, reveals=record.reveals[:1]), 1, "key reveal"),
     ]
     for broken, seat, step in cases:
         report = audit(broken)

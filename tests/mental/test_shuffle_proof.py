@@ -95,7 +95,8 @@ def test_torsion_in_a_proof_point_is_rejected_on_decode() -> None:
 @given(st.data())
 def test_any_flipped_byte_of_a_small_proof_is_rejected(data: st.DataObject) -> None:
     inputs, outputs, perm, rand = _shuffle(3, b"flip")
-    raw = ShuffleProof.prove(B, PK, inputs, outputs, perm, rand, DeterministicRandom(b"p")).to_bytes()
+    proof = ShuffleProof.prove(B, PK, inputs, outputs, perm, rand, DeterministicRandom(b"p"))
+    raw = proof.to_bytes()
     index = data.draw(st.integers(0, len(raw) - 1))
     bit = data.draw(st.integers(0, 7))
     flipped = raw[:index] + bytes([raw[index] ^ (1 << bit)]) + raw[index + 1 :]

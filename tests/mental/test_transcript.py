@@ -6,6 +6,7 @@ from p2p_dominoes.mental.transcript import Transcript
 
 CTX = HandContext(b"table", 1, 3)
 BINDING = ProofBinding(CTX, Step(StepKind.SHUFFLE, 1), 1)
+R = (b"ab", b"c")
 
 
 def _challenge(binding: ProofBinding, name: bytes = b"p", records: tuple[bytes, ...] = ()) -> int:
@@ -16,15 +17,15 @@ def _challenge(binding: ProofBinding, name: bytes = b"p", records: tuple[bytes, 
 
 
 def test_challenge_is_bound_to_everything() -> None:
-    base = _challenge(BINDING, records=(b"ab", b"c"))
+    base = _challenge(BINDING, records=R)
     variants = [
-        _challenge(BINDING, name=b"q", records=(b"ab", b"c")),
-        _challenge(ProofBinding(HandContext(b"tablf", 1, 3), BINDING.step, 1), records=(b"ab", b"c")),
-        _challenge(ProofBinding(HandContext(b"table", 2, 3), BINDING.step, 1), records=(b"ab", b"c")),
-        _challenge(ProofBinding(HandContext(b"table", 1, 4), BINDING.step, 1), records=(b"ab", b"c")),
-        _challenge(ProofBinding(CTX, Step(StepKind.SHUFFLE, 2), 1), records=(b"ab", b"c")),
-        _challenge(ProofBinding(CTX, Step(StepKind.SHARE, 1), 1), records=(b"ab", b"c")),
-        _challenge(ProofBinding(CTX, BINDING.step, 2), records=(b"ab", b"c")),
+        _challenge(BINDING, name=b"q", records=R),
+        _challenge(ProofBinding(HandContext(b"tablf", 1, 3), BINDING.step, 1), records=R),
+        _challenge(ProofBinding(HandContext(b"table", 2, 3), BINDING.step, 1), records=R),
+        _challenge(ProofBinding(HandContext(b"table", 1, 4), BINDING.step, 1), records=R),
+        _challenge(ProofBinding(CTX, Step(StepKind.SHUFFLE, 2), 1), records=R),
+        _challenge(ProofBinding(CTX, Step(StepKind.SHARE, 1), 1), records=R),
+        _challenge(ProofBinding(CTX, BINDING.step, 2), records=R),
         _challenge(BINDING, records=(b"a", b"bc")),  # framing: no ambiguity
         _challenge(BINDING, records=(b"ab",)),
     ]

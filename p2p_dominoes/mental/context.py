@@ -1,0 +1,91 @@
+"""What every proof and commitment is bound to: the hand, the protocol step and the prover."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from typing import Final
+
+from p2p_dominoes.mental.encoding import frame, u8, u16, u64
+
+PROTOCOL_LABEL: Final = b"p2p-dominoes/mental"
+PROTOCOL_VERSION: Final = 1
+MIN_SEATS: Final = 2
+MAX_SEATS: Final = 4
+
+
+@dataclass(frozen=True)
+class HandContext:
+    """One hand at one table: the protocol version, table id, hand number and seat count."""
+
+    table_id: bytes
+    hand_number: int
+    seats: int
+    version: int = PROTOCOL_VERSION
+
+    def __post_init__(self) -> None:
+        if self.version != PROTOCOL_VERSION:
+            raise ValueError(f"unsupported mental-poker version {self.version}")
+        if not isinstance(self.table_id, bytes) or not 1 <= len(self.table_id) <= 255:
+            raise ValueError("table id must be 1..255 bytes")
+        if not 0 <= self.hand_number < 2**64:
+            raise ValueError("hand number out of range")
+        if not MIN_SEATS <= self.seats <= MAX_SEATS:
+            raise ValueError(f"seat count must be {MIN_SEATS}..{MAX_SEATS}")
+
+    def to_bytes(self) -> bytes:
+        """`u16(version) ‖ frame(table_id) ‖ u64(hand_number) ‖ u8(seats)`."""
+        return u16(self.version) + frame(self.table_id) + u64(self.hand_number) + u8(self.seats)
+
+    def check_seat(self, seat: int) -> None:
+        """Raise ValueError unless `seat` is a seat of this hand."""
+        if not 0 <= seat < self.seats:
+            raise ValueError(f"seat {seat} is not in 0..{self.seats - 1}")
+
+
+class StepKind(enum.IntEnum):
+    """The protocol steps that carry a proof or commitment."""
+
+    KEY_COMMIT = 1
+    KEY_REVEAL = 2
+    SHUFFLE = 3
+    SHARE = 4
+    TILE_REVEAL = 5
+    SECRET_REVEAL = 6
+
+
+_STEP_NAMES: Final = {
+    StepKind.KEY_COMMIT: "key commitment",
+    StepKind.KEY_REVEAL: "key reveal",
+    StepKind.SHUFFLE: "shuffle",
+    StepKind.SHARE: "decryption share for position",
+    StepKind.TILE_REVEAL: "tile reveal at position",
+    StepKind.SECRET_REVEAL: "secret reveal",
+}
+
+
+@dataclass(frozen=True)
+class Step:
+    """A step of the hand: its kind and an index (shuffle number, deck position, or 0)."""
+
+    kind: StepKind
+    index: int = 0
+
+    def to_bytes(self) -> bytes:
+        """`u8(kind) ‖ u8(index)`."""
+        return u8(self.kind) + u8(self.index)
+
+    def __str__(self) -> str:
+        name = _STEP_NAMES[self.kind]
+        if self.kind in (StepKind.SHUFFLE, StepKind.SHARE, StepKind.TILE_REVEAL):
+            return f"{name} {self.index}"
+        return name
+
+
+@dataclass(frozen=True)
+class ProofBinding:
+    """Everything a Fiat–Shamir challenge is bound to besides the statement itself."""
+
+    ctx: HandContext
+    step: Step
+    prover: int

@@ -1,0 +1,33 @@
+"""Exceptions of the mental-poker layer: low-level failures and the one peer-blaming error."""
+
+from __future__ import annotations
+
+
+class MentalError(Exception):
+    """Base class of every error raised by `p2p_dominoes.mental`."""
+
+
+class EncodingError(MentalError, ValueError):
+    """Bytes that do not decode to a valid value (bad length, invalid point, scalar >= L)."""
+
+
+class GroupError(MentalError):
+    """A group operation left the set of valid points (identity result, libsodium refusal)."""
+
+
+class ProofError(MentalError):
+    """A zero-knowledge proof does not verify against its statement."""
+
+
+class InvalidMessageError(MentalError):
+    """This peer's message is invalid: names the culprit seat, the protocol step and why.
+
+    It is the only error the protocol-level functions raise for bad input from a peer; every
+    libsodium failure met while checking a peer's message is turned into it.
+    """
+
+    def __init__(self, seat: int, step: str, reason: str) -> None:
+        super().__init__(f"seat {seat}, {step}: {reason}")
+        self.seat = seat
+        self.step = step
+        self.reason = reason

@@ -113,12 +113,14 @@ class Rules:
             out[field.name] = str(value) if isinstance(value, StrEnum) else value
         return out
 
-    def to_wire(self) -> tuple[tuple[str, object], ...]:
+    def to_wire(self) -> tuple[tuple[str, str | int | bool | tuple[tuple[int, int], ...]], ...]:
         """The rules as msgpack-ready nested arrays of (field, value) pairs, in field order."""
-        return tuple(
-            (name, tuple(tuple(pair) for pair in value) if isinstance(value, list) else value)
-            for name, value in self.to_dict().items()
-        )
+        out = []
+        for name, value in self.to_dict().items():
+            if isinstance(value, list):
+                value = tuple((players, number) for players, number in value)
+            out.append((name, value))
+        return tuple(out)
 
     @classmethod
     def from_wire(cls, wire: object) -> Rules:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 from p2p_dominoes import mental
 from p2p_dominoes.engine import (
@@ -42,8 +43,8 @@ from p2p_dominoes.engine import (
 )
 from p2p_dominoes.mental import (
     SYSTEM_RANDOM,
-    DecryptionShare,
     Deck,
+    DecryptionShare,
     HandContext,
     HandKeys,
     InvalidMessageError,
@@ -96,7 +97,7 @@ class Phase(enum.Enum):
     TURNS = "turns"
     DRAW_SHARES = "draw shares"
     HAND_REVEAL = "hand reveal"
-    SECRET_REVEAL = "secret reveal"
+    SECRET_REVEAL = "secret reveal"  # noqa: S105 - a phase name, not a password
     OVER = "over"
     HALTED = "halted"
 
@@ -113,6 +114,10 @@ _PHASE_TYPES: dict[Phase, tuple[MessageType, ...]] = {
     Phase.HAND_REVEAL: (msg.HAND_REVEAL,),
     Phase.SECRET_REVEAL: (msg.SECRET_REVEAL,),
 }
+
+
+_Effect = Callable[[], list[Event]]
+"""The state change a validated message makes once it has joined the transcript."""
 
 
 def _bad(code: str, reason: str) -> InvalidMessage:
@@ -156,6 +161,9 @@ class _Hand:
         return self.shares.get(position, [])
 
 
+_Validator = Callable[["TableSession", "_Hand", Envelope, bool], _Effect]
+
+
 class TableSession:
     """One peer at one table; with `seat=None` a silent observer that only validates (verify)."""
 
@@ -179,9 +187,8 @@ class TableSession:
             self.rules.check_players(self.players)
         except InvalidRecord as exc:
             raise InvalidMessage("bad-genesis", f"the genesis rules are invalid: {exc}") from None
-        if seat is not None:
-            if identity is None or genesis.seats[seat].key != identity.public:
-                raise ValueError(f"identity does not hold seat {seat}")
+        if seat is not None and (identity is None or genesis.seats[seat].key != identity.public):
+            raise ValueError(f"identity does not hold seat {seat}")
         self.max_hands = max_hands
         self.match = Match(self.rules, self.players)
         self.phase = Phase.SETUP
@@ -388,14 +395,20 @@ class TableSession:
         seat, types = expected
         if kind not in types or envelope.seat != seat:
             wanted = " or ".join(t.name for t in types)
-            raise _bad("out-of-turn", f"{kind.name} from seat {envelope.seat}; expected {wanted} from seat {seat}")
+            raise _bad(
+                "out-of-turn",
+                f"{kind.name} from seat {envelope.seat}; expected {wanted} from seat {seat}",
+            )
         if self.phase is Phase.SETUP:
             check_setup_message(self.transcript, envelope)
             return self._after_genesis_sign
         hand = self.hand
         assert hand is not None
         if envelope.field("hand") != hand.number:
-            raise _bad("wrong-hand", f"{kind.name} names hand {envelope.field('hand')}, not {hand.number}")
+            raise _bad(
+                "wrong-hand",
+                f"{kind.name} names hand {envelope.field('hand')!r}, not {hand.number}",
+            )
         try:
             return self._VALIDATORS[kind.code](self, hand, envelope, own)
         except InvalidMessageError as exc:
@@ -423,7 +436,9 @@ class TableSession:
         self.phase = Phase.COMMIT
         return [HandStarted(number)]
 
-    def _v_key_commit(self, hand: _Hand, envelope: Envelope, own: bool) -> Callable[[], list[Event]]:
+    def _v_key_commit(
+        self, hand: _Hand, envelope: Envelope, own: bool
+    ) -> Callable[[], list[Event]]:
         commit = KeyCommit.from_bytes(self._bin(envelope, "commit"), envelope.seat)
 
         def apply() -> list[Event]:
@@ -434,7 +449,9 @@ class TableSession:
 
         return apply
 
-    def _v_key_reveal(self, hand: _Hand, envelope: Envelope, own: bool) -> Callable[[], list[Event]]:
+    def _v_key_reveal(
+        self, hand: _Hand, envelope: Envelope, own: bool
+    ) -> Callable[[], list[Event]]:
         reveal = KeyReveal.from_bytes(self._bin(envelope, "reveal"), envelope.seat)
         mental.check_key_reveal(hand.ctx, hand.commits[envelope.seat], reveal)
         joint = None
@@ -482,7 +499,9 @@ class TableSession:
             assert isinstance(data, bytes)
             share = DecryptionShare.from_bytes(data, sharer)
             if share.position != position:
-                raise _bad("bad-deal", f"a share for position {share.position}, expected {position}")
+                raise _bad(
+                    "bad-deal", f"a share for position {share.position}, expected {position}"
+                )
             if not own:
                 mental.check_share(hand.ctx, share, hand.joint, hand.deck)
             shares.append(share)
@@ -497,7 +516,10 @@ class TableSession:
             events: list[Event] = []
             if self.seat is not None:
                 events.append(TilesDealt(self._open_own(hand, hand.held[self.seat])))
-            if self.match.hand_number == 1 and self.rules.first_opener is FirstOpener.HIGHEST_DOUBLE:
+            if (
+                self.match.hand_number == 1
+                and self.rules.first_opener is FirstOpener.HIGHEST_DOUBLE
+            ):
                 self.phase = Phase.LEAD_CLAIM
                 return events
             assert hand.joint is not None
@@ -535,7 +557,9 @@ class TableSession:
         )
         return reveal, TILES[index]
 
-    def _v_lead_claim(self, hand: _Hand, envelope: Envelope, own: bool) -> Callable[[], list[Event]]:
+    def _v_lead_claim(
+        self, hand: _Hand, envelope: Envelope, own: bool
+    ) -> Callable[[], list[Event]]:
         reveal, tile = self._check_reveal(
             hand, envelope, envelope.field("reveal"), hand.held[envelope.seat]
         )
@@ -557,7 +581,11 @@ class TableSession:
         at, side = envelope.field("at"), envelope.field("side")
         place = None
         if at is not None or side is not None:
-            if not isinstance(at, int) or not isinstance(side, str) or side not in Side.__members__.values():
+            if (
+                not isinstance(at, int)
+                or not isinstance(side, str)
+                or side not in Side.__members__.values()
+            ):
                 raise _bad("bad-play", "a play names both a table tile and a side, or neither")
             place = Place.of(TILES[at], Side(side))
         play = hand.public.check_play(seat, Play(tile, place))
@@ -595,7 +623,9 @@ class TableSession:
 
         return apply
 
-    def _v_draw_share(self, hand: _Hand, envelope: Envelope, own: bool) -> Callable[[], list[Event]]:
+    def _v_draw_share(
+        self, hand: _Hand, envelope: Envelope, own: bool
+    ) -> Callable[[], list[Event]]:
         share = DecryptionShare.from_bytes(self._bin(envelope, "share"), envelope.seat)
         position = hand.next_position - 1
         if share.position != position:
@@ -640,7 +670,9 @@ class TableSession:
 
         return apply
 
-    def _v_hand_reveal(self, hand: _Hand, envelope: Envelope, own: bool) -> Callable[[], list[Event]]:
+    def _v_hand_reveal(
+        self, hand: _Hand, envelope: Envelope, own: bool
+    ) -> Callable[[], list[Event]]:
         seat = envelope.seat
         raw = envelope.field("reveals")
         assert isinstance(raw, tuple)
@@ -675,7 +707,7 @@ class TableSession:
 
         return apply
 
-    _VALIDATORS: dict[int, Callable[[TableSession, _Hand, Envelope, bool], Callable[[], list[Event]]]] = {
+    _VALIDATORS: ClassVar[dict[int, _Validator]] = {
         msg.KEY_COMMIT.code: _v_key_commit,
         msg.KEY_REVEAL.code: _v_key_reveal,
         msg.SHUFFLE.code: _v_shuffle,
@@ -714,7 +746,9 @@ class TableSession:
         if report.failure is not None or report.tiles is None:
             failure = report.failure
             assert failure is not None
-            return self._audit_blame(failure.seat, f"{failure.step}: {failure.reason}", "audit-proof")
+            return self._audit_blame(
+                failure.seat, f"{failure.step}: {failure.reason}", "audit-proof"
+            )
         tiles = [TILES[i] for i in report.tiles]
         size = hand.size
         hands = [tiles[s * size : (s + 1) * size] for s in range(self.players)]
@@ -729,18 +763,25 @@ class TableSession:
             return self._audit_blame(0, f"the deal is not a set of 28 tiles: {exc}", "audit")
         if state.opener != hand.public.opener:
             liar = next(
-                s for s in range(self.players)
+                s
+                for s in range(self.players)
                 if highest_double_lead([hands[s]])[1] is not hand.claims[s]
             )
-            return self._audit_blame(liar, "its lead claim was not its highest double", "audit-claim")
+            return self._audit_blame(
+                liar, "its lead claim was not its highest double", "audit-claim"
+            )
         for seat, action in hand.public.history:
             try:
                 state.apply(seat, action)
             except IllegalAction as exc:
-                return self._audit_blame(seat, f"found at the audit: cannot {exc.action}: {exc.rule}", "audit-rules")
+                return self._audit_blame(
+                    seat, f"found at the audit: cannot {exc.action}: {exc.rule}", "audit-rules"
+                )
         result = state.result
         if result is None:
-            return self._audit_blame(hand.public.turn, "the hand did not end as claimed", "audit-rules")
+            return self._audit_blame(
+                hand.public.turn, "the hand did not end as claimed", "audit-rules"
+            )
         outcome = self.match.finish_hand(state)
         left = tuple(tuple(state.hand_of(s)) for s in range(self.players))
         events: list[Event] = [HandEnded(hand.number, result, left, tuple(self.match.scores))]
@@ -806,7 +847,9 @@ class TableSession:
             return self._sign(msg.DRAW_SHARE, (number, share.to_bytes()))
         if phase is Phase.HAND_REVEAL:
             reveals = tuple(
-                mental.reveal_tile(hand.ctx, keys, hand.deck, p, hand.known[p].index, rng).to_bytes()
+                mental.reveal_tile(
+                    hand.ctx, keys, hand.deck, p, hand.known[p].index, rng
+                ).to_bytes()
                 for p in sorted(hand.held[self.seat])
             )
             return self._sign(msg.HAND_REVEAL, (number, reveals))
@@ -823,4 +866,3 @@ class TableSession:
         at = None if place is None else place.tile.index
         side = None if place is None else place.side.value
         return (hand.number, reveal.to_bytes(), at, side)
-

@@ -5,9 +5,11 @@ from __future__ import annotations
 import argparse
 import json
 import secrets
+import time
+from pathlib import Path
 from typing import Any
 
-from p2p_dominoes.bots import bot_named
+from p2p_dominoes.bots import Bot, bot_named
 from p2p_dominoes.cli import UsageError
 from p2p_dominoes.engine import (
     LANGUAGES,
@@ -16,6 +18,7 @@ from p2p_dominoes.engine import (
     EngineError,
     HandState,
     Match,
+    Rules,
     action_text,
     describe,
     match_outcome,
@@ -23,7 +26,21 @@ from p2p_dominoes.engine import (
     preset,
     result_text,
 )
+from p2p_dominoes.session.events import (
+    ActionTaken,
+    CheatingDetected,
+    Event,
+    HandEnded,
+    HandStarted,
+    MatchEnded,
+    OpenerChosen,
+    ShuffleVerified,
+    TilesDealt,
+)
+from p2p_dominoes.session.local import LocalTable
+from p2p_dominoes.session.verify import verify_transcript
 from p2p_dominoes.simulation import SimulationReport, simulate
+from p2p_dominoes.store import save_transcript
 
 
 def register(commands: Any) -> None:
@@ -47,6 +64,14 @@ def register(commands: Any) -> None:
     parser.add_argument("--lang", default="en", choices=LANGUAGES)
     parser.add_argument("--json", action="store_true", help="print one JSON object at the end")
     parser.add_argument("--verbose", action="store_true", help="every action and the board")
+    parser.add_argument(
+        "--secure",
+        action="store_true",
+        help="run one full peer session per seat (signed transcript, proven shuffles and deal)",
+    )
+    parser.add_argument(
+        "--record", type=Path, metavar="FILE", help="with --secure: write the transcript here"
+    )
     parser.set_defaults(run=run)
 
 
@@ -64,6 +89,10 @@ def run(args: argparse.Namespace) -> int:
     except EngineError as exc:
         raise UsageError(str(exc)) from None
     seed = args.seed if args.seed is not None else secrets.randbelow(2**32)
+    if args.secure:
+        return run_secure(rules, names, bots, seed, None if args.match else (args.hands or 1), args)
+    if args.record is not None:
+        raise UsageError("--record needs --secure (plain simulations keep no transcript)")
     hands = None if args.match else (args.hands or 100)
     show_hands = (args.match or args.verbose) and not args.json
     observer = _HandPrinter(args.lang, args.verbose) if show_hands else None
@@ -99,6 +128,98 @@ class _HandPrinter:
             print(f"  {result_text(hand.result, lang)}")
             print(f"  {match_text(match_outcome(hand.rules, scores), scores, lang)}")
             print()
+
+
+def run_secure(
+    rules: Rules,
+    names: list[str],
+    bots: list[Bot],
+    seed: int,
+    hands: int | None,
+    args: argparse.Namespace,
+) -> int:
+    """Every seat a full peer session in this process, through the in-memory router."""
+    lang = args.lang
+    printer = _SecureEventPrinter(lang, len(names)) if not args.json else None
+    started = time.process_time()
+    table = LocalTable.create(
+        rules,
+        [f"{name}-{seat}" for seat, name in enumerate(names)],
+        bots,
+        seed=seed,
+        max_hands=hands,
+    )
+    if printer is not None:
+        table.on_event = printer
+    table.run()
+    cpu = time.process_time() - started
+    transcript = table.sessions[0].transcript
+    if args.record is not None:
+        try:
+            save_transcript(args.record, transcript)
+        except OSError as exc:
+            raise UsageError(f"cannot write {args.record}: {exc.strerror or exc}") from None
+    report = verify_transcript(transcript.to_bytes())
+    heads = {s.transcript.head for s in table.sessions}
+    blames = [str(b) for b in table.blames if b is not None]
+    summary = {
+        "rules": rules.name,
+        "players": len(names),
+        "seed": seed,
+        "hands": report.hands,
+        "messages": len(transcript),
+        "scores": list(table.sessions[0].scores),
+        "identical_transcripts": len(heads) == 1,
+        "verify": "clean" if report.ok else str(report.failure),
+        "blame": blames,
+        "cpu_s": round(cpu, 3),
+    }
+    if args.json:
+        print(json.dumps(summary))
+    else:
+        print(
+            f"{summary['messages']} signed messages, transcripts identical on all peers: "
+            f"{summary['identical_transcripts']}, verify: {summary['verify']}, "
+            f"CPU {cpu:.2f} s"
+        )
+        if args.record is not None:
+            print(f"record written to {args.record}")
+    return 0 if report.ok and not blames and len(heads) == 1 else 1
+
+
+class _SecureEventPrinter:
+    """Prints a networked-style match as seen by seat 0's peer."""
+
+    def __init__(self, lang: str, players: int) -> None:
+        self.lang = lang
+        self.players = players
+
+    def __call__(self, seat: int, event: Event) -> None:
+        if isinstance(event, CheatingDetected):
+            print(f"  peer {seat}: CHEATING by {event.blame}")
+            return
+        if seat != 0:
+            return
+        lang = self.lang
+        if isinstance(event, HandStarted):
+            print(f"Hand {event.number}: keys committed and revealed, shuffling")
+        elif isinstance(event, ShuffleVerified) and event.done == event.total:
+            print(f"  all {event.total} shuffles verified")
+        elif isinstance(event, TilesDealt):
+            print(f"  seat 0 holds {' '.join(t.text for t in event.tiles)}")
+        elif isinstance(event, OpenerChosen):
+            print(f"  seat {event.seat} leads")
+        elif isinstance(event, ActionTaken):
+            drawn = event.drawn if event.seat == 0 else None
+            print(f"  {action_text(event.seat, event.action, drawn, lang)}")
+        elif isinstance(event, HandEnded):
+            for s, tiles in enumerate(event.hands):
+                print(f"  seat {s} shows {' '.join(t.text for t in tiles) or '—'}")
+            print(f"  audit clean. {result_text(event.result, lang)}")
+            scores = ", ".join(map(str, event.scores))
+            print(f"  {'Счёт' if lang == 'ru' else 'Scores'}: {scores}.")
+        elif isinstance(event, MatchEnded) and event.outcome.over:
+            print(match_text(event.outcome, event.scores, lang))
 
 
 def _print_report(report: SimulationReport) -> None:

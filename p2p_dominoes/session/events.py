@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from p2p_dominoes.engine import Action, HandResult, MatchOutcome, Tile
+from p2p_dominoes.engine import Action, HandRecord, HandResult, MatchOutcome, Tile
 
 
 @dataclass(frozen=True)
@@ -78,6 +78,8 @@ class HandEnded(Event):
     hands: tuple[tuple[Tile, ...], ...]
     """The tiles each seat held at the end."""
     scores: tuple[int, ...]
+    record: HandRecord
+    """The plain hand record (deal, opener, actions) that the engine alone can replay."""
 
 
 @dataclass(frozen=True)

@@ -40,6 +40,7 @@ from p2p_dominoes.engine import (
     Side,
     Tile,
     highest_double_lead,
+    record_of,
 )
 from p2p_dominoes.mental import (
     SYSTEM_RANDOM,
@@ -303,6 +304,21 @@ class TableSession:
         self._take(envelope, update, own=True)
         return update
 
+    def admit(self, envelope: Envelope) -> list[Event]:
+        """Validate and append one message or raise InvalidMessage naming its seat (for verify).
+
+        Unlike `receive`, nothing is buffered or forgiven: the next message must fit exactly.
+        """
+        if self.phase is Phase.HALTED:
+            raise InvalidMessage("halted", "the table stopped at an earlier message")
+        self._effect = None
+        self.transcript.append(envelope, check=self._checker(own=False))
+        effect, self._effect = self._effect, None
+        events: list[Event] = effect() if effect is not None else []
+        if self.blame is not None:
+            raise InvalidMessage(self.blame.code, self.blame.reason, seat=self.blame.seat)
+        return events
+
     def messages_after(self, head: bytes) -> list[bytes]:
         """Encoded messages that follow `head` in this transcript (to help a peer catch up)."""
         entries = self.transcript.entries
@@ -344,7 +360,12 @@ class TableSession:
                 self._buffer(envelope)
                 return False
             if exc.seat is None:
-                return False  # not authenticated: nobody provably sent it
+                impostor = self._impersonator(envelope) if exc.code == "bad-signature" else None
+                if impostor is None:
+                    return False  # not authenticated: nobody provably sent it
+                reason = f"signed a message as seat {envelope.seat} with its own key"
+                self._halt(Blame(impostor, reason, "impersonation", (envelope.encode(),)), update)
+                return False
             self._halt(Blame(exc.seat, exc.reason, exc.code, (envelope.encode(),)), update)
             return False
         effect = self._effect
@@ -352,6 +373,13 @@ class TableSession:
         if effect is not None:
             update.events.extend(effect())
         return True
+
+    def _impersonator(self, envelope: Envelope) -> int | None:
+        """The seated player whose key did sign a message that claims another seat."""
+        for seat, key in enumerate(self.transcript.keys):
+            if seat != envelope.seat and key.verify(envelope.signature, envelope.signed_bytes()):
+                return seat
+        return None
 
     def _known_heads(self) -> set[bytes]:
         return {e.envelope.head for e in self.transcript.entries} | {self.transcript.head}
@@ -782,9 +810,13 @@ class TableSession:
             return self._audit_blame(
                 hand.public.turn, "the hand did not end as claimed", "audit-rules"
             )
+        before = tuple(self.match.scores)
         outcome = self.match.finish_hand(state)
         left = tuple(tuple(state.hand_of(s)) for s in range(self.players))
-        events: list[Event] = [HandEnded(hand.number, result, left, tuple(self.match.scores))]
+        record = record_of(state, before, hand.number)
+        events: list[Event] = [
+            HandEnded(hand.number, result, left, tuple(self.match.scores), record)
+        ]
         done = self.max_hands is not None and len(self.match.results) >= self.max_hands
         if outcome.over or done:
             self.phase = Phase.OVER

@@ -301,6 +301,25 @@ class Transcript:
         raise InvalidMessage("bad-file", "evidence record is not an equivocation")
 
 
+def read_records(data: bytes, registry: MessageRegistry) -> Iterator[tuple[int, Envelope]]:
+    """The (kind, envelope) records of a transcript file in order, without chain checks.
+
+    Raises InvalidMessage (with the record's ``index``) at the first unreadable record.
+    """
+    if type(data) is not bytes or not data.startswith(TRANSCRIPT_MAGIC):
+        raise InvalidMessage("bad-file", "not a p2p-dominoes transcript file")
+    offset = len(TRANSCRIPT_MAGIC)
+    index = 0
+    while offset < len(data):
+        try:
+            kind, envelope, offset = _read_record(data, offset, registry)
+        except InvalidMessage as exc:
+            exc.index = index
+            raise
+        yield kind, envelope
+        index += 1
+
+
 def _read_record(data: bytes, offset: int, registry: MessageRegistry) -> tuple[int, Envelope, int]:
     if len(data) - offset < _RECORD_HEADER.size:
         raise InvalidMessage("bad-file", "truncated record header")

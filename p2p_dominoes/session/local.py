@@ -102,26 +102,35 @@ class LocalTable:
         return False
 
     def catch_up(self) -> bool:
-        """Offer every peer the messages it is missing; True if anything was sent."""
+        """Offer every peer whose head differs the messages it may be missing."""
         sent = False
         for receiver, behind in enumerate(self.sessions):
+            if behind.finished:
+                continue
             for sender, ahead in enumerate(self.sessions):
-                if sender == receiver or len(ahead.transcript) <= len(behind.transcript):
+                if sender == receiver or ahead.transcript.head == behind.transcript.head:
                     continue
                 for data in ahead.messages_after(behind.transcript.head):
                     self.queue.append((sender, receiver, data))
                     sent = True
         return sent
 
+    def heads(self) -> tuple[bytes, ...]:
+        return tuple(s.transcript.head for s in self.sessions)
+
     def run(self, max_steps: int = 1_000_000) -> None:
         """Run until every session is finished (or halted), or nothing more can happen."""
         for seat, session in enumerate(self.sessions):
             self._broadcast(seat, session.start())
+        stuck_at: tuple[bytes, ...] | None = None
         for _ in range(max_steps):
             if all(s.finished for s in self.sessions):
                 return
-            if not self.step() and not self.catch_up():
-                return
+            if self.step():
+                continue
+            if self.heads() == stuck_at or not self.catch_up():
+                return  # a catch-up round changed nothing: no progress is possible
+            stuck_at = self.heads()
 
     @property
     def blames(self) -> list[Blame | None]:

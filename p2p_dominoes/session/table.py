@@ -304,6 +304,12 @@ class TableSession:
         self._take(envelope, update, own=True)
         return update
 
+    def send(self, envelope: Envelope) -> Update:
+        """Accept a message this peer signed itself, then send it and whatever follows it."""
+        update = Update()
+        self._take(envelope, update, own=True)
+        return update
+
     def admit(self, envelope: Envelope) -> list[Event]:
         """Validate and append one message or raise InvalidMessage naming its seat (for verify).
 
@@ -320,12 +326,19 @@ class TableSession:
         return events
 
     def messages_after(self, head: bytes) -> list[bytes]:
-        """Encoded messages that follow `head` in this transcript (to help a peer catch up)."""
+        """Encoded messages that follow `head` here, to help a peer catch up.
+
+        For a head this transcript does not hold (the peer is on a fork, or far behind) it is
+        every message after the genesis: the peer then finds where the chains part, which
+        exposes an equivocation if there was one.
+        """
         entries = self.transcript.entries
+        if head == self.transcript.head:
+            return []
         for index, entry in enumerate(entries):
             if entry.envelope.head == head:
                 return [e.encoded for e in entries[index:]]
-        return []
+        return [e.encoded for e in entries[1:]]
 
     # -- accepting a message ----------------------------------------------------------------
 
@@ -333,6 +346,8 @@ class TableSession:
         """Accept `envelope` (and anything buffered behind it), then send what is ours to send."""
         if not self._accept(envelope, update, own):
             return
+        if own:
+            update.outgoing.append(envelope.encode())
         self._drain_buffer(update)
         self._send_automatic(update)
 

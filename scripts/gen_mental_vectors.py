@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any
 
 from p2p_dominoes.mental import (
-    DeterministicRandom,
     HandContext,
     HandRecord,
     ProofBinding,
@@ -36,7 +35,11 @@ from p2p_dominoes.mental import (
     tile_point,
     tile_text,
 )
-from p2p_dominoes.mental.randomness import random_permutation, random_scalar
+from p2p_dominoes.mental.randomness import (
+    DeterministicRandom,
+    random_permutation,
+    random_scalar,
+)
 
 OUTPUT = Path(__file__).resolve().parent.parent / "protocol" / "vectors" / "mental_v1.json"
 HAND_SIZE = 7

@@ -2,7 +2,8 @@
 
 Peers with no trusted dealer shuffle and deal the 28 tiles on edwards25519 (EC-ElGamal under a
 joint per-hand key, Terelius–Wikström shuffle proofs, Chaum–Pedersen decryption shares). The
-normative description is `protocol/MENTAL_POKER.md`.
+normative description is `protocol/MENTAL_POKER.md`. The seeded `DeterministicRandom` used by
+the test vectors is deliberately not re-exported: import it from `.randomness` in tests only.
 """
 
 from p2p_dominoes.mental.audit import AuditReport, HandRecord, audit
@@ -35,7 +36,6 @@ from p2p_dominoes.mental.keys import (
 )
 from p2p_dominoes.mental.randomness import (
     SYSTEM_RANDOM,
-    DeterministicRandom,
     RandomSource,
     SystemRandom,
 )
@@ -73,7 +73,6 @@ __all__ = [
     "Ciphertext",
     "Deck",
     "DecryptionShare",
-    "DeterministicRandom",
     "EncodingError",
     "G",
     "GroupError",

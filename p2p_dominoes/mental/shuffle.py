@@ -103,18 +103,37 @@ def check_shuffle(ctx: HandContext, step: ShuffleStep, joint: JointKey, previous
 
 
 def check_shuffles(
-    ctx: HandContext, steps: Sequence[ShuffleStep], joint: JointKey,
-    start: Deck | None = None, skip_seat: int | None = None,
+    ctx: HandContext, steps: Sequence[ShuffleStep], joint: JointKey, start: Deck | None = None,
+    skip_seat: int | None = None, rng: RandomSource = SYSTEM_RANDOM,
 ) -> Deck:
-    """Check the whole chain of shuffles (step k by seat k) and return the final deck.
+    """Check the whole chain of shuffles (shuffle k by seat k) and return the final deck.
 
-    `skip_seat` lets a seat skip re-verifying its own proof.
+    All proofs are verified together (`ShuffleProof.verify_batch`, about 20% fewer
+    multiplications for four seats); if the batch fails they are re-checked one by one so that
+    the first bad shuffle is blamed. `skip_seat` lets a seat skip its own proof.
     """
-    deck = starting_deck(joint) if start is None else start
+    deck = first = starting_deck(joint) if start is None else start
+    items = []
     for index, step in enumerate(steps):
+        name = str(Step(StepKind.SHUFFLE, index))
         if step.seat != index:
-            raise InvalidMessageError(step.seat, str(Step(StepKind.SHUFFLE, index)), "out of turn")
-        deck = step.deck if step.seat == skip_seat else check_shuffle(ctx, step, joint, deck)
+            raise InvalidMessageError(step.seat, name, "out of turn")
+        if not 0 <= step.seat < ctx.seats:
+            raise InvalidMessageError(step.seat, name, "not a seat of this hand")
+        if len(step.deck) != len(deck):
+            raise InvalidMessageError(step.seat, name, "deck has the wrong number of cards")
+        if step.seat != skip_seat:
+            items.append((step.proof, _binding(ctx, step.seat), joint.key, deck, step.deck))
+        deck = step.deck
+    try:
+        ShuffleProof.verify_batch(items, rng)
+    except ProofError:
+        previous = first
+        for step in steps:
+            if step.seat != skip_seat:
+                check_shuffle(ctx, step, joint, previous)
+            previous = step.deck
+        raise RuntimeError("a batch of shuffle proofs failed but each proof verifies") from None
     if len(steps) != ctx.seats:
         missing = len(steps)
         raise InvalidMessageError(missing, str(Step(StepKind.SHUFFLE, missing)), "shuffle missing")

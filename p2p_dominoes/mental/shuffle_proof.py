@@ -1,13 +1,15 @@
 """Terelius–Wikström proof that a deck is a permuted re-encryption of another.
 
 Follows Haenni et al., "Pseudo-Code Algorithms for Verifiable Re-Encryption Mix-Nets" (the
-GenShuffleProof / CheckShuffleProof pair), in additive notation over edwards25519, with two
-changes spelled out in protocol/MENTAL_POKER.md: the proof is in compact form (it carries the
-challenge c; the verifier recomputes t1, t2, t3, t41, t42, t̂ and checks they hash back to c),
-and the N commitment-chain relations are proven as one random linear combination with weights
-α_i drawn from the transcript after the chain is fixed (one t̂, one ŝ; the verifier needs N+1
-multiplications for the chain instead of 2N). Indices are 0-based; generator h[0] is the chain
-base and h[1 + i] belongs to output position i.
+GenShuffleProof / CheckShuffleProof pair), in additive notation over edwards25519, with the
+changes spelled out in protocol/MENTAL_POKER.md: t1, t2 and t̂ are sent in compact form (the
+proof carries the challenge c; the verifier recomputes them and checks the hash), while t3, t41
+and t42 are sent so that several proofs can be checked at once with one random linear
+combination (`verify_batch`: the generators and every deck shared by consecutive shuffles are
+multiplied once); and the N commitment-chain relations are proven as one random linear
+combination with weights α_i drawn from the transcript after the chain is fixed (one t̂, one ŝ;
+N+1 multiplications instead of 2N). Indices are 0-based; generator h[0] is the chain base and
+h[1 + i] belongs to output position i.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from p2p_dominoes.mental.errors import GroupError, ProofError
 from p2p_dominoes.mental.generators import GENERATOR_DOMAIN, generator_sum, generators
 from p2p_dominoes.mental.group import (
     BASE,
+    IDENTITY,
     POINT_SIZE,
     SCALAR_SIZE,
     L,
@@ -42,8 +45,8 @@ SHUFFLE_PROOF_NAME: Final = b"terelius-wikstrom-shuffle"
 
 
 def shuffle_proof_size(size: int) -> int:
-    """Bytes in the encoding of a proof for decks of `size` cards: 2N points, N+6 scalars."""
-    return 2 * size * POINT_SIZE + (size + 6) * SCALAR_SIZE
+    """Bytes in the encoding of a proof for decks of `size` cards: 2N+3 points, N+6 scalars."""
+    return (2 * size + 3) * POINT_SIZE + (size + 6) * SCALAR_SIZE
 
 
 def _statement(
@@ -78,6 +81,9 @@ class ShuffleProof:
 
     commitments: tuple[Point, ...]
     chain: tuple[Point, ...]
+    t3: Point
+    t41: Point
+    t42: Point
     challenge: Scalar
     s1: Scalar
     s2: Scalar
@@ -150,6 +156,9 @@ class ShuffleProof:
         return cls(
             commitments=tuple(Point.from_libsodium(p) for p in pc),
             chain=tuple(Point.from_libsodium(p) for p in chain),
+            t3=Point.from_libsodium(t[2]),
+            t41=Point.from_libsodium(t[3]),
+            t42=Point.from_libsodium(t[4]),
             challenge=Scalar(c),
             s1=Scalar((w1 + c * r_bar) % L),
             s2=Scalar((w2 + c * r_hat_sum) % L),
@@ -161,18 +170,47 @@ class ShuffleProof:
 
     def verify(self, binding: ProofBinding, joint_key: Point, inputs: Deck, outputs: Deck) -> None:
         """Raise ProofError unless `outputs` is a permuted re-encryption of `inputs`."""
+        try:
+            for terms, expected in self._relations(binding, joint_key, inputs, outputs):
+                if msm(terms) != expected:
+                    raise ProofError("shuffle proof does not verify")
+        except GroupError as exc:
+            raise ProofError(f"shuffle proof does not verify ({exc})") from exc
+
+    @staticmethod
+    def verify_batch(
+        items: Sequence[tuple[ShuffleProof, ProofBinding, Point, Deck, Deck]],
+        rng: RandomSource = SYSTEM_RANDOM,
+    ) -> None:
+        """Check several (proof, binding, joint key, inputs, outputs) at once.
+
+        The hash checks are done per proof; the linear relations of all proofs are combined with
+        secret random weights into one multi-scalar sum that must be the identity (a false
+        relation passes with probability about 1/L). Raise ProofError if anything fails, without
+        saying which proof: the caller re-checks them one by one to assign blame.
+        """
+        terms: list[tuple[int, bytes]] = []
+        try:
+            for proof, binding, joint_key, inputs, outputs in items:
+                for relation, expected in proof._relations(binding, joint_key, inputs, outputs):
+                    weight = random_scalar(rng)
+                    terms.extend((weight * s, p) for s, p in relation)
+                    terms.append((-weight, expected))
+            if msm(terms) != IDENTITY:
+                raise ProofError("batch of shuffle proofs does not verify")
+        except GroupError as exc:
+            raise ProofError(f"batch of shuffle proofs does not verify ({exc})") from exc
+
+    def _relations(
+        self, binding: ProofBinding, joint_key: Point, inputs: Deck, outputs: Deck,
+    ) -> list[tuple[list[tuple[int, bytes]], bytes]]:
+        """Check lengths and the challenge (recomputing t1, t2, t̂); return the relations
+        `Σ terms = t` for t3, t41 and t42 that remain to be checked."""
         size = len(inputs)
         if not (
             len(outputs) == len(self.commitments) == len(self.chain) == len(self.responses) == size
         ):
             raise ProofError("shuffle proof has the wrong length")
-        try:
-            self._check(binding, joint_key, inputs, outputs)
-        except GroupError as exc:
-            raise ProofError(f"shuffle proof does not verify ({exc})") from exc
-
-    def _check(self, binding: ProofBinding, joint_key: Point, inputs: Deck, outputs: Deck) -> None:
-        size = len(inputs)
         gens = [p.raw for p in generators(size + 1)]
         h0, h = gens[0], gens[1:]
         pk = joint_key.raw
@@ -187,35 +225,39 @@ class ShuffleProof:
         for uj in u:
             u_prod = u_prod * uj % L
 
-        pc_sum_less_h = sub(sum_points(pc), generator_sum(size))
-        t1 = msm(((self.s1.value, BASE), (-c, pc_sum_less_h)))
+        t1 = msm(((self.s1.value, BASE), (-c, sub(sum_points(pc), generator_sum(size)))))
         t2 = msm(((self.s2.value, BASE), (-c, chain[-1]), (c * u_prod, h0)))
-        t3 = msm([(self.s3.value, BASE), *zip(s_out, h, strict=True), *zip(cu, pc, strict=True)])
-        t41 = msm([
-            (-self.s4.value, pk),
-            *zip(s_out, (card.c2.raw for card in outputs.cards), strict=True),
-            *zip(cu, (card.c2.raw for card in inputs.cards), strict=True),
-        ])
-        t42 = msm([
-            (-self.s4.value, BASE),
-            *zip(s_out, (card.c1.raw for card in outputs.cards), strict=True),
-            *zip(cu, (card.c1.raw for card in inputs.cards), strict=True),
-        ])
         # Σ α_i·(ŝ-part + s'_i·ĉ_{i-1} − c·ĉ_i): msm merges the two terms on each ĉ.
         t_hat = msm([
             (self.s_hat.value, BASE),
             *((alpha[i] * s_out[i], before) for i, before in enumerate([h0, *chain[:-1]])),
             *((-c * alpha[i], chain[i]) for i in range(size)),
         ])
-        if _final_challenge(transcript, (t1, t2, t3, t41, t42, t_hat)) != c:
+        sent = (self.t3.raw, self.t41.raw, self.t42.raw)
+        if _final_challenge(transcript, (t1, t2, *sent, t_hat)) != c:
             raise ProofError("shuffle proof does not verify")
+        return [
+            ([(self.s3.value, BASE), *zip(s_out, h, strict=True), *zip(cu, pc, strict=True)],
+             sent[0]),
+            ([(-self.s4.value, pk),
+              *zip(s_out, (card.c2.raw for card in outputs.cards), strict=True),
+              *zip(cu, (card.c2.raw for card in inputs.cards), strict=True)],
+             sent[1]),
+            ([(-self.s4.value, BASE),
+              *zip(s_out, (card.c1.raw for card in outputs.cards), strict=True),
+              *zip(cu, (card.c1.raw for card in inputs.cards), strict=True)],
+             sent[2]),
+        ]
 
     def to_bytes(self) -> bytes:
-        """`pc_0..pc_{N-1} ‖ ĉ_0..ĉ_{N-1} ‖ c ‖ s1 ‖ s2 ‖ s3 ‖ s4 ‖ ŝ ‖ s'_0..s'_{N-1}`."""
+        """`pc_0.. ‖ ĉ_0.. ‖ t3 ‖ t41 ‖ t42 ‖ c ‖ s1 ‖ s2 ‖ s3 ‖ s4 ‖ ŝ ‖ s'_0..s'_{N-1}`."""
         scalars = (self.challenge, self.s1, self.s2, self.s3, self.s4, self.s_hat)
         return b"".join((
             *(p.raw for p in self.commitments),
             *(p.raw for p in self.chain),
+            self.t3.raw,
+            self.t41.raw,
+            self.t42.raw,
             *(s.to_bytes() for s in scalars),
             *(s.to_bytes() for s in self.responses),
         ))
@@ -234,6 +276,9 @@ class ShuffleProof:
         return cls(
             commitments=reader.points(size),
             chain=reader.points(size),
+            t3=reader.point(),
+            t41=reader.point(),
+            t42=reader.point(),
             challenge=reader.scalar(),
             s1=reader.scalar(),
             s2=reader.scalar(),

@@ -10,7 +10,6 @@ import pytest
 from p2p_dominoes.mental import (
     Deck,
     DecryptionShare,
-    DeterministicRandom,
     HandContext,
     HandKeys,
     JointKey,
@@ -22,6 +21,7 @@ from p2p_dominoes.mental import (
     starting_deck,
 )
 from p2p_dominoes.mental.group import add
+from p2p_dominoes.mental.randomness import DeterministicRandom
 
 # A point of order 8 on edwards25519 (outside the prime-order subgroup): adding it "tags" a
 # point without changing what it decrypts to in the prime-order component.

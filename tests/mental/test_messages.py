@@ -116,4 +116,4 @@ def test_shares_round_trip(position: int, seat: int) -> None:
 def test_shuffle_round_trip() -> None:
     step = HAND.steps[2]
     assert ShuffleStep.from_bytes(step.to_bytes(), 2) == step
-    assert len(step.to_bytes()) == 2 + 28 * 64 + 2 * 28 * 32 + (28 + 6) * 32
+    assert len(step.to_bytes()) == 2 + 28 * 64 + (2 * 28 + 3) * 32 + (28 + 6) * 32

@@ -109,6 +109,18 @@ def test_out_of_turn_and_missing_shuffles_blamed() -> None:
     assert info.value.seat == 2 and "missing" in info.value.reason
 
 
+@pytest.mark.parametrize("bad_seat", [0, 1, 3])
+def test_batched_chain_check_blames_the_first_bad_shuffle(bad_seat: int) -> None:
+    hand = build_hand(4)
+    steps = list(hand.steps)
+    cards = list(steps[bad_seat].deck.cards)
+    swapped = Deck([cards[1], cards[0], *cards[2:]])
+    steps[bad_seat] = dataclasses.replace(steps[bad_seat], deck=swapped)
+    with pytest.raises(InvalidMessageError) as info:
+        check_shuffles(hand.ctx, steps, hand.joint, skip_seat=2)
+    assert info.value.seat == bad_seat
+
+
 def test_skip_own_seat() -> None:
     hand = build_hand(2)
     assert check_shuffles(hand.ctx, hand.steps, hand.joint, skip_seat=0) == hand.final

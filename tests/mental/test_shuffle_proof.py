@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -53,6 +55,24 @@ def test_chained_shuffles_verify() -> None:
     proof2.verify(B, PK, outputs, outputs2)
     with pytest.raises(ProofError):
         proof2.verify(B, PK, inputs, outputs2)
+
+
+def test_batch_verification() -> None:
+    a_in, a_out, a_perm, a_rand = _shuffle(4, b"x")
+    proof_a = ShuffleProof.prove(B, PK, a_in, a_out, a_perm, a_rand)
+    rng = DeterministicRandom(b"y")
+    perm = random_permutation(4, rng)
+    rand = [random_scalar(rng) for _ in range(4)]
+    b_out = Deck([a_out[perm[i]].reencrypt(rand[perm[i]], PK) for i in range(4)])
+    proof_b = ShuffleProof.prove(B, PK, a_out, b_out, perm, rand)
+    ShuffleProof.verify_batch([(proof_a, B, PK, a_in, a_out), (proof_b, B, PK, a_out, b_out)])
+    ShuffleProof.verify_batch([])
+    forged = dataclasses.replace(proof_b, t41=proof_a.t41)  # t41 is hashed into c
+    with pytest.raises(ProofError):
+        ShuffleProof.verify_batch([(proof_a, B, PK, a_in, a_out), (forged, B, PK, a_out, b_out)])
+    swapped = Deck([b_out[1], b_out[0], *b_out.cards[2:]])
+    with pytest.raises(ProofError):
+        ShuffleProof.verify_batch([(proof_a, B, PK, a_in, a_out), (proof_b, B, PK, a_out, swapped)])
 
 
 def test_cheats_rejected() -> None:

@@ -57,11 +57,18 @@ class LocalTable:
         max_hands: int | None = None,
         rngs: Sequence[RandomSource] | None = None,
         identities: Sequence[Identity] | None = None,
+        table_id: bytes | None = None,
     ) -> LocalTable:
-        """A new table: fresh identities, a genesis signed by seat 0, one session per seat."""
+        """A new table: fresh identities, a genesis signed by seat 0, one session per seat.
+
+        `rngs`, `identities` and `table_id` make a table reproducible (test vectors).
+        """
         ids = list(identities) if identities is not None else [Identity.generate() for _ in names]
-        genesis = Genesis.new(
-            rules.to_wire(), [SeatInfo(n, i.public) for n, i in zip(names, ids, strict=True)]
+        seats = [SeatInfo(n, i.public) for n, i in zip(names, ids, strict=True)]
+        genesis = (
+            Genesis.new(rules.to_wire(), seats)
+            if table_id is None
+            else Genesis(table_id, rules.to_wire(), tuple(seats))
         )
         envelope = genesis.sign(ids[0], 0)
         sessions = [

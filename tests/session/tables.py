@@ -1,0 +1,136 @@
+"""Helpers for running whole tables in one process, honest or with a scripted cheater."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from p2p_dominoes.bots import Bot, random_bot
+from p2p_dominoes.engine import PRESETS, Rules
+from p2p_dominoes.session import Envelope, Identity, default_registry
+from p2p_dominoes.session.events import Event, HandEnded, MatchEnded, Update
+from p2p_dominoes.session.local import Link, LocalTable, faithful_link
+from p2p_dominoes.session.schema import Wire
+from p2p_dominoes.session.table import TableSession
+
+REGISTRY = default_registry()
+
+
+@dataclass
+class Played:
+    """A finished run: the table, and the events each seat saw."""
+
+    table: LocalTable
+    events: list[list[Event]]
+
+    @property
+    def sessions(self) -> list[TableSession]:
+        return self.table.sessions
+
+    def hands_ended(self, seat: int = 0) -> list[HandEnded]:
+        return [e for e in self.events[seat] if isinstance(e, HandEnded)]
+
+    def match_ended(self, seat: int = 0) -> MatchEnded | None:
+        ends = [e for e in self.events[seat] if isinstance(e, MatchEnded)]
+        return ends[-1] if ends else None
+
+
+def play_table(
+    rules: Rules | str,
+    players: int,
+    *,
+    hands: int | None = 1,
+    link: Link = faithful_link,
+    bots: Sequence[Bot] | None = None,
+    identities: Sequence[Identity] | None = None,
+    seed: int = 1,
+    setup: Callable[[LocalTable], None] | None = None,
+) -> Played:
+    """Create a table and run it to the end (or until nothing more can happen)."""
+    if isinstance(rules, str):
+        rules = PRESETS[rules]
+    ids = (
+        list(identities)
+        if identities is not None
+        else [Identity.generate() for _ in range(players)]
+    )
+    table = LocalTable.create(
+        rules,
+        [f"player{seat}" for seat in range(players)],
+        list(bots) if bots is not None else [random_bot] * players,
+        seed=seed,
+        max_hands=hands,
+        identities=ids,
+    )
+    table.link = link
+    events: list[list[Event]] = [[] for _ in range(players)]
+    table.on_event = lambda seat, event: events[seat].append(event)
+    if setup is not None:
+        setup(table)
+    table.run()
+    return Played(table, events)
+
+
+def resign(
+    envelope: Envelope, identity: Identity, body: Sequence[Wire], **changes: object
+) -> bytes:
+    """The same message with another body (or fields), signed again by `identity`."""
+    fields: dict[str, object] = {
+        "table_id": envelope.table_id,
+        "seat": envelope.seat,
+        "head": envelope.head,
+        "mtype": envelope.type,
+        "body": tuple(body),
+        "version": envelope.version,
+    }
+    fields.update(changes)
+    return Envelope.sign(identity, **fields).encode()  # type: ignore[arg-type]
+
+
+def rewriting_link(
+    cheater: int,
+    type_name: str,
+    identity: Identity,
+    rewrite: Callable[[Envelope], Sequence[Wire]],
+    *,
+    only_to: int | None = None,
+    times: int = 1,
+) -> Link:
+    """A link on which the cheater's first `times` messages of one type carry a rewritten body."""
+    done: dict[int, int] = {}
+    cache: dict[bytes, bytes] = {}
+
+    def link(sender: int, receiver: int, data: bytes) -> list[bytes]:
+        if sender != cheater or (only_to is not None and receiver != only_to):
+            return [data]
+        envelope = Envelope.decode(data, REGISTRY)
+        if envelope.type.name != type_name:
+            return [data]
+        if data not in cache:
+            count = done.get(0, 0)
+            if count >= times:
+                return [data]
+            done[0] = count + 1
+            cache[data] = resign(envelope, identity, rewrite(envelope))
+        return [cache[data]]
+
+    return link
+
+
+def send_as(table: LocalTable, seat: int, data: bytes, to: Sequence[int] | None = None) -> None:
+    """Deliver bytes as if `seat` had sent them (to everyone else, or to `to`)."""
+    for receiver in range(len(table.sessions)):
+        if receiver != seat and (to is None or receiver in to):
+            table.queue.append((seat, receiver, data))
+
+
+def force(table: LocalTable, seat: int, data: bytes) -> None:
+    """The cheater's own peer accepts its own (rule-breaking but well-formed) message and sends it."""
+    session = table.sessions[seat]
+    update: Update = session.send(Envelope.decode(data, REGISTRY))
+    table._broadcast(seat, update)
+
+
+def seeded(seed: int) -> random.Random:
+    return random.Random(seed)

@@ -1,0 +1,70 @@
+"""Honest tables: complete matches for 2, 3 and 4 seats under every preset, every peer agreeing."""
+
+import pytest
+
+from p2p_dominoes.engine import PRESETS, HandEnd, replay
+from p2p_dominoes.session.table import Phase
+from p2p_dominoes.session.verify import verify_transcript
+from tests.session.tables import play_table
+
+GAMES = [(name, players) for name in PRESETS for players in PRESETS[name].player_counts]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("rules", "players"), GAMES)
+def test_a_complete_match_ends_identically_on_every_peer(rules: str, players: int) -> None:
+    played = play_table(rules, players, hands=None, seed=players)
+    sessions = played.sessions
+    assert [s.phase for s in sessions] == [Phase.OVER] * players
+    assert [s.blame for s in sessions] == [None] * players
+    # One transcript, byte for byte, on every peer.
+    files = {s.transcript.to_bytes() for s in sessions}
+    assert len(files) == 1
+    # Every peer saw the same hands end the same way, and the match end at the target.
+    ends = [
+        [(e.number, e.result, e.scores) for e in played.hands_ended(seat)]
+        for seat in range(players)
+    ]
+    assert all(seat_ends == ends[0] for seat_ends in ends)
+    final = played.match_ended()
+    assert final is not None and final.outcome.over
+    assert max(final.scores) >= PRESETS[rules].target(players)
+    # The engine alone, replaying each audited deal and its actions, agrees with the session.
+    scores = (0,) * players
+    for ended in played.hands_ended():
+        assert ended.record.scores == scores
+        engine_only = replay(ended.record)
+        assert engine_only.result == ended.result
+        assert engine_only.result.end in (HandEnd.DOMINO, HandEnd.BLOCK)
+        scores = engine_only.scores
+    assert scores == final.scores == sessions[0].scores
+    # An offline verifier agrees too.
+    report = verify_transcript(files.pop())
+    assert report.ok and report.complete and report.scores == scores
+
+
+def test_each_player_sees_only_their_own_tiles_until_the_end() -> None:
+    from p2p_dominoes.session.events import TilesDealt
+
+    played = play_table("draw", 3, hands=1)
+    dealt = [[e.tiles for e in played.events[s] if isinstance(e, TilesDealt)][0] for s in range(3)]
+    assert all(len(tiles) == 7 for tiles in dealt)
+    assert len({t for tiles in dealt for t in tiles}) == 21
+    record = played.hands_ended()[0].record
+    assert [set(h) for h in record.hands] == [set(d) for d in dealt]
+    # A peer decrypts only the positions it was dealt and the ones it drew: nothing else.
+    hand = played.sessions[1].hand
+    assert hand is not None and hand.public is not None
+    draws = sum(1 for seat, action in hand.public.history if seat == 1 and str(action) == "draw")
+    assert set(hand.known) <= set(range(7, 14)) | set(range(21, 28))
+    assert len(hand.known) == 7 + draws
+
+
+def test_shuffle_progress_is_reported_seat_by_seat() -> None:
+    from p2p_dominoes.session.events import ShuffleVerified
+
+    played = play_table("block", 4, hands=1)
+    progress = [
+        (e.seat, e.done, e.total) for e in played.events[2] if isinstance(e, ShuffleVerified)
+    ]
+    assert progress == [(0, 1, 4), (1, 2, 4), (2, 3, 4), (3, 4, 4)]

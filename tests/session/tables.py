@@ -126,7 +126,7 @@ def send_as(table: LocalTable, seat: int, data: bytes, to: Sequence[int] | None 
 
 
 def force(table: LocalTable, seat: int, data: bytes) -> None:
-    """The cheater's own peer accepts its own (rule-breaking but well-formed) message and sends it."""
+    """The cheater's own peer accepts its own rule-breaking (well-formed) message, then sends it."""
     session = table.sessions[seat]
     update: Update = session.send(Envelope.decode(data, REGISTRY))
     table._broadcast(seat, update)

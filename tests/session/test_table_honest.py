@@ -47,7 +47,7 @@ def test_each_player_sees_only_their_own_tiles_until_the_end() -> None:
     from p2p_dominoes.session.events import TilesDealt
 
     played = play_table("draw", 3, hands=1)
-    dealt = [[e.tiles for e in played.events[s] if isinstance(e, TilesDealt)][0] for s in range(3)]
+    dealt = [next(e.tiles for e in played.events[s] if isinstance(e, TilesDealt)) for s in range(3)]
     assert all(len(tiles) == 7 for tiles in dealt)
     assert len({t for tiles in dealt for t in tiles}) == 21
     record = played.hands_ended()[0].record

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from p2p_dominoes.cli import UsageError
+from p2p_dominoes.commands.verify import read_file, report_summary
 from p2p_dominoes.engine import (
     LANGUAGES,
     EngineError,
@@ -19,6 +20,10 @@ from p2p_dominoes.engine import (
     replay,
     result_text,
 )
+from p2p_dominoes.session import TRANSCRIPT_MAGIC
+from p2p_dominoes.session.events import Event
+from p2p_dominoes.session.verify import verify_transcript
+from p2p_dominoes.ui import narrate
 
 
 def register(commands: Any) -> None:
@@ -34,8 +39,11 @@ def register(commands: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    data = read_file(args.file)
+    if data.startswith(TRANSCRIPT_MAGIC):
+        return _replay_transcript(args, data)
     try:
-        text = args.file.read_text(encoding="utf-8")
+        text = data.decode("utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise UsageError(
             f"cannot read {args.file}: {getattr(exc, 'strerror', None) or exc}"
@@ -49,6 +57,24 @@ def run(args: argparse.Namespace) -> int:
     else:
         _print_replay(outcome, args.lang)
     return 0
+
+
+def _replay_transcript(args: argparse.Namespace, data: bytes) -> int:
+    """Show a match transcript as it was played, checking every message on the way."""
+    lines: list[str] = []
+    names: list[str] = []
+
+    def tell(event: Event) -> None:
+        lines.extend(narrate(event, names, args.lang))
+
+    report = verify_transcript(data, on_event=tell, on_names=names.extend)
+    if args.json:
+        print(json.dumps(report_summary(report), ensure_ascii=False))
+    else:
+        for line in lines:
+            print(line)
+        print(f"verify: {'clean' if report.ok else report.failure}")
+    return 0 if report.ok else 1
 
 
 def replay_summary(outcome: Replay, lang: str) -> dict[str, Any]:

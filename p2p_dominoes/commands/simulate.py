@@ -26,21 +26,12 @@ from p2p_dominoes.engine import (
     preset,
     result_text,
 )
-from p2p_dominoes.session.events import (
-    ActionTaken,
-    CheatingDetected,
-    Event,
-    HandEnded,
-    HandStarted,
-    MatchEnded,
-    OpenerChosen,
-    ShuffleVerified,
-    TilesDealt,
-)
+from p2p_dominoes.session.events import CheatingDetected, Event
 from p2p_dominoes.session.local import LocalTable
 from p2p_dominoes.session.verify import verify_transcript
 from p2p_dominoes.simulation import SimulationReport, simulate
 from p2p_dominoes.store import save_transcript
+from p2p_dominoes.ui import narrate
 
 
 def register(commands: Any) -> None:
@@ -140,11 +131,12 @@ def run_secure(
 ) -> int:
     """Every seat a full peer session in this process, through the in-memory router."""
     lang = args.lang
-    printer = _SecureEventPrinter(lang, len(names)) if not args.json else None
+    seat_names = [f"{name}-{seat}" for seat, name in enumerate(names)]
+    printer = _SecureEventPrinter(lang, seat_names) if not args.json else None
     started = time.process_time()
     table = LocalTable.create(
         rules,
-        [f"{name}-{seat}" for seat, name in enumerate(names)],
+        seat_names,
         bots,
         seed=seed,
         max_hands=hands,
@@ -188,38 +180,16 @@ def run_secure(
 
 
 class _SecureEventPrinter:
-    """Prints a networked-style match as seen by seat 0's peer."""
+    """Prints the match as seat 0's peer sees it, and any cheating any peer detects."""
 
-    def __init__(self, lang: str, players: int) -> None:
+    def __init__(self, lang: str, names: list[str]) -> None:
         self.lang = lang
-        self.players = players
+        self.names = names
 
     def __call__(self, seat: int, event: Event) -> None:
-        if isinstance(event, CheatingDetected):
-            print(f"  peer {seat}: CHEATING by {event.blame}")
-            return
-        if seat != 0:
-            return
-        lang = self.lang
-        if isinstance(event, HandStarted):
-            print(f"Hand {event.number}: keys committed and revealed, shuffling")
-        elif isinstance(event, ShuffleVerified) and event.done == event.total:
-            print(f"  all {event.total} shuffles verified")
-        elif isinstance(event, TilesDealt):
-            print(f"  seat 0 holds {' '.join(t.text for t in event.tiles)}")
-        elif isinstance(event, OpenerChosen):
-            print(f"  seat {event.seat} leads")
-        elif isinstance(event, ActionTaken):
-            drawn = event.drawn if event.seat == 0 else None
-            print(f"  {action_text(event.seat, event.action, drawn, lang)}")
-        elif isinstance(event, HandEnded):
-            for s, tiles in enumerate(event.hands):
-                print(f"  seat {s} shows {' '.join(t.text for t in tiles) or '—'}")
-            print(f"  audit clean. {result_text(event.result, lang)}")
-            scores = ", ".join(map(str, event.scores))
-            print(f"  {'Счёт' if lang == 'ru' else 'Scores'}: {scores}.")
-        elif isinstance(event, MatchEnded) and event.outcome.over:
-            print(match_text(event.outcome, event.scores, lang))
+        if seat == 0 or isinstance(event, CheatingDetected):
+            for line in narrate(event, self.names, self.lang, me=0):
+                print(line)
 
 
 def _print_report(report: SimulationReport) -> None:

@@ -45,7 +45,8 @@ def run(args: argparse.Namespace) -> int:
     else:
         state = "match complete" if report.complete else "match unfinished"
         print(
-            f"{args.file}: clean — {report.messages} messages, {report.hands} hands audited, "
+            f"{args.file}: clean — {report.messages} messages, "
+            f"{report.hands} hand{'s' if report.hands != 1 else ''} audited, "
             f"{state}, scores {', '.join(map(str, report.scores))}, head {report.head.hex()[:16]}"
         )
     return 0 if report.ok else 1

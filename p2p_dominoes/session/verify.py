@@ -50,8 +50,15 @@ class VerifyReport:
         return self.failure is None
 
 
-def verify_transcript(data: bytes, on_event: Callable[[Event], None] | None = None) -> VerifyReport:
-    """Check a transcript file; never raises on bad input."""
+def verify_transcript(
+    data: bytes,
+    on_event: Callable[[Event], None] | None = None,
+    on_names: Callable[[tuple[str, ...]], None] | None = None,
+) -> VerifyReport:
+    """Check a transcript file; never raises on bad input.
+
+    `on_event` sees every event an observer of the table would; `on_names` the seats' names.
+    """
     report = VerifyReport()
     session: TableSession | None = None
     index = -1
@@ -66,6 +73,10 @@ def verify_transcript(data: bytes, on_event: Callable[[Event], None] | None = No
                 transcript = Transcript(envelope, default_registry())
                 session = TableSession(transcript, None, None)
                 report.names = tuple(s.name for s in transcript.genesis.seats)
+                if on_names is not None:
+                    on_names(report.names)
+                if on_names is not None:
+                    on_names(report.names)
             else:
                 claimed = envelope.seat
                 for event in session.admit(envelope):

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import msgpack  # type: ignore[import-untyped]
 import pytest
-from conftest import NOTE, TABLE_ID, Table, fixed_identity, make_registry
 
 from p2p_dominoes.session import (
     ENVELOPE_SIGNATURE_DOMAIN,
@@ -20,6 +19,7 @@ from p2p_dominoes.session import (
     default_registry,
     record,
 )
+from tests.session.conftest import NOTE, TABLE_ID, Table, fixed_identity, make_registry
 
 HEAD = b"\x11" * 32
 REGISTRY = make_registry()

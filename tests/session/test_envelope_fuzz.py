@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import msgpack  # type: ignore[import-untyped]
-from conftest import TABLE_ID, fixed_identity, make_registry, make_table
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -13,6 +12,7 @@ from p2p_dominoes.session import (
     InvalidMessage,
     Transcript,
 )
+from tests.session.conftest import TABLE_ID, fixed_identity, make_registry, make_table
 
 REGISTRY = make_registry()
 TABLE = make_table(3)

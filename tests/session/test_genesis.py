@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-from conftest import RULES, TABLE_ID, fixed_identity, make_table
 
 from p2p_dominoes.session import (
     GENESIS,
@@ -19,6 +18,7 @@ from p2p_dominoes.session import (
     next_genesis_signer,
     sign_genesis,
 )
+from tests.session.conftest import RULES, TABLE_ID, fixed_identity, make_table
 
 IDS = [fixed_identity(f"player {i}") for i in range(5)]
 

@@ -8,9 +8,9 @@ import pickle
 import re
 
 import pytest
-from conftest import fixed_identity
 
 from p2p_dominoes.session import Identity, InvalidIdentity, PublicIdentity
+from tests.session.conftest import fixed_identity
 
 L = 2**252 + 27742317777372353535851937790883648493
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import struct
 
 import pytest
-from conftest import NOTE, TABLE_ID, Table, fixed_identity, make_table
 
 from p2p_dominoes.session import (
     GENESIS_SIGN,
@@ -20,6 +19,7 @@ from p2p_dominoes.session import (
     genesis_head,
     message_hash,
 )
+from tests.session.conftest import NOTE, TABLE_ID, Table, fixed_identity, make_table
 
 
 def test_chain_links_every_message(table: Table) -> None:

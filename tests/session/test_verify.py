@@ -1,4 +1,4 @@
-"""`verify`: a saved transcript is audited offline; any flipped byte names the message it spoiled."""
+"""`verify`: a transcript audited offline; any flipped byte names the message it spoiled."""
 
 from __future__ import annotations
 
@@ -87,5 +87,5 @@ def test_simulate_secure_records_a_transcript_that_verifies(tmp_path: Path) -> N
     out = run("simulate", "--secure", "--players", "3", "--hands", "1", "--record", str(path))
     assert out.returncode == 0, out.stderr
     assert "transcripts identical on all peers: True, verify: clean" in out.stdout
-    assert "audit clean." in out.stdout
+    assert "Audit clean: shuffles, shares, draws and passes checked." in out.stdout
     assert run("verify", str(path)).returncode == 0

@@ -1,4 +1,4 @@
-"""`p2p-dominoes bench engine|crypto`: benchmarks that print figures, never assert timings."""
+"""`p2p-dominoes bench engine|crypto|session`: print figures, never assert timings."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Any
 
 def register(commands: Any) -> None:
     parser: argparse.ArgumentParser = commands.add_parser(
-        "bench", help="measure the engine or the cryptography and print figures"
+        "bench", help="measure the engine, the cryptography or whole sessions and print figures"
     )
     which = parser.add_subparsers(dest="bench", metavar="WHAT", required=True)
 
@@ -29,6 +29,22 @@ def register(commands: Any) -> None:
     crypto.add_argument("--json", action="store_true", help="print one JSON object")
     crypto.set_defaults(run=_run_crypto)
 
+    session = which.add_parser(
+        "session", help="CPU per hand through the full protocol, all peers in one process"
+    )
+    session.add_argument(
+        "--players",
+        type=int,
+        action="append",
+        choices=(2, 3, 4),
+        help="seat count to measure (repeatable; default 2, 3 and 4)",
+    )
+    session.add_argument(
+        "--hands", type=int, default=3, metavar="H", help="hands per seat count (default 3)"
+    )
+    session.add_argument("--json", action="store_true", help="print one JSON object")
+    session.set_defaults(run=_run_session)
+
 
 def _run_engine(args: argparse.Namespace) -> int:
     from p2p_dominoes.benchmarks.engine import run_engine_bench
@@ -41,3 +57,13 @@ def _run_crypto(args: argparse.Namespace) -> int:
 
     players = sorted(set(args.players)) if args.players else [2, 3, 4]
     return run_crypto_bench(players=players, baseline=not args.no_baseline, as_json=args.json)
+
+
+def _run_session(args: argparse.Namespace) -> int:
+    from p2p_dominoes.benchmarks.session import run_session_bench
+    from p2p_dominoes.cli import UsageError
+
+    if args.hands < 1:
+        raise UsageError("--hands must be at least 1")
+    players = sorted(set(args.players)) if args.players else [2, 3, 4]
+    return run_session_bench(players=players, hands=args.hands, as_json=args.json)

@@ -6,7 +6,7 @@ normative description is `protocol/MENTAL_POKER.md`. The seeded `DeterministicRa
 the test vectors is deliberately not re-exported: import it from `.randomness` in tests only.
 """
 
-from p2p_dominoes.mental.audit import AuditReport, HandRecord, audit
+from p2p_dominoes.mental.audit import AuditReport, HandRecord, audit, decrypt_deck
 from p2p_dominoes.mental.chaum_pedersen import ChaumPedersenProof
 from p2p_dominoes.mental.context import (
     PROTOCOL_VERSION,
@@ -107,6 +107,7 @@ __all__ = [
     "check_shuffles",
     "check_tile_reveal",
     "combine_keys",
+    "decrypt_deck",
     "generators",
     "make_share",
     "new_hand_keys",

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from p2p_dominoes.mental.context import HandContext, Step, StepKind
+from p2p_dominoes.mental.elgamal import Deck
 from p2p_dominoes.mental.errors import InvalidMessageError
 from p2p_dominoes.mental.group import L, mul, sub
 from p2p_dominoes.mental.keys import KeyCommit, KeyReveal, combine_keys
@@ -81,7 +83,16 @@ def _audit(record: HandRecord) -> tuple[int, ...]:
             raise InvalidMessageError(
                 item.seat, f"share for position {item.position}", "share is not x·c1"
             )
-    joint_secret = sum(secrets) % L
+    return decrypt_deck(deck, record.secrets)
+
+
+def decrypt_deck(deck: Deck, secrets: Sequence[SecretReveal]) -> tuple[int, ...]:
+    """The tile at every position of a checked deck, from every seat's checked secret.
+
+    For a peer that verified every message as it arrived, this is the whole end-of-hand
+    decryption; `audit` re-verifies everything first.
+    """
+    joint_secret = sum(s.secret.value for s in secrets) % L
     tiles = []
     for card in deck.cards:
         tile = point_to_tile(sub(card.c2.raw, mul(joint_secret, card.c1.raw)))

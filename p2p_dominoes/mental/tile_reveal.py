@@ -76,9 +76,11 @@ def reveal_tile(
 
 def check_tile_reveal(
     ctx: HandContext, reveal: TileReveal, joint: JointKey, deck: Deck,
-    shares: Iterable[DecryptionShare],
+    shares: Iterable[DecryptionShare], *, shares_checked: bool = False,
 ) -> int:
     """Check a tile reveal against the other seats' shares for its position; return the tile.
+
+    `shares_checked=True` skips re-verifying share proofs that the caller checked on arrival.
 
     InvalidMessageError blames the revealing seat for a bad share or a false claim, and any other
     seat whose share for the position is wrong or missing.
@@ -96,7 +98,9 @@ def check_tile_reveal(
         )
     except (ProofError, GroupError) as exc:
         raise InvalidMessageError(reveal.seat, step, f"wrong decryption share: {exc}") from None
-    others = collect_shares(ctx, joint, deck, reveal.position, reveal.seat, shares)
+    others = collect_shares(
+        ctx, joint, deck, reveal.position, reveal.seat, shares, checked=shares_checked
+    )
     try:
         plain = sub(card.c2.raw, sum_points([*others, reveal.share.raw]))
     except GroupError:

@@ -84,8 +84,8 @@ from p2p_dominoes.session.identity import Identity
 from p2p_dominoes.session.schema import Wire
 from p2p_dominoes.session.transcript import EquivocationDetected, ReplayedMessage, Transcript
 
-MAX_BUFFERED = 256
-"""Messages kept while waiting for their predecessor (they arrived early)."""
+MAX_BUFFERED_PER_SEAT = 64
+"""Messages kept per sending seat while they wait for their predecessor (they came early)."""
 
 
 class Phase(enum.Enum):
@@ -153,6 +153,9 @@ class _Hand:
     played: dict[int, Tile] = field(default_factory=dict)
     revealed: dict[int, tuple[Tile, ...]] = field(default_factory=dict)
     secrets: list[SecretReveal] = field(default_factory=list)
+    claim_indices: list[int] = field(default_factory=list)
+    action_indices: list[int] = field(default_factory=list)
+    """The transcript index of each public action (play, draw, pass), for audit blame."""
 
     @property
     def deck(self) -> Deck:
@@ -236,6 +239,11 @@ class TableSession:
         """True when this peer's player must play, draw or pass."""
         expected = self.expected
         return self.phase is Phase.TURNS and expected is not None and expected[0] == self.seat
+
+    @property
+    def halted(self) -> bool:
+        """True once a seat has been blamed: the table stops."""
+        return self.phase is Phase.HALTED
 
     @property
     def finished(self) -> bool:
@@ -322,7 +330,8 @@ class TableSession:
         effect, self._effect = self._effect, None
         events: list[Event] = effect() if effect is not None else []
         if self.blame is not None:
-            raise InvalidMessage(self.blame.code, self.blame.reason, seat=self.blame.seat)
+            blame = self.blame
+            raise InvalidMessage(blame.code, blame.reason, seat=blame.seat, index=blame.index)
         return events
 
     def messages_after(self, head: bytes) -> list[bytes]:
@@ -400,14 +409,21 @@ class TableSession:
         return {e.envelope.head for e in self.transcript.entries} | {self.transcript.head}
 
     def _buffer(self, envelope: Envelope) -> None:
-        if sum(len(v) for v in self._future.values()) < MAX_BUFFERED:
+        """Keep an authenticated early message; each seat has its own quota, so a peer that
+        floods the buffer with messages on heads that never come crowds out only itself."""
+        held = sum(
+            1 for waiting in self._future.values() for e in waiting if e.seat == envelope.seat
+        )
+        if held < MAX_BUFFERED_PER_SEAT:
             self._future.setdefault(envelope.head, []).append(envelope)
 
     def _drain_buffer(self, update: Update) -> None:
-        while self.phase is not Phase.HALTED and self.transcript.head in self._future:
+        while not self.halted and self.transcript.head in self._future:
             waiting = self._future.pop(self.transcript.head)
             accepted = False
             for envelope in waiting:
+                if self.halted:
+                    return
                 if self._accept(envelope, update):
                     accepted = True
                     break
@@ -421,6 +437,8 @@ class TableSession:
         return check
 
     def _halt(self, blame: Blame, update: Update) -> None:
+        if self.blame is not None:
+            return  # the first blame stands
         self.blame = blame
         self.phase = Phase.HALTED
         self._future.clear()
@@ -596,7 +614,12 @@ class TableSession:
                 "not-held", f"claims a tile at position {reveal.position}, which it does not hold"
             )
         index = mental.check_tile_reveal(
-            hand.ctx, reveal, hand.joint, hand.deck, hand.shares_for(reveal.position)
+            hand.ctx,
+            reveal,
+            hand.joint,
+            hand.deck,
+            hand.shares_for(reveal.position),
+            shares_checked=True,
         )
         return reveal, TILES[index]
 
@@ -610,6 +633,7 @@ class TableSession:
         def apply() -> list[Event]:
             hand.tile_reveals.append(reveal)
             hand.claims.append(tile)
+            hand.claim_indices.append(len(self.transcript) - 1)
             if len(hand.claims) < self.players:
                 return []
             opener, must_lead = highest_double_lead([[t] for t in hand.claims])
@@ -636,6 +660,7 @@ class TableSession:
         def apply() -> list[Event]:
             assert hand.public is not None
             hand.public.play(seat, play)
+            hand.action_indices.append(len(self.transcript) - 1)
             hand.held[seat].remove(reveal.position)
             hand.tile_reveals.append(reveal)
             hand.played[reveal.position] = tile
@@ -656,6 +681,7 @@ class TableSession:
         def apply() -> list[Event]:
             assert hand.public is not None
             hand.public.draw(seat)
+            hand.action_indices.append(len(self.transcript) - 1)
             position = hand.next_position
             hand.next_position += 1
             hand.held[seat].append(position)
@@ -707,6 +733,7 @@ class TableSession:
         def apply() -> list[Event]:
             assert hand.public is not None
             hand.public.pass_turn(seat)
+            hand.action_indices.append(len(self.transcript) - 1)
             if hand.public.over:
                 self.phase = Phase.HAND_REVEAL
             return [ActionTaken(seat, PASS)]
@@ -775,24 +802,10 @@ class TableSession:
     def _audit(self, hand: _Hand) -> list[Event]:
         """Decrypt everything, replay the hand on the full engine, score it, go on."""
         assert hand.public is not None
-        report = mental.audit(
-            mental.HandRecord(
-                hand.ctx,
-                tuple(hand.commits),
-                tuple(hand.reveals),
-                tuple(hand.shuffles),
-                tuple(hand.all_shares),
-                tuple(hand.tile_reveals),
-                tuple(hand.secrets),
-            )
-        )
-        if report.failure is not None or report.tiles is None:
-            failure = report.failure
-            assert failure is not None
-            return self._audit_blame(
-                failure.seat, f"{failure.step}: {failure.reason}", "audit-proof"
-            )
-        tiles = [TILES[i] for i in report.tiles]
+        # Every proof, share and claim was verified as it arrived and every secret matches its
+        # key, so decrypting the final deck with the secrets is all that is left to do.
+        tiles_by_position = mental.decrypt_deck(hand.deck, hand.secrets)
+        tiles = [TILES[i] for i in tiles_by_position]
         size = hand.size
         hands = [tiles[s * size : (s + 1) * size] for s in range(self.players)]
         boneyard = tiles[self.players * size :]
@@ -804,22 +817,18 @@ class TableSession:
             state = self.match.start_hand(hands, boneyard, lottery)
         except InvalidRecord as exc:
             return self._audit_blame(0, f"the deal is not a set of 28 tiles: {exc}", "audit")
-        if state.opener != hand.public.opener:
-            liar = next(
-                s
-                for s in range(self.players)
-                if highest_double_lead([hands[s]])[1] is not hand.claims[s]
-            )
-            return self._audit_blame(
-                liar, "its lead claim was not its highest double", "audit-claim"
-            )
-        for seat, action in hand.public.history:
+        for seat, claim in enumerate(hand.claims):
+            best = highest_double_lead([hands[seat]])[1]
+            if claim is not best:
+                reason = f"its lead claim {claim.text} was not its best lead ({best.text})"
+                return self._audit_blame(seat, reason, "audit-claim", hand.claim_indices[seat])
+        assert state.opener == hand.public.opener  # same claims, same rule, same opener
+        for number, (seat, action) in enumerate(hand.public.history):
             try:
                 state.apply(seat, action)
             except IllegalAction as exc:
-                return self._audit_blame(
-                    seat, f"found at the audit: cannot {exc.action}: {exc.rule}", "audit-rules"
-                )
+                reason = f"found at the audit: cannot {exc.action}: {exc.rule}"
+                return self._audit_blame(seat, reason, "audit-rules", hand.action_indices[number])
         result = state.result
         if result is None:
             return self._audit_blame(
@@ -839,8 +848,13 @@ class TableSession:
             return events
         return [*events, *self._begin_hand()]
 
-    def _audit_blame(self, seat: int, reason: str, code: str) -> list[Event]:
-        blame = Blame(seat, reason, code, index=len(self.transcript) - 1)
+    def _audit_blame(
+        self, seat: int, reason: str, code: str, index: int | None = None
+    ) -> list[Event]:
+        """Name `seat`; `index` is the transcript index of the message the audit faults."""
+        at = len(self.transcript) - 1 if index is None else index
+        evidence = (self.transcript[at].encoded,)
+        blame = Blame(seat, reason, code, evidence, index=at)
         self.blame = blame
         self.phase = Phase.HALTED
         return [CheatingDetected(blame)]

@@ -1,0 +1,31 @@
+"""The terminal UI's text: the table, the menu of legal actions, and reading a choice."""
+
+from p2p_dominoes.engine import DRAW, DRAW_RULES, HandView, Play, parse_tile
+from p2p_dominoes.ui.terminal import action_menu, parse_choice, render_menu, render_table
+from tests.engine.dealing import deal
+
+
+def test_the_menu_lists_every_legal_play_and_draw_and_reads_keys_or_tiles() -> None:
+    state = deal(DRAW_RULES, ["1|4", "1|1 1|2 4|4 0|0 0|2 0|3 0|5"])
+    state.apply(0, Play(parse_tile("1|4")))
+    view = HandView(state, 1)
+    menu = action_menu(view)
+    assert [i.key for i in menu] == ["1", "2", "3", "d"]
+    assert menu[0].label.startswith("play [1|1] on [1|4] (low end)")
+    assert parse_choice("d", menu) is DRAW
+    assert parse_choice(" 2 ", menu) == menu[1].action
+    assert parse_choice("4|4", menu) == next(i.action for i in menu if "[4|4]" in i.label)
+    assert parse_choice("9", menu) is None and parse_choice("x", menu) is None
+    assert render_menu(menu).endswith("Choose: ")
+
+
+def test_the_table_shows_the_line_hand_counts_boneyard_scores_and_turn_in_russian() -> None:
+    state = deal(DRAW_RULES, ["1|4", "1|1 1|2 4|4 0|0 0|2 0|3 0|5"])
+    state.apply(0, Play(parse_tile("1|4")))
+    text = render_table(HandView(state, 1), ["Аня", "Борис"], [12, 30], 100, "ru")
+    assert "Линия: Кости: [1|4]." in text
+    assert "Ваши кости: [0|0] [0|2] [0|3] [0|5] [1|1] [1|2] [4|4]" in text
+    assert "Аня: костей: 6" in text
+    assert "Базар: 14 (последние 2 не берут)" in text
+    assert "Счёт (до 100): Аня 12, Борис 30" in text
+    assert text.endswith("Ваш ход.")

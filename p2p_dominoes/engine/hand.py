@@ -137,11 +137,7 @@ class HandState:
         if seat != self.turn:
             raise IllegalAction(seat, str(action), f"it is seat {self.turn}'s turn")
         if type(action) is Play:
-            place = action.place
-            if place is not None and place.side is Side.B and len(self.line.tiles) == 1:
-                # An untouched opening double: its first side used is side A by definition.
-                action = PLAYS_ON[place.id - 1].get(action.tile.bit, action)
-            self._play(seat, action.tile, action.place)
+            action = self._play(seat, action)
         elif type(action) is Draw:
             self._draw(seat)
         elif type(action) is Pass:
@@ -150,7 +146,10 @@ class HandState:
             raise IllegalAction(seat, repr(action), "that is not an action")
         self.history.append((seat, action))
 
-    def _play(self, seat: int, tile: Tile, place: Place | None) -> None:
+    def _play(self, seat: int, play: Play) -> Play:
+        """Check and make a play; returns it as made (side B of an untouched opening double
+        is side A)."""
+        tile, place = play
         hand = self.hands[seat]
         line = self.line
         if (
@@ -159,11 +158,14 @@ class HandState:
             or (self.must_lead is not None and tile is not self.must_lead)
         ):
             raise self._illegal_play(seat, tile, place)
-        if line.tiles:
+        tiles = line.tiles
+        if tiles:
             # Places are interned, so `in` compares identities.
             if place is None or place not in line.places or not VALUE_MASK[place.value] & tile.bit:
                 raise self._illegal_play(seat, tile, place)
             line.attach(tile, place)
+            if len(tiles) == 2 and place.side is Side.B:
+                play = PLAYS_ON[place.id - 1][tile.bit]
         elif place is not None:
             raise self._illegal_play(seat, tile, place)
         else:
@@ -177,6 +179,7 @@ class HandState:
             self.result = score_domino(seat, [pips_in(h) for h in self.hands])
         else:
             self.turn = (seat + 1) % self.players
+        return play
 
     def _illegal_play(self, seat: int, tile: Tile, place: Place | None) -> IllegalAction:
         """The first rule that playing `tile` on `place` breaks."""

@@ -93,7 +93,10 @@ _ATTACH: Final[tuple[dict[int, tuple[Connection, Place]], ...]] = tuple(
 
 
 class Line:
-    """A line with two open ends; doubles lie crosswise and never branch."""
+    """A line with exactly two open ends; doubles lie crosswise and never branch.
+
+    Other layouts (a cross, trains) will be classes of their own with more open places.
+    """
 
     __slots__ = ("connections", "fit_mask", "places", "tiles")
 
@@ -139,8 +142,8 @@ class Line:
         self.tiles.append(tile)
         self.connections.append(connection)
         places = self.places
-        places[places.index(place)] = free
-        mask = 0
-        for open_place in places:
-            mask |= VALUE_MASK[open_place.value]
-        self.fit_mask = mask
+        if places[0] is place:
+            places[0] = free
+        else:
+            places[1] = free
+        self.fit_mask = VALUE_MASK[places[0].value] | VALUE_MASK[places[1].value]

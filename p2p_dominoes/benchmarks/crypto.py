@@ -20,6 +20,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from p2p_dominoes.benchmarks.sra import RFC3526_GROUP14, sra_deal
+from p2p_dominoes.engine import DRAW_RULES
 from p2p_dominoes.mental import (
     DecryptionShare,
     HandContext,
@@ -45,8 +46,8 @@ Call = tuple[Callable[..., Any], tuple[Any, ...]]
 
 
 def hand_size(seats: int) -> int:
-    """Tiles dealt to each seat in Draw dominoes: 7 for two players, 5 for three or four."""
-    return 7 if seats == 2 else 5
+    """Tiles dealt to each seat by the default `draw` rules (7, 7, 6 for 2, 3, 4 players)."""
+    return DRAW_RULES.hand_size(seats)
 
 
 def verified_setup(seats: int) -> dict[str, float]:

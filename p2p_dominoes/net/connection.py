@@ -37,6 +37,7 @@ from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X
 from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
+from p2p_dominoes.net._util import unwrap_single_group
 from p2p_dominoes.net.errors import (
     ConnectionClosed,
     FrameError,
@@ -580,12 +581,8 @@ class Connection:
 
 @asynccontextmanager
 async def _running(connection: Connection) -> AsyncIterator[Connection]:
-    """Run the connection's reader and heartbeats around the caller's block; close after it.
-
-    The background task never raises, so an exception group out of the nursery holds only the
-    caller's own exception: it is unwrapped, so ``except ConnectionClosed`` works as written.
-    """
-    try:
+    """Run the connection's reader and heartbeats around the caller's block; close after it."""
+    with unwrap_single_group():
         async with trio.open_nursery() as nursery:
             nursery.start_soon(connection._run_background)
             try:
@@ -593,12 +590,6 @@ async def _running(connection: Connection) -> AsyncIterator[Connection]:
             finally:
                 with trio.CancelScope(shield=True):
                     await connection.aclose("done")
-    except BaseExceptionGroup as group:
-        if len(group.exceptions) != 1:
-            raise
-        leaf = group.exceptions[0]
-        leaf.__suppress_context__ = True
-        raise leaf from leaf.__cause__
 
 
 async def _open_stream(addresses: Sequence[str], port: int, timeout: float) -> trio.SocketStream:

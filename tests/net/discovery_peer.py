@@ -93,8 +93,9 @@ async def _peer(args: argparse.Namespace) -> dict[str, Any]:
                         await disco.wait_for_change()
                     report["seen"] = sorted({t.fingerprint for t in others_seen()})
                     report["resolved_at"] = round(time.monotonic() - started, 2)
-                    report["ad_addresses"] = {t.info.player_name: t.addresses for t in
-                                              others_seen()}
+                    report["ad_addresses"] = {
+                        t.info.player_name: t.addresses for t in others_seen()
+                    }
                     for t in others_seen():
                         async with connect(
                             list(t.addresses), t.port, identity, expect=t.fingerprint
@@ -110,9 +111,7 @@ async def _peer(args: argparse.Namespace) -> dict[str, Any]:
                     await ad.update(seats_taken=args.peers)
                     while True:
                         full = {
-                            t.fingerprint
-                            for t in others_seen()
-                            if t.info.seats_taken == args.peers
+                            t.fingerprint for t in others_seen() if t.info.seats_taken == args.peers
                         }
                         if len(full) >= others:
                             break
@@ -129,9 +128,21 @@ def _spawn(args: argparse.Namespace) -> int:
     """Start ``args.spawn`` peers bound to 127.0.0.1 and print their reports as a JSON list."""
     procs = [
         subprocess.Popen(
-            [sys.executable, "-m", "tests.net.discovery_peer", "--name", f"lo{i}",
-             "--seed", str(i), "--peers", str(args.spawn), "--interface", "127.0.0.1",
-             "--timeout", str(args.timeout)],
+            [
+                sys.executable,
+                "-m",
+                "tests.net.discovery_peer",
+                "--name",
+                f"lo{i}",
+                "--seed",
+                str(i),
+                "--peers",
+                str(args.spawn),
+                "--interface",
+                "127.0.0.1",
+                "--timeout",
+                str(args.timeout),
+            ],
             stdout=subprocess.PIPE,
             text=True,
         )

@@ -122,9 +122,20 @@ class Lan:
         """Stop the bridge flooding multicast, like a Wi-Fi that drops mDNS (LAN_NOTES §2.5)."""
         for i in range(len(self.namespaces)):
             subprocess.run(
-                ["bridge", "-n", self.switch, "link", "set", "dev", f"p{i + 1}",
-                 "mcast_flood", "off"],
-                check=True, capture_output=True, timeout=20,
+                [
+                    "bridge",
+                    "-n",
+                    self.switch,
+                    "link",
+                    "set",
+                    "dev",
+                    f"p{i + 1}",
+                    "mcast_flood",
+                    "off",
+                ],
+                check=True,
+                capture_output=True,
+                timeout=20,
             )
 
 
@@ -137,14 +148,37 @@ def _create_lan(prefix: str, n: int) -> Lan:
     _ip("-n", switch, "link", "set", "br0", "up")
     for i, ns in enumerate(names, start=1):
         _ip("netns", "add", ns)
-        _ip("link", "add", "eth0", "netns", ns, "type", "veth", "peer", "name", f"p{i}",
-            "netns", switch)
+        _ip(
+            "link",
+            "add",
+            "eth0",
+            "netns",
+            ns,
+            "type",
+            "veth",
+            "peer",
+            "name",
+            f"p{i}",
+            "netns",
+            switch,
+        )
         _ip("-n", switch, "link", "set", f"p{i}", "master", "br0")
         _ip("-n", switch, "link", "set", f"p{i}", "up")
         subprocess.run(
-            ["ip", "netns", "exec", ns, "sysctl", "-qw", "net.ipv6.conf.all.accept_dad=0",
-             "net.ipv6.conf.default.accept_dad=0", "net.ipv6.conf.eth0.accept_dad=0"],
-            check=True, capture_output=True, timeout=20,
+            [
+                "ip",
+                "netns",
+                "exec",
+                ns,
+                "sysctl",
+                "-qw",
+                "net.ipv6.conf.all.accept_dad=0",
+                "net.ipv6.conf.default.accept_dad=0",
+                "net.ipv6.conf.eth0.accept_dad=0",
+            ],
+            check=True,
+            capture_output=True,
+            timeout=20,
         )
         _ip("-n", ns, "link", "set", "lo", "up")
         _ip("-n", ns, "link", "set", "eth0", "multicast", "on")

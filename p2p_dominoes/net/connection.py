@@ -92,14 +92,17 @@ class TransportConfig:
     """Timeouts and buffer sizes of one connection (seconds, messages).
 
     The defaults follow the issue: a vanished peer is noticed within ``peer_timeout`` (5 s),
-    since mDNS keeps a crashed peer's record for about 19 minutes.
+    since mDNS keeps a crashed peer's record for about 19 minutes. The reader never waits for
+    the application (so liveness does not depend on how fast it consumes); up to
+    ``receive_queue`` messages wait for :meth:`Connection.receive`, and one more closes the
+    connection. A write that cannot complete within ``peer_timeout`` closes it too.
     """
 
     handshake_timeout: float = 5.0
     heartbeat_interval: float = 1.0
     peer_timeout: float = 5.0
     connect_timeout: float = 5.0
-    receive_queue: int = 64
+    receive_queue: int = 1024
 
     def __post_init__(self) -> None:
         for name in ("handshake_timeout", "heartbeat_interval", "peer_timeout", "connect_timeout"):
@@ -553,24 +556,34 @@ class Connection:
         reader = self._session.reader
         try:
             while True:
-                with trio.move_on_at(self._last_heard + timeout):
+                frame: bytes | None = None
+                with trio.move_on_at(self._last_heard + timeout) as scope:
                     frame = await reader.next()
-                    if frame is None:
-                        self._close_now("peer closed the connection without bye")
-                        return
-                    message = decode_message(self._session.rx.open(frame))
-                    self._last_heard = trio.current_time()
-                    if isinstance(message, Bye):
-                        self._close_now(f"peer said bye: {message.reason}")
-                        return
-                    if isinstance(message, Heartbeat):
-                        continue
-                    if isinstance(message, Hello | Auth):
-                        raise FrameError(f"{type(message).__name__.lower()} after the handshake")
-                    await self._incoming_send.send(message)
+                if scope.cancelled_caught:
+                    self._close_now(f"peer silent for {timeout:g} s")
+                    return
+                if frame is None:
+                    self._close_now("peer closed the connection without bye")
+                    return
+                message = decode_message(self._session.rx.open(frame))
+                self._last_heard = trio.current_time()
+                if isinstance(message, Bye):
+                    self._close_now(f"peer said bye: {message.reason}")
+                    return
+                if isinstance(message, Heartbeat):
                     continue
-                self._close_now(f"peer silent for {timeout:g} s")
-                return
+                if isinstance(message, Hello | Auth):
+                    raise FrameError(f"{type(message).__name__.lower()} after the handshake")
+                # Never wait for the application here: reading must go on so that heartbeats
+                # are seen (and the peer's writes do not stall). A full queue ends the link.
+                try:
+                    self._incoming_send.send_nowait(message)
+                except trio.WouldBlock:
+                    self._close_now(
+                        f"more than {self._config.receive_queue} messages waiting "
+                        "(the application is too slow, or the peer floods)"
+                    )
+                    return
         except FrameError as exc:
             self._close_now(f"protocol violation: {exc}", peer_fault=True)
         except (trio.BrokenResourceError, OSError) as exc:
@@ -679,4 +692,5 @@ async def _accept(
 
 
 ConnectionHandler = Callable[[Connection], Awaitable[None]]
-"""Runs for the life of one inbound connection; the connection closes when it returns."""
+"""Runs for one inbound connection, which closes when it returns. It is not cancelled when the
+connection ends: it learns that from ``receive()`` (ConnectionClosed) or ``send()``."""

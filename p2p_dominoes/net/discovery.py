@@ -23,7 +23,7 @@ from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass, field, replace
 from functools import partial
-from typing import Any, Final
+from typing import Final
 
 import ifaddr
 import trio
@@ -264,18 +264,36 @@ class Advertisement:
         """The full DNS-SD service instance name."""
         return str(self._service.name)
 
-    async def update(self, **changes: Any) -> None:
-        """Re-announce with ``TableInfo`` fields replaced, e.g. ``update(seats_taken=3)``."""
+    async def update(
+        self,
+        *,
+        seats_taken: int | None = None,
+        seats_total: int | None = None,
+        phase: str | None = None,
+        table_name: str | None = None,
+        player_name: str | None = None,
+        rules: str | None = None,
+    ) -> None:
+        """Re-announce with the given fields changed, e.g. ``update(seats_taken=3)``.
+
+        The table id and fingerprint (and so the instance name) never change.
+        """
         if self._withdrawn:
             raise DiscoveryError("advertisement was withdrawn")
-        info = replace(self._info, **changes)
-        if info.fingerprint != self._info.fingerprint or info.table_id != self._info.table_id:
-            raise ValueError("fingerprint and table_id of an advertisement cannot change")
+        given = {
+            "seats_taken": seats_taken,
+            "seats_total": seats_total,
+            "phase": phase,
+            "table_name": table_name,
+            "player_name": player_name,
+            "rules": rules,
+        }
+        info = replace(self._info, **{k: v for k, v in given.items() if v is not None})
         old = self._service
         assert old.port is not None
-        self._service = self._discovery._service_info(info, old.port, str(old.name))
-        await trio.to_thread.run_sync(self._discovery._zc.update_service, self._service)
-        self._info = info
+        service = self._discovery._service_info(info, old.port, str(old.name))
+        await trio.to_thread.run_sync(self._discovery._zc.update_service, service)
+        self._service, self._info = service, info
 
     async def withdraw(self) -> None:
         """Send goodbyes for this ad (shielded: completes even when cancelled). Idempotent."""

@@ -18,6 +18,7 @@ import argparse
 import json
 import subprocess
 import sys
+import threading
 import time
 from typing import Any
 
@@ -117,9 +118,11 @@ async def _peer(args: argparse.Namespace) -> dict[str, Any]:
                             break
                         await disco.wait_for_change()
                     report["updated_seen"] = sorted(full)
+                    report["threads_during"] = sorted(t.name for t in threading.enumerate())
                     report["ok"] = True
                     report["done_at"] = round(time.monotonic() - started, 2)
                     await trio.sleep(args.linger)
+            report["threads_after"] = sorted(t.name for t in threading.enumerate())
             nursery.cancel_scope.cancel()
     return report
 

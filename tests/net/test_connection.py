@@ -313,6 +313,39 @@ async def test_heartbeats_keep_an_idle_connection_open(alice: Identity, bob: Ide
         assert server.closed[0].reason == "peer said bye: done"
 
 
+async def test_a_slow_reader_is_not_mistaken_for_a_silent_peer(
+    alice: Identity, bob: Identity
+) -> None:
+    """The application reads nothing for 3 peer timeouts: nothing is lost, nobody is dropped."""
+    count = 200
+    async with serving(alice) as server:
+        async with connect("127.0.0.1", server.port, bob, expect=None, config=FAST) as c:
+            for i in range(count):
+                await c.send(i.to_bytes(2, "big") * 500)
+            await trio.sleep(3 * FAST.peer_timeout)
+            replies = [await c.receive() for _ in range(count)]
+            assert not c.closed
+        assert replies == [Data(b"echo " + i.to_bytes(2, "big") * 500) for i in range(count)]
+
+
+async def test_receive_queue_overflow_closes(alice: Identity, bob: Identity) -> None:
+    config = TransportConfig(
+        handshake_timeout=1.0, heartbeat_interval=0.1, peer_timeout=0.6, receive_queue=5
+    )
+    async with (
+        serving(alice, config=config) as server,
+        connect("127.0.0.1", server.port, bob, expect=None, config=config) as c,
+    ):
+        for _ in range(10):
+            await c.send(b"x")
+        await trio.sleep(0.3)
+        received = []
+        with pytest.raises(ConnectionClosed, match="more than 5 messages waiting"):
+            while True:
+                received.append(await c.receive())
+        assert len(received) == 5  # what was queued is still delivered
+
+
 async def test_silent_peer_is_noticed_within_the_default_timeout(
     alice: Identity, bob: Identity
 ) -> None:

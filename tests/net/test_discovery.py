@@ -174,6 +174,10 @@ def _check_full_mesh(reports: list[dict[str, Any]], total: int) -> None:
         assert all(reply.endswith("got hello from " + r["name"]) for reply in r["dialed"].values())
         assert r["instance"].endswith("." + SERVICE_TYPE)
         assert r["fingerprint"][:9] in r["instance"]
+        # zeroconf's loop and browser threads ran, and are gone after shutdown (only trio's
+        # idle worker-thread cache remains).
+        assert any(t.startswith("zeroconf-ServiceBrowser") for t in r["threads_during"])
+        assert all(t == "MainThread" or t.startswith("Trio thread") for t in r["threads_after"])
 
 
 _ECHO_ONCE = """

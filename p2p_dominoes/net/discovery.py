@@ -280,15 +280,16 @@ class Advertisement:
         """
         if self._withdrawn:
             raise DiscoveryError("advertisement was withdrawn")
-        given = {
-            "seats_taken": seats_taken,
-            "seats_total": seats_total,
-            "phase": phase,
-            "table_name": table_name,
-            "player_name": player_name,
-            "rules": rules,
-        }
-        info = replace(self._info, **{k: v for k, v in given.items() if v is not None})
+        now = self._info
+        info = replace(
+            now,
+            seats_taken=now.seats_taken if seats_taken is None else seats_taken,
+            seats_total=now.seats_total if seats_total is None else seats_total,
+            phase=now.phase if phase is None else phase,
+            table_name=now.table_name if table_name is None else table_name,
+            player_name=now.player_name if player_name is None else player_name,
+            rules=now.rules if rules is None else rules,
+        )
         old = self._service
         assert old.port is not None
         service = self._discovery._service_info(info, old.port, str(old.name))

@@ -63,6 +63,12 @@ class Deck:
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Deck is immutable")
 
+    def __copy__(self) -> Deck:
+        return self  # immutable: a copy is the value itself
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Deck:
+        return self
+
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Deck) and other.to_bytes() == self.to_bytes()
 

@@ -137,6 +137,12 @@ class Scalar:
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Scalar is immutable")
 
+    def __copy__(self) -> Scalar:
+        return self  # immutable: a copy is the value itself
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Scalar:
+        return self
+
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Scalar) and other.value == self.value
 
@@ -194,6 +200,12 @@ class Point:
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Point is immutable")
+
+    def __copy__(self) -> Point:
+        return self  # immutable: a copy is the value itself
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Point:
+        return self
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Point) and other.raw == self.raw

@@ -1,0 +1,421 @@
+"""Authenticated connections over real loopback TCP: handshake, refusals, bad input, liveness."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+
+import pytest
+import trio
+
+from p2p_dominoes.net import (
+    DEFAULT_CONFIG,
+    MAX_DATA_SIZE,
+    Bye,
+    Connection,
+    ConnectionClosed,
+    Data,
+    FrameError,
+    Hello,
+    IdentityMismatch,
+    Listener,
+    RefusedByPeer,
+    SyncRequest,
+    TransportConfig,
+    connect,
+    encode_frame,
+    encode_message,
+    open_listener,
+)
+from p2p_dominoes.net.connection import _Cipher, _handshake, derive_keys
+from p2p_dominoes.session import Identity, PublicIdentity
+from tests.net.conftest import FAST
+
+
+@dataclass
+class Server:
+    """A listener on 127.0.0.1 with a recording handler."""
+
+    listener: Listener
+    identity: Identity
+    connections: list[Connection] = field(default_factory=list)
+    received: list[object] = field(default_factory=list)
+    closed: list[ConnectionClosed] = field(default_factory=list)
+    rejects: list[tuple[str, str]] = field(default_factory=list)
+    changed: trio.Event = field(default_factory=trio.Event)
+
+    @property
+    def port(self) -> int:
+        return self.listener.port
+
+    def _notify(self) -> None:
+        self.changed.set()
+        self.changed = trio.Event()
+
+    async def wait_for(self, predicate: Callable[[], bool], timeout: float = 5.0) -> None:
+        with trio.fail_after(timeout):
+            while not predicate():
+                await self.changed.wait()
+
+
+@asynccontextmanager
+async def serving(
+    identity: Identity,
+    *,
+    config: TransportConfig = FAST,
+    echo: bool = True,
+    **serve_kwargs: object,
+) -> AsyncIterator[Server]:
+    listener = await open_listener(interface="127.0.0.1", port=0)
+    server = Server(listener, identity)
+
+    async def handler(conn: Connection) -> None:
+        server.connections.append(conn)
+        server._notify()
+        try:
+            while True:
+                message = await conn.receive()
+                server.received.append(message)
+                server._notify()
+                if echo and isinstance(message, Data):
+                    await conn.send(b"echo " + message.payload)
+        except ConnectionClosed as exc:
+            server.closed.append(exc)
+            server._notify()
+
+    def on_reject(address: str, reason: str) -> None:
+        server.rejects.append((address, reason))
+        server._notify()
+
+    async with listener, trio.open_nursery() as nursery:
+        await nursery.start(
+            lambda task_status: listener.serve(
+                identity,
+                handler,
+                config=config,
+                on_reject=on_reject,
+                task_status=task_status,
+                **serve_kwargs,  # type: ignore[arg-type]
+            )
+        )
+        yield server
+        nursery.cancel_scope.cancel()
+
+
+async def _read_until_eof(stream: trio.abc.Stream, timeout: float) -> bytes:
+    data = b""
+    with trio.fail_after(timeout):
+        while chunk := await stream.receive_some(65536):
+            data += chunk
+    return data
+
+
+async def test_handshake_and_messages_both_ways(alice: Identity, bob: Identity) -> None:
+    async with serving(alice) as server:
+        async with connect("127.0.0.1", server.port, bob, expect=alice.public, config=FAST) as c:
+            assert c.peer == alice.public and c.local == bob.public and c.initiator
+            await c.send(b"one")
+            await c.request_sync(b"\x07" * 32)
+            await c.send(b"two")
+            assert await c.receive() == Data(b"echo one")
+            assert await c.receive() == Data(b"echo two")
+        await server.wait_for(lambda: len(server.closed) == 1)
+    assert server.received == [Data(b"one"), SyncRequest(b"\x07" * 32), Data(b"two")]
+    inbound = server.connections[0]
+    assert inbound.peer == bob.public and not inbound.initiator
+    assert server.closed[0].reason == "peer said bye: done"
+    assert not server.closed[0].peer_fault
+
+
+async def test_pin_by_full_fingerprint(alice: Identity, bob: Identity) -> None:
+    async with serving(alice) as server:
+        for pin in (alice.public.fingerprint, alice.public.fingerprint.replace("-", "").lower()):
+            async with connect("127.0.0.1", server.port, bob, expect=pin, config=FAST) as c:
+                assert c.peer == alice.public
+
+
+async def test_short_fingerprint_is_not_a_pin(alice: Identity, bob: Identity) -> None:
+    with pytest.raises(ValueError, match="full fingerprint"):
+        async with connect("127.0.0.1", 1, bob, expect=alice.public.short_fingerprint):
+            pass
+
+
+async def test_largest_payload_passes_and_larger_is_refused(alice: Identity, bob: Identity) -> None:
+    async with (
+        serving(alice, echo=False) as server,
+        connect("127.0.0.1", server.port, bob, expect=None, config=FAST) as c,
+    ):
+        await c.send(b"\xab" * MAX_DATA_SIZE)
+        with pytest.raises(FrameError):
+            await c.send(b"\xab" * (MAX_DATA_SIZE + 1))
+        await server.wait_for(lambda: len(server.received) == 1)
+    assert server.received == [Data(b"\xab" * MAX_DATA_SIZE)]
+
+
+async def test_wrong_key_is_refused_with_a_reason(
+    alice: Identity, bob: Identity, carol: Identity
+) -> None:
+    async with serving(alice) as server:
+        with pytest.raises(IdentityMismatch) as info:
+            async with connect("127.0.0.1", server.port, bob, expect=carol.public, config=FAST):
+                pass
+        assert carol.public.fingerprint in str(info.value)
+        assert alice.public.fingerprint in str(info.value)
+        await server.wait_for(lambda: bool(server.rejects))
+    assert server.connections == []
+    assert "expected" in server.rejects[0][1] and server.rejects[0][0].startswith("127.0.0.1:")
+
+
+async def test_listener_refuses_a_stranger(alice: Identity, bob: Identity, carol: Identity) -> None:
+    allowed = {bob.public}
+
+    def authorize(peer: PublicIdentity) -> str | None:
+        return None if peer in allowed else "not seated at this table"
+
+    async with serving(alice, authorize=authorize) as server:
+        async with connect("127.0.0.1", server.port, bob, expect=alice.public, config=FAST):
+            pass
+        with pytest.raises(RefusedByPeer) as info:
+            async with connect("127.0.0.1", server.port, carol, expect=alice.public, config=FAST):
+                pass
+        assert "not seated at this table" in info.value.reason
+        assert carol.public.fingerprint in info.value.reason
+        await server.wait_for(lambda: bool(server.rejects))
+    assert len(server.connections) == 1
+    assert "not seated" in server.rejects[0][1]
+
+
+async def test_connecting_to_yourself_is_refused(alice: Identity) -> None:
+    async with serving(alice) as server:
+        with pytest.raises((IdentityMismatch, RefusedByPeer), match="our own identity"):
+            async with connect("127.0.0.1", server.port, alice, expect=None, config=FAST):
+                pass
+
+
+async def test_connection_cap(alice: Identity, bob: Identity, carol: Identity) -> None:
+    async with (
+        serving(alice, max_connections=1) as server,
+        connect("127.0.0.1", server.port, bob, expect=None, config=FAST),
+    ):
+        await server.wait_for(lambda: len(server.connections) == 1)
+        with pytest.raises(RefusedByPeer, match="too many connections"):
+            async with connect("127.0.0.1", server.port, carol, expect=None, config=FAST):
+                pass
+
+
+async def test_no_listener_is_an_os_error(bob: Identity) -> None:
+    listener = await open_listener(interface="127.0.0.1", port=0)
+    port = listener.port
+    await listener.aclose()
+    with pytest.raises(OSError, match="could not connect"):
+        async with connect("127.0.0.1", port, bob, expect=None, config=FAST):
+            pass
+
+
+@pytest.mark.parametrize(
+    ("junk", "reason"),
+    [
+        (os.urandom(64), "malformed handshake"),
+        (b"\xff\xff\xff\xff", "frame length"),
+        ((100_000).to_bytes(4, "big"), "frame length"),  # fine later, too big before auth
+        (b"GET / HTTP/1.1\r\nHost: x\r\n\r\n", "frame length"),
+        (encode_frame(encode_message(Data(b"too early"))), "expected hello"),
+    ],
+    ids=["random", "max-length", "big-length", "http", "data-before-hello"],
+)
+async def test_bad_bytes_are_dropped_and_named(
+    alice: Identity, bob: Identity, junk: bytes, reason: str
+) -> None:
+    async with serving(alice) as server:
+        stream = await trio.open_tcp_stream("127.0.0.1", server.port)
+        await stream.send_all(junk)
+        with trio.fail_after(0.5):  # well before the handshake timeout
+            await _read_until_eof(stream, 0.5)
+        await server.wait_for(lambda: bool(server.rejects))
+        assert reason in server.rejects[0][1]
+        # The listener keeps serving.
+        async with connect("127.0.0.1", server.port, bob, expect=alice.public, config=FAST) as c:
+            await c.send(b"still here")
+            assert await c.receive() == Data(b"echo still here")
+
+
+async def test_half_frame_then_silence_times_out_the_handshake(alice: Identity) -> None:
+    async with serving(alice) as server:
+        stream = await trio.open_tcp_stream("127.0.0.1", server.port)
+        await stream.send_all(encode_frame(b"x" * 100)[:50])
+        start = trio.current_time()
+        await _read_until_eof(stream, 3)
+        elapsed = trio.current_time() - start
+        assert FAST.handshake_timeout - 0.1 <= elapsed <= FAST.handshake_timeout + 1
+        await server.wait_for(lambda: bool(server.rejects))
+        assert "timed out" in server.rejects[0][1]
+
+
+@asynccontextmanager
+async def raw_authenticated(
+    port: int, identity: Identity
+) -> AsyncIterator[tuple[trio.SocketStream, _Cipher]]:
+    """A hand-driven client: does the real handshake, then sends only what the test writes."""
+    stream = await trio.open_tcp_stream("127.0.0.1", port)
+    session = await _handshake(
+        stream, identity, initiator=True, expect=None, authorize=None, timeout=2
+    )
+    try:
+        yield stream, session.tx
+    finally:
+        await stream.aclose()
+
+
+async def test_half_frame_after_auth_then_silence(alice: Identity, bob: Identity) -> None:
+    async with serving(alice) as server, raw_authenticated(server.port, bob) as (stream, tx):
+        frame = tx.seal(encode_message(Data(b"x" * 1000)))
+        await stream.send_all(frame[:300])
+        await server.wait_for(lambda: bool(server.closed), timeout=3)
+        assert "silent" in server.closed[0].reason
+        assert server.received == []
+
+
+@pytest.mark.parametrize("attack", ["bitflip", "replay", "hello-again", "plaintext"])
+async def test_bad_frames_after_auth_drop_the_peer(
+    alice: Identity, bob: Identity, attack: str
+) -> None:
+    async with serving(alice) as server, raw_authenticated(server.port, bob) as (stream, tx):
+        good = tx.seal(encode_message(Data(b"fine")))
+        if attack == "bitflip":
+            wire = bytearray(good)
+            wire[10] ^= 1
+            await stream.send_all(bytes(wire))
+        elif attack == "replay":
+            await stream.send_all(good + good)
+        elif attack == "hello-again":
+            await stream.send_all(
+                tx.seal(encode_message(Hello(1, bob.public.raw, b"\x09" * 32, b"\x00" * 32)))
+            )
+        else:
+            await stream.send_all(encode_frame(encode_message(Data(b"fine"))))
+        await server.wait_for(lambda: bool(server.closed), timeout=3)
+        closed = server.closed[0]
+        assert closed.peer_fault
+        assert "protocol violation" in closed.reason
+        assert server.received == ([Data(b"fine")] if attack == "replay" else [])
+        await _read_until_eof(stream, 1)
+
+
+async def test_heartbeats_keep_an_idle_connection_open(alice: Identity, bob: Identity) -> None:
+    async with serving(alice) as server:
+        async with connect("127.0.0.1", server.port, bob, expect=None, config=FAST) as c:
+            await trio.sleep(4 * FAST.peer_timeout)
+            assert not c.closed
+            await c.send(b"ping")
+            assert await c.receive() == Data(b"echo ping")
+        assert server.closed[0].reason == "peer said bye: done"
+
+
+async def test_a_slow_reader_is_not_mistaken_for_a_silent_peer(
+    alice: Identity, bob: Identity
+) -> None:
+    """The application reads nothing for 3 peer timeouts: nothing is lost, nobody is dropped."""
+    count = 200
+    async with serving(alice) as server:
+        async with connect("127.0.0.1", server.port, bob, expect=None, config=FAST) as c:
+            for i in range(count):
+                await c.send(i.to_bytes(2, "big") * 500)
+            await trio.sleep(3 * FAST.peer_timeout)
+            replies = [await c.receive() for _ in range(count)]
+            assert not c.closed
+        assert replies == [Data(b"echo " + i.to_bytes(2, "big") * 500) for i in range(count)]
+
+
+async def test_receive_queue_overflow_closes(alice: Identity, bob: Identity) -> None:
+    config = TransportConfig(
+        handshake_timeout=1.0, heartbeat_interval=0.1, peer_timeout=0.6, receive_queue=5
+    )
+    async with (
+        serving(alice, config=config) as server,
+        connect("127.0.0.1", server.port, bob, expect=None, config=config) as c,
+    ):
+        for _ in range(10):
+            await c.send(b"x")
+        await trio.sleep(0.3)
+        received = []
+        with pytest.raises(ConnectionClosed, match="more than 5 messages waiting"):
+            while True:
+                received.append(await c.receive())
+        assert len(received) == 5  # what was queued is still delivered
+
+
+async def test_silent_peer_is_noticed_within_the_default_timeout(
+    alice: Identity, bob: Identity
+) -> None:
+    """A peer that stops sending (no bye, no FIN: like a laptop gone from the Wi-Fi)."""
+    assert DEFAULT_CONFIG.peer_timeout == 5.0 and DEFAULT_CONFIG.heartbeat_interval == 1.0
+    async with serving(alice, config=DEFAULT_CONFIG) as server:
+        async with raw_authenticated(server.port, bob) as (stream, tx):
+            await stream.send_all(tx.seal(encode_message(Data(b"last words"))))
+            await server.wait_for(lambda: bool(server.received))
+            start = trio.current_time()
+            heartbeats = 0
+            with trio.move_on_after(DEFAULT_CONFIG.peer_timeout + 1.5):
+                while not server.closed:
+                    chunk = await stream.receive_some(65536)  # the server's heartbeats
+                    if not chunk:
+                        break
+                    heartbeats += 1
+            await server.wait_for(lambda: bool(server.closed), timeout=1)
+            elapsed = trio.current_time() - start
+        assert 4.5 <= elapsed <= 6.5
+        assert heartbeats >= 3  # meanwhile the server kept saying that it is alive
+        assert server.closed[0].reason == "peer silent for 5 s"
+        assert not server.closed[0].peer_fault
+
+
+async def test_client_notices_a_vanished_server(alice: Identity, bob: Identity) -> None:
+    """The dialing side too: the listener's peer stops talking without closing."""
+    listener = await open_listener(interface="127.0.0.1", port=0)
+    async with listener, trio.open_nursery() as nursery:
+
+        async def silent_responder() -> None:
+            stream = await listener._socket_listener.accept()
+            await _handshake(stream, alice, initiator=False, expect=None, authorize=None, timeout=2)
+            await trio.sleep_forever()
+
+        nursery.start_soon(silent_responder)
+        async with connect("127.0.0.1", listener.port, bob, expect=None, config=FAST) as c:
+            with (
+                trio.fail_after(FAST.peer_timeout + 1),
+                pytest.raises(ConnectionClosed, match="silent"),
+            ):
+                await c.receive()
+            with pytest.raises(ConnectionClosed):
+                await c.send(b"too late")
+        nursery.cancel_scope.cancel()
+
+
+async def test_local_close_sends_bye_with_reason(alice: Identity, bob: Identity) -> None:
+    async with serving(alice) as server:
+        async with connect("127.0.0.1", server.port, bob, expect=None, config=FAST) as c:
+            await server.wait_for(lambda: bool(server.connections))
+            await c.aclose("table finished")
+            assert c.close_reason == "closed locally: table finished"
+            with pytest.raises(ConnectionClosed):
+                await c.receive()
+        await server.wait_for(lambda: bool(server.closed))
+    assert server.closed[0].reason == "peer said bye: table finished"
+
+
+def test_record_layer_rejects_reordering_and_replay() -> None:
+    k1, _ = derive_keys(b"\x01" * 32, b"\x02" * 32)
+    sender, receiver = _Cipher(k1), _Cipher(k1)
+    first, second = sender.seal(b"a")[4:], sender.seal(b"b")[4:]
+    with pytest.raises(FrameError):
+        receiver.open(second)
+    receiver2 = _Cipher(k1)
+    assert receiver2.open(first) == b"a"
+    with pytest.raises(FrameError):
+        receiver2.open(first)
+
+
+def test_bye_reason_limits() -> None:
+    assert Bye.of("x" * 1000).reason == "x" * 256

@@ -1,0 +1,323 @@
+"""`p2p-dominoes host | join | tables | demo`: play on the local network."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import trio
+
+from p2p_dominoes.bots import BOTS, bot_named
+from p2p_dominoes.cli import UsageError
+from p2p_dominoes.engine import LANGUAGES, PRESETS, preset
+from p2p_dominoes.net.runtime import PeerFailure, PeerOptions
+from p2p_dominoes.net.tables import Target, find_table, host_table, join_table, split_host_port
+from p2p_dominoes.session import Identity
+from p2p_dominoes.store import IdentityFileError, load_or_create_identity
+
+DEFAULT_PORT = 47800
+
+
+def register(commands: Any) -> None:
+    host = commands.add_parser(
+        "host",
+        help="open a table on the local network and play",
+        description="Open a table, wait for players (and start bots for empty seats), play.",
+    )
+    host.add_argument("--table", default=None, help="table name (default: NAME's table)")
+    host.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
+    host.add_argument("--bots", type=int, default=0, help="fill this many seats with bot peers")
+    host.add_argument("--rules", default="draw", choices=sorted(PRESETS))
+    host.add_argument("--hands", type=int, metavar="H", help="play H hands instead of a match")
+    _peer_arguments(host)
+    host.set_defaults(run=run_host)
+
+    join = commands.add_parser(
+        "join",
+        help="join a table on the local network and play",
+        description="Join a table found on the local network, or at HOST:PORT.",
+    )
+    join.add_argument("table", nargs="?", help="table name (default: the only open table)")
+    join.add_argument("--connect", metavar="HOST:PORT", help="join by address (no discovery)")
+    _peer_arguments(join)
+    join.set_defaults(run=run_join)
+
+    tables = commands.add_parser("tables", help="list the tables on the local network")
+    tables.add_argument("--timeout", type=float, default=3.0, help="seconds to listen")
+    tables.add_argument("--interface", metavar="ADDR", help="use only this local address")
+    tables.add_argument("--json", action="store_true")
+    tables.set_defaults(run=run_tables)
+
+    demo = commands.add_parser(
+        "demo",
+        help="bot peers as separate processes on this machine play over real TCP",
+        description="Start N bot peers as separate processes bound to 127.0.0.1; they play over "
+        "real TCP, and the record is verified at the end.",
+    )
+    demo.add_argument("--players", type=int, default=4, choices=(2, 3, 4))
+    count = demo.add_mutually_exclusive_group()
+    count.add_argument("--hands", type=int, metavar="H", help="play H hands (default 1)")
+    count.add_argument("--match", action="store_true", help="play a whole match")
+    demo.add_argument("--rules", default="draw", choices=sorted(PRESETS))
+    demo.add_argument("--record", type=Path, metavar="FILE", help="keep the transcript here")
+    demo.add_argument("--lang", default="en", choices=LANGUAGES)
+    demo.set_defaults(run=run_demo)
+
+
+def _peer_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--name", default=None, help="your name at the table")
+    parser.add_argument(
+        "--port",
+        type=int,
+        default=DEFAULT_PORT,
+        help=f"TCP port to listen on (default {DEFAULT_PORT}; 0: any free port)",
+    )
+    parser.add_argument("--interface", metavar="ADDR", help="use only this local address")
+    parser.add_argument(
+        "--bot", metavar="STRATEGY", choices=sorted(BOTS), help="let a bot play this seat"
+    )
+    parser.add_argument("--ui", choices=("text", "none"), default="text")
+    parser.add_argument("--lang", default="en", choices=LANGUAGES)
+    parser.add_argument("--record", type=Path, metavar="FILE", help="write the transcript here")
+    parser.add_argument("--data-dir", type=Path, help="where your identity key is kept")
+    parser.add_argument("--no-mdns", action="store_true", help="do not use multicast discovery")
+
+
+def _data_dir(args: argparse.Namespace) -> Path:
+    if args.data_dir is not None:
+        return Path(args.data_dir)
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "p2p-dominoes"
+
+
+def _options(args: argparse.Namespace) -> PeerOptions:
+    if args.bot is not None and args.data_dir is None:
+        identity = Identity.generate()  # a bot needs no lasting identity
+    else:
+        try:
+            identity = load_or_create_identity(_data_dir(args))
+        except (IdentityFileError, OSError) as exc:
+            raise UsageError(str(exc)) from None
+    name = args.name or (f"{args.bot}-bot" if args.bot else os.environ.get("USER", "player"))
+    if not 0 <= args.port <= 65535:
+        raise UsageError("--port must be 0–65535")
+    return PeerOptions(
+        name=name[:64],
+        identity=identity,
+        interface=args.interface,
+        port=args.port,
+        bot=bot_named(args.bot) if args.bot else None,
+        bot_name=args.bot,
+        ui=args.ui,
+        lang=args.lang,
+        record=args.record,
+        mdns=not args.no_mdns,
+        say=_say,
+    )
+
+
+def _say(line: str) -> None:
+    print(line, flush=True)
+
+
+def _run_peer(main: Callable[[], Awaitable[int]]) -> int:
+    """Run a peer; its PeerFailure becomes one line for the user, Ctrl+C exit status 130."""
+    try:
+        return trio.run(main)
+    except BaseException as exc:  # nurseries wrap errors in exception groups
+        failure = _first(exc, PeerFailure)
+        if failure is not None:
+            raise UsageError(str(failure)) from None
+        if _first(exc, KeyboardInterrupt) is not None:
+            return 130
+        raise
+
+
+_E = TypeVar("_E", bound=BaseException)
+
+
+def _first(exc: BaseException, kind: type[_E]) -> _E | None:
+    if isinstance(exc, kind):
+        return exc
+    if isinstance(exc, BaseExceptionGroup):
+        for inner in exc.exceptions:
+            found = _first(inner, kind)
+            if found is not None:
+                return found
+    return None
+
+
+async def _stdin_lines(send: trio.MemorySendChannel[str]) -> None:
+    """Feed the player's typed lines to the game (the terminal UI reads from here)."""
+    stream = trio.lowlevel.FdStream(os.dup(sys.stdin.fileno()))
+    buffer = b""
+    async with send, stream:
+        while True:
+            chunk = await stream.receive_some(4096)
+            if not chunk:
+                return
+            buffer += chunk
+            while b"\n" in buffer:
+                line, buffer = buffer.split(b"\n", 1)
+                await send.send(line.decode("utf-8", "replace"))
+
+
+async def _with_input(options: PeerOptions, play: Callable[[], Awaitable[int]]) -> int:
+    if options.bot is not None:
+        return await play()
+    send, receive = trio.open_memory_channel[str](16)
+    options.read_line = lambda: receive
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(_stdin_lines, send)
+        status = await play()
+        nursery.cancel_scope.cancel()
+    return status
+
+
+def run_host(args: argparse.Namespace) -> int:
+    options = _options(args)
+    if args.hands is not None and args.hands < 1:
+        raise UsageError("--hands must be at least 1")
+    if not 0 <= args.bots <= args.players - 1:
+        raise UsageError(f"--bots must be 0–{args.players - 1} for {args.players} players")
+    rules = preset(args.rules)
+    table = args.table or f"{options.name}'s table"
+    bot = args.bot or "random"
+
+    async def main() -> int:
+        return await _with_input(
+            options,
+            lambda: host_table(
+                options,
+                table_name=table[:64],
+                rules=rules,
+                players=args.players,
+                bots=args.bots,
+                bot_strategy=bot,
+                hands=args.hands,
+            ),
+        )
+
+    return _run_peer(main)
+
+
+def run_join(args: argparse.Namespace) -> int:
+    options = _options(args)
+
+    async def main() -> int:
+        if args.connect:
+            try:
+                host, port = split_host_port(args.connect)
+            except ValueError as exc:
+                raise PeerFailure(str(exc)) from None
+            target = Target((host,), port, None)
+        else:
+            target = await find_table(args.table, interface=args.interface, timeout=10.0)
+        return await _with_input(options, lambda: join_table(options, target))
+
+    return _run_peer(main)
+
+
+def run_tables(args: argparse.Namespace) -> int:
+    from p2p_dominoes.net.discovery import DiscoveryError, browse_tables
+
+    if not 0 < args.timeout <= 600:
+        raise UsageError("--timeout must be between 0 and 600 seconds")
+
+    async def main() -> int:
+        try:
+            found = await browse_tables(args.timeout, interface=args.interface)
+        except (DiscoveryError, OSError) as exc:
+            raise PeerFailure(str(exc)) from None
+        rows = [
+            {
+                "table": t.info.table_name,
+                "host": t.info.player_name,
+                "fingerprint": t.info.fingerprint,
+                "seats": f"{t.info.seats_taken}/{t.info.seats_total}",
+                "rules": t.info.rules,
+                "phase": t.info.phase,
+                "addresses": list(t.addresses),
+                "port": t.port,
+                "table_id": t.info.table_id.hex(),
+            }
+            for t in found
+        ]
+        if args.json:
+            print(json.dumps(rows))
+        elif not rows:
+            print(
+                "No tables found. Are you on the same Wi-Fi? Guest networks and AP isolation hide "
+                "peers; a firewall or VPN can too. Try: p2p-dominoes join --connect HOST:PORT"
+            )
+        for row in rows if not args.json else []:
+            print(
+                f"{row['table']}  host {row['host']} ({str(row['fingerprint'])[:9]})  "
+                f"seats {row['seats']}  {row['rules']}  {row['phase']}  "
+                f"{', '.join(row['addresses'])}:{row['port']}"  # type: ignore[arg-type]
+            )
+        return 0
+
+    return _run_peer(main)
+
+
+def run_demo(args: argparse.Namespace) -> int:
+    """A host process with N−1 bot peers (its own child processes) on 127.0.0.1, then verify."""
+    hands = None if args.match else (args.hands or 1)
+    record = args.record or Path(tempfile.mkdtemp(prefix="p2p-dominoes-demo-")) / "demo.p2pd"
+    command = [
+        sys.executable,
+        "-m",
+        "p2p_dominoes",
+        "host",
+        "--name",
+        "bot-0",
+        "--bot",
+        "random",
+        "--players",
+        str(args.players),
+        "--bots",
+        str(args.players - 1),
+        "--rules",
+        args.rules,
+        "--interface",
+        "127.0.0.1",
+        "--port",
+        "0",
+        "--no-mdns",
+        "--record",
+        str(record),
+        "--lang",
+        args.lang,
+        "--data-dir",
+        str(record.parent / "host-identity"),
+    ]
+    if hands is not None:
+        command += ["--hands", str(hands)]
+    started = time.monotonic()
+    print(f"Starting {args.players} bot peers on 127.0.0.1 …", flush=True)
+    process = subprocess.run(command, check=False)  # noqa: S603 - our own interpreter and module
+    if process.returncode != 0:
+        print(f"the demo table stopped with status {process.returncode}", file=sys.stderr)
+        return 1
+    from p2p_dominoes.commands.verify import read_file
+    from p2p_dominoes.session.verify import verify_transcript
+
+    report = verify_transcript(read_file(record))
+    elapsed = time.monotonic() - started
+    if report.failure is not None:
+        print(f"verify {record}: {report.failure}")
+        return 1
+    print(
+        f"verify {record}: clean — {report.messages} messages, {report.hands} hand(s) audited, "
+        f"scores {', '.join(map(str, report.scores))} ({elapsed:.1f} s in all)"
+    )
+    return 0

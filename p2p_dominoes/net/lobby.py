@@ -1,0 +1,160 @@
+"""Lobby messages (before the genesis) and the channel byte that tells them from envelopes.
+
+Every transport `data` payload starts with one channel byte: 0x01 a session envelope
+(PROTOCOL.md §4), 0x02 a lobby message, a strict msgpack array (PROTOCOL.md §13):
+
+- `["join", name, listen_port, host_address]` joiner → host: take a seat; `host_address` is the
+  address the joiner used to reach the host (so the host can tell others how to reach bots that
+  run beside it);
+- `["seats", table_name, rules, seats_total, [[name, key, address, port], …]]` host → everyone
+  seated: the seats so far, clockwise in join order (seat 0 is the host);
+- `["genesis", envelope, max_hands | nil]` host → everyone: the signed genesis; play begins;
+- `["refuse", reason]` host → joiner: no seat (the table is full or already playing).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+import msgpack  # type: ignore[import-untyped]
+
+from p2p_dominoes.session import PublicIdentity
+from p2p_dominoes.session.identity import InvalidIdentity
+
+CHANNEL_SESSION: Final = 0x01
+CHANNEL_LOBBY: Final = 0x02
+MAX_NAME_BYTES: Final = 64
+
+
+class LobbyError(Exception):
+    """A lobby message that is not well formed."""
+
+
+@dataclass(frozen=True)
+class Join:
+    name: str
+    listen_port: int
+    host_address: str
+
+
+@dataclass(frozen=True)
+class SeatAddress:
+    """A seated player: display name, identity key, and where its peer listens."""
+
+    name: str
+    key: PublicIdentity
+    address: str
+    port: int
+
+
+@dataclass(frozen=True)
+class Seats:
+    table_name: str
+    rules: str
+    seats_total: int
+    seats: tuple[SeatAddress, ...]
+
+
+@dataclass(frozen=True)
+class GenesisOffer:
+    envelope: bytes
+    max_hands: int | None
+
+
+@dataclass(frozen=True)
+class Refuse:
+    reason: str
+
+
+LobbyMessage = Join | Seats | GenesisOffer | Refuse
+
+
+def encode_lobby(message: LobbyMessage) -> bytes:
+    """The transport payload (channel byte included) for a lobby message."""
+    if isinstance(message, Join):
+        body: list[object] = ["join", message.name, message.listen_port, message.host_address]
+    elif isinstance(message, Seats):
+        seats = [[s.name, s.key.raw, s.address, s.port] for s in message.seats]
+        body = ["seats", message.table_name, message.rules, message.seats_total, seats]
+    elif isinstance(message, GenesisOffer):
+        body = ["genesis", message.envelope, message.max_hands]
+    else:
+        body = ["refuse", message.reason]
+    packed: bytes = msgpack.packb(body, use_bin_type=True)
+    return bytes([CHANNEL_LOBBY]) + packed
+
+
+def decode_lobby(payload: bytes) -> LobbyMessage:
+    """Parse a lobby payload (after the channel byte); LobbyError for anything malformed."""
+    try:
+        body = msgpack.unpackb(
+            payload,
+            raw=False,
+            strict_map_key=True,
+            max_map_len=0,
+            max_ext_len=0,
+            max_array_len=16,
+            max_str_len=4096,
+            max_bin_len=65536,
+            use_list=True,
+        )
+    except (ValueError, msgpack.UnpackException, TypeError) as exc:
+        raise LobbyError(f"not a lobby message: {exc}") from None
+    if not isinstance(body, list) or not body or not isinstance(body[0], str):
+        raise LobbyError("a lobby message is an array starting with its kind")
+    kind, args = body[0], body[1:]
+    if kind == "join" and _types(args, str, int, str):
+        name, port, host = args
+        _check_name(name)
+        _check_port(port)
+        return Join(name, port, _check_address(host))
+    if kind == "seats" and _types(args, str, str, int, list):
+        table, rules, total, raw_seats = args
+        _check_name(table)
+        if not 2 <= total <= 4 or len(raw_seats) > total:
+            raise LobbyError("seats: 2–4 seats, no more taken than there are")
+        return Seats(table, rules[:64], total, tuple(_seat(s) for s in raw_seats))
+    if (
+        kind == "genesis"
+        and len(args) == 2
+        and isinstance(args[0], bytes)
+        and (args[1] is None or (type(args[1]) is int and args[1] >= 1))
+    ):
+        return GenesisOffer(args[0], args[1])
+    if kind == "refuse" and _types(args, str):
+        return Refuse(args[0][:256])
+    raise LobbyError(f"malformed lobby message {kind!r}")
+
+
+def _types(args: list[object], *kinds: type) -> bool:
+    return len(args) == len(kinds) and all(type(a) is k for a, k in zip(args, kinds, strict=True))
+
+
+def _check_name(name: str) -> None:
+    if not name or len(name.encode()) > MAX_NAME_BYTES or not name.isprintable():
+        raise LobbyError("a name is 1–64 bytes of printable text")
+
+
+def _check_port(port: int) -> None:
+    if not 1 <= port <= 65535:
+        raise LobbyError("a port is 1–65535")
+
+
+def _check_address(address: str) -> str:
+    if not 1 <= len(address) <= 64 or not all(c.isalnum() or c in ".:-%[]" for c in address):
+        raise LobbyError("not a network address")
+    return address
+
+
+def _seat(raw: object) -> SeatAddress:
+    if not isinstance(raw, list) or not _types(raw, str, bytes, str, int):
+        raise LobbyError("a seat is [name, key, address, port]")
+    name, key, address, port = raw
+    _check_name(name)
+    _check_port(port)
+    try:
+        public = PublicIdentity(key)
+    except InvalidIdentity as exc:
+        raise LobbyError(f"a seat's key is invalid: {exc}") from None
+    return SeatAddress(name, public, _check_address(address), port)

@@ -1,0 +1,470 @@
+"""The peer runtime: a table session driven over authenticated connections (trio).
+
+One task owns the `TableSession`; connection readers, the player (a bot or a person at the
+terminal) and a ticker feed it through one channel, so the sans-I/O session is only ever touched
+from one place. Every peer dials the seats below its own (the host's connection is the lobby
+one), keeps one writer task per connection, answers catch-up requests with the messages a peer
+lacks, and asks for a catch-up itself when nothing has happened for a while.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+import time
+from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import asynccontextmanager, suppress
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Final
+
+import trio
+
+from p2p_dominoes.bots import Bot
+from p2p_dominoes.engine import Action, Rules
+from p2p_dominoes.net.connection import Connection, connect
+from p2p_dominoes.net.errors import (
+    ConnectionClosed,
+    HandshakeError,
+    IdentityMismatch,
+    NetError,
+    RefusedByPeer,
+)
+from p2p_dominoes.net.framing import Data, SyncRequest
+from p2p_dominoes.net.lobby import (
+    CHANNEL_LOBBY,
+    CHANNEL_SESSION,
+    GenesisOffer,
+    LobbyError,
+    SeatAddress,
+    decode_lobby,
+)
+from p2p_dominoes.session import (
+    Envelope,
+    Genesis,
+    Identity,
+    InvalidMessage,
+    PublicIdentity,
+    SeatInfo,
+    Transcript,
+    default_registry,
+)
+from p2p_dominoes.session.events import CheatingDetected, Event, Update
+from p2p_dominoes.session.table import TableSession
+from p2p_dominoes.store import save_transcript
+
+CATCH_UP_AFTER: Final = 2.0
+"""Seconds without progress before a peer asks the others for what it may have missed."""
+WAITING_NOTICE_EVERY: Final = 5.0
+
+
+class PeerFailure(Exception):
+    """The peer cannot go on (refused, unreachable, a cheater found): one line for the user."""
+
+
+@dataclass
+class PeerOptions:
+    """How this peer plays and what it shows."""
+
+    name: str
+    identity: Identity
+    interface: str | None = None
+    port: int = 47800
+    bot: Bot | None = None
+    bot_name: str | None = None
+    ui: str = "text"
+    lang: str = "en"
+    record: Path | None = None
+    mdns: bool = True
+    say: Callable[[str], None] = print
+    read_line: Callable[[], trio.abc.ReceiveChannel[str]] | None = None
+
+
+_Outgoing = bytes | tuple[str, bytes]
+"""A payload to send, or ("sync", head): a catch-up request."""
+
+
+@dataclass
+class _Link:
+    """One authenticated connection to a seated peer, with its writer queue."""
+
+    seat: int
+    connection: Connection
+    outbox: trio.MemorySendChannel[_Outgoing]
+
+
+@dataclass(frozen=True)
+class _Arrived:
+    """A session message from a seated peer."""
+
+    seat: int
+    payload: bytes
+
+
+@dataclass(frozen=True)
+class _SyncAsked:
+    """A seated peer's catch-up request: it holds the transcript up to `head`."""
+
+    seat: int
+    head: bytes
+
+
+@dataclass(frozen=True)
+class _Chosen:
+    """The player's action, for the turn identified by `token`."""
+
+    token: tuple[int, int]
+    action: Action
+
+
+@dataclass(frozen=True)
+class _LinkUp:
+    link: _Link
+
+
+@dataclass(frozen=True)
+class _LinkDown:
+    seat: int
+    connection: Connection
+
+
+@dataclass(frozen=True)
+class _Tick:
+    pass
+
+
+_Item = _Arrived | _SyncAsked | _Chosen | _LinkUp | _LinkDown | _Tick
+
+
+@dataclass
+class Inbox:
+    """Everything the session task reacts to, in arrival order."""
+
+    send: trio.MemorySendChannel[_Item]
+    receive: trio.MemoryReceiveChannel[_Item]
+
+    @classmethod
+    def new(cls) -> Inbox:
+        send, receive = trio.open_memory_channel[_Item](1024)
+        return cls(send, receive)
+
+
+@dataclass
+class TableRun:
+    """The session task's state: the session, the links to the other seats, the record."""
+
+    session: TableSession
+    options: PeerOptions
+    names: tuple[str, ...]
+    links: dict[int, _Link] = field(default_factory=dict)
+    inbox: Inbox = field(default_factory=Inbox.new)
+    last_progress: float = field(default_factory=time.monotonic)
+    last_notice: float = 0.0
+    asked: tuple[int, int] | None = None
+    result: int | None = None
+
+    @property
+    def seat(self) -> int:
+        assert self.session.seat is not None
+        return self.session.seat
+
+
+async def _writer(connection: Connection, outbox: trio.MemoryReceiveChannel[_Outgoing]) -> None:
+    """Send a link's queue in order; a failed send just ends the link (the reader notices)."""
+    async with outbox:
+        async for item in outbox:
+            try:
+                if isinstance(item, bytes):
+                    await connection.send(item)
+                else:
+                    await connection.request_sync(item[1])
+            except (ConnectionClosed, NetError, trio.BrokenResourceError, trio.ClosedResourceError):
+                return
+
+
+async def _reader(connection: Connection, seat: int, inbox: Inbox) -> None:
+    """Forward a connection's session messages and catch-up requests to the session task."""
+    try:
+        async for message in connection:
+            if isinstance(message, SyncRequest):
+                await inbox.send.send(_SyncAsked(seat, message.head))
+            elif message.payload[:1] == bytes([CHANNEL_SESSION]):
+                await inbox.send.send(_Arrived(seat, message.payload[1:]))
+    except ConnectionClosed:
+        pass
+    finally:
+        with trio.CancelScope(shield=True):
+            await inbox.send.send(_LinkDown(seat, connection))
+
+
+def _say_events(run: TableRun, events: Sequence[Event]) -> None:
+    from p2p_dominoes.session.events import (
+        HandEnded,
+        HandStarted,
+        MatchEnded,
+        OpenerChosen,
+    )
+    from p2p_dominoes.ui import narrate
+
+    progress_only = (HandStarted, OpenerChosen, HandEnded, MatchEnded, CheatingDetected)
+    for event in events:
+        if run.options.ui == "none" and not isinstance(event, progress_only):
+            continue
+        for line in narrate(event, run.names, run.options.lang, me=run.seat):
+            run.options.say(line)
+
+
+async def play_table(run: TableRun, nursery: trio.Nursery) -> int:
+    """Drive the session to the end of the match; returns the exit status (0 clean, 3 blame)."""
+    session = run.session
+    run.options.say(
+        f"Seated at seat {run.seat} of {len(run.names)}: "
+        + ", ".join(
+            f"{name} ({key.short_fingerprint})"
+            for name, key in zip(run.names, session.transcript.keys, strict=True)
+        )
+    )
+    run.options.say("Compare these fingerprints with the other players' screens.")
+    nursery.start_soon(_ticker, run.inbox.send.clone())
+    await _handle(run, session.start(), nursery)
+    async for item in run.inbox.receive:
+        if isinstance(item, _Arrived):
+            await _handle(run, session.receive(item.payload), nursery)
+        elif isinstance(item, _SyncAsked):
+            _answer_sync(run, item)
+        elif isinstance(item, _Chosen):
+            if run.asked == item.token and session.awaiting_action:
+                run.asked = None
+                await _handle(run, session.act(item.action), nursery)
+        elif isinstance(item, _LinkUp):
+            run.links[item.link.seat] = item.link
+            _post_sync(item.link, session.transcript.head)
+        elif isinstance(item, _LinkDown):
+            link = run.links.get(item.seat)
+            if link is not None and link.connection is item.connection:
+                del run.links[item.seat]
+                link.outbox.close()
+                if not session.finished:
+                    run.options.say(f"Lost the connection to {run.names[item.seat]}.")
+        else:
+            _tick(run)
+        if session.finished:
+            break
+    return await _finish(run)
+
+
+def _answer_sync(run: TableRun, asked: _SyncAsked) -> None:
+    link = run.links.get(asked.seat)
+    if link is not None:
+        for data in run.session.messages_after(asked.head):
+            _post(link, bytes([CHANNEL_SESSION]) + data)
+
+
+def _post(link: _Link, item: _Outgoing) -> None:
+    with suppress(trio.WouldBlock, trio.BrokenResourceError, trio.ClosedResourceError):
+        link.outbox.send_nowait(item)  # a stuck or closed peer catches up later
+
+
+def _post_sync(link: _Link, head: bytes) -> None:
+    _post(link, ("sync", head))
+
+
+async def _ticker(send: trio.MemorySendChannel[_Item]) -> None:
+    async with send:
+        while True:
+            await trio.sleep(0.5)
+            with suppress(trio.WouldBlock):
+                send.send_nowait(_Tick())
+
+
+def _tick(run: TableRun) -> None:
+    """Nothing happened for a while: say whom we wait for, and ask for a catch-up."""
+    now = time.monotonic()
+    idle = now - run.last_progress
+    expected = run.session.expected
+    if idle >= CATCH_UP_AFTER and expected is not None:
+        for link in run.links.values():
+            _post_sync(link, run.session.transcript.head)
+        run.last_progress = now - CATCH_UP_AFTER / 2
+    if (
+        expected is not None
+        and expected[0] != run.seat
+        and now - run.last_notice >= WAITING_NOTICE_EVERY
+    ):
+        waited = now - run.last_progress
+        if waited >= WAITING_NOTICE_EVERY / 2 and run.options.ui != "none":
+            run.options.say(f"  waiting for {run.names[expected[0]]} ({waited:.0f} s)")
+            run.last_notice = now
+
+
+async def _handle(run: TableRun, update: Update, nursery: trio.Nursery) -> None:
+    session = run.session
+    if update.outgoing or update.events:
+        run.last_progress = time.monotonic()
+    for data in update.outgoing:
+        payload = bytes([CHANNEL_SESSION]) + data
+        for link in run.links.values():
+            _post(link, payload)
+    _say_events(run, update.events)
+    if run.options.record is not None and (update.outgoing or update.events):
+        _save(run)
+    if session.awaiting_action and run.asked is None:
+        hand = session.hand
+        assert hand is not None
+        token = (hand.number, len(session.transcript))
+        run.asked = token
+        nursery.start_soon(_choose, run, token)
+
+
+def _save(run: TableRun) -> None:
+    assert run.options.record is not None
+    try:
+        save_transcript(run.options.record, run.session.transcript)
+    except OSError as exc:
+        run.options.say(f"cannot write the record {run.options.record}: {exc.strerror or exc}")
+
+
+async def _choose(run: TableRun, token: tuple[int, int]) -> None:
+    """Ask the bot or the person for an action and hand it to the session task."""
+    view = run.session.view()
+    options = run.options
+    if options.bot is not None:
+        action: Action = options.bot(view, _BOT_RNG)
+    else:
+        action = await _ask_person(run)
+    await run.inbox.send.send(_Chosen(token, action))
+
+
+_BOT_RNG = random.Random(secrets.randbits(64))
+
+
+async def _ask_person(run: TableRun) -> Action:
+    from p2p_dominoes.ui.terminal import action_menu, parse_choice, render_menu, render_table
+
+    session, options = run.session, run.options
+    view = session.view()
+    target = session.rules.target(session.players)
+    options.say("")
+    options.say(render_table(view, run.names, session.scores, target, options.lang))
+    menu = action_menu(view, options.lang)
+    assert options.read_line is not None
+    lines = options.read_line()
+    while True:
+        options.say(render_menu(menu, options.lang))
+        try:
+            text = await lines.receive()
+        except trio.EndOfChannel:
+            raise PeerFailure("standard input closed while it was your turn") from None
+        action = parse_choice(text, menu)
+        if action is not None:
+            return action
+        options.say("?")
+
+
+async def _finish(run: TableRun) -> int:
+    session = run.session
+    if run.options.record is not None:
+        _save(run)
+    # Give the others a moment to fetch our last messages before we hang up.
+    with trio.move_on_after(1.5):
+        async for item in run.inbox.receive:
+            if isinstance(item, _SyncAsked):
+                _answer_sync(run, item)
+    for link in run.links.values():
+        link.outbox.close()
+    if session.blame is not None:
+        run.options.say(
+            f"The table stopped: {run.names[session.blame.seat]} — {session.blame.reason}"
+        )
+        return 3
+    run.options.say(f"final transcript hash: {session.transcript.head.hex()}")
+    return 0
+
+
+# -- connections --------------------------------------------------------------------------
+
+
+async def serve_link(inbox: Inbox, seat: int, connection: Connection) -> None:
+    """Carry a seated peer's connection until it closes: a writer task, and its reader here."""
+    send, receive = trio.open_memory_channel[_Outgoing](4096)
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(_writer, connection, receive)
+        await inbox.send.send(_LinkUp(_Link(seat, connection, send)))
+        await _reader(connection, seat, inbox)
+        nursery.cancel_scope.cancel()
+
+
+@asynccontextmanager
+async def dialed(
+    identity: Identity,
+    addresses: Sequence[str],
+    port: int,
+    expect: PublicIdentity | str | None,
+    *,
+    patience: float,
+) -> AsyncIterator[Connection]:
+    """Dial with backoff for up to `patience` seconds; the connection lives for the block."""
+    deadline = time.monotonic() + patience
+    delay = 0.1
+    while True:
+        try:
+            manager = connect(list(addresses), port, identity, expect=expect)
+            connection = await manager.__aenter__()
+        except (IdentityMismatch, RefusedByPeer) as exc:
+            raise PeerFailure(f"{addresses[0]}:{port}: {exc}") from None
+        except (OSError, HandshakeError) as exc:
+            if time.monotonic() + delay > deadline:
+                raise PeerFailure(f"cannot reach {addresses[0]}:{port}: {exc}") from None
+            await trio.sleep(delay)
+            delay = min(delay * 2, 2.0)
+            continue
+        break
+    try:
+        yield connection
+    except BaseException as exc:
+        if not await manager.__aexit__(type(exc), exc, exc.__traceback__):
+            raise
+    else:
+        await manager.__aexit__(None, None, None)
+
+
+# -- building the table -----------------------------------------------------------------------
+
+
+def make_genesis(rules: Rules, seats: Sequence[SeatAddress], table_id: bytes) -> Genesis:
+    return Genesis(table_id, rules.to_wire(), tuple(SeatInfo(s.name, s.key) for s in seats))
+
+
+def accept_genesis(
+    offer: GenesisOffer, identity: Identity, host_key: PublicIdentity
+) -> tuple[TableSession, Transcript]:
+    """Check the host's genesis (seat 0 is the host, we hold a seat) and sit down."""
+    try:
+        transcript = Transcript(_decode_envelope(offer.envelope), default_registry())
+    except InvalidMessage as exc:
+        raise PeerFailure(f"the host sent an invalid genesis: {exc.reason}") from None
+    genesis = transcript.genesis
+    if genesis.seats[0].key != host_key:
+        raise PeerFailure("the genesis does not seat the host at seat 0")
+    seat = genesis.seat_of(identity.public)
+    if seat is None:
+        raise PeerFailure("the genesis does not seat this player")
+    try:
+        session = TableSession(transcript, seat, identity, max_hands=offer.max_hands)
+    except InvalidMessage as exc:
+        raise PeerFailure(f"the host's table cannot be played: {exc.reason}") from None
+    return session, transcript
+
+
+def _decode_envelope(data: bytes) -> Envelope:
+    return Envelope.decode(data, default_registry())
+
+
+def lobby_message(message: Data | SyncRequest) -> object | None:
+    """The lobby message in a transport message, or None if it is something else."""
+    if isinstance(message, Data) and message.payload[:1] == bytes([CHANNEL_LOBBY]):
+        try:
+            return decode_lobby(message.payload[1:])
+        except LobbyError:
+            return None
+    return None

@@ -22,6 +22,7 @@ from p2p_dominoes.net.runtime import PeerFailure, PeerOptions
 from p2p_dominoes.net.tables import Target, find_table, host_table, join_table, split_host_port
 from p2p_dominoes.session import Identity
 from p2p_dominoes.store import IdentityFileError, load_or_create_identity
+from p2p_dominoes.ui.text import PlayerGone, TextUI
 
 DEFAULT_PORT = 47800
 
@@ -109,23 +110,25 @@ def _options(args: argparse.Namespace) -> PeerOptions:
     name = args.name or (f"{args.bot}-bot" if args.bot else os.environ.get("USER", "player"))
     if not 0 <= args.port <= 65535:
         raise UsageError("--port must be 0–65535")
+    lines = None
+    if args.bot is None:
+        send, lines = trio.open_memory_channel[str](16)
+        _PENDING_INPUT.append(send)
+    ui = TextUI(args.lang, progress_only=args.ui == "none", lines=lines)
     return PeerOptions(
         name=name[:64],
         identity=identity,
+        ui=ui,
         interface=args.interface,
         port=args.port,
         bot=bot_named(args.bot) if args.bot else None,
-        bot_name=args.bot,
-        ui=args.ui,
-        lang=args.lang,
         record=args.record,
         mdns=not args.no_mdns,
-        say=_say,
     )
 
 
-def _say(line: str) -> None:
-    print(line, flush=True)
+_PENDING_INPUT: list[trio.MemorySendChannel[str]] = []
+"""Where the stdin reader puts the player's lines (one per process)."""
 
 
 def _run_peer(main: Callable[[], Awaitable[int]]) -> int:
@@ -133,7 +136,7 @@ def _run_peer(main: Callable[[], Awaitable[int]]) -> int:
     try:
         return trio.run(main)
     except BaseException as exc:  # nurseries wrap errors in exception groups
-        failure = _first(exc, PeerFailure)
+        failure = _first(exc, PeerFailure) or _first(exc, PlayerGone)
         if failure is not None:
             raise UsageError(str(failure)) from None
         if _first(exc, KeyboardInterrupt) is not None:
@@ -171,10 +174,10 @@ async def _stdin_lines(send: trio.MemorySendChannel[str]) -> None:
 
 
 async def _with_input(options: PeerOptions, play: Callable[[], Awaitable[int]]) -> int:
-    if options.bot is not None:
+    """Run `play`, feeding the player's typed lines to the text UI when a person plays."""
+    if options.bot is not None or not _PENDING_INPUT:
         return await play()
-    send, receive = trio.open_memory_channel[str](16)
-    options.read_line = lambda: receive
+    send = _PENDING_INPUT.pop()
     async with trio.open_nursery() as nursery:
         nursery.start_soon(_stdin_lines, send)
         status = await play()

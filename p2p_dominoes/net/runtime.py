@@ -12,16 +12,16 @@ from __future__ import annotations
 import random
 import secrets
 import time
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Final
+from typing import Final, Protocol
 
 import trio
 
 from p2p_dominoes.bots import Bot
-from p2p_dominoes.engine import Action, Rules
+from p2p_dominoes.engine import Action, Rules, SeatView
 from p2p_dominoes.net.connection import Connection, connect
 from p2p_dominoes.net.errors import (
     ConnectionClosed,
@@ -49,7 +49,7 @@ from p2p_dominoes.session import (
     Transcript,
     default_registry,
 )
-from p2p_dominoes.session.events import CheatingDetected, Event, Update
+from p2p_dominoes.session.events import Event, Update
 from p2p_dominoes.session.table import TableSession
 from p2p_dominoes.store import save_transcript
 
@@ -62,22 +62,35 @@ class PeerFailure(Exception):
     """The peer cannot go on (refused, unreachable, a cheater found): one line for the user."""
 
 
+class PeerUI(Protocol):
+    """What a networked peer shows its player, and how it asks for an action."""
+
+    def say(self, line: str) -> None: ...
+
+    def events(self, events: Sequence[Event], names: Sequence[str], seat: int) -> None: ...
+
+    def waiting(self, name: str, seconds: float) -> None: ...
+
+    async def choose(
+        self, view: SeatView, names: Sequence[str], scores: Sequence[int], target: int
+    ) -> Action: ...
+
+
 @dataclass
 class PeerOptions:
     """How this peer plays and what it shows."""
 
     name: str
     identity: Identity
+    ui: PeerUI
     interface: str | None = None
     port: int = 47800
     bot: Bot | None = None
-    bot_name: str | None = None
-    ui: str = "text"
-    lang: str = "en"
     record: Path | None = None
     mdns: bool = True
-    say: Callable[[str], None] = print
-    read_line: Callable[[], trio.abc.ReceiveChannel[str]] | None = None
+
+    def say(self, line: str) -> None:
+        self.ui.say(line)
 
 
 _Outgoing = bytes | tuple[str, bytes]
@@ -197,23 +210,6 @@ async def _reader(connection: Connection, seat: int, inbox: Inbox) -> None:
             await inbox.send.send(_LinkDown(seat, connection))
 
 
-def _say_events(run: TableRun, events: Sequence[Event]) -> None:
-    from p2p_dominoes.session.events import (
-        HandEnded,
-        HandStarted,
-        MatchEnded,
-        OpenerChosen,
-    )
-    from p2p_dominoes.ui import narrate
-
-    progress_only = (HandStarted, OpenerChosen, HandEnded, MatchEnded, CheatingDetected)
-    for event in events:
-        if run.options.ui == "none" and not isinstance(event, progress_only):
-            continue
-        for line in narrate(event, run.names, run.options.lang, me=run.seat):
-            run.options.say(line)
-
-
 async def play_table(run: TableRun, nursery: trio.Nursery) -> int:
     """Drive the session to the end of the match; returns the exit status (0 clean, 3 blame)."""
     session = run.session
@@ -292,8 +288,8 @@ def _tick(run: TableRun) -> None:
         and now - run.last_notice >= WAITING_NOTICE_EVERY
     ):
         waited = now - run.last_progress
-        if waited >= WAITING_NOTICE_EVERY / 2 and run.options.ui != "none":
-            run.options.say(f"  waiting for {run.names[expected[0]]} ({waited:.0f} s)")
+        if waited >= WAITING_NOTICE_EVERY / 2:
+            run.options.ui.waiting(run.names[expected[0]], waited)
             run.last_notice = now
 
 
@@ -305,7 +301,8 @@ async def _handle(run: TableRun, update: Update, nursery: trio.Nursery) -> None:
         payload = bytes([CHANNEL_SESSION]) + data
         for link in run.links.values():
             _post(link, payload)
-    _say_events(run, update.events)
+    if update.events:
+        run.options.ui.events(update.events, run.names, run.seat)
     if run.options.record is not None and (update.outgoing or update.events):
         _save(run)
     if session.awaiting_action and run.asked is None:
@@ -331,34 +328,13 @@ async def _choose(run: TableRun, token: tuple[int, int]) -> None:
     if options.bot is not None:
         action: Action = options.bot(view, _BOT_RNG)
     else:
-        action = await _ask_person(run)
+        session = run.session
+        target = session.rules.target(session.players)
+        action = await options.ui.choose(view, run.names, session.scores, target)
     await run.inbox.send.send(_Chosen(token, action))
 
 
 _BOT_RNG = random.Random(secrets.randbits(64))
-
-
-async def _ask_person(run: TableRun) -> Action:
-    from p2p_dominoes.ui.terminal import action_menu, parse_choice, render_menu, render_table
-
-    session, options = run.session, run.options
-    view = session.view()
-    target = session.rules.target(session.players)
-    options.say("")
-    options.say(render_table(view, run.names, session.scores, target, options.lang))
-    menu = action_menu(view, options.lang)
-    assert options.read_line is not None
-    lines = options.read_line()
-    while True:
-        options.say(render_menu(menu, options.lang))
-        try:
-            text = await lines.receive()
-        except trio.EndOfChannel:
-            raise PeerFailure("standard input closed while it was your turn") from None
-        action = parse_choice(text, menu)
-        if action is not None:
-            return action
-        options.say("?")
 
 
 async def _finish(run: TableRun) -> int:

@@ -67,6 +67,9 @@ class PeerUI(Protocol):
 
     def say(self, line: str) -> None: ...
 
+    def seated(self, session: TableSession, names: Sequence[str]) -> None:
+        """The table is set: the session this UI shows (for UIs that draw the whole state)."""
+
     def events(self, events: Sequence[Event], names: Sequence[str], seat: int) -> None: ...
 
     def waiting(self, name: str, seconds: float) -> None: ...
@@ -221,6 +224,7 @@ async def play_table(run: TableRun, nursery: trio.Nursery) -> int:
         )
     )
     run.options.say("Compare these fingerprints with the other players' screens.")
+    run.options.ui.seated(session, run.names)
     nursery.start_soon(_ticker, run.inbox.send.clone())
     await _handle(run, session.start(), nursery)
     async for item in run.inbox.receive:

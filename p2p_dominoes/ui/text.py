@@ -15,6 +15,7 @@ from p2p_dominoes.session.events import (
     MatchEnded,
     OpenerChosen,
 )
+from p2p_dominoes.session.table import TableSession
 from p2p_dominoes.ui.narration import narrate
 from p2p_dominoes.ui.terminal import action_menu, parse_choice, render_menu, render_table
 
@@ -43,6 +44,9 @@ class TextUI:
 
     def say(self, line: str) -> None:
         self._out(line)
+
+    def seated(self, session: TableSession, names: Sequence[str]) -> None:
+        """Text needs nothing more than the events."""
 
     def events(self, events: Sequence[Event], names: Sequence[str], seat: int) -> None:
         for event in events:

@@ -1,0 +1,344 @@
+"""The web player's peer: lobby (tables on the LAN, create, join), then the table, in one trio run.
+
+The page sends commands over its WebSocket; the controller checks them and drives the same
+`host_table` / `join_table` peer runtime as the terminal, with `WebUI` as the peer's UI.
+"""
+
+from __future__ import annotations
+
+import base64
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Any
+
+import trio
+
+from p2p_dominoes.engine import DRAW, PASS, PRESETS, Action, Line, SeatView, describe, preset
+from p2p_dominoes.net.discovery import DiscoveryError, TableAd, lan_addresses, open_discovery
+from p2p_dominoes.net.runtime import PeerFailure, PeerOptions
+from p2p_dominoes.net.tables import Target, host_table, join_table, split_host_port
+from p2p_dominoes.session import Identity
+from p2p_dominoes.session.events import (
+    ActionTaken,
+    CheatingDetected,
+    Event,
+    HandEnded,
+    HandStarted,
+    MatchEnded,
+    ShuffleVerified,
+)
+from p2p_dominoes.session.table import TableSession
+from p2p_dominoes.ui.narration import narrate
+from p2p_dominoes.ui.web.hub import Hub
+from p2p_dominoes.ui.web.snapshot import TableProgress, chain, end_of, table_snapshot
+
+log = logging.getLogger("p2p_dominoes.ui.web")
+
+
+class WebUI:
+    """A peer UI that publishes the table to the page and waits for the page's choices."""
+
+    def __init__(self, hub: Hub, lang: str, controller: PlayController) -> None:
+        self.hub = hub
+        self.lang = lang
+        self.controller = controller
+        self.session: TableSession | None = None
+        self.names: tuple[str, ...] = ()
+        self.progress = TableProgress()
+        self.actions_send, self.actions = trio.open_memory_channel[dict[str, Any]](16)
+
+    def say(self, line: str) -> None:
+        self.progress.log.append(line)
+        self.controller.lobby_lines.append(line)
+        self.publish()
+
+    def seated(self, session: TableSession, names: Sequence[str]) -> None:
+        self.session = session
+        self.names = tuple(names)
+        self.progress = TableProgress(shuffles_total=len(names), log=self.progress.log)
+        self.controller.screen = "table"
+        self.publish()
+
+    def events(self, events: Sequence[Event], names: Sequence[str], seat: int) -> None:
+        progress = self.progress
+        for event in events:
+            if isinstance(event, HandStarted):
+                progress.shuffles_done = 0
+                progress.last_shuffler = ""
+            elif isinstance(event, ShuffleVerified):
+                progress.shuffles_done = event.done
+                progress.last_shuffler = names[event.seat]
+            elif isinstance(event, HandEnded):
+                progress.last_result = event.result
+                progress.last_hand_number = event.number
+                progress.last_hands = [[t.key for t in tiles] for tiles in event.hands]
+                progress.history.append(list(event.scores))
+            elif isinstance(event, MatchEnded):
+                progress.match_over = True
+                progress.match_winner = event.outcome.winner
+                progress.match_draw = event.outcome.draw
+            elif isinstance(event, CheatingDetected):
+                progress.alert = f"{names[event.blame.seat]}: {event.blame.reason}"
+            progress.log.extend(narrate(event, names, self.lang, me=seat))
+            if isinstance(event, ActionTaken):
+                progress.waiting_for = ""
+        if any(isinstance(e, ActionTaken) for e in events) and self.session is not None:
+            hand = self.session.hand
+            if hand is not None and hand.public is not None:
+                self.hub.publish(
+                    {"type": "announce", "text": describe(hand.public.line, self.lang)}
+                )
+        self.publish()
+
+    def waiting(self, name: str, seconds: float) -> None:
+        self.progress.waiting_for = name
+        self.progress.waiting_seconds = seconds
+        self.publish()
+
+    async def choose(
+        self, view: SeatView, names: Sequence[str], scores: Sequence[int], target: int
+    ) -> Action:
+        """Wait for a play, draw or pass from the page that is legal now."""
+        self.publish()
+        hand = self.session.hand if self.session else None
+        assert hand is not None and hand.public is not None
+        while True:
+            command = await self.actions.receive()
+            action = _action_from(command, view, hand.public.line)
+            if action is not None:
+                return action
+            self.hub.publish({"type": "refused", "text": "That move is not legal now."})
+
+    def publish(self) -> None:
+        self.controller.publish()
+
+    def snapshot(self) -> dict[str, Any]:
+        session = self.session
+        assert session is not None
+        fingerprints = [key.short_fingerprint for key in session.transcript.keys]
+        return table_snapshot(session, self.names, fingerprints, self.progress, self.lang)
+
+
+def _action_from(command: dict[str, Any], view: SeatView, line: Line) -> Action | None:
+    """The legal action a page command names, or None."""
+    kind = command.get("type")
+    if kind == "draw":
+        return DRAW if view.can_draw() else None
+    if kind == "pass":
+        return PASS if view.can_pass() else None
+    if kind != "play":
+        return None
+    _, ends = chain(line)
+    for play in view.legal_plays():
+        if play.tile.key == command.get("tile") and end_of(play, ends) == command.get("end"):
+            return play
+    return None
+
+
+@dataclass
+class PlayController:
+    """The lobby state and the running table (if any) of one web player."""
+
+    identity: Identity
+    name: str
+    lang: str
+    hub: Hub
+    interface: str | None = None
+    lan_port: int = 47800
+    mdns: bool = True
+    screen: str = "lobby"
+    tables: list[TableAd] = field(default_factory=list)
+    lobby_lines: list[str] = field(default_factory=list)
+    discovery_note: str = ""
+    ui: WebUI | None = None
+    busy: bool = False
+    last_host: dict[str, Any] | None = None
+
+    def publish(self) -> None:
+        if self.screen == "table" and self.ui is not None and self.ui.session is not None:
+            self.hub.publish({"type": "state", **self.ui.snapshot(), **self._me()}, snapshot=True)
+        else:
+            self.hub.publish(
+                {"type": "state", **self.lobby_snapshot(), **self._me()}, snapshot=True
+            )
+
+    def _me(self) -> dict[str, Any]:
+        addresses = [self.interface] if self.interface else lan_addresses() or ["127.0.0.1"]
+        return {
+            "me": {
+                "name": self.name,
+                "fingerprint": self.identity.public.fingerprint,
+                "short": self.identity.public.short_fingerprint,
+                "addresses": addresses,
+                "port": self.lan_port,
+            },
+            "lang": self.lang,
+            "presets": sorted(PRESETS),
+        }
+
+    def lobby_snapshot(self) -> dict[str, Any]:
+        return {
+            "screen": "lobby",
+            "busy": self.busy,
+            "tables": [
+                {
+                    "table": t.info.table_name,
+                    "host": t.info.player_name,
+                    "fingerprint": t.info.fingerprint[:9],
+                    "seats": f"{t.info.seats_taken}/{t.info.seats_total}",
+                    "rules": t.info.rules,
+                    "phase": t.info.phase,
+                    "id": t.info.table_id.hex(),
+                    "address": _dialable(t),
+                    "pin": t.info.fingerprint,
+                }
+                for t in self.tables
+            ],
+            "lines": self.lobby_lines[-30:],
+            "discovery": self.discovery_note,
+        }
+
+    async def run(self) -> None:
+        """Handle the page's commands and keep the list of tables fresh, until cancelled."""
+        async with trio.open_nursery() as nursery:
+            if self.mdns:
+                nursery.start_soon(self._browse)
+            else:
+                self.discovery_note = "off"
+            self.publish()
+            async for command in self.hub.commands:
+                await self._command(command, nursery)
+
+    async def _browse(self) -> None:
+        try:
+            async with open_discovery(interface=self.interface) as disco:
+                while True:
+                    self.tables = disco.tables()
+                    if self.screen == "lobby":
+                        self.publish()
+                    with trio.move_on_after(2):
+                        await disco.wait_for_change()
+        except (DiscoveryError, OSError) as exc:
+            self.discovery_note = str(exc)
+            self.publish()
+
+    async def _command(self, command: dict[str, Any], nursery: trio.Nursery) -> None:
+        kind = command.get("type")
+        if kind in ("play", "draw", "pass"):
+            if self.ui is not None:
+                self.ui.actions_send.send_nowait(command)
+        elif kind == "record":
+            self._send_record()
+        elif kind == "lobby":
+            if not self.busy:
+                self.screen = "lobby"
+                self.publish()
+        elif self.busy:
+            self.hub.publish({"type": "refused", "text": "A table is already running."})
+        elif kind == "host":
+            settings = _host_settings(command)
+            if settings is None:
+                self.hub.publish({"type": "refused", "text": "Those table settings are not valid."})
+                return
+            self.last_host = settings
+            nursery.start_soon(self._play, partial(self._host, settings))
+        elif kind == "rematch" and self.last_host is not None:
+            nursery.start_soon(self._play, partial(self._host, self.last_host))
+        elif kind == "join":
+            target = _join_target(command)
+            if target is None:
+                self.hub.publish({"type": "refused", "text": "Give an address as HOST:PORT."})
+                return
+            nursery.start_soon(self._play, partial(self._join, target))
+
+    def _options(self) -> PeerOptions:
+        self.ui = WebUI(self.hub, self.lang, self)
+        return PeerOptions(
+            name=self.name,
+            identity=self.identity,
+            ui=self.ui,
+            interface=self.interface,
+            port=self.lan_port,
+            mdns=self.mdns,
+        )
+
+    async def _host(self, settings: dict[str, Any]) -> int:
+        return await host_table(
+            self._options(),
+            table_name=settings["table"],
+            rules=preset(settings["rules"]),
+            players=settings["players"],
+            bots=settings["bots"],
+            bot_strategy="random",
+            hands=settings["hands"],
+        )
+
+    async def _join(self, target: Target) -> int:
+        return await join_table(self._options(), target)
+
+    async def _play(self, run: Any) -> None:
+        self.busy = True
+        self.lobby_lines.clear()
+        self.publish()
+        try:
+            await run()
+        except PeerFailure as exc:
+            self.lobby_lines.append(str(exc))
+            self.screen = "lobby"
+        except BaseExceptionGroup as group:
+            failures = group.subgroup(PeerFailure)
+            if failures is None:
+                raise
+            self.lobby_lines.append(str(failures.exceptions[0]))
+            self.screen = "lobby"
+        finally:
+            self.busy = False
+            self.publish()
+
+    def _send_record(self) -> None:
+        ui = self.ui
+        if ui is None or ui.session is None:
+            return
+        data = ui.session.transcript.to_bytes()
+        self.hub.publish(
+            {
+                "type": "record",
+                "name": f"p2p-dominoes-{ui.session.transcript.table_id.hex()[:8]}.p2pd",
+                "data": base64.b64encode(data).decode("ascii"),
+            }
+        )
+
+
+def _dialable(table: TableAd) -> str:
+    host = table.addresses[0] if table.addresses else ""
+    return f"[{host}]:{table.port}" if ":" in host else f"{host}:{table.port}"
+
+
+def _host_settings(command: dict[str, Any]) -> dict[str, Any] | None:
+    table = str(command.get("table") or "").strip()[:64] or "Dominoes"
+    rules = command.get("rules", "draw")
+    players, bots = command.get("players"), command.get("bots", 0)
+    hands = command.get("hands")
+    if rules not in PRESETS or type(players) is not int or type(bots) is not int:
+        return None
+    if not 2 <= players <= 4 or not 0 <= bots < players:
+        return None
+    if hands is not None and (type(hands) is not int or hands < 1):
+        return None
+    if not table.isprintable():
+        return None
+    return {"table": table, "rules": rules, "players": players, "bots": bots, "hands": hands}
+
+
+def _join_target(command: dict[str, Any]) -> Target | None:
+    address = command.get("address")
+    fingerprint = command.get("fingerprint")
+    if isinstance(address, str):
+        try:
+            host, port = split_host_port(address.strip())
+        except ValueError:
+            return None
+        return Target((host,), port, fingerprint if isinstance(fingerprint, str) else None)
+    return None

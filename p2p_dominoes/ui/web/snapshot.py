@@ -1,0 +1,271 @@
+"""The state the web page draws, as JSON-ready dicts built from a peer's session (pure).
+
+The page never computes rules: which tiles are playable where, whether drawing or passing is
+allowed and why not, and the board description all come from here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from p2p_dominoes.engine import (
+    Drawing,
+    HandEnd,
+    HandResult,
+    Line,
+    Place,
+    Play,
+    SeatView,
+    Side,
+    describe,
+    side_name,
+)
+from p2p_dominoes.engine.legality import why_no_draw
+from p2p_dominoes.session.table import Phase, TableSession
+
+_REASONS = {
+    "en": {
+        "not_turn": "It is not your turn.",
+        "must_play": "Play the tile you drew: it fits.",
+        "no_drawing": "These rules have no drawing.",
+        "reserve": "The boneyard is down to its last {r} tiles, which are never drawn.",
+        "empty": "The boneyard is empty.",
+        "stuck_only": "You may draw only when no tile fits.",
+        "holds": "You hold a tile that fits.",
+        "must_draw": "You must draw while the boneyard allows it.",
+    },
+    "ru": {
+        "not_turn": "Сейчас не ваш ход.",
+        "must_play": "Положите взятую кость: она подходит.",
+        "no_drawing": "В этих правилах нет добора.",
+        "reserve": "На базаре последние {r} кости, их не берут.",
+        "empty": "Базар пуст.",
+        "stuck_only": "Брать можно, только если ходить нечем.",
+        "holds": "У вас есть подходящая кость.",
+        "must_draw": "Нужно брать из базара, пока это разрешено.",
+    },
+}
+
+
+def _reason(key: str, lang: str, **values: object) -> str:
+    return _REASONS["ru" if lang == "ru" else "en"][key].format(**values)
+
+
+def chain(line: Line) -> tuple[list[dict[str, Any]], dict[str, Place | None]]:
+    """The line from its left end to its right end, each tile with the values facing left and
+    right, and which open place is at which end."""
+    tiles: list[dict[str, Any]] = []
+    ends: dict[str, Place | None] = {"left": None, "right": None}
+    if not line.tiles:
+        return tiles, ends
+    first = line.tiles[0]
+    tiles.append(_oriented(first, first.low, first.high))
+    if first.is_double:
+        ends = {"left": Place.of(first, Side.B), "right": Place.of(first, Side.A)}
+    else:
+        ends = {"left": Place.of(first, Side.LOW), "right": Place.of(first, Side.HIGH)}
+    for connection in line.connections:
+        joined = Place.of(connection.table_tile, connection.table_side)
+        tile = connection.new_tile
+        value = joined.value
+        free = tile.other_half(value) if not tile.is_double else value
+        side = (
+            Side.B
+            if tile.is_double
+            else (Side.LOW if connection.new_side is Side.HIGH else Side.HIGH)
+        )
+        if ends["right"] is joined:
+            tiles.append(_oriented(tile, value, free))
+            ends["right"] = Place.of(tile, side)
+        else:
+            tiles.insert(0, _oriented(tile, free, value))
+            ends["left"] = Place.of(tile, side)
+    return tiles, ends
+
+
+def _oriented(tile: object, left: int, right: int) -> dict[str, Any]:
+    from p2p_dominoes.engine import Tile
+
+    assert isinstance(tile, Tile)
+    return {"tile": tile.key, "left": left, "right": right, "double": tile.is_double}
+
+
+def _place_json(place: Place | None, end: str, lang: str) -> dict[str, Any] | None:
+    if place is None:
+        return None
+    return {
+        "end": end,
+        "tile": place.tile.key,
+        "side": place.side.value,
+        "value": place.value,
+        "label": f"{place.tile.text} ({side_name(place.side, lang)}, {place.value})",
+    }
+
+
+def play_options(view: SeatView, ends: dict[str, Place | None]) -> dict[str, list[str]]:
+    """For each tile the player may play now, the ends ("left", "right", "lead") it fits."""
+    options: dict[str, list[str]] = {}
+    for play in view.legal_plays():
+        where = end_of(play, ends)
+        options.setdefault(play.tile.key, []).append(where)
+    return options
+
+
+def end_of(play: Play, ends: dict[str, Place | None]) -> str:
+    """Which end of the line (\"left\", \"right\", or \"lead\") a play goes to."""
+    if play.place is None:
+        return "lead"
+    for end, place in ends.items():
+        if place is play.place:
+            return end
+    # An untouched opening double offers its side A only; B is the same place.
+    return "right"
+
+
+def draw_and_pass(view: SeatView, lang: str) -> dict[str, Any]:
+    """Whether the draw and pass buttons are enabled, and why not when they are not."""
+    rules = view.rules
+    mine = view.turn == view.seat
+    can_draw, can_pass = view.can_draw(), view.can_pass()
+    draw_reason = pass_reason = ""
+    if not mine:
+        draw_reason = pass_reason = _reason("not_turn", lang)
+    else:
+        if not can_draw:
+            playable = 0
+            for play in view.legal_plays():
+                playable |= play.tile.bit
+            text = why_no_draw(rules, view.boneyard_size, None, playable)
+            if rules.drawing is Drawing.NEVER:
+                draw_reason = _reason("no_drawing", lang)
+            elif "never drawn" in text:
+                draw_reason = _reason("reserve", lang, r=rules.reserve)
+            elif "empty" in text:
+                draw_reason = _reason("empty", lang)
+            elif view.legal_plays() and rules.play_drawn_at_once and "must be played" in text:
+                draw_reason = _reason("must_play", lang)
+            else:
+                draw_reason = _reason("stuck_only", lang)
+        if not can_pass:
+            pass_reason = (
+                _reason("holds", lang) if view.legal_plays() else _reason("must_draw", lang)
+            )
+    return {
+        "can_draw": can_draw,
+        "draw_reason": draw_reason,
+        "can_pass": can_pass,
+        "pass_reason": pass_reason,
+    }
+
+
+@dataclass
+class TableProgress:
+    """What the page shows beside the session's state: progress, waiting, alerts, the log."""
+
+    shuffles_done: int = 0
+    shuffles_total: int = 0
+    last_shuffler: str = ""
+    waiting_for: str = ""
+    waiting_seconds: float = 0.0
+    alert: str = ""
+    log: list[str] = field(default_factory=list)
+    history: list[list[int]] = field(default_factory=list)
+    last_result: HandResult | None = None
+    last_hands: list[list[str]] = field(default_factory=list)
+    last_hand_number: int = 0
+    match_over: bool = False
+    match_winner: int | None = None
+    match_draw: bool = False
+
+
+def table_snapshot(
+    session: TableSession,
+    names: Sequence[str],
+    fingerprints: Sequence[str],
+    progress: TableProgress,
+    lang: str,
+) -> dict[str, Any]:
+    """Everything the table screen shows, for this peer's seat."""
+    seat = session.seat
+    hand = session.hand
+    public = hand.public if hand is not None else None
+    data: dict[str, Any] = {
+        "screen": "table",
+        "names": list(names),
+        "fingerprints": list(fingerprints),
+        "seat": seat,
+        "rules": session.rules.name,
+        "target": session.rules.target(session.players),
+        "scores": list(session.scores),
+        "history": progress.history,
+        "hand_number": hand.number if hand is not None else 0,
+        "phase": session.phase.value,
+        "progress": {
+            "done": progress.shuffles_done,
+            "total": progress.shuffles_total,
+            "last": progress.last_shuffler,
+        },
+        "waiting": {"name": progress.waiting_for, "seconds": round(progress.waiting_seconds)}
+        if progress.waiting_for
+        else None,
+        "alert": progress.alert,
+        "log": progress.log[-60:],
+        "end": _end_json(progress, lang),
+        "match": {
+            "over": progress.match_over,
+            "winner": progress.match_winner,
+            "draw": progress.match_draw,
+        },
+        "turn": None,
+        "line": [],
+        "ends": [],
+        "hand": [],
+        "counts": [],
+        "boneyard": 0,
+        "reserve": session.rules.reserve,
+        "description": "",
+        "controls": None,
+    }
+    if public is None or seat is None or session.phase in (Phase.SETUP, Phase.HALTED):
+        return data
+    tiles, ends = chain(public.line)
+    data["line"] = tiles
+    data["ends"] = [
+        p
+        for p in (
+            _place_json(ends["left"], "left", lang),
+            _place_json(ends["right"], "right", lang),
+        )
+        if p
+    ]
+    data["counts"] = list(public.counts)
+    data["boneyard"] = public.boneyard_size
+    data["description"] = describe(public.line, lang)
+    in_turns = session.phase is Phase.TURNS
+    data["turn"] = public.turn if not public.over else None
+    view = session.view()
+    options = play_options(view, ends) if in_turns and session.awaiting_action else {}
+    data["hand"] = [
+        {"tile": t.key, "low": t.low, "high": t.high, "fits": options.get(t.key, [])}
+        for t in sorted(view.hand, key=lambda t: t.index)
+    ]
+    data["controls"] = draw_and_pass(view, lang) if in_turns else None
+    return data
+
+
+def _end_json(progress: TableProgress, lang: str) -> dict[str, Any] | None:
+    result = progress.last_result
+    if result is None:
+        return None
+    return {
+        "hand_number": progress.last_hand_number,
+        "end": result.end.value,
+        "winner": result.winner,
+        "points": list(result.points),
+        "pips": list(result.pips),
+        "arithmetic": result.arithmetic() if result.end is not HandEnd.UNFINISHED else "",
+        "hands": progress.last_hands,
+        "audit": "clean",
+    }

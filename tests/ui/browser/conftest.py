@@ -1,0 +1,112 @@
+"""Fixtures: peers serving their pages (real processes), and Chromium driven by Playwright."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, sync_playwright
+
+ARTIFACTS = Path(__file__).resolve().parents[3] / "test-artifacts"
+NO_DNS = "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1"
+POLICY_DIR = Path("/etc/chromium/policies/managed")
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    if POLICY_DIR.parent.parent.exists() or Path("/etc/chromium").exists():
+        try:  # no DNS probe from an error page (see docs/ui-testing.md)
+            POLICY_DIR.mkdir(parents=True, exist_ok=True)
+            (POLICY_DIR / "p2p-dominoes-tests.json").write_text(
+                '{"AlternateErrorPagesEnabled": false}'
+            )
+        except OSError:
+            pass
+    with sync_playwright() as pw:
+        chromium = pw.chromium.launch(
+            executable_path="/usr/bin/chromium", args=[NO_DNS, "--disable-gpu", "--disable-quic"]
+        )
+        yield chromium
+        chromium.close()
+
+
+class Peer:
+    """A `p2p-dominoes play` process: its page URL and its LAN port."""
+
+    def __init__(self, name: str, lan_port: int, data_dir: Path) -> None:
+        self.name = name
+        self.lan_port = lan_port
+        self.process = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "p2p_dominoes",
+                "play",
+                "--no-browser",
+                "--name",
+                name,
+                "--lan-port",
+                str(lan_port),
+                "--interface",
+                "127.0.0.1",
+                "--no-mdns",
+                "--data-dir",
+                str(data_dir),
+            ],
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        assert self.process.stdout is not None
+        line = self.process.stdout.readline()
+        found = re.search(r"open (http://127\.0\.0\.1:(\d+)/#token=\S+)", line)
+        assert found, line
+        self.url = found.group(1)
+        self.origin = f"http://127.0.0.1:{found.group(2)}"
+
+    def stop(self) -> None:
+        self.process.terminate()
+        self.process.wait(10)
+
+
+@pytest.fixture
+def peers(tmp_path: Path) -> Iterator[Callable[[str, int], Peer]]:
+    started: list[Peer] = []
+
+    def start(name: str, lan_port: int) -> Peer:
+        peer = Peer(name, lan_port, tmp_path / name)
+        started.append(peer)
+        return peer
+
+    yield start
+    for peer in started:
+        peer.stop()
+
+
+@pytest.fixture
+def open_page(browser: Browser) -> Iterator[Callable[[Peer], Page]]:
+    contexts = []
+
+    def open_(peer: Peer) -> Page:
+        context = browser.new_context(viewport={"width": 1200, "height": 900})
+        context.set_default_timeout(20_000)
+        contexts.append(context)
+        page = context.new_page()
+        page.errors = []  # type: ignore[attr-defined]
+        page.on("pageerror", lambda error: page.errors.append(str(error)))  # type: ignore[attr-defined]
+        page.goto(peer.url)
+        return page
+
+    yield open_
+    for context in contexts:
+        context.close()
+
+
+def screenshot(page: Page, name: str) -> Path:
+    ARTIFACTS.mkdir(exist_ok=True)
+    path = ARTIFACTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path

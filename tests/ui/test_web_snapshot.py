@@ -1,0 +1,56 @@
+"""What the page is told: the line from end to end, where a tile fits, and why buttons are off."""
+
+from p2p_dominoes.engine import BLOCK, DRAW_RULES, HandView, Place, Play, Side, parse_tile
+from p2p_dominoes.ui.web.snapshot import chain, draw_and_pass, end_of, play_options
+from tests.engine.dealing import deal
+
+
+def play(tile: str, at: str | None = None, side: str | None = None) -> Play:
+    if at is None:
+        return Play(parse_tile(tile))
+    assert side is not None
+    return Play(parse_tile(tile), Place.of(parse_tile(at), Side(side)))
+
+
+def test_the_line_reads_from_its_left_end_to_its_right_end_with_halves_facing_their_neighbours() -> (
+    None
+):
+    state = deal(DRAW_RULES, ["1|4 4|4", "1|1 3|4"])
+    state.apply(0, play("1|4"))
+    state.apply(1, play("1|1", "1|4", "low"))
+    state.apply(0, play("4|4", "1|4", "high"))
+    state.apply(1, play("3|4", "4|4", "B"))
+    tiles, ends = chain(state.line)
+    assert [(t["tile"], t["left"], t["right"]) for t in tiles] == [
+        ("1|1", 1, 1),
+        ("1|4", 1, 4),
+        ("4|4", 4, 4),
+        ("3|4", 4, 3),
+    ]
+    assert ends["left"] is Place.of(parse_tile("1|1"), Side.B)
+    assert ends["right"] is Place.of(parse_tile("3|4"), Side.LOW)
+
+
+def test_playable_tiles_name_the_ends_they_fit() -> None:
+    state = deal(DRAW_RULES, ["1|4", "1|1 4|5 0|0 0|2 0|3 0|5 0|6"])
+    state.apply(0, play("1|4"))
+    view = HandView(state, 1)
+    _, ends = chain(state.line)
+    options = play_options(view, ends)
+    assert options == {"1|1": ["left"], "4|5": ["right"]}
+    assert end_of(next(p for p in view.legal_plays() if p.tile.key == "4|5"), ends) == "right"
+
+
+def test_draw_and_pass_are_off_with_a_reason() -> None:
+    state = deal(BLOCK, ["0|0", "1|1 1|2 1|3 1|4 1|5 1|6 2|2"])
+    state.apply(0, play("0|0"))
+    controls = draw_and_pass(HandView(state, 1), "en")
+    assert controls["can_pass"] and not controls["can_draw"]
+    assert controls["draw_reason"] == "These rules have no drawing."
+    other = draw_and_pass(HandView(state, 0), "ru")
+    assert other["draw_reason"] == other["pass_reason"] == "Сейчас не ваш ход."
+    state2 = deal(DRAW_RULES, ["1|4", "1|1 4|5 0|0 0|2 0|3 0|5 0|6"])
+    state2.apply(0, play("1|4"))
+    controls2 = draw_and_pass(HandView(state2, 1), "en")
+    assert controls2["can_draw"] and not controls2["can_pass"]
+    assert controls2["pass_reason"] == "You hold a tile that fits."

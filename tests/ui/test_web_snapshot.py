@@ -12,9 +12,7 @@ def play(tile: str, at: str | None = None, side: str | None = None) -> Play:
     return Play(parse_tile(tile), Place.of(parse_tile(at), Side(side)))
 
 
-def test_the_line_reads_from_its_left_end_to_its_right_end_with_halves_facing_their_neighbours() -> (
-    None
-):
+def test_the_line_reads_from_end_to_end_with_halves_facing_neighbours() -> None:
     state = deal(DRAW_RULES, ["1|4 4|4", "1|1 3|4"])
     state.apply(0, play("1|4"))
     state.apply(1, play("1|1", "1|4", "low"))

@@ -158,7 +158,8 @@ def test_opening_a_torn_log_truncates_it_and_appending_goes_on(tmp_path: Path) -
     held = write_log(tmp_path / "good")
     data, start = whole_and_last_start(tmp_path / "good")
     path = tmp_path / LOG_FILE_NAME
-    for cut in sorted({start + 1, start + 4, start + 5, start + 6, len(data) - 1, *range(start, len(data), 7)}):
+    cuts = {start + 1, start + 4, start + 5, start + 6, len(data) - 1, *range(start, len(data), 7)}
+    for cut in sorted(cuts):
         path.write_bytes(data[:cut])
         os.chmod(path, 0o600)
         log, reopened, dropped = TableLog.open(tmp_path)

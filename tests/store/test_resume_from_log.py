@@ -80,12 +80,13 @@ class Peers:
     def _resume(self) -> None:
         log, messages, dropped = TableLog.open(self.dirs[VICTIM])
         assert (dropped > 0) == self.tear  # the torn record, less the 3 bytes cut, is dropped
-        transcript = Transcript(Envelope.decode(messages[0], default_registry()), default_registry())
+        registry = default_registry()
+        transcript = Transcript(Envelope.decode(messages[0], registry), registry)
         session = TableSession(
             transcript, VICTIM, self.ids[VICTIM], max_hands=log.header.max_hands
         )
         for data in messages[1:]:
-            session.admit(Envelope.decode(data, default_registry()))
+            session.admit(Envelope.decode(data, registry))
         self.logs[VICTIM] = log
         self.table.sessions[VICTIM] = session
         self._log_then_send(VICTIM, session.start())

@@ -34,7 +34,9 @@ def test_verify_takes_the_log_file_too(tmp_path: Path, capsys: pytest.CaptureFix
     assert f"clean — {len(played_transcript())} messages, 1 hand audited" in capsys.readouterr().out
 
 
-def test_verify_after_a_crash_mid_append(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_verify_after_a_crash_mid_append(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     write_log(tmp_path, count=20)
     path = tmp_path / "table.log"
     path.write_bytes(path.read_bytes()[:-10])

@@ -8,6 +8,7 @@ failed; a decoded transport message re-encodes to the very payload it came from.
 from __future__ import annotations
 
 import random
+from itertools import pairwise
 
 import msgpack  # type: ignore[import-untyped]
 from hypothesis import HealthCheck, given, settings
@@ -86,7 +87,7 @@ def _feed(decoder: FrameDecoder, chunks: list[bytes]) -> tuple[list[bytes], Fram
 def _cut(rnd: random.Random, data: bytes) -> list[bytes]:
     cuts = sorted(rnd.randrange(len(data) + 1) for _ in range(rnd.randint(0, 4)))
     bounds = [0, *cuts, len(data)]
-    return [data[a:b] for a, b in zip(bounds, bounds[1:], strict=False)]
+    return [data[a:b] for a, b in pairwise(bounds)]
 
 
 def check_stream(rnd: random.Random) -> None:

@@ -13,7 +13,9 @@ from dataclasses import dataclass
 from functools import cache
 
 from p2p_dominoes.bots import random_bot
-from p2p_dominoes.engine import PRESETS
+from p2p_dominoes.engine import DRAW, PASS, PRESETS, TILES
+from p2p_dominoes.engine.actions import LEADS, PLAYS_ON
+from p2p_dominoes.engine.line import PLACES
 from p2p_dominoes.session import Envelope, Identity, default_registry
 from p2p_dominoes.session.local import LocalTable
 from p2p_dominoes.session.table import Phase, TableSession
@@ -34,10 +36,21 @@ class Checkpoint:
     phase: Phase
 
 
+_INTERNED: tuple[object, ...] = (
+    *TILES, *PLACES, DRAW, PASS, *LEADS, *(play for plays in PLAYS_ON for play in plays.values())
+)
+_SHARED: dict[int, object] = {id(value): value for value in _INTERNED}
+
+
 def copy_session(session: TableSession) -> TableSession:
-    """A deep copy that shares the (unpicklable, immutable) identity."""
+    """A deep copy that shares the (unpicklable, immutable) identity and the interned values.
+
+    The engine's tiles, places and plays exist once each and are compared with ``is`` (the
+    end-of-hand audit, the line's open places); a copy with copied tiles blames an honest seat
+    ("position 7 decrypts differently", "that place is not open").
+    """
     identity = session._identity
-    return copy.deepcopy(session, {id(identity): identity})
+    return copy.deepcopy(session, {id(identity): identity, **_SHARED})
 
 
 @cache

@@ -76,7 +76,7 @@ def _case(rnd: random.Random, samples: list[bytes]) -> tuple[bytes, bytes | None
 def test_envelope_decoder(seed: int) -> None:
     samples = all_messages()
     rnd = random.Random(seed)
-    cases = scaled(2500)
+    cases = scaled(4000)
     decoded = 0
     with timed("envelope decoder"):
         for case in range(cases):

@@ -121,7 +121,7 @@ def check_stream(rnd: random.Random) -> None:
 @given(seed=SEED)
 def test_frame_decoder_streams(seed: int) -> None:
     rnd = random.Random(seed)
-    cases = scaled(1500)
+    cases = scaled(2000)
     with timed("frame decoder"):
         for case in range(cases):
             try:

@@ -21,7 +21,7 @@ from p2p_dominoes.engine import LANGUAGES, PRESETS, preset
 from p2p_dominoes.net.runtime import PeerFailure, PeerOptions
 from p2p_dominoes.net.tables import Target, find_table, host_table, join_table, split_host_port
 from p2p_dominoes.session import Identity
-from p2p_dominoes.store import IdentityFileError, load_or_create_identity
+from p2p_dominoes.store import IdentityFileError, data_dir, load_or_create_identity
 from p2p_dominoes.ui.text import PlayerGone, TextUI
 
 DEFAULT_PORT = 47800
@@ -93,10 +93,7 @@ def _peer_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _data_dir(args: argparse.Namespace) -> Path:
-    if args.data_dir is not None:
-        return Path(args.data_dir)
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(base) / "p2p-dominoes"
+    return data_dir(args.data_dir)
 
 
 def _options(args: argparse.Namespace) -> PeerOptions:

@@ -1,4 +1,8 @@
-"""`p2p-dominoes verify FILE`: audit a saved transcript offline."""
+"""`p2p-dominoes verify FILE`: audit a saved transcript, or any peer's table log, offline.
+
+FILE is a transcript file (``--record``), a table log (``table.log``) or a table directory of
+the data directory. A log is read as after a crash: a torn last record is dropped and said so.
+"""
 
 from __future__ import annotations
 
@@ -9,6 +13,7 @@ from typing import Any
 
 from p2p_dominoes.cli import UsageError
 from p2p_dominoes.session.verify import VerifyReport, verify_transcript
+from p2p_dominoes.store.table_log import LOG_MAGIC, TableLogError, log_path, parse_log
 
 MAX_FILE_SIZE = 256 * 1024 * 1024
 
@@ -17,10 +22,14 @@ def register(commands: Any) -> None:
     parser: argparse.ArgumentParser = commands.add_parser(
         "verify",
         help="audit a saved transcript: signatures, chain, proofs, rules, scores",
-        description="Audit a saved transcript offline. Exit 0 when it is clean, 1 when a "
-        "message fails (named on one line), 2 when the file cannot be read.",
+        description="Audit a saved transcript or a peer's table log offline. Exit 0 when it is "
+        "clean, 1 when a message fails (named on one line), 2 when the file cannot be read.",
     )
-    parser.add_argument("file", type=Path, help="a transcript (as written by --record)")
+    parser.add_argument(
+        "file",
+        type=Path,
+        help="a transcript (as written by --record), a table.log, or a table's directory",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.set_defaults(run=run)
 
@@ -36,10 +45,32 @@ def read_file(path: Path) -> bytes:
     return data
 
 
+def read_record(path: Path) -> tuple[bytes, int]:
+    """Transcript-file bytes from a transcript, a table log or a table directory.
+
+    Also returns how many bytes of a torn last log record were left out (0 for a transcript).
+    """
+    if path.is_dir():
+        path = log_path(path)
+    data = read_file(path)
+    if not data.startswith(LOG_MAGIC):
+        return data, 0
+    try:
+        contents = parse_log(data)
+    except TableLogError as exc:
+        raise UsageError(f"{path}: {exc}") from None
+    return contents.transcript_bytes(), contents.dropped_bytes
+
+
 def run(args: argparse.Namespace) -> int:
-    report = verify_transcript(read_file(args.file))
+    data, dropped = read_record(args.file)
+    report = verify_transcript(data)
+    if dropped and not args.json:
+        print(f"{args.file}: a torn last record ({dropped} bytes) was left out")
     if args.json:
-        print(json.dumps(report_summary(report)))
+        summary = report_summary(report)
+        summary["torn_bytes"] = dropped
+        print(json.dumps(summary))
     elif report.failure is not None:
         print(f"{args.file}: {report.failure}")
     else:

@@ -15,7 +15,7 @@ from typing import Final
 
 from p2p_dominoes.mental.context import HandContext, ProofBinding, Step, StepKind
 from p2p_dominoes.mental.encoding import Reader, frame, u8
-from p2p_dominoes.mental.errors import GroupError, InvalidMessageError, ProofError
+from p2p_dominoes.mental.errors import EncodingError, GroupError, InvalidMessageError, ProofError
 from p2p_dominoes.mental.group import Point, Scalar, sum_points
 from p2p_dominoes.mental.messages import MessageTag, decode
 from p2p_dominoes.mental.randomness import SYSTEM_RANDOM, RandomSource, random_scalar
@@ -25,6 +25,10 @@ COMMIT_DOMAIN: Final = b"p2p-dominoes/mental/v1/key-commit"
 LOTTERY_DOMAIN: Final = b"p2p-dominoes/mental/v1/lottery"
 COMMITMENT_SIZE: Final = 32
 LOTTERY_SIZE: Final = 32
+COMMITTED_SIZE: Final = 2 + COMMITMENT_SIZE
+"""Size of an encoded `KeyCommit`: tag, seat, commitment."""
+REVEAL_SIZE: Final = 2 + 32 + LOTTERY_SIZE + 64
+"""Size of an encoded `KeyReveal`: tag, seat, PK_i, lottery share, Schnorr proof."""
 
 _COMMIT_STEP: Final = Step(StepKind.KEY_COMMIT)
 _REVEAL_STEP: Final = Step(StepKind.KEY_REVEAL)
@@ -94,6 +98,43 @@ class HandKeys:
     secret: Scalar = field(repr=False)
     commit: KeyCommit
     reveal: KeyReveal
+
+    def to_bytes(self) -> bytes:
+        """`u8(seat) ‖ x_i[32] ‖ KeyCommit ‖ KeyReveal` (197 bytes), to keep across a crash.
+
+        The secret and the lottery share cannot be re-drawn after the commitment went out, so a
+        peer stores them before first use and loads them when it resumes. Keep it private.
+        """
+        return u8(self.seat) + self.secret.to_bytes() + self.commit.to_bytes() + (
+            self.reveal.to_bytes()
+        )
+
+    @classmethod
+    def from_bytes(cls, data: bytes, ctx: HandContext | None = None) -> HandKeys:
+        """Decode `to_bytes`; EncodingError unless the parts agree (PK_i = x_i·G, one seat).
+
+        With `ctx`, also insist that the commitment and the proof are for that hand (else the
+        keys of another table or hand could be loaded by mistake).
+        """
+        reader = Reader(data)
+        seat = reader.u8()
+        secret = reader.scalar()
+        try:
+            commit = KeyCommit.from_bytes(reader.take(COMMITTED_SIZE), seat)
+            reveal = KeyReveal.from_bytes(reader.take(REVEAL_SIZE), seat)
+        except InvalidMessageError as exc:
+            raise EncodingError(exc.reason) from None
+        reader.finish()
+        if secret.value == 0 or Point.base_mul(secret.value) != reveal.public_key:
+            raise EncodingError("the secret does not match the public key share")
+        if ctx is not None:
+            if not 0 <= seat < ctx.seats:
+                raise EncodingError(f"seat {seat} is not at this hand")
+            try:
+                check_key_reveal(ctx, commit, reveal)
+            except InvalidMessageError as exc:
+                raise EncodingError(f"not this hand's keys: {exc.reason}") from None
+        return cls(seat, secret, commit, reveal)
 
 
 def new_hand_keys(ctx: HandContext, seat: int, rng: RandomSource = SYSTEM_RANDOM) -> HandKeys:

@@ -1,4 +1,7 @@
-"""Persistence: identity keys and transcript files. This layer does the file I/O."""
+"""Persistence: identity keys, transcript files, table logs, hand secrets (all the file I/O).
+
+Where the files go: docs/files.md. The table log format: PROTOCOL.md §8.1.
+"""
 
 from p2p_dominoes.store.identity_file import (
     IDENTITY_FILE_NAME,
@@ -6,6 +9,22 @@ from p2p_dominoes.store.identity_file import (
     load_identity_file,
     load_or_create_identity,
     write_identity_file,
+)
+from p2p_dominoes.store.paths import data_dir, default_data_dir, table_dir, tables_dir
+from p2p_dominoes.store.secrets import HandSecrets, SecretsFileError, secrets_path
+from p2p_dominoes.store.table_log import (
+    LOG_FILE_NAME,
+    LogContents,
+    LogCorrupted,
+    LogHeader,
+    PeerAddress,
+    TableLog,
+    TableLogBusy,
+    TableLogError,
+    TableSummary,
+    list_tables,
+    read_log,
+    transcript_bytes,
 )
 from p2p_dominoes.store.transcript_file import (
     MAX_TRANSCRIPT_FILE_SIZE,
@@ -15,11 +34,30 @@ from p2p_dominoes.store.transcript_file import (
 
 __all__ = [
     "IDENTITY_FILE_NAME",
+    "LOG_FILE_NAME",
     "MAX_TRANSCRIPT_FILE_SIZE",
+    "HandSecrets",
     "IdentityFileError",
+    "LogContents",
+    "LogCorrupted",
+    "LogHeader",
+    "PeerAddress",
+    "SecretsFileError",
+    "TableLog",
+    "TableLogBusy",
+    "TableLogError",
+    "TableSummary",
+    "data_dir",
+    "default_data_dir",
+    "list_tables",
     "load_identity_file",
     "load_or_create_identity",
     "load_transcript",
+    "read_log",
     "save_transcript",
+    "secrets_path",
+    "table_dir",
+    "tables_dir",
+    "transcript_bytes",
     "write_identity_file",
 ]

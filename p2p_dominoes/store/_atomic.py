@@ -62,3 +62,24 @@ def write_private_replace(path: Path, data: bytes) -> None:
 def ensure_private_dir(directory: Path) -> None:
     """Create ``directory`` (and parents) with mode 0700 if it does not exist."""
     directory.mkdir(mode=PRIVATE_DIR_MODE, parents=True, exist_ok=True)
+
+
+def make_private_dirs(directory: Path) -> None:
+    """Create ``directory`` and every missing parent with mode 0700 (exactly, whatever the umask).
+
+    ``Path.mkdir(parents=True)`` gives the parents the default mode, which would leave the data
+    directory readable by others when only the table directory was asked for.
+    """
+    missing: list[Path] = []
+    current = directory
+    while not current.exists():
+        missing.append(current)
+        if current.parent == current:
+            break
+        current = current.parent
+    for path in reversed(missing):
+        try:
+            path.mkdir(mode=PRIVATE_DIR_MODE)
+        except FileExistsError:
+            continue  # another process made it first
+        os.chmod(path, PRIVATE_DIR_MODE)

@@ -112,3 +112,32 @@ def test_check_key_reveal_direct() -> None:
     check_key_reveal(CTX, keys[0].commit, keys[0].reveal)
     with pytest.raises(InvalidMessageError):
         check_key_reveal(CTX, keys[0].commit, keys[1].reveal)
+
+
+def test_hand_keys_round_trip_through_bytes() -> None:
+    from p2p_dominoes.mental.keys import HandKeys
+
+    keys = _keys()[1]
+    data = keys.to_bytes()
+    assert len(data) == 197
+    assert HandKeys.from_bytes(data) == keys
+    assert HandKeys.from_bytes(data, CTX) == keys
+
+
+def test_hand_keys_from_bytes_refuses_inconsistent_or_foreign_keys() -> None:
+    from p2p_dominoes.mental.errors import EncodingError
+    from p2p_dominoes.mental.keys import HandKeys
+
+    keys = _keys()
+    data = keys[1].to_bytes()
+    with pytest.raises(EncodingError):
+        HandKeys.from_bytes(data[:-1])
+    with pytest.raises(EncodingError):
+        HandKeys.from_bytes(data + b"\x00")
+    secret_swapped = data[:1] + keys[2].secret.to_bytes() + data[33:]
+    with pytest.raises(EncodingError, match="does not match"):
+        HandKeys.from_bytes(secret_swapped)
+    with pytest.raises(EncodingError, match="not this hand"):
+        HandKeys.from_bytes(data, HandContext(b"table", 10, 3))
+    with pytest.raises(EncodingError):
+        HandKeys.from_bytes(b"\x02" + data[1:])  # claims another seat than its messages

@@ -1,0 +1,37 @@
+"""Counting fuzz cases per target, for the summary line at the end of the run (conftest.py).
+
+The issue asks how many fuzz cases a run makes; hypothesis only reports examples, and most
+targets here run many cases per example (a fast mutation loop seeded by hypothesis), so each
+test adds its own count and time here.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections import defaultdict
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+CASES: defaultdict[str, int] = defaultdict(int)
+SECONDS: defaultdict[str, float] = defaultdict(float)
+DETAILS: defaultdict[str, int] = defaultdict(int)
+"""Counts of interest that are not cases of their own (e.g. how many mutants still decoded)."""
+
+SCALE = float(os.environ.get("P2PD_FUZZ_SCALE", "1"))
+"""Multiplies every case budget: 0.1 for a quick local run, 10 for a nightly one."""
+
+
+def scaled(cases: int) -> int:
+    """``cases`` times ``P2PD_FUZZ_SCALE``, at least 1."""
+    return max(1, round(cases * SCALE))
+
+
+@contextmanager
+def timed(target: str) -> Iterator[None]:
+    """Add the time spent in the block to ``target``'s total."""
+    start = time.perf_counter()
+    try:
+        yield
+    finally:
+        SECONDS[target] += time.perf_counter() - start

@@ -1,0 +1,90 @@
+"""Honest hands of every table size and preset, and the checkpoints the validator fuzz uses.
+
+A checkpoint is a moment just before a peer receives the next real message: a private copy
+of that receiving peer's session, the message, and the identities (so that a test can re-sign
+a mutated body as the sender, or as anyone else). Every message of every hand is one, so every
+message type is fuzzed in every phase it occurs in, for 2, 3 and 4 seats and all presets.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+from functools import cache
+
+from p2p_dominoes.bots import random_bot
+from p2p_dominoes.engine import DRAW, PASS, PRESETS, TILES
+from p2p_dominoes.engine.actions import LEADS, PLAYS_ON
+from p2p_dominoes.engine.line import PLACES
+from p2p_dominoes.session import Envelope, Identity, default_registry
+from p2p_dominoes.session.local import LocalTable
+from p2p_dominoes.session.table import Phase, TableSession
+
+REGISTRY = default_registry()
+CONFIGS = tuple((players, preset) for players in (2, 3, 4) for preset in sorted(PRESETS))
+
+
+@dataclass(frozen=True)
+class Checkpoint:
+    """A receiving peer's session just before ``data`` (from ``sender``) reaches it."""
+
+    ids: tuple[Identity, ...]
+    receiver: TableSession
+    sender: int
+    data: bytes
+    envelope: Envelope
+    phase: Phase
+
+
+_INTERNED: tuple[object, ...] = (
+    *TILES, *PLACES, DRAW, PASS, *LEADS, *(play for plays in PLAYS_ON for play in plays.values())
+)
+_SHARED: dict[int, object] = {id(value): value for value in _INTERNED}
+
+
+def copy_session(session: TableSession) -> TableSession:
+    """A deep copy that shares the (unpicklable, immutable) identity and the interned values.
+
+    The engine's tiles, places and plays exist once each and are compared with ``is`` (the
+    end-of-hand audit, the line's open places); a copy with copied tiles blames an honest seat
+    ("position 7 decrypts differently", "that place is not open").
+    """
+    identity = session._identity
+    return copy.deepcopy(session, {id(identity): identity, **_SHARED})
+
+
+@cache
+def checkpoints(players: int, preset: str) -> tuple[Checkpoint, ...]:
+    """One checkpoint per message of one honest hand at this table."""
+    ids = tuple(Identity.generate() for _ in range(players))
+    table = LocalTable.create(
+        PRESETS[preset], [f"p{s}" for s in range(players)], [random_bot] * players,
+        seed=players, identities=ids, max_hands=1,
+    )
+    points: list[Checkpoint] = []
+    seen: set[bytes] = set()
+    for seat, session in enumerate(table.sessions):
+        table._broadcast(seat, session.start())
+    while table.queue or any(s.awaiting_action for s in table.sessions):
+        if table.queue:
+            sender, receiver, data = table.queue[0]
+            if data not in seen:
+                seen.add(data)
+                session = table.sessions[receiver]
+                envelope = Envelope.decode(data, REGISTRY)
+                points.append(
+                    Checkpoint(ids, copy_session(session), sender, data, envelope, session.phase)
+                )
+        table.step()
+    assert all(s.phase is Phase.OVER for s in table.sessions)
+    return tuple(points)
+
+
+def all_messages() -> list[bytes]:
+    """Every message of every table (genesis messages included), for the decoder fuzz."""
+    found: list[bytes] = []
+    for players, preset in CONFIGS:
+        points = checkpoints(players, preset)
+        found.append(points[0].receiver.transcript[0].encoded)
+        found += [point.data for point in points]
+    return found

@@ -57,6 +57,16 @@ def register(commands: Any) -> None:
     tables.add_argument("--json", action="store_true")
     tables.set_defaults(run=run_tables)
 
+    resume = commands.add_parser(
+        "resume",
+        help="come back to an unfinished table after a crash or a lost connection",
+        description="Rebuild your seat at an unfinished table from its crash-safe log, find the "
+        "other players again and catch up.",
+    )
+    resume.add_argument("table", nargs="?", help="table name or id prefix (default: the only one)")
+    _peer_arguments(resume)
+    resume.set_defaults(run=run_resume)
+
     demo = commands.add_parser(
         "demo",
         help="bot peers as separate processes on this machine play over real TCP",
@@ -112,10 +122,12 @@ def _options(args: argparse.Namespace) -> PeerOptions:
         send, lines = trio.open_memory_channel[str](16)
         _PENDING_INPUT.append(send)
     ui = TextUI(args.lang, progress_only=args.ui == "none", lines=lines)
+    keeps_records = args.bot is None or args.data_dir is not None
     return PeerOptions(
         name=name[:64],
         identity=identity,
         ui=ui,
+        data_dir=_data_dir(args) if keeps_records else None,
         interface=args.interface,
         port=args.port,
         bot=bot_named(args.bot) if args.bot else None,
@@ -182,8 +194,55 @@ async def _with_input(options: PeerOptions, play: Callable[[], Awaitable[int]]) 
     return status
 
 
+def _unfinished(data: Path) -> list[Any]:
+    from p2p_dominoes.store import list_tables
+
+    try:
+        return [t for t in list_tables(data) if not t.finished and t.problem is None]
+    except OSError:
+        return []
+
+
+def _mention_unfinished(options: PeerOptions) -> None:
+    if options.data_dir is None:
+        return
+    for table in _unfinished(options.data_dir)[:3]:
+        label = table.name or table.table_id.hex()[:8]
+        options.say(
+            f"Unfinished table '{label}' (seat {table.seat}): p2p-dominoes resume {label!r}"
+        )
+
+
+def run_resume(args: argparse.Namespace) -> int:
+    from p2p_dominoes.net.tables import resume_table
+
+    options = _options(args)
+    if options.data_dir is None:
+        raise UsageError("a bot resumes only with the --data-dir it played with")
+    tables = _unfinished(options.data_dir)
+    if args.table:
+        wanted = args.table.casefold()
+        tables = [
+            t for t in tables if t.name.casefold() == wanted or t.table_id.hex().startswith(wanted)
+        ]
+    if not tables:
+        raise UsageError(
+            "no unfinished table to resume" + (f" called {args.table!r}" if args.table else "")
+        )
+    if len(tables) > 1:
+        names = ", ".join(t.name or t.table_id.hex()[:8] for t in tables)
+        raise UsageError(f"several unfinished tables ({names}): name one")
+    directory = tables[0].directory
+
+    async def main() -> int:
+        return await _with_input(options, lambda: resume_table(options, directory))
+
+    return _run_peer(main)
+
+
 def run_host(args: argparse.Namespace) -> int:
     options = _options(args)
+    _mention_unfinished(options)
     if args.hands is not None and args.hands < 1:
         raise UsageError("--hands must be at least 1")
     if not 0 <= args.bots <= args.players - 1:
@@ -211,6 +270,7 @@ def run_host(args: argparse.Namespace) -> int:
 
 def run_join(args: argparse.Namespace) -> int:
     options = _options(args)
+    _mention_unfinished(options)
 
     async def main() -> int:
         if args.connect:

@@ -53,6 +53,12 @@ class Place:
     def __repr__(self) -> str:
         return f"Place({self.tile.text}, {self.side.value}, {self.value})"
 
+    def __copy__(self) -> Place:
+        return self  # the 56 places exist once: identity is how they compare
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Place:
+        return self
+
 
 def _make_places() -> tuple[Place, ...]:
     places = []

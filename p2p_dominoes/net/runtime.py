@@ -21,7 +21,7 @@ from typing import Final, Protocol
 import trio
 
 from p2p_dominoes.bots import Bot
-from p2p_dominoes.engine import Action, Rules, SeatView
+from p2p_dominoes.engine import Action, InvalidRecord, Rules, SeatView
 from p2p_dominoes.net.connection import Connection, connect
 from p2p_dominoes.net.errors import (
     ConnectionClosed,
@@ -51,7 +51,7 @@ from p2p_dominoes.session import (
 )
 from p2p_dominoes.session.events import Event, Update
 from p2p_dominoes.session.table import TableSession
-from p2p_dominoes.store import save_transcript
+from p2p_dominoes.store import HandSecrets, PeerAddress, TableLog, save_transcript, table_dir
 
 CATCH_UP_AFTER: Final = 2.0
 """Seconds without progress before a peer asks the others for what it may have missed."""
@@ -91,6 +91,8 @@ class PeerOptions:
     bot: Bot | None = None
     record: Path | None = None
     mdns: bool = True
+    data_dir: Path | None = None
+    """Where the crash-safe table log and hand secrets go; None keeps nothing (throwaway bots)."""
 
     def say(self, line: str) -> None:
         self.ui.say(line)
@@ -178,6 +180,9 @@ class TableRun:
     last_notice: float = 0.0
     asked: tuple[int, int] | None = None
     result: int | None = None
+    log: TableLog | None = None
+    waiting_for: object = None
+    waiting_since: float = field(default_factory=time.monotonic)
 
     @property
     def seat(self) -> int:
@@ -247,7 +252,13 @@ async def play_table(run: TableRun, nursery: trio.Nursery) -> int:
                 if not session.finished:
                     run.options.say(f"Lost the connection to {run.names[item.seat]}.")
         else:
-            _tick(run)
+            stalled = _tick(run)
+            if stalled is not None:
+                await _handle(run, stalled, nursery)
+        expected = session.expected
+        if expected != run.waiting_for:
+            run.waiting_for = expected
+            run.waiting_since = time.monotonic()
         if session.finished:
             break
     return await _finish(run)
@@ -277,11 +288,16 @@ async def _ticker(send: trio.MemorySendChannel[_Item]) -> None:
                 send.send_nowait(_Tick())
 
 
-def _tick(run: TableRun) -> None:
-    """Nothing happened for a while: say whom we wait for, and ask for a catch-up."""
+def _tick(run: TableRun) -> Update | None:
+    """Nothing happened for a while: say whom we wait for, ask for a catch-up, and after the
+    rules' stall timeout name the seat we wait for."""
     now = time.monotonic()
     idle = now - run.last_progress
     expected = run.session.expected
+    if expected is not None and expected[0] != run.seat:
+        stalled = now - run.waiting_since
+        if stalled >= run.session.rules.stall_timeout_s:
+            return run.session.stall(expected[0], stalled)
     if idle >= CATCH_UP_AFTER and expected is not None:
         for link in run.links.values():
             _post_sync(link, run.session.transcript.head)
@@ -293,12 +309,16 @@ def _tick(run: TableRun) -> None:
     ):
         waited = now - run.last_progress
         if waited >= WAITING_NOTICE_EVERY / 2:
-            run.options.ui.waiting(run.names[expected[0]], waited)
+            run.options.ui.waiting(run.names[expected[0]], now - run.waiting_since)
             run.last_notice = now
+    return None
 
 
 async def _handle(run: TableRun, update: Update, nursery: trio.Nursery) -> None:
     session = run.session
+    if run.log is not None:
+        # Every accepted message is on disk before this peer sends or acts on anything.
+        run.log.sync(session.transcript)
     if update.outgoing or update.events:
         run.last_progress = time.monotonic()
     for data in update.outgoing:
@@ -345,6 +365,10 @@ async def _finish(run: TableRun) -> int:
     session = run.session
     if run.options.record is not None:
         _save(run)
+    if run.log is not None:
+        run.log.sync(session.transcript)
+        blame = session.blame
+        run.log.finish("over" if blame is None else f"seat {blame.seat}: {blame.reason}")
     # Give the others a moment to fetch our last messages before we hang up.
     with trio.move_on_after(1.5):
         async for item in run.inbox.receive:
@@ -352,6 +376,8 @@ async def _finish(run: TableRun) -> int:
                 _answer_sync(run, item)
     for link in run.links.values():
         link.outbox.close()
+    if run.log is not None:
+        run.log.close()
     if session.blame is not None:
         run.options.say(
             f"The table stopped: {run.names[session.blame.seat]} — {session.blame.reason}"
@@ -415,10 +441,37 @@ def make_genesis(rules: Rules, seats: Sequence[SeatAddress], table_id: bytes) ->
     return Genesis(table_id, rules.to_wire(), tuple(SeatInfo(s.name, s.key) for s in seats))
 
 
+def sit_down(
+    options: PeerOptions,
+    transcript: Transcript,
+    seat: int,
+    max_hands: int | None,
+    table_name: str,
+    peers: Sequence[PeerAddress],
+) -> tuple[TableSession, TableLog | None]:
+    """The session for our seat, with its crash-safe log and stored hand secrets (if kept)."""
+    if options.data_dir is None:
+        session = TableSession(transcript, seat, options.identity, max_hands=max_hands)
+        return session, None
+    directory = table_dir(options.data_dir, transcript.table_id)
+    log = TableLog.create(
+        directory,
+        transcript.table_id,
+        seat,
+        transcript[0].encoded,
+        name=table_name,
+        max_hands=max_hands,
+    )
+    log.note_peers(peers)
+    keys = HandSecrets(directory).keys_for
+    session = TableSession(transcript, seat, options.identity, max_hands=max_hands, hand_keys=keys)
+    return session, log
+
+
 def accept_genesis(
     offer: GenesisOffer, identity: Identity, host_key: PublicIdentity
-) -> tuple[TableSession, Transcript]:
-    """Check the host's genesis (seat 0 is the host, we hold a seat) and sit down."""
+) -> tuple[Transcript, int]:
+    """Check the host's genesis (seat 0 is the host, we hold a seat); our transcript and seat."""
     try:
         transcript = Transcript(_decode_envelope(offer.envelope), default_registry())
     except InvalidMessage as exc:
@@ -430,10 +483,10 @@ def accept_genesis(
     if seat is None:
         raise PeerFailure("the genesis does not seat this player")
     try:
-        session = TableSession(transcript, seat, identity, max_hands=offer.max_hands)
-    except InvalidMessage as exc:
-        raise PeerFailure(f"the host's table cannot be played: {exc.reason}") from None
-    return session, transcript
+        Rules.from_wire(genesis.rules).check_players(len(genesis.seats))
+    except InvalidRecord as exc:
+        raise PeerFailure(f"the host's table cannot be played: {exc}") from None
+    return transcript, seat
 
 
 def _decode_envelope(data: bytes) -> Envelope:

@@ -15,6 +15,7 @@ import sys
 from collections.abc import Callable
 from contextlib import AsyncExitStack, suppress
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Final
 
 import trio
@@ -50,10 +51,26 @@ from p2p_dominoes.net.runtime import (
     lobby_message,
     play_table,
     serve_link,
+    sit_down,
 )
-from p2p_dominoes.session import Genesis, PublicIdentity, SeatInfo, default_registry
+from p2p_dominoes.session import (
+    Envelope,
+    Genesis,
+    InvalidMessage,
+    PublicIdentity,
+    SeatInfo,
+    default_registry,
+)
 from p2p_dominoes.session.table import TableSession
 from p2p_dominoes.session.transcript import Transcript
+from p2p_dominoes.store import (
+    HandSecrets,
+    PeerAddress,
+    TableLog,
+    TableLogBusy,
+    TableLogError,
+    read_log,
+)
 
 SEAT_WAIT: Final = 30.0
 """Seconds a peer waits for a seated peer's connection before it goes on without it."""
@@ -180,11 +197,11 @@ async def host_table(
             genesis = _genesis(table_id, rules, seats)
             envelope = genesis.sign(options.identity, 0)
             offer = encode_lobby(GenesisOffer(envelope.encode(), hands))
-            session = TableSession(
-                Transcript(envelope, default_registry()), 0, options.identity, max_hands=hands
-            )
+            transcript = Transcript(envelope, default_registry())
+            peers = [PeerAddress(i, s.address, s.port) for i, s in enumerate(seats)]
+            session, log = sit_down(options, transcript, 0, hands, table_name, peers)
             session_box.append(session)
-            run = TableRun(session, options, tuple(s.name for s in seats), inbox=inbox)
+            run = TableRun(session, options, tuple(s.name for s in seats), inbox=inbox, log=log)
             ready.set()
             for seated in lobby.seated[1:]:
                 assert seated.connection is not None
@@ -399,11 +416,13 @@ async def join_table(options: PeerOptions, target: Target) -> int:
                 say("compare it with the one the host's screen shows.")
             join = Join(options.name, listener.port, _bare_host(host.remote_address))
             await host.send(encode_lobby(join))
-            offer, addresses = await _await_genesis(host, say)
-            session, transcript = accept_genesis(offer, options.identity, host.peer)
-            session_box.append(session)
+            offer, addresses, table_name = await _await_genesis(host, say)
+            transcript, seat = accept_genesis(offer, options.identity, host.peer)
             seats = transcript.genesis.seats
-            run = TableRun(session, options, tuple(s.name for s in seats), inbox=inbox)
+            peers = [PeerAddress(i, *address) for i, address in sorted(addresses.items())]
+            session, log = sit_down(options, transcript, seat, offer.max_hands, table_name, peers)
+            session_box.append(session)
+            run = TableRun(session, options, tuple(s.name for s in seats), inbox=inbox, log=log)
             ready.set()
             async with trio.open_nursery() as nursery:
                 nursery.start_soon(serve_link, inbox, 0, host)
@@ -422,13 +441,15 @@ async def join_table(options: PeerOptions, target: Target) -> int:
 
 async def _await_genesis(
     host: Connection, say: Callable[[str], None]
-) -> tuple[GenesisOffer, dict[int, tuple[str, int]]]:
+) -> tuple[GenesisOffer, dict[int, tuple[str, int]], str]:
     """Follow the lobby (seat list updates) until the host sends the genesis.
 
-    Returns the genesis offer and where each seat listens, from the last seat list.
+    Returns the genesis offer, where each seat listens, and the table's name (from the last
+    seat list).
     """
     shown: tuple[str, ...] = ()
     addresses: dict[int, tuple[str, int]] = {}
+    table_name = ""
     while True:
         try:
             message = lobby_message(await host.receive())
@@ -438,6 +459,7 @@ async def _await_genesis(
             raise PeerFailure(f"the host refused: {message.reason}")
         if isinstance(message, Seats):
             addresses = {i: (s.address, s.port) for i, s in enumerate(message.seats)}
+            table_name = message.table_name
             names = tuple(f"{s.name} ({s.key.short_fingerprint})" for s in message.seats)
             if names != shown:
                 say(
@@ -446,7 +468,7 @@ async def _await_genesis(
                 )
                 shown = names
         if isinstance(message, GenesisOffer):
-            return message, addresses
+            return message, addresses, table_name
 
 
 async def _dial_seat(
@@ -456,7 +478,8 @@ async def _dial_seat(
     address: tuple[str, int],
     key: PublicIdentity,
 ) -> None:
-    """Connect to a seat below ours, and again whenever the connection drops."""
+    """Keep a connection to `seat` open: dial, and dial again with backoff when it drops
+    (a peer that crashed comes back on the same port). Cancelled when the match ends."""
     while True:
         try:
             async with dialed(
@@ -464,6 +487,60 @@ async def _dial_seat(
             ) as connection:
                 await serve_link(inbox, seat, connection)
         except PeerFailure as exc:
-            options.say(f"cannot reach seat {seat}: {exc}")
-            return
-        await trio.sleep(0.5)
+            if "cannot reach" not in str(exc):
+                options.say(f"seat {seat}: {exc}")
+                return
+        await trio.sleep(1.0)
+
+
+async def resume_table(options: PeerOptions, directory: Path) -> int:
+    """Come back to a table from its log: replay our transcript, find the others, catch up."""
+    try:
+        log, messages, dropped = TableLog.open(directory)
+    except TableLogBusy:
+        raise PeerFailure("another p2p-dominoes process is already playing this table") from None
+    except (TableLogError, OSError) as exc:
+        raise PeerFailure(f"cannot resume from {directory}: {exc}") from None
+    contents = read_log(log.path)
+    header = log.header
+    transcript = Transcript(Envelope.decode(messages[0], default_registry()), default_registry())
+    seats = transcript.genesis.seats
+    if seats[header.seat].key != options.identity.public:
+        log.close()
+        raise PeerFailure("this identity does not hold the seat this log was kept for")
+    secrets = HandSecrets(directory)
+    session = TableSession(
+        transcript,
+        header.seat,
+        options.identity,
+        max_hands=header.max_hands,
+        hand_keys=secrets.keys_for,
+    )
+    try:
+        for data in messages[1:]:
+            session.admit(Envelope.decode(data, default_registry()))
+    except InvalidMessage as exc:
+        log.close()
+        raise PeerFailure(f"the log does not replay: {exc}") from None
+    options.say(
+        f"Resuming '{header.name or transcript.table_id.hex()[:8]}' at seat {header.seat}: "
+        f"{len(messages)} messages replayed"
+        + (f", {dropped} torn bytes dropped" if dropped else "")
+    )
+    peers = {p.seat: (p.host, p.port) for p in contents.peers}
+    own_port = peers.get(header.seat, ("", options.port))[1]
+    listener = await open_listener(interface=options.interface, port=own_port)
+    inbox = Inbox.new()
+    run = TableRun(session, options, tuple(s.name for s in seats), inbox=inbox, log=log)
+
+    async def handler(connection: Connection) -> None:
+        await _serve_seated(connection, session, inbox)
+
+    async with trio.open_nursery() as nursery:
+        await nursery.start(listener.serve, options.identity, handler)
+        for seat, address in peers.items():
+            if seat != header.seat:
+                nursery.start_soon(_dial_seat, options, inbox, seat, address, seats[seat].key)
+        status = await play_table(run, nursery)
+        nursery.cancel_scope.cancel()
+    return status

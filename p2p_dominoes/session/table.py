@@ -167,6 +167,9 @@ class _Hand:
 
 _Validator = Callable[["TableSession", "_Hand", Envelope, bool], _Effect]
 
+HandKeysSource = Callable[[HandContext, int, RandomSource], HandKeys]
+"""Where a seat's per-hand keys come from: fresh ones, or the store's (written before use)."""
+
 
 class TableSession:
     """One peer at one table; with `seat=None` a silent observer that only validates (verify)."""
@@ -179,6 +182,7 @@ class TableSession:
         *,
         max_hands: int | None = None,
         rng: RandomSource = SYSTEM_RANDOM,
+        hand_keys: HandKeysSource | None = None,
     ) -> None:
         self.transcript = transcript
         self.seat = seat
@@ -194,6 +198,7 @@ class TableSession:
         if seat is not None and (identity is None or genesis.seats[seat].key != identity.public):
             raise ValueError(f"identity does not hold seat {seat}")
         self.max_hands = max_hands
+        self._hand_keys = hand_keys or mental.new_hand_keys
         self.match = Match(self.rules, self.players)
         self.phase = Phase.SETUP
         self.hand: _Hand | None = None
@@ -316,6 +321,19 @@ class TableSession:
         """Accept a message this peer signed itself, then send it and whatever follows it."""
         update = Update()
         self._take(envelope, update, own=True)
+        return update
+
+    def stall(self, seat: int, waited: float) -> Update:
+        """Name `seat` as stalling after `waited` seconds without its expected message.
+
+        The table stops for this peer (as for any blame); the transcript so far is the evidence.
+        """
+        update = Update()
+        expected = self.expected
+        if self.halted or expected is None or expected[0] != seat or seat == self.seat:
+            return update
+        reason = f"sent nothing for {waited:.0f} s when its {expected[1][0].name} was expected"
+        self._halt(Blame(seat, reason, "stall", index=len(self.transcript) - 1), update)
         return update
 
     def admit(self, envelope: Envelope) -> list[Event]:
@@ -489,7 +507,7 @@ class TableSession:
         ctx = HandContext(self.transcript.table_id, number, self.players)
         keys = None
         if self.seat is not None:
-            keys = mental.new_hand_keys(ctx, self.seat, self._rng)
+            keys = self._hand_keys(ctx, self.seat, self._rng)
         size = self.rules.hand_size(self.players)
         self.hand = _Hand(number, ctx, size, keys)
         self.hand.held = [list(range(s * size, (s + 1) * size)) for s in range(self.players)]

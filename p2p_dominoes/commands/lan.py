@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import subprocess
@@ -38,6 +39,12 @@ def register(commands: Any) -> None:
     host.add_argument("--bots", type=int, default=0, help="fill this many seats with bot peers")
     host.add_argument("--rules", default="draw", choices=sorted(PRESETS))
     host.add_argument("--hands", type=int, metavar="H", help="play H hands instead of a match")
+    host.add_argument(
+        "--stall-timeout",
+        type=int,
+        metavar="S",
+        help="seconds before a silent seat is named as stalling (part of the table's rules)",
+    )
     _peer_arguments(host)
     host.set_defaults(run=run_host)
 
@@ -248,6 +255,10 @@ def run_host(args: argparse.Namespace) -> int:
     if not 0 <= args.bots <= args.players - 1:
         raise UsageError(f"--bots must be 0–{args.players - 1} for {args.players} players")
     rules = preset(args.rules)
+    if args.stall_timeout is not None:
+        if not 1 <= args.stall_timeout <= 86_400:
+            raise UsageError("--stall-timeout must be 1–86400 seconds")
+        rules = dataclasses.replace(rules, stall_timeout_s=args.stall_timeout)
     table = args.table or f"{options.name}'s table"
     bot = args.bot or "random"
 

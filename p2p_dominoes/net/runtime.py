@@ -56,6 +56,11 @@ from p2p_dominoes.store import HandSecrets, PeerAddress, TableLog, save_transcri
 CATCH_UP_AFTER: Final = 2.0
 """Seconds without progress before a peer asks the others for what it may have missed."""
 WAITING_NOTICE_EVERY: Final = 5.0
+FINISH_LINGER: Final = 1.5
+"""Seconds a peer stopped by a blame stays to answer the others' catch-up requests."""
+FINISH_LINGER_MAX: Final = 15.0
+"""Longest a finished peer waits for every seat to hold the final message (one that crashed
+at the very end and is resuming needs a peer to fetch the last messages from)."""
 
 
 class PeerFailure(Exception):
@@ -183,6 +188,10 @@ class TableRun:
     log: TableLog | None = None
     waiting_for: object = None
     waiting_since: float = field(default_factory=time.monotonic)
+    heads: dict[int, bytes] = field(default_factory=dict)
+    """The head each seat last said it holds (in its catch-up request)."""
+    lost: set[int] = field(default_factory=set)
+    """Seats whose connection dropped and has not come back yet."""
 
     @property
     def seat(self) -> int:
@@ -244,12 +253,16 @@ async def play_table(run: TableRun, nursery: trio.Nursery) -> int:
         elif isinstance(item, _LinkUp):
             run.links[item.link.seat] = item.link
             _post_sync(item.link, session.transcript.head)
+            if item.link.seat in run.lost:
+                run.lost.discard(item.link.seat)
+                run.options.say(f"Connected again to {run.names[item.link.seat]}.")
         elif isinstance(item, _LinkDown):
             link = run.links.get(item.seat)
             if link is not None and link.connection is item.connection:
                 del run.links[item.seat]
                 link.outbox.close()
                 if not session.finished:
+                    run.lost.add(item.seat)
                     run.options.say(f"Lost the connection to {run.names[item.seat]}.")
         else:
             stalled = _tick(run)
@@ -265,6 +278,7 @@ async def play_table(run: TableRun, nursery: trio.Nursery) -> int:
 
 
 def _answer_sync(run: TableRun, asked: _SyncAsked) -> None:
+    run.heads[asked.seat] = asked.head
     link = run.links.get(asked.seat)
     if link is not None:
         for data in run.session.messages_after(asked.head):
@@ -369,11 +383,7 @@ async def _finish(run: TableRun) -> int:
         run.log.sync(session.transcript)
         blame = session.blame
         run.log.finish("over" if blame is None else f"seat {blame.seat}: {blame.reason}")
-    # Give the others a moment to fetch our last messages before we hang up.
-    with trio.move_on_after(1.5):
-        async for item in run.inbox.receive:
-            if isinstance(item, _SyncAsked):
-                _answer_sync(run, item)
+    await _linger(run)
     for link in run.links.values():
         link.outbox.close()
     if run.log is not None:
@@ -385,6 +395,32 @@ async def _finish(run: TableRun) -> int:
         return 3
     run.options.say(f"final transcript hash: {session.transcript.head.hex()}")
     return 0
+
+
+async def _linger(run: TableRun) -> None:
+    """Stay until every seat holds our final head, so none is left without the last messages
+    (also one that crashed at the very end and comes back), at most FINISH_LINGER_MAX seconds;
+    FINISH_LINGER after a blame. We say we hold it with a catch-up request from that head;
+    peers that connect meanwhile are served like during play."""
+    session = run.session
+    head = session.transcript.head
+    others = set(range(len(run.names))) - {run.seat}
+    for link in run.links.values():
+        _post_sync(link, head)
+    limit = FINISH_LINGER if session.blame is not None else FINISH_LINGER_MAX
+    with trio.move_on_after(limit):
+        while {seat for seat in others if run.heads.get(seat) == head} != others:
+            item = await run.inbox.receive.receive()
+            if isinstance(item, _SyncAsked):
+                _answer_sync(run, item)
+            elif isinstance(item, _LinkUp):
+                run.links[item.link.seat] = item.link
+                _post_sync(item.link, head)
+            elif isinstance(item, _LinkDown):
+                link = run.links.get(item.seat)
+                if link is not None and link.connection is item.connection:
+                    del run.links[item.seat]
+                    link.outbox.close()
 
 
 # -- connections --------------------------------------------------------------------------

@@ -425,7 +425,8 @@ async def join_table(options: PeerOptions, target: Target) -> int:
             run = TableRun(session, options, tuple(s.name for s in seats), inbox=inbox, log=log)
             ready.set()
             async with trio.open_nursery() as nursery:
-                nursery.start_soon(serve_link, inbox, 0, host)
+                host_address = addresses.get(0, (_bare_host(host.remote_address), target.port))
+                nursery.start_soon(_keep_host, options, inbox, host, host_address, seats[0].key)
                 assert session.seat is not None
                 for seat in range(1, session.seat):
                     address = addresses.get(seat)
@@ -469,6 +470,19 @@ async def _await_genesis(
                 shown = names
         if isinstance(message, GenesisOffer):
             return message, addresses, table_name
+
+
+async def _keep_host(
+    options: PeerOptions,
+    inbox: Inbox,
+    host: Connection,
+    address: tuple[str, int],
+    key: PublicIdentity,
+) -> None:
+    """Carry seat 0 over the lobby connection; when it drops, dial the host again like any
+    other seat (the host dials no one, so without this a dropped link to it stays down)."""
+    await serve_link(inbox, 0, host)
+    await _dial_seat(options, inbox, 0, address, key)
 
 
 async def _dial_seat(

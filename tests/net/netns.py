@@ -118,6 +118,14 @@ class Lan:
         """``argv`` run inside peer namespace ``index`` (``ip netns exec`` execs: same PID)."""
         return ["ip", "netns", "exec", self.namespaces[index], *argv]
 
+    def set_link(self, index: int, up: bool) -> None:
+        """Take peer ``index``'s ``eth0`` down (its connections go silent: a dropped Wi-Fi) or
+        bring it back up (with its multicast route, which going down removed)."""
+        ns = self.namespaces[index]
+        _ip("-n", ns, "link", "set", "eth0", "up" if up else "down")
+        if up:
+            _ip("-n", ns, "route", "replace", "224.0.0.0/4", "dev", "eth0")
+
     def block_multicast(self) -> None:
         """Stop the bridge flooding multicast, like a Wi-Fi that drops mDNS (LAN_NOTES §2.5)."""
         for i in range(len(self.namespaces)):

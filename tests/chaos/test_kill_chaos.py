@@ -1,0 +1,156 @@
+"""kill -9 chaos over real processes: 4-seat matches survive peers (the host too) dying at any
+point and coming back with `p2p-dominoes resume`.
+
+Each match is a host and three joiners on 127.0.0.1, random bots, each with its own data
+directory and record. Once every seat has sat down, peers are killed one after another: some at
+a random moment, others when their log shows a wanted phase (the shuffle, the deal, a turn, the
+end-of-hand reveal and audit, the key setup), so that every phase is hit in every run. Each is
+restarted with `resume` after a short pause. Then: every process exits 0, the four records are
+byte-identical, every peer's log holds exactly the record, `verify` is clean on every record
+and log, and every message any peer had logged when it died is in the final transcript.
+
+The seed is printed; P2PD_CHAOS_SEED=N replays a run's choices (not its timing).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import time
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from tests.chaos.conftest import Figures
+from tests.chaos.peers import Chaos, Kill, Peer, Table, check_completed, wait_until
+
+PLAYERS = 4
+KILLS = 32
+"""Kills to reach across the matches of the run (the issue asks for at least 30)."""
+MAX_MATCHES = 7
+KILLS_PER_MATCH = 9
+HANDS = 6
+"""Hands per match: enough for the kills of one match, a few seconds each without them."""
+TARGETS: tuple[str | None, ...] = ("shuffle", "deal", "turns", "reveal", None, "setup")
+"""What each kill waits for, in turn: a phase in the victim's log, or None (a random moment)."""
+PHASE_WAIT = 8.0
+MATCH_TIMEOUT = 120.0
+REQUIRED_PHASES = ("shuffle", "deal", "turns", "reveal")
+
+
+def _seed() -> int:
+    return int(os.environ.get("P2PD_CHAOS_SEED", random.randrange(1 << 32)))
+
+
+def _wait_for_phase(victim: Peer, phase: str | None, rng: random.Random) -> None:
+    """Wait for the kill moment: the victim's log in `phase` (or, after PHASE_WAIT, whatever
+    it is in), or a random moment when `phase` is None."""
+    if phase is None:
+        time.sleep(rng.uniform(0.05, 1.5))
+        return
+
+    def there() -> bool:
+        view = victim.log(cached=True)
+        return view is None or view.finished is not None or view.phase == phase
+
+    wait_until(there, PHASE_WAIT, 0.005)
+
+
+def _play_with_kills(
+    root: Path,
+    rng: random.Random,
+    kills: int,
+    together: int,
+    first_target: int,
+    figures: Figures,
+) -> Chaos:
+    """One match with up to `kills` moments at which `together` peers are killed and resumed
+    (fewer if the match ends first), then the end-of-match checks."""
+    table = Table(root, PLAYERS, HANDS, ["127.0.0.1"] * PLAYERS)
+    chaos = Chaos(table)
+    with table:
+        table.open()
+        moments = attempts = 0
+        while moments < kills:
+            candidates = chaos.candidates()
+            if len(candidates) < together:
+                break  # the match is over
+            target = TARGETS[(first_target + attempts) % len(TARGETS)]
+            attempts += 1
+            if moments == 0 and table.host in candidates:
+                others = [p for p in candidates if p is not table.host]
+                victims = [table.host, *rng.sample(others, together - 1)]
+            else:
+                victims = rng.sample(candidates, together)
+            _wait_for_phase(victims[0], target, rng)
+            if any(v not in chaos.candidates() for v in victims):
+                continue
+            chaos.kill_and_resume(victims, pause=rng.uniform(0.0, 0.5))
+            moments += 1
+            time.sleep(rng.uniform(0.05, 0.5))
+        outcome = check_completed(table, chaos, MATCH_TIMEOUT)
+    figures.matches_completed += 1
+    figures.add_kills(root.name, chaos.kills)
+    figures.messages_checked += outcome.checked
+    figures.messages_lost += len(outcome.lost)
+    assert not outcome.lost, f"{len(outcome.lost)} logged messages are not in the final record"
+    for kill in chaos.kills:
+        assert kill.survived or not kill.resumed, kill
+    print(
+        f"  {root.name}: {len(chaos.kills)} kills, {len(outcome.messages)} messages, "
+        "records identical, verify clean"
+    )
+    for kill in chaos.kills:
+        print(_describe(kill))
+    return chaos
+
+
+def _describe(kill: Kill) -> str:
+    back = f"{kill.back_in_play_s:.2f} s" if kill.back_in_play_s is not None else "finished"
+    return (
+        f"    kill {kill.label} (seat {kill.seat}) after {kill.last_type} "
+        f"[{kill.phase}, {kill.messages} msgs]; back in play {back}"
+    )
+
+
+@pytest.mark.slow
+def test_kill_minus_nine_at_any_point_and_resume(
+    tmp_path: Path, figures: Figures, record_property: pytest.RecordProperty
+) -> None:
+    seed = _seed()
+    print(f"\nchaos seed {seed} (P2PD_CHAOS_SEED={seed} replays the choices)")
+    rng = random.Random(seed)
+    kills: list[Kill] = []
+    match = 0
+    while len(kills) < KILLS and match < MAX_MATCHES:
+        figures.matches_started += 1
+        chaos = _play_with_kills(
+            tmp_path / f"match{match}", rng, KILLS_PER_MATCH, 1, match, figures
+        )
+        kills += chaos.kills
+        match += 1
+    phases = Counter(kill.phase for kill in kills)
+    types = Counter(kill.last_type for kill in kills)
+    print(f"coverage by phase: {dict(phases)}")
+    print(f"coverage by last logged message: {dict(types)}")
+    record_property("kills", len(kills))
+    record_property("kills_by_phase", dict(phases))
+    assert len(kills) >= 30, f"only {len(kills)} kills"
+    missing = [phase for phase in REQUIRED_PHASES if not phases[phase]]
+    assert not missing, f"no kill during {missing}: {dict(phases)}"
+    assert any(kill.seat == 0 for kill in kills), "the host was never killed"
+
+
+@pytest.mark.slow
+def test_two_peers_killed_at_once_both_resume(
+    tmp_path: Path, figures: Figures, record_property: pytest.RecordProperty
+) -> None:
+    seed = _seed()
+    print(f"\nchaos seed {seed}")
+    rng = random.Random(seed)
+    figures.matches_started += 1
+    chaos = _play_with_kills(tmp_path / "pairs", rng, 3, 2, 0, figures)
+    record_property("kills", len(chaos.kills))
+    pairs = [k for k in chaos.kills if k.together == 2 and k.resumed]
+    assert len(pairs) >= 4, chaos.kills  # at least two moments with two peers down

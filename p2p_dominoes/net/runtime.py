@@ -417,10 +417,10 @@ async def _linger(run: TableRun) -> None:
                 run.links[item.link.seat] = item.link
                 _post_sync(item.link, head)
             elif isinstance(item, _LinkDown):
-                link = run.links.get(item.seat)
-                if link is not None and link.connection is item.connection:
+                gone = run.links.get(item.seat)
+                if gone is not None and gone.connection is item.connection:
                     del run.links[item.seat]
-                    link.outbox.close()
+                    gone.outbox.close()
 
 
 # -- connections --------------------------------------------------------------------------

@@ -61,6 +61,8 @@ FINISH_LINGER: Final = 1.5
 FINISH_LINGER_MAX: Final = 15.0
 """Longest a finished peer waits for every seat to hold the final message (one that crashed
 at the very end and is resuming needs a peer to fetch the last messages from)."""
+FINISH_FLUSH: Final = 1.0
+"""Longest a finished peer waits for its queued messages to go out before it hangs up."""
 
 
 class PeerFailure(Exception):
@@ -389,9 +391,10 @@ async def _finish(run: TableRun) -> int:
     if run.log is not None:
         run.log.close()
     if session.blame is not None:
-        run.options.say(
-            f"The table stopped: {run.names[session.blame.seat]} — {session.blame.reason}"
-        )
+        blamed = run.names[session.blame.seat]
+        if session.blame.code == "stall":
+            blamed += " is stalling"
+        run.options.say(f"The table stopped: {blamed} — {session.blame.reason}")
         return 3
     run.options.say(f"final transcript hash: {session.transcript.head.hex()}")
     return 0
@@ -421,6 +424,11 @@ async def _linger(run: TableRun) -> None:
                 if gone is not None and gone.connection is item.connection:
                     del run.links[item.seat]
                     gone.outbox.close()
+    # The others may be waiting for our note: let the writers send what is queued.
+    with trio.move_on_after(FINISH_FLUSH):
+        while any(link.outbox.statistics().current_buffer_used for link in run.links.values()):
+            await trio.sleep(0.02)
+        await trio.sleep(0.1)
 
 
 # -- connections --------------------------------------------------------------------------

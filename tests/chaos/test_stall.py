@@ -1,0 +1,88 @@
+"""A peer that freezes (SIGSTOP: alive, connected, silent) is named as stalling after the
+table's stall timeout (`host --stall-timeout 4`, a rule every seat agreed to in the genesis);
+the others stop with exit status 3, and their records and logs are kept and verify clean, the
+match unfinished.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.chaos.conftest import Figures
+from tests.chaos.peers import Table, verify, wait_until
+
+PLAYERS = 3
+STALL_TIMEOUT = 4
+HANDS = 50
+"""More than a match lasts: the freeze always comes before the end."""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("who", "moment"),
+    [("host", "any point"), ("joiner", "turns")],
+    ids=["host-frozen-at-any-point", "joiner-frozen-in-turns"],
+)
+def test_a_frozen_peer_is_named_as_stalling_and_the_others_keep_their_records(
+    tmp_path: Path,
+    figures: Figures,
+    who: str,
+    moment: str,
+    record_property: pytest.RecordProperty,
+) -> None:
+    rng = random.Random()
+    host_args = ("--stall-timeout", str(STALL_TIMEOUT))
+    table = Table(tmp_path, PLAYERS, HANDS, ["127.0.0.1"] * PLAYERS, host_args=host_args)
+    with table:
+        table.open()
+        frozen = table.host if who == "host" else rng.choice(table.peers[1:])
+        others = [p for p in table.peers if p is not frozen]
+        if moment == "turns":
+            wait_until(
+                lambda: (v := frozen.log(cached=True)) is not None and v.phase == "turns", 10.0
+            )
+        else:
+            time.sleep(rng.uniform(0.0, 2.0))
+        frozen.freeze()
+        froze = time.monotonic()
+        at_freeze = frozen.log()
+        assert at_freeze is not None and at_freeze.finished is None
+        statuses = {p.label: p.wait(STALL_TIMEOUT + 30.0) for p in others}
+        stopped_after = time.monotonic() - froze
+        outputs = table.outputs()
+        assert all(status == 3 for status in statuses.values()), (statuses, outputs)
+        for peer in others:
+            said = peer.output()
+            assert f"The table stopped: {frozen.label} is stalling — sent nothing for" in said, (
+                said
+            )
+            view = peer.log()
+            directory = peer.table_dir()
+            assert view is not None and directory is not None
+            assert view.finished is not None
+            assert view.finished.startswith(f"seat {at_freeze.seat}: sent nothing"), view.finished
+            for path in (peer.record, directory):
+                result = verify(path)
+                assert result.status == 0, result.output
+                assert ": clean — " in result.output and "match unfinished" in result.output, (
+                    result.output
+                )
+        frozen.thaw()
+        frozen.kill()
+        directory = frozen.table_dir()
+        assert directory is not None
+        assert "match unfinished" in verify(directory).output  # its own log, too
+    stall = {
+        "peer": frozen.label,
+        "seat": at_freeze.seat,
+        "frozen_after": at_freeze.last_type,
+        "others_stopped_after_s": round(stopped_after, 2),
+        "stall_timeout_s": STALL_TIMEOUT,
+    }
+    figures.stalls.append(stall)
+    record_property("stall", stall)
+    print(f"\n  {stall}")

@@ -29,15 +29,28 @@ def cli_argv(command: str, *args: str) -> list[str]:
 class Peer:
     """One running peer process; its output is kept in `<dir>/<name>.out` and `.err`."""
 
-    def __init__(self, name: str, argv: Sequence[str], directory: Path) -> None:
+    def __init__(
+        self, name: str, argv: Sequence[str], directory: Path, *, typed: bool = False
+    ) -> None:
+        """Start the peer; with `typed` its standard input is a pipe (see :meth:`type_line`)."""
         self.name = name
         self.argv = list(argv)
         self.stdout_path = directory / f"{name}.out"
         self.stderr_path = directory / f"{name}.err"
         with self.stdout_path.open("wb") as out, self.stderr_path.open("wb") as err:
             self.process = subprocess.Popen(
-                self.argv, stdin=subprocess.DEVNULL, stdout=out, stderr=err, cwd=REPO_ROOT
+                self.argv,
+                stdin=subprocess.PIPE if typed else subprocess.DEVNULL,
+                stdout=out,
+                stderr=err,
+                cwd=REPO_ROOT,
             )
+
+    def type_line(self, line: str) -> None:
+        """Type a line for the player of this peer (it plays with the text UI)."""
+        assert self.process.stdin is not None
+        self.process.stdin.write(line.encode() + b"\n")
+        self.process.stdin.flush()
 
     @property
     def stdout(self) -> str:
@@ -91,6 +104,8 @@ def peers() -> Iterator[list[Peer]]:
             if peer.process.poll() is None:
                 peer.process.kill()
                 peer.process.wait(10)
+            if peer.process.stdin is not None:
+                peer.process.stdin.close()
 
 
 def finish_all(started: Sequence[Peer], timeout: float) -> None:

@@ -53,6 +53,7 @@ from p2p_dominoes.net.runtime import (
     play_table,
     serve_link,
 )
+from p2p_dominoes.net.timing import bot_timing_path
 from p2p_dominoes.session import Genesis, PublicIdentity, SeatInfo, default_registry
 from p2p_dominoes.session.table import TableSession
 from p2p_dominoes.session.transcript import Transcript
@@ -149,6 +150,8 @@ async def host_table(
     if not 0 <= bots <= players - 1:
         raise PeerFailure(f"--bots must be between 0 and {players - 1}")
     listener = await open_listener(interface=options.interface, port=options.port)
+    if options.timing is not None:
+        options.timing.mark("listening")
     table_id = secrets.token_bytes(16)
     lobby = _HostLobby(options, listener, players, table_name, rules)
     inbox = Inbox.new()
@@ -343,6 +346,8 @@ async def _run_bot(options: PeerOptions, port: int, name: str, strategy: str) ->
     ]
     if options.interface:
         command += ["--interface", options.interface]
+    if options.timing is not None:
+        command += ["--timing", str(bot_timing_path(options.timing.path, name))]
     await trio.run_process(
         command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, check=False
     )
@@ -400,6 +405,8 @@ async def join_table(options: PeerOptions, target: Target) -> int:
     """Take a seat at a host's table, then play; returns the exit status."""
     say = options.say
     listener = await open_listener(interface=options.interface, port=options.port)
+    if options.timing is not None:
+        options.timing.mark("listening")
     inbox = Inbox.new()
     session_box: list[TableSession] = []
     ready = trio.Event()

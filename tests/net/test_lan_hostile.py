@@ -10,6 +10,7 @@ attacks the host and the joiner from outside the table:
 - half a frame, then silence: cut off when the handshake times out (5 s), and named;
 - a stranger with its own identity key: refused during the handshake as "not seated", named by
   fingerprint; it never gets a session key, so nothing it sends is ever read;
+- an impostor who says hello with the host's key but cannot sign for it: cut off at its auth;
 - a flood of connections: the listener keeps a few in their handshake (cut off at the timeout)
   and turns the rest away at once; afterwards it still answers (a stranger is refused again).
 
@@ -20,6 +21,7 @@ no one's state.
 
 from __future__ import annotations
 
+import os
 import re
 import select
 import socket
@@ -28,15 +30,26 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import trio
+from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
 
 from p2p_dominoes.net import (
+    AUTH_DOMAIN_INITIATOR,
+    TRANSPORT_VERSION,
+    Auth,
     Data,
+    FrameDecoder,
     HandshakeError,
+    Hello,
     RefusedByPeer,
     connect,
+    decode_message,
+    derive_keys,
     encode_frame,
     encode_message,
+    transcript_hash,
 )
+from p2p_dominoes.net.connection import _Cipher
+from p2p_dominoes.net.framing import NONCE_SIZE
 from p2p_dominoes.net.lobby import CHANNEL_SESSION
 from p2p_dominoes.session import Identity, default_registry
 from p2p_dominoes.store import load_transcript
@@ -75,6 +88,46 @@ def _stranger_refusal(port: int) -> str:
         raise AssertionError("a stranger was let in")
 
     return trio.run(dial)
+
+
+def _impostor_hang_up(port: int, claimed: bytes) -> float:
+    """Say hello with a seated player's key (not ours), then sign the auth with our own key.
+
+    The hello passes the seated check; the signature cannot. Returns how long the peer took to
+    hang up after our auth.
+    """
+    impostor = Identity.generate()
+    ephemeral = X25519PrivateKey.generate()
+    mine = encode_message(
+        Hello(
+            TRANSPORT_VERSION,
+            claimed,
+            ephemeral.public_key().public_bytes_raw(),
+            os.urandom(NONCE_SIZE),
+        )
+    )
+    decoder = FrameDecoder()
+    with socket.create_connection(("127.0.0.1", port), timeout=HANDSHAKE_TIMEOUT + 5) as sock:
+        sock.sendall(encode_frame(mine))
+        frames: list[bytes] = []
+        while len(frames) < 2:  # the responder's hello, then its (encrypted) auth
+            chunk = sock.recv(4096)
+            assert chunk, "the peer hung up before its hello"
+            frames += decoder.feed(chunk)
+        theirs = decode_message(frames[0])
+        assert isinstance(theirs, Hello)
+        th = transcript_hash(mine, frames[0])
+        shared = ephemeral.exchange(X25519PublicKey.from_public_bytes(theirs.ephemeral))
+        to_responder, _ = derive_keys(shared, th)
+        auth = Auth(impostor.sign(AUTH_DOMAIN_INITIATOR + th))
+        started = time.monotonic()
+        sock.sendall(_Cipher(to_responder).seal(encode_message(auth)))
+        try:
+            while sock.recv(4096):
+                pass
+        except ConnectionResetError:
+            pass
+        return time.monotonic() - started
 
 
 def _flood(port: int, count: int) -> list[float]:
@@ -177,12 +230,14 @@ def test_bad_input_during_a_match_reaches_no_one_and_the_match_ends_cleanly(
                 encode_frame(encode_message(Data(bytes([CHANNEL_SESSION]) + real_message))),
             )
             refusals = [_stranger_refusal(joiner_port), _stranger_refusal(host_port)]
+            host_key = played_so_far.keys[0]
+            impostor = _impostor_hang_up(joiner_port, host_key.raw)
             flood = pool.submit(_flood, host_port, 40)
             lasted = flood.result(timeout=30)
             silent = half_frame.result(timeout=30)
         after_flood = _refusal_after_flood(host_port)
 
-        for quick in (garbage, oversized, stranger_frame):
+        for quick in (garbage, oversized, stranger_frame, impostor):
             assert quick < 2.0
         assert HANDSHAKE_TIMEOUT - 0.5 < silent < HANDSHAKE_TIMEOUT + 3
         assert all("not seated at this table" in r for r in [*refusals, after_flood]), refusals
@@ -210,6 +265,7 @@ def test_bad_input_during_a_match_reaches_no_one_and_the_match_ends_cleanly(
     assert "handshake timed out" in host_log and "handshake timed out" in joiner_log
     assert log_names(host_log, "not seated at this table") == 2, host_log
     assert log_names(joiner_log, "not seated at this table") == 1, joiner_log
+    assert f"bad handshake signature from {host_key.fingerprint}" in joiner_log, joiner_log
     for log in (host_log, joiner_log):
         assert "Traceback" not in log, log
         assert re.search(r"refused inbound connection from 127\.0\.0\.1:\d+", log), log

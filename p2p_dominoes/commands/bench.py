@@ -49,7 +49,7 @@ def register(commands: Any) -> None:
         "lan",
         help="action latency, hand time and start-up over TCP on 127.0.0.1, a process per peer",
     )
-    lan.add_argument("--players", type=int, default=4, choices=(2, 3, 4))
+    lan.add_argument("--players", type=int, default=4, choices=(2, 3, 4), help="seats (default 4)")
     lan.add_argument("--hands", type=int, default=3, metavar="H", help="hands to play (default 3)")
     lan.add_argument("--json", action="store_true", help="print one JSON object")
     lan.set_defaults(run=_run_lan)

@@ -39,6 +39,7 @@ from p2p_dominoes.net.lobby import (
     SeatAddress,
     decode_lobby,
 )
+from p2p_dominoes.net.timing import Timing
 from p2p_dominoes.session import (
     Envelope,
     Genesis,
@@ -49,7 +50,7 @@ from p2p_dominoes.session import (
     Transcript,
     default_registry,
 )
-from p2p_dominoes.session.events import Event, Update
+from p2p_dominoes.session.events import Event, HandEnded, HandStarted, TilesDealt, Update
 from p2p_dominoes.session.table import TableSession
 from p2p_dominoes.store import HandSecrets, PeerAddress, TableLog, save_transcript, table_dir
 
@@ -93,6 +94,8 @@ class PeerOptions:
     mdns: bool = True
     data_dir: Path | None = None
     """Where the crash-safe table log and hand secrets go; None keeps nothing (throwaway bots)."""
+    timing: Timing | None = None
+    """Benchmark timestamps (`--timing FILE`, see `net/timing.py`), or None."""
 
     def say(self, line: str) -> None:
         self.ui.say(line)
@@ -183,6 +186,8 @@ class TableRun:
     log: TableLog | None = None
     waiting_for: object = None
     waiting_since: float = field(default_factory=time.monotonic)
+    timed: int = 0
+    """Transcript entries already written to the timing file."""
 
     @property
     def seat(self) -> int:
@@ -230,6 +235,9 @@ async def play_table(run: TableRun, nursery: trio.Nursery) -> int:
     )
     run.options.say("Compare these fingerprints with the other players' screens.")
     run.options.ui.seated(session, run.names)
+    run.timed = len(session.transcript)
+    if run.options.timing is not None:
+        run.options.timing.mark("seated", seat=run.seat)
     nursery.start_soon(_ticker, run.inbox.send.clone())
     await _handle(run, session.start(), nursery)
     async for item in run.inbox.receive:
@@ -240,6 +248,8 @@ async def play_table(run: TableRun, nursery: trio.Nursery) -> int:
         elif isinstance(item, _Chosen):
             if run.asked == item.token and session.awaiting_action:
                 run.asked = None
+                if run.options.timing is not None:
+                    run.options.timing.mark("acted", index=len(session.transcript), seat=run.seat)
                 await _handle(run, session.act(item.action), nursery)
         elif isinstance(item, _LinkUp):
             run.links[item.link.seat] = item.link
@@ -314,11 +324,30 @@ def _tick(run: TableRun) -> Update | None:
     return None
 
 
+def _mark_timing(run: TableRun, timing: Timing, update: Update) -> None:
+    entries = run.session.transcript.entries
+    for index in range(run.timed, len(entries)):
+        envelope = entries[index].envelope
+        timing.mark("applied", index=index, type_name=envelope.type.name, seat=envelope.seat)
+    run.timed = len(entries)
+    hand = run.session.hand
+    number = hand.number if hand is not None else None
+    for event in update.events:
+        if isinstance(event, HandStarted):
+            timing.mark("hand-start", hand=event.number)
+        elif isinstance(event, TilesDealt):
+            timing.mark("tiles", hand=number)
+        elif isinstance(event, HandEnded):
+            timing.mark("hand-end", hand=event.number)
+
+
 async def _handle(run: TableRun, update: Update, nursery: trio.Nursery) -> None:
     session = run.session
     if run.log is not None:
         # Every accepted message is on disk before this peer sends or acts on anything.
         run.log.sync(session.transcript)
+    if run.options.timing is not None:
+        _mark_timing(run, run.options.timing, update)
     if update.outgoing or update.events:
         run.last_progress = time.monotonic()
     for data in update.outgoing:
@@ -378,6 +407,9 @@ async def _finish(run: TableRun) -> int:
         link.outbox.close()
     if run.log is not None:
         run.log.close()
+    if run.options.timing is not None:
+        run.options.timing.mark("end")
+        run.options.timing.close()
     if session.blame is not None:
         run.options.say(
             f"The table stopped: {run.names[session.blame.seat]} — {session.blame.reason}"

@@ -9,12 +9,14 @@ runs over that full mesh (`runtime.play_table`).
 from __future__ import annotations
 
 import ipaddress
+import logging
 import secrets
 import subprocess
 import sys
 from collections.abc import Callable
 from contextlib import AsyncExitStack, suppress
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Final
 
@@ -53,6 +55,7 @@ from p2p_dominoes.net.runtime import (
     serve_link,
     sit_down,
 )
+from p2p_dominoes.net.timing import bot_timing_path
 from p2p_dominoes.session import (
     Envelope,
     Genesis,
@@ -71,6 +74,8 @@ from p2p_dominoes.store import (
     TableLogError,
     read_log,
 )
+
+log = logging.getLogger("p2p_dominoes.net")
 
 SEAT_WAIT: Final = 30.0
 """Seconds a peer waits for a seated peer's connection before it goes on without it."""
@@ -162,6 +167,8 @@ async def host_table(
     if not 0 <= bots <= players - 1:
         raise PeerFailure(f"--bots must be between 0 and {players - 1}")
     listener = await open_listener(interface=options.interface, port=options.port)
+    if options.timing is not None:
+        options.timing.mark("listening")
     table_id = secrets.token_bytes(16)
     lobby = _HostLobby(options, listener, players, table_name, rules)
     inbox = Inbox.new()
@@ -184,7 +191,11 @@ async def host_table(
     async with AsyncExitStack() as stack:
         advert = await _advertise(stack, options, table_id, table_name, rules, players, listener)
         async with trio.open_nursery() as nursery:
-            await nursery.start(listener.serve, options.identity, handler)
+            await nursery.start(
+                partial(listener.serve, authorize=_seated_only(session_box)),
+                options.identity,
+                handler,
+            )
             for number in range(bots):
                 nursery.start_soon(
                     _run_bot, options, listener.port, f"bot-{number + 1}", bot_strategy
@@ -307,9 +318,26 @@ async def _lobby_member(connection: Connection, lobby: _HostLobby, ready: trio.E
             return
 
 
+def _seated_only(session_box: list[TableSession]) -> Callable[[PublicIdentity], str | None]:
+    """Once the genesis exists, refuse (at the handshake) every key it does not seat."""
+
+    def authorize(peer: PublicIdentity) -> str | None:
+        if not session_box:
+            return None  # the lobby: anyone may ask for a seat
+        seat = session_box[0].transcript.genesis.seat_of(peer)
+        return "not seated at this table" if seat is None else None
+
+    return authorize
+
+
 async def _serve_seated(connection: Connection, session: TableSession, inbox: Inbox) -> None:
     seat = session.transcript.genesis.seat_of(connection.peer)
     if seat is None or seat == session.seat:
+        log.warning(
+            "refused %s at %s: not seated at this table",
+            connection.peer.fingerprint,
+            connection.remote_address,
+        )
         await connection.aclose("not seated at this table")
         return
     await serve_link(inbox, seat, connection)
@@ -335,6 +363,8 @@ async def _run_bot(options: PeerOptions, port: int, name: str, strategy: str) ->
     ]
     if options.interface:
         command += ["--interface", options.interface]
+    if options.timing is not None:
+        command += ["--timing", str(bot_timing_path(options.timing.path, name))]
     await trio.run_process(
         command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, check=False
     )
@@ -392,6 +422,8 @@ async def join_table(options: PeerOptions, target: Target) -> int:
     """Take a seat at a host's table, then play; returns the exit status."""
     say = options.say
     listener = await open_listener(interface=options.interface, port=options.port)
+    if options.timing is not None:
+        options.timing.mark("listening")
     inbox = Inbox.new()
     session_box: list[TableSession] = []
     ready = trio.Event()
@@ -403,7 +435,12 @@ async def join_table(options: PeerOptions, target: Target) -> int:
             await _serve_seated(connection, session_box[0], inbox)
 
     async with trio.open_nursery() as outer:
-        await outer.start(listener.serve, options.identity, handler)
+        await outer.start(
+            partial(listener.serve, authorize=_seated_only(session_box)),
+            options.identity,
+            handler,
+        )
+        say(f"Listening on port {listener.port} for the other players.")
         async with dialed(
             options.identity,
             target.addresses,

@@ -23,6 +23,7 @@ from p2p_dominoes.net.runtime import PeerFailure, PeerOptions
 from p2p_dominoes.net.tables import Target, find_table, host_table, join_table, split_host_port
 from p2p_dominoes.net.timing import Timing
 from p2p_dominoes.session import Identity
+from p2p_dominoes.session.hand_messages import MAX_HANDS
 from p2p_dominoes.store import IdentityFileError, data_dir, load_or_create_identity
 from p2p_dominoes.ui.text import PlayerGone, TextUI
 
@@ -271,8 +272,8 @@ def run_resume(args: argparse.Namespace) -> int:
 def run_host(args: argparse.Namespace) -> int:
     options = _options(args)
     _mention_unfinished(options)
-    if args.hands is not None and args.hands < 1:
-        raise UsageError("--hands must be at least 1")
+    if args.hands is not None and not 1 <= args.hands <= MAX_HANDS:
+        raise UsageError(f"--hands must be 1–{MAX_HANDS}")
     if not 0 <= args.bots <= args.players - 1:
         raise UsageError(f"--bots must be 0–{args.players - 1} for {args.players} players")
     rules = preset(args.rules)

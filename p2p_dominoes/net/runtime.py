@@ -21,7 +21,7 @@ from typing import Final, Protocol
 import trio
 
 from p2p_dominoes.bots import Bot
-from p2p_dominoes.engine import Action, InvalidRecord, Rules, SeatView
+from p2p_dominoes.engine import Action, IllegalAction, InvalidRecord, Rules, SeatView
 from p2p_dominoes.net.connection import Connection, connect
 from p2p_dominoes.net.errors import (
     ConnectionClosed,
@@ -128,6 +128,7 @@ class _SyncAsked:
 
     seat: int
     head: bytes
+    connection: Connection
 
 
 @dataclass(frozen=True)
@@ -184,6 +185,8 @@ class TableRun:
     asked: tuple[int, int] | None = None
     result: int | None = None
     log: TableLog | None = None
+    spare_links: list[_Link] = field(default_factory=list)
+    """Older live connections to a seat that also has a newer one (after both dialled)."""
     waiting_for: object = None
     waiting_since: float = field(default_factory=time.monotonic)
     timed: int = 0
@@ -213,14 +216,15 @@ async def _reader(connection: Connection, seat: int, inbox: Inbox) -> None:
     try:
         async for message in connection:
             if isinstance(message, SyncRequest):
-                await inbox.send.send(_SyncAsked(seat, message.head))
+                await inbox.send.send(_SyncAsked(seat, message.head, connection))
             elif message.payload[:1] == bytes([CHANNEL_SESSION]):
                 await inbox.send.send(_Arrived(seat, message.payload[1:]))
     except ConnectionClosed:
         pass
     finally:
-        with trio.CancelScope(shield=True):
-            await inbox.send.send(_LinkDown(seat, connection))
+        # Never block here: at shutdown nobody may be reading the inbox any more.
+        with suppress(trio.WouldBlock, trio.BrokenResourceError, trio.ClosedResourceError):
+            inbox.send.send_nowait(_LinkDown(seat, connection))
 
 
 async def play_table(run: TableRun, nursery: trio.Nursery) -> int:
@@ -250,17 +254,20 @@ async def play_table(run: TableRun, nursery: trio.Nursery) -> int:
                 run.asked = None
                 if run.options.timing is not None:
                     run.options.timing.mark("acted", index=len(session.transcript), seat=run.seat)
-                await _handle(run, session.act(item.action), nursery)
+                try:
+                    update = session.act(item.action)
+                except IllegalAction as exc:  # a UI or bot bug: say so and ask again
+                    run.options.say(f"That move is not allowed: {exc.rule}")
+                    update = Update()
+                await _handle(run, update, nursery)
         elif isinstance(item, _LinkUp):
+            old = run.links.get(item.link.seat)
+            if old is not None:
+                run.spare_links.append(old)
             run.links[item.link.seat] = item.link
             _post_sync(item.link, session.transcript.head)
         elif isinstance(item, _LinkDown):
-            link = run.links.get(item.seat)
-            if link is not None and link.connection is item.connection:
-                del run.links[item.seat]
-                link.outbox.close()
-                if not session.finished:
-                    run.options.say(f"Lost the connection to {run.names[item.seat]}.")
+            _link_down(run, item)
         else:
             stalled = _tick(run)
             if stalled is not None:
@@ -274,11 +281,31 @@ async def play_table(run: TableRun, nursery: trio.Nursery) -> int:
     return await _finish(run)
 
 
+def _link_down(run: TableRun, down: _LinkDown) -> None:
+    """Forget a closed connection; another live one to the same seat takes its place."""
+    for link in [*run.spare_links, *run.links.values()]:
+        if link.connection is down.connection:
+            link.outbox.close()
+    run.spare_links = [s for s in run.spare_links if s.connection is not down.connection]
+    current = run.links.get(down.seat)
+    if current is None or current.connection is not down.connection:
+        return
+    del run.links[down.seat]
+    others = [s for s in run.spare_links if s.seat == down.seat]
+    if others:
+        run.links[down.seat] = others[-1]
+        run.spare_links.remove(others[-1])
+    elif not run.session.finished:
+        run.options.say(f"Lost the connection to {run.names[down.seat]}.")
+
+
 def _answer_sync(run: TableRun, asked: _SyncAsked) -> None:
-    link = run.links.get(asked.seat)
-    if link is not None:
-        for data in run.session.messages_after(asked.head):
-            _post(link, bytes([CHANNEL_SESSION]) + data)
+    """Send the asking connection what follows its head."""
+    for link in [*run.links.values(), *run.spare_links]:
+        if link.connection is asked.connection:
+            for data in run.session.messages_after(asked.head):
+                _post(link, bytes([CHANNEL_SESSION]) + data)
+            return
 
 
 def _post(link: _Link, item: _Outgoing) -> None:
@@ -345,7 +372,10 @@ async def _handle(run: TableRun, update: Update, nursery: trio.Nursery) -> None:
     session = run.session
     if run.log is not None:
         # Every accepted message is on disk before this peer sends or acts on anything.
-        run.log.sync(session.transcript)
+        try:
+            run.log.sync(session.transcript)
+        except OSError as exc:
+            raise PeerFailure(f"cannot write the table's log: {exc.strerror or exc}") from None
     if run.options.timing is not None:
         _mark_timing(run, run.options.timing, update)
     if update.outgoing or update.events:
@@ -354,7 +384,7 @@ async def _handle(run: TableRun, update: Update, nursery: trio.Nursery) -> None:
         payload = bytes([CHANNEL_SESSION]) + data
         for link in run.links.values():
             _post(link, payload)
-    if update.events:
+    if update.events or update.outgoing:
         run.options.ui.events(update.events, run.names, run.seat)
     if run.options.record is not None and (update.outgoing or update.events):
         _save(run)
@@ -397,6 +427,9 @@ async def _finish(run: TableRun) -> int:
     if run.log is not None:
         run.log.sync(session.transcript)
         blame = session.blame
+        if blame is not None:
+            for evidence in blame.evidence:
+                run.log.keep_evidence(evidence)
         run.log.finish("over" if blame is None else f"seat {blame.seat}: {blame.reason}")
     # Give the others a moment to fetch our last messages before we hang up.
     with trio.move_on_after(1.5):

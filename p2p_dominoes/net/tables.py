@@ -8,6 +8,7 @@ runs over that full mesh (`runtime.play_table`).
 
 from __future__ import annotations
 
+import dataclasses
 import ipaddress
 import logging
 import secrets
@@ -22,7 +23,7 @@ from typing import Final
 
 import trio
 
-from p2p_dominoes.engine import Rules
+from p2p_dominoes.engine import InvalidRecord, Rules, preset
 from p2p_dominoes.net.connection import Connection
 from p2p_dominoes.net.discovery import (
     Advertisement,
@@ -453,8 +454,10 @@ async def join_table(options: PeerOptions, target: Target) -> int:
                 say("compare it with the one the host's screen shows.")
             join = Join(options.name, listener.port, _bare_host(host.remote_address))
             await host.send(encode_lobby(join))
-            offer, addresses, table_name = await _await_genesis(host, say)
+            offer, addresses, lobby = await _await_genesis(host, say)
+            table_name = lobby.table_name
             transcript, seat = accept_genesis(offer, options.identity, host.peer)
+            _check_genesis_against_lobby(transcript, lobby)
             seats = transcript.genesis.seats
             peers = [PeerAddress(i, *address) for i, address in sorted(addresses.items())]
             session, log = sit_down(options, transcript, seat, offer.max_hands, table_name, peers)
@@ -462,7 +465,8 @@ async def join_table(options: PeerOptions, target: Target) -> int:
             run = TableRun(session, options, tuple(s.name for s in seats), inbox=inbox, log=log)
             ready.set()
             async with trio.open_nursery() as nursery:
-                nursery.start_soon(serve_link, inbox, 0, host)
+                host_address = (target.addresses[0], target.port)
+                nursery.start_soon(_host_link, options, inbox, host, host_address, seats[0].key)
                 assert session.seat is not None
                 for seat in range(1, session.seat):
                     address = addresses.get(seat)
@@ -476,9 +480,37 @@ async def join_table(options: PeerOptions, target: Target) -> int:
     return status
 
 
+async def _host_link(
+    options: PeerOptions,
+    inbox: Inbox,
+    host: Connection,
+    address: tuple[str, int],
+    key: PublicIdentity,
+) -> None:
+    """The lobby connection carries the game; when it drops, dial the host again."""
+    await serve_link(inbox, 0, host)
+    await trio.sleep(0.5)
+    await _dial_seat(options, inbox, 0, address, key)
+
+
+def _check_genesis_against_lobby(transcript: Transcript, lobby: Seats) -> None:
+    """The genesis we are about to sign must be the table we were shown in the lobby."""
+    genesis = transcript.genesis
+    try:
+        rules = Rules.from_wire(genesis.rules)
+        shown = preset(lobby.rules)
+    except InvalidRecord as exc:
+        raise PeerFailure(f"the host's rules are not the ones it showed: {exc}") from None
+    if dataclasses.replace(rules, stall_timeout_s=shown.stall_timeout_s) != shown:
+        raise PeerFailure(f"the host's genesis changes the rules of '{lobby.rules}'")
+    seated = [(s.name, s.key) for s in genesis.seats]
+    if len(seated) != lobby.seats_total or seated != [(s.name, s.key) for s in lobby.seats]:
+        raise PeerFailure("the host's genesis seats other players than the lobby showed")
+
+
 async def _await_genesis(
     host: Connection, say: Callable[[str], None]
-) -> tuple[GenesisOffer, dict[int, tuple[str, int]], str]:
+) -> tuple[GenesisOffer, dict[int, tuple[str, int]], Seats]:
     """Follow the lobby (seat list updates) until the host sends the genesis.
 
     Returns the genesis offer, where each seat listens, and the table's name (from the last
@@ -486,7 +518,7 @@ async def _await_genesis(
     """
     shown: tuple[str, ...] = ()
     addresses: dict[int, tuple[str, int]] = {}
-    table_name = ""
+    lobby: Seats | None = None
     while True:
         try:
             message = lobby_message(await host.receive())
@@ -496,7 +528,7 @@ async def _await_genesis(
             raise PeerFailure(f"the host refused: {message.reason}")
         if isinstance(message, Seats):
             addresses = {i: (s.address, s.port) for i, s in enumerate(message.seats)}
-            table_name = message.table_name
+            lobby = message
             names = tuple(f"{s.name} ({s.key.short_fingerprint})" for s in message.seats)
             if names != shown:
                 say(
@@ -505,7 +537,9 @@ async def _await_genesis(
                 )
                 shown = names
         if isinstance(message, GenesisOffer):
-            return message, addresses, table_name
+            if lobby is None:
+                raise PeerFailure("the host sent a genesis before any seat list")
+            return message, addresses, lobby
 
 
 async def _dial_seat(

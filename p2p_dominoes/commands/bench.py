@@ -1,4 +1,4 @@
-"""`p2p-dominoes bench engine|crypto|session`: print figures, never assert timings."""
+"""`p2p-dominoes bench engine|crypto|session|lan`: print figures, never assert timings."""
 
 from __future__ import annotations
 
@@ -45,6 +45,15 @@ def register(commands: Any) -> None:
     session.add_argument("--json", action="store_true", help="print one JSON object")
     session.set_defaults(run=_run_session)
 
+    lan = which.add_parser(
+        "lan",
+        help="action latency, hand time and start-up over TCP on 127.0.0.1, a process per peer",
+    )
+    lan.add_argument("--players", type=int, default=4, choices=(2, 3, 4), help="seats (default 4)")
+    lan.add_argument("--hands", type=int, default=3, metavar="H", help="hands to play (default 3)")
+    lan.add_argument("--json", action="store_true", help="print one JSON object")
+    lan.set_defaults(run=_run_lan)
+
 
 def _run_engine(args: argparse.Namespace) -> int:
     from p2p_dominoes.benchmarks.engine import run_engine_bench
@@ -67,3 +76,12 @@ def _run_session(args: argparse.Namespace) -> int:
         raise UsageError("--hands must be at least 1")
     players = sorted(set(args.players)) if args.players else [2, 3, 4]
     return run_session_bench(players=players, hands=args.hands, as_json=args.json)
+
+
+def _run_lan(args: argparse.Namespace) -> int:
+    from p2p_dominoes.benchmarks.lan import run_lan_bench
+    from p2p_dominoes.cli import UsageError
+
+    if args.hands < 1:
+        raise UsageError("--hands must be at least 1")
+    return run_lan_bench(players=args.players, hands=args.hands, as_json=args.json)

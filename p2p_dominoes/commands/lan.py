@@ -21,7 +21,9 @@ from p2p_dominoes.cli import UsageError
 from p2p_dominoes.engine import LANGUAGES, PRESETS, preset
 from p2p_dominoes.net.runtime import PeerFailure, PeerOptions
 from p2p_dominoes.net.tables import Target, find_table, host_table, join_table, split_host_port
+from p2p_dominoes.net.timing import Timing
 from p2p_dominoes.session import Identity
+from p2p_dominoes.session.hand_messages import MAX_HANDS
 from p2p_dominoes.store import IdentityFileError, data_dir, load_or_create_identity
 from p2p_dominoes.ui.text import PlayerGone, TextUI
 
@@ -87,6 +89,7 @@ def register(commands: Any) -> None:
     demo.add_argument("--rules", default="draw", choices=sorted(PRESETS))
     demo.add_argument("--record", type=Path, metavar="FILE", help="keep the transcript here")
     demo.add_argument("--lang", default="en", choices=LANGUAGES)
+    _timing_argument(demo)
     demo.set_defaults(run=run_demo)
 
 
@@ -107,6 +110,17 @@ def _peer_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--record", type=Path, metavar="FILE", help="write the transcript here")
     parser.add_argument("--data-dir", type=Path, help="where your identity key is kept")
     parser.add_argument("--no-mdns", action="store_true", help="do not use multicast discovery")
+    _timing_argument(parser)
+
+
+def _timing_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--timing",
+        type=Path,
+        metavar="FILE",
+        help="for benchmarks: write timestamps of this peer's steps to FILE as JSON lines "
+        "(bots started here write FILE.<bot name>)",
+    )
 
 
 def _data_dir(args: argparse.Namespace) -> Path:
@@ -114,6 +128,13 @@ def _data_dir(args: argparse.Namespace) -> Path:
 
 
 def _options(args: argparse.Namespace) -> PeerOptions:
+    timing = None
+    if args.timing is not None:
+        try:
+            timing = Timing(args.timing)
+        except OSError as exc:
+            raise UsageError(f"cannot write {args.timing}: {exc.strerror or exc}") from None
+        timing.mark("main")
     if args.bot is not None and args.data_dir is None:
         identity = Identity.generate()  # a bot needs no lasting identity
     else:
@@ -140,6 +161,7 @@ def _options(args: argparse.Namespace) -> PeerOptions:
         bot=bot_named(args.bot) if args.bot else None,
         record=args.record,
         mdns=not args.no_mdns,
+        timing=timing,
     )
 
 
@@ -250,8 +272,8 @@ def run_resume(args: argparse.Namespace) -> int:
 def run_host(args: argparse.Namespace) -> int:
     options = _options(args)
     _mention_unfinished(options)
-    if args.hands is not None and args.hands < 1:
-        raise UsageError("--hands must be at least 1")
+    if args.hands is not None and not 1 <= args.hands <= MAX_HANDS:
+        raise UsageError(f"--hands must be 1–{MAX_HANDS}")
     if not 0 <= args.bots <= args.players - 1:
         raise UsageError(f"--bots must be 0–{args.players - 1} for {args.players} players")
     rules = preset(args.rules)
@@ -373,6 +395,8 @@ def run_demo(args: argparse.Namespace) -> int:
     ]
     if hands is not None:
         command += ["--hands", str(hands)]
+    if args.timing is not None:
+        command += ["--timing", str(args.timing)]
     started = time.monotonic()
     print(f"Starting {args.players} bot peers on 127.0.0.1 …", flush=True)
     process = subprocess.run(command, check=False)  # noqa: S603 - our own interpreter and module

@@ -114,7 +114,7 @@ def decode_lobby(payload: bytes) -> LobbyMessage:
         _check_name(table)
         if not 2 <= total <= 4 or len(raw_seats) > total:
             raise LobbyError("seats: 2–4 seats, no more taken than there are")
-        return Seats(table, rules[:64], total, tuple(_seat(s) for s in raw_seats))
+        return Seats(table, _printable(rules, 64), total, tuple(_seat(s) for s in raw_seats))
     if (
         kind == "genesis"
         and len(args) == 2
@@ -123,8 +123,13 @@ def decode_lobby(payload: bytes) -> LobbyMessage:
     ):
         return GenesisOffer(args[0], args[1])
     if kind == "refuse" and _types(args, str):
-        return Refuse(args[0][:256])
+        return Refuse(_printable(args[0], 256))
     raise LobbyError(f"malformed lobby message {kind!r}")
+
+
+def _printable(text: str, limit: int) -> str:
+    """Text from a peer we may print: no control or escape characters, bounded length."""
+    return "".join(c if c.isprintable() else "?" for c in text[:limit])
 
 
 def _types(args: list[object], *kinds: type) -> bool:

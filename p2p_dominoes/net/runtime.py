@@ -21,7 +21,7 @@ from typing import Final, Protocol
 import trio
 
 from p2p_dominoes.bots import Bot
-from p2p_dominoes.engine import Action, InvalidRecord, Rules, SeatView
+from p2p_dominoes.engine import Action, IllegalAction, InvalidRecord, Rules, SeatView
 from p2p_dominoes.net.connection import Connection, connect
 from p2p_dominoes.net.errors import (
     ConnectionClosed,
@@ -39,6 +39,7 @@ from p2p_dominoes.net.lobby import (
     SeatAddress,
     decode_lobby,
 )
+from p2p_dominoes.net.timing import Timing
 from p2p_dominoes.session import (
     Envelope,
     Genesis,
@@ -49,7 +50,7 @@ from p2p_dominoes.session import (
     Transcript,
     default_registry,
 )
-from p2p_dominoes.session.events import Event, Update
+from p2p_dominoes.session.events import Event, HandEnded, HandStarted, TilesDealt, Update
 from p2p_dominoes.session.table import TableSession
 from p2p_dominoes.store import HandSecrets, PeerAddress, TableLog, save_transcript, table_dir
 
@@ -100,6 +101,8 @@ class PeerOptions:
     mdns: bool = True
     data_dir: Path | None = None
     """Where the crash-safe table log and hand secrets go; None keeps nothing (throwaway bots)."""
+    timing: Timing | None = None
+    """Benchmark timestamps (`--timing FILE`, see `net/timing.py`), or None."""
 
     def say(self, line: str) -> None:
         self.ui.say(line)
@@ -132,6 +135,7 @@ class _SyncAsked:
 
     seat: int
     head: bytes
+    connection: Connection
 
 
 @dataclass(frozen=True)
@@ -188,8 +192,12 @@ class TableRun:
     asked: tuple[int, int] | None = None
     result: int | None = None
     log: TableLog | None = None
+    spare_links: list[_Link] = field(default_factory=list)
+    """Older live connections to a seat that also has a newer one (after both dialled)."""
     waiting_for: object = None
     waiting_since: float = field(default_factory=time.monotonic)
+    timed: int = 0
+    """Transcript entries already written to the timing file."""
     heads: dict[int, bytes] = field(default_factory=dict)
     """The head each seat last said it holds (in its catch-up request)."""
     lost: set[int] = field(default_factory=set)
@@ -219,14 +227,15 @@ async def _reader(connection: Connection, seat: int, inbox: Inbox) -> None:
     try:
         async for message in connection:
             if isinstance(message, SyncRequest):
-                await inbox.send.send(_SyncAsked(seat, message.head))
+                await inbox.send.send(_SyncAsked(seat, message.head, connection))
             elif message.payload[:1] == bytes([CHANNEL_SESSION]):
                 await inbox.send.send(_Arrived(seat, message.payload[1:]))
     except ConnectionClosed:
         pass
     finally:
-        with trio.CancelScope(shield=True):
-            await inbox.send.send(_LinkDown(seat, connection))
+        # Never block here: at shutdown nobody may be reading the inbox any more.
+        with suppress(trio.WouldBlock, trio.BrokenResourceError, trio.ClosedResourceError):
+            inbox.send.send_nowait(_LinkDown(seat, connection))
 
 
 async def play_table(run: TableRun, nursery: trio.Nursery) -> int:
@@ -241,6 +250,9 @@ async def play_table(run: TableRun, nursery: trio.Nursery) -> int:
     )
     run.options.say("Compare these fingerprints with the other players' screens.")
     run.options.ui.seated(session, run.names)
+    run.timed = len(session.transcript)
+    if run.options.timing is not None:
+        run.options.timing.mark("seated", seat=run.seat)
     nursery.start_soon(_ticker, run.inbox.send.clone())
     await _handle(run, session.start(), nursery)
     async for item in run.inbox.receive:
@@ -251,21 +263,25 @@ async def play_table(run: TableRun, nursery: trio.Nursery) -> int:
         elif isinstance(item, _Chosen):
             if run.asked == item.token and session.awaiting_action:
                 run.asked = None
-                await _handle(run, session.act(item.action), nursery)
+                if run.options.timing is not None:
+                    run.options.timing.mark("acted", index=len(session.transcript), seat=run.seat)
+                try:
+                    update = session.act(item.action)
+                except IllegalAction as exc:  # a UI or bot bug: say so and ask again
+                    run.options.say(f"That move is not allowed: {exc.rule}")
+                    update = Update()
+                await _handle(run, update, nursery)
         elif isinstance(item, _LinkUp):
+            old = run.links.get(item.link.seat)
+            if old is not None:
+                run.spare_links.append(old)
             run.links[item.link.seat] = item.link
             _post_sync(item.link, session.transcript.head)
             if item.link.seat in run.lost:
                 run.lost.discard(item.link.seat)
                 run.options.say(f"Connected again to {run.names[item.link.seat]}.")
         elif isinstance(item, _LinkDown):
-            link = run.links.get(item.seat)
-            if link is not None and link.connection is item.connection:
-                del run.links[item.seat]
-                link.outbox.close()
-                if not session.finished:
-                    run.lost.add(item.seat)
-                    run.options.say(f"Lost the connection to {run.names[item.seat]}.")
+            _link_down(run, item)
         else:
             stalled = _tick(run)
             if stalled is not None:
@@ -279,12 +295,33 @@ async def play_table(run: TableRun, nursery: trio.Nursery) -> int:
     return await _finish(run)
 
 
+def _link_down(run: TableRun, down: _LinkDown) -> None:
+    """Forget a closed connection; another live one to the same seat takes its place."""
+    for link in [*run.spare_links, *run.links.values()]:
+        if link.connection is down.connection:
+            link.outbox.close()
+    run.spare_links = [s for s in run.spare_links if s.connection is not down.connection]
+    current = run.links.get(down.seat)
+    if current is None or current.connection is not down.connection:
+        return
+    del run.links[down.seat]
+    others = [s for s in run.spare_links if s.seat == down.seat]
+    if others:
+        run.links[down.seat] = others[-1]
+        run.spare_links.remove(others[-1])
+    elif not run.session.finished:
+        run.lost.add(down.seat)
+        run.options.say(f"Lost the connection to {run.names[down.seat]}.")
+
+
 def _answer_sync(run: TableRun, asked: _SyncAsked) -> None:
+    """Send the asking connection what follows its head."""
     run.heads[asked.seat] = asked.head
-    link = run.links.get(asked.seat)
-    if link is not None:
-        for data in run.session.messages_after(asked.head):
-            _post(link, bytes([CHANNEL_SESSION]) + data)
+    for link in [*run.links.values(), *run.spare_links]:
+        if link.connection is asked.connection:
+            for data in run.session.messages_after(asked.head):
+                _post(link, bytes([CHANNEL_SESSION]) + data)
+            return
 
 
 def _post(link: _Link, item: _Outgoing) -> None:
@@ -330,18 +367,40 @@ def _tick(run: TableRun) -> Update | None:
     return None
 
 
+def _mark_timing(run: TableRun, timing: Timing, update: Update) -> None:
+    entries = run.session.transcript.entries
+    for index in range(run.timed, len(entries)):
+        envelope = entries[index].envelope
+        timing.mark("applied", index=index, type_name=envelope.type.name, seat=envelope.seat)
+    run.timed = len(entries)
+    hand = run.session.hand
+    number = hand.number if hand is not None else None
+    for event in update.events:
+        if isinstance(event, HandStarted):
+            timing.mark("hand-start", hand=event.number)
+        elif isinstance(event, TilesDealt):
+            timing.mark("tiles", hand=number)
+        elif isinstance(event, HandEnded):
+            timing.mark("hand-end", hand=event.number)
+
+
 async def _handle(run: TableRun, update: Update, nursery: trio.Nursery) -> None:
     session = run.session
     if run.log is not None:
         # Every accepted message is on disk before this peer sends or acts on anything.
-        run.log.sync(session.transcript)
+        try:
+            run.log.sync(session.transcript)
+        except OSError as exc:
+            raise PeerFailure(f"cannot write the table's log: {exc.strerror or exc}") from None
+    if run.options.timing is not None:
+        _mark_timing(run, run.options.timing, update)
     if update.outgoing or update.events:
         run.last_progress = time.monotonic()
     for data in update.outgoing:
         payload = bytes([CHANNEL_SESSION]) + data
         for link in run.links.values():
             _post(link, payload)
-    if update.events:
+    if update.events or update.outgoing:
         run.options.ui.events(update.events, run.names, run.seat)
     if run.options.record is not None and (update.outgoing or update.events):
         _save(run)
@@ -384,12 +443,18 @@ async def _finish(run: TableRun) -> int:
     if run.log is not None:
         run.log.sync(session.transcript)
         blame = session.blame
+        if blame is not None:
+            for evidence in blame.evidence:
+                run.log.keep_evidence(evidence)
         run.log.finish("over" if blame is None else f"seat {blame.seat}: {blame.reason}")
     await _linger(run)
     for link in run.links.values():
         link.outbox.close()
     if run.log is not None:
         run.log.close()
+    if run.options.timing is not None:
+        run.options.timing.mark("end")
+        run.options.timing.close()
     if session.blame is not None:
         blamed = run.names[session.blame.seat]
         if session.blame.code == "stall":
@@ -417,16 +482,17 @@ async def _linger(run: TableRun) -> None:
             if isinstance(item, _SyncAsked):
                 _answer_sync(run, item)
             elif isinstance(item, _LinkUp):
+                old = run.links.get(item.link.seat)
+                if old is not None:
+                    run.spare_links.append(old)
                 run.links[item.link.seat] = item.link
                 _post_sync(item.link, head)
             elif isinstance(item, _LinkDown):
-                gone = run.links.get(item.seat)
-                if gone is not None and gone.connection is item.connection:
-                    del run.links[item.seat]
-                    gone.outbox.close()
+                _link_down(run, item)
     # The others may be waiting for our note: let the writers send what is queued.
+    links = [*run.links.values(), *run.spare_links]
     with trio.move_on_after(FINISH_FLUSH):
-        while any(link.outbox.statistics().current_buffer_used for link in run.links.values()):
+        while any(link.outbox.statistics().current_buffer_used for link in links):
             await trio.sleep(0.02)
         await trio.sleep(0.1)
 

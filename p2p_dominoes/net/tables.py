@@ -8,19 +8,22 @@ runs over that full mesh (`runtime.play_table`).
 
 from __future__ import annotations
 
+import dataclasses
 import ipaddress
+import logging
 import secrets
 import subprocess
 import sys
 from collections.abc import Callable
 from contextlib import AsyncExitStack, suppress
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Final
 
 import trio
 
-from p2p_dominoes.engine import Rules
+from p2p_dominoes.engine import InvalidRecord, Rules, preset
 from p2p_dominoes.net.connection import Connection
 from p2p_dominoes.net.discovery import (
     Advertisement,
@@ -53,6 +56,7 @@ from p2p_dominoes.net.runtime import (
     serve_link,
     sit_down,
 )
+from p2p_dominoes.net.timing import bot_timing_path
 from p2p_dominoes.session import (
     Envelope,
     Genesis,
@@ -71,6 +75,8 @@ from p2p_dominoes.store import (
     TableLogError,
     read_log,
 )
+
+log = logging.getLogger("p2p_dominoes.net")
 
 SEAT_WAIT: Final = 30.0
 """Seconds a peer waits for a seated peer's connection before it goes on without it."""
@@ -162,6 +168,8 @@ async def host_table(
     if not 0 <= bots <= players - 1:
         raise PeerFailure(f"--bots must be between 0 and {players - 1}")
     listener = await open_listener(interface=options.interface, port=options.port)
+    if options.timing is not None:
+        options.timing.mark("listening")
     table_id = secrets.token_bytes(16)
     lobby = _HostLobby(options, listener, players, table_name, rules)
     inbox = Inbox.new()
@@ -184,7 +192,11 @@ async def host_table(
     async with AsyncExitStack() as stack:
         advert = await _advertise(stack, options, table_id, table_name, rules, players, listener)
         async with trio.open_nursery() as nursery:
-            await nursery.start(listener.serve, options.identity, handler)
+            await nursery.start(
+                partial(listener.serve, authorize=_seated_only(session_box)),
+                options.identity,
+                handler,
+            )
             for number in range(bots):
                 nursery.start_soon(
                     _run_bot, options, listener.port, f"bot-{number + 1}", bot_strategy
@@ -307,9 +319,26 @@ async def _lobby_member(connection: Connection, lobby: _HostLobby, ready: trio.E
             return
 
 
+def _seated_only(session_box: list[TableSession]) -> Callable[[PublicIdentity], str | None]:
+    """Once the genesis exists, refuse (at the handshake) every key it does not seat."""
+
+    def authorize(peer: PublicIdentity) -> str | None:
+        if not session_box:
+            return None  # the lobby: anyone may ask for a seat
+        seat = session_box[0].transcript.genesis.seat_of(peer)
+        return "not seated at this table" if seat is None else None
+
+    return authorize
+
+
 async def _serve_seated(connection: Connection, session: TableSession, inbox: Inbox) -> None:
     seat = session.transcript.genesis.seat_of(connection.peer)
     if seat is None or seat == session.seat:
+        log.warning(
+            "refused %s at %s: not seated at this table",
+            connection.peer.fingerprint,
+            connection.remote_address,
+        )
         await connection.aclose("not seated at this table")
         return
     await serve_link(inbox, seat, connection)
@@ -335,6 +364,8 @@ async def _run_bot(options: PeerOptions, port: int, name: str, strategy: str) ->
     ]
     if options.interface:
         command += ["--interface", options.interface]
+    if options.timing is not None:
+        command += ["--timing", str(bot_timing_path(options.timing.path, name))]
     await trio.run_process(
         command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, check=False
     )
@@ -392,6 +423,8 @@ async def join_table(options: PeerOptions, target: Target) -> int:
     """Take a seat at a host's table, then play; returns the exit status."""
     say = options.say
     listener = await open_listener(interface=options.interface, port=options.port)
+    if options.timing is not None:
+        options.timing.mark("listening")
     inbox = Inbox.new()
     session_box: list[TableSession] = []
     ready = trio.Event()
@@ -403,7 +436,12 @@ async def join_table(options: PeerOptions, target: Target) -> int:
             await _serve_seated(connection, session_box[0], inbox)
 
     async with trio.open_nursery() as outer:
-        await outer.start(listener.serve, options.identity, handler)
+        await outer.start(
+            partial(listener.serve, authorize=_seated_only(session_box)),
+            options.identity,
+            handler,
+        )
+        say(f"Listening on port {listener.port} for the other players.")
         async with dialed(
             options.identity,
             target.addresses,
@@ -416,8 +454,10 @@ async def join_table(options: PeerOptions, target: Target) -> int:
                 say("compare it with the one the host's screen shows.")
             join = Join(options.name, listener.port, _bare_host(host.remote_address))
             await host.send(encode_lobby(join))
-            offer, addresses, table_name = await _await_genesis(host, say)
+            offer, addresses, lobby = await _await_genesis(host, say)
+            table_name = lobby.table_name
             transcript, seat = accept_genesis(offer, options.identity, host.peer)
+            _check_genesis_against_lobby(transcript, lobby)
             seats = transcript.genesis.seats
             peers = [PeerAddress(i, *address) for i, address in sorted(addresses.items())]
             session, log = sit_down(options, transcript, seat, offer.max_hands, table_name, peers)
@@ -425,8 +465,8 @@ async def join_table(options: PeerOptions, target: Target) -> int:
             run = TableRun(session, options, tuple(s.name for s in seats), inbox=inbox, log=log)
             ready.set()
             async with trio.open_nursery() as nursery:
-                host_address = addresses.get(0, (_bare_host(host.remote_address), target.port))
-                nursery.start_soon(_keep_host, options, inbox, host, host_address, seats[0].key)
+                host_address = (target.addresses[0], target.port)
+                nursery.start_soon(_host_link, options, inbox, host, host_address, seats[0].key)
                 assert session.seat is not None
                 for seat in range(1, session.seat):
                     address = addresses.get(seat)
@@ -440,9 +480,37 @@ async def join_table(options: PeerOptions, target: Target) -> int:
     return status
 
 
+async def _host_link(
+    options: PeerOptions,
+    inbox: Inbox,
+    host: Connection,
+    address: tuple[str, int],
+    key: PublicIdentity,
+) -> None:
+    """The lobby connection carries the game; when it drops, dial the host again."""
+    await serve_link(inbox, 0, host)
+    await trio.sleep(0.5)
+    await _dial_seat(options, inbox, 0, address, key)
+
+
+def _check_genesis_against_lobby(transcript: Transcript, lobby: Seats) -> None:
+    """The genesis we are about to sign must be the table we were shown in the lobby."""
+    genesis = transcript.genesis
+    try:
+        rules = Rules.from_wire(genesis.rules)
+        shown = preset(lobby.rules)
+    except InvalidRecord as exc:
+        raise PeerFailure(f"the host's rules are not the ones it showed: {exc}") from None
+    if dataclasses.replace(rules, stall_timeout_s=shown.stall_timeout_s) != shown:
+        raise PeerFailure(f"the host's genesis changes the rules of '{lobby.rules}'")
+    seated = [(s.name, s.key) for s in genesis.seats]
+    if len(seated) != lobby.seats_total or seated != [(s.name, s.key) for s in lobby.seats]:
+        raise PeerFailure("the host's genesis seats other players than the lobby showed")
+
+
 async def _await_genesis(
     host: Connection, say: Callable[[str], None]
-) -> tuple[GenesisOffer, dict[int, tuple[str, int]], str]:
+) -> tuple[GenesisOffer, dict[int, tuple[str, int]], Seats]:
     """Follow the lobby (seat list updates) until the host sends the genesis.
 
     Returns the genesis offer, where each seat listens, and the table's name (from the last
@@ -450,7 +518,7 @@ async def _await_genesis(
     """
     shown: tuple[str, ...] = ()
     addresses: dict[int, tuple[str, int]] = {}
-    table_name = ""
+    lobby: Seats | None = None
     while True:
         try:
             message = lobby_message(await host.receive())
@@ -460,7 +528,7 @@ async def _await_genesis(
             raise PeerFailure(f"the host refused: {message.reason}")
         if isinstance(message, Seats):
             addresses = {i: (s.address, s.port) for i, s in enumerate(message.seats)}
-            table_name = message.table_name
+            lobby = message
             names = tuple(f"{s.name} ({s.key.short_fingerprint})" for s in message.seats)
             if names != shown:
                 say(
@@ -469,20 +537,9 @@ async def _await_genesis(
                 )
                 shown = names
         if isinstance(message, GenesisOffer):
-            return message, addresses, table_name
-
-
-async def _keep_host(
-    options: PeerOptions,
-    inbox: Inbox,
-    host: Connection,
-    address: tuple[str, int],
-    key: PublicIdentity,
-) -> None:
-    """Carry seat 0 over the lobby connection; when it drops, dial the host again like any
-    other seat (the host dials no one, so without this a dropped link to it stays down)."""
-    await serve_link(inbox, 0, host)
-    await _dial_seat(options, inbox, 0, address, key)
+            if lobby is None:
+                raise PeerFailure("the host sent a genesis before any seat list")
+            return message, addresses, lobby
 
 
 async def _dial_seat(

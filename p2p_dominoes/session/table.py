@@ -261,7 +261,8 @@ class TableSession:
             raise RuntimeError("no hand in play for this seat")
         mask = 0
         for position in hand.held[self.seat]:
-            mask |= hand.known[position].bit
+            if position in hand.known:  # a drawn tile is known once every share is in
+                mask |= hand.known[position].bit
         return PeerView(hand.public, self.seat, mask, hand.pending)
 
     @property
@@ -822,7 +823,10 @@ class TableSession:
         assert hand.public is not None
         # Every proof, share and claim was verified as it arrived and every secret matches its
         # key, so decrypting the final deck with the secrets is all that is left to do.
-        tiles_by_position = mental.decrypt_deck(hand.deck, hand.secrets)
+        try:
+            tiles_by_position = mental.decrypt_deck(hand.deck, hand.secrets)
+        except RuntimeError as exc:  # unreachable once every proof checked out
+            return self._audit_blame(0, f"the final deck does not decrypt: {exc}", "audit")
         tiles = [TILES[i] for i in tiles_by_position]
         size = hand.size
         hands = [tiles[s * size : (s + 1) * size] for s in range(self.players)]

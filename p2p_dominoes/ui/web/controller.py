@@ -7,6 +7,8 @@ The page sends commands over its WebSocket; the controller checks them and drive
 from __future__ import annotations
 
 import base64
+import contextlib
+import functools
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -16,6 +18,7 @@ from typing import Any
 import trio
 
 from p2p_dominoes.engine import DRAW, PASS, PRESETS, Action, Line, SeatView, describe, preset
+from p2p_dominoes.net.connection import normalize_fingerprint
 from p2p_dominoes.net.discovery import DiscoveryError, TableAd, lan_addresses, open_discovery
 from p2p_dominoes.net.runtime import PeerFailure, PeerOptions
 from p2p_dominoes.net.tables import Target, host_table, join_table, split_host_port
@@ -29,6 +32,7 @@ from p2p_dominoes.session.events import (
     MatchEnded,
     ShuffleVerified,
 )
+from p2p_dominoes.session.hand_messages import MAX_HANDS
 from p2p_dominoes.session.table import TableSession
 from p2p_dominoes.ui.narration import narrate
 from p2p_dominoes.ui.web.hub import Hub
@@ -101,6 +105,11 @@ class WebUI:
         self, view: SeatView, names: Sequence[str], scores: Sequence[int], target: int
     ) -> Action:
         """Wait for a play, draw or pass from the page that is legal now."""
+        while True:  # clicks made before this turn began are stale: drop them
+            try:
+                self.actions.receive_nowait()
+            except trio.WouldBlock:
+                break
         self.publish()
         hand = self.session.hand if self.session else None
         assert hand is not None and hand.public is not None
@@ -165,13 +174,13 @@ class PlayController:
             )
 
     def _me(self) -> dict[str, Any]:
-        addresses = [self.interface] if self.interface else lan_addresses() or ["127.0.0.1"]
+        addresses = [self.interface] if self.interface else _lan_addresses() or ["127.0.0.1"]
         return {
             "me": {
                 "name": self.name,
                 "fingerprint": self.identity.public.fingerprint,
                 "short": self.identity.public.short_fingerprint,
-                "addresses": addresses,
+                "addresses": list(addresses),
                 "port": self.lan_port,
             },
             "lang": self.lang,
@@ -228,7 +237,8 @@ class PlayController:
         kind = command.get("type")
         if kind in ("play", "draw", "pass"):
             if self.ui is not None:
-                self.ui.actions_send.send_nowait(command)
+                with contextlib.suppress(trio.WouldBlock):  # clicks beyond the queue are dropped
+                    self.ui.actions_send.send_nowait(command)
         elif kind == "record":
             self._send_record()
         elif kind == "lobby":
@@ -243,14 +253,17 @@ class PlayController:
                 self.hub.publish({"type": "refused", "text": "Those table settings are not valid."})
                 return
             self.last_host = settings
+            self.busy = True
             nursery.start_soon(self._play, partial(self._host, settings))
         elif kind == "rematch" and self.last_host is not None:
+            self.busy = True
             nursery.start_soon(self._play, partial(self._host, self.last_host))
         elif kind == "join":
             target = _join_target(command)
             if target is None:
                 self.hub.publish({"type": "refused", "text": "Give an address as HOST:PORT."})
                 return
+            self.busy = True
             nursery.start_soon(self._play, partial(self._join, target))
 
     def _options(self) -> PeerOptions:
@@ -311,6 +324,12 @@ class PlayController:
         )
 
 
+@functools.lru_cache(maxsize=1)
+def _lan_addresses() -> tuple[str, ...]:
+    """This machine's LAN addresses (looked up once: every page update shows them)."""
+    return tuple(lan_addresses())
+
+
 def _dialable(table: TableAd) -> str:
     host = table.addresses[0] if table.addresses else ""
     return f"[{host}]:{table.port}" if ":" in host else f"{host}:{table.port}"
@@ -325,7 +344,7 @@ def _host_settings(command: dict[str, Any]) -> dict[str, Any] | None:
         return None
     if not 2 <= players <= 4 or not 0 <= bots < players:
         return None
-    if hands is not None and (type(hands) is not int or hands < 1):
+    if hands is not None and (type(hands) is not int or not 1 <= hands <= MAX_HANDS):
         return None
     if not table.isprintable():
         return None
@@ -340,5 +359,12 @@ def _join_target(command: dict[str, Any]) -> Target | None:
             host, port = split_host_port(address.strip())
         except ValueError:
             return None
-        return Target((host,), port, fingerprint if isinstance(fingerprint, str) else None)
+        pin = None
+        if isinstance(fingerprint, str):
+            try:
+                normalize_fingerprint(fingerprint)
+            except ValueError:
+                return None
+            pin = fingerprint
+        return Target((host,), port, pin)
     return None

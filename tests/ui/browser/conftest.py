@@ -37,7 +37,7 @@ def browser() -> Iterator[Browser]:
 class Peer:
     """A `p2p-dominoes play` process: its page URL and its LAN port."""
 
-    def __init__(self, name: str, lan_port: int, data_dir: Path) -> None:
+    def __init__(self, name: str, lan_port: int, data_dir: Path, lang: str = "en") -> None:
         self.name = name
         self.lan_port = lan_port
         self.process = subprocess.Popen(
@@ -56,6 +56,8 @@ class Peer:
                 "--no-mdns",
                 "--data-dir",
                 str(data_dir),
+                "--lang",
+                lang,
             ],
             stdout=subprocess.PIPE,
             text=True,
@@ -73,11 +75,11 @@ class Peer:
 
 
 @pytest.fixture
-def peers(tmp_path: Path) -> Iterator[Callable[[str, int], Peer]]:
+def peers(tmp_path: Path) -> Iterator[Callable[..., Peer]]:
     started: list[Peer] = []
 
-    def start(name: str, lan_port: int) -> Peer:
-        peer = Peer(name, lan_port, tmp_path / name)
+    def start(name: str, lan_port: int, lang: str = "en") -> Peer:
+        peer = Peer(name, lan_port, tmp_path / f"peer-{lan_port}", lang)
         started.append(peer)
         return peer
 

@@ -31,7 +31,7 @@ def take_turn(page: Page, *, prefer_draw: bool = False) -> str | None:
 
 
 def test_two_players_and_a_bot_play_a_complete_hand_by_clicking(
-    peers: Callable[[str, int], Peer], open_page: Callable[[Peer], Page]
+    peers: Callable[..., Peer], open_page: Callable[[Peer], Page]
 ) -> None:
     ann, bob = peers("Ann", 47811), peers("Bob", 47812)
     page_a, page_b = open_page(ann), open_page(bob)
@@ -108,7 +108,7 @@ def test_two_players_and_a_bot_play_a_complete_hand_by_clicking(
 
 
 def test_a_turn_played_from_the_keyboard_is_announced(
-    peers: Callable[[str, int], Peer], open_page: Callable[[Peer], Page]
+    peers: Callable[..., Peer], open_page: Callable[[Peer], Page]
 ) -> None:
     ann = peers("Ann", 47821)
     page = open_page(ann)
@@ -142,3 +142,13 @@ def test_a_turn_played_from_the_keyboard_is_announced(
     assert live.get_attribute("aria-live") == "polite"
     expect(live).to_contain_text("Tiles: ")
     expect(live).to_contain_text("Open places: ")
+
+
+def test_the_page_speaks_russian_when_asked(
+    peers: Callable[..., Peer], open_page: Callable[[Peer], Page]
+) -> None:
+    anna = peers("Анна", 47841, lang="ru")
+    page = open_page(anna)
+    expect(page.locator("#lobby-title")).to_have_text("Лобби")
+    expect(page.locator("#create-button")).to_have_text("Создать и ждать игроков")
+    assert page.evaluate("document.documentElement.lang") == "ru"

@@ -1,0 +1,233 @@
+"""`p2p-dominoes bench lan`: latency of play over real TCP on 127.0.0.1, one process per peer.
+
+It runs `p2p-dominoes demo --players N --hands H --timing FILE` (the host and its N−1 bot peers
+are separate OS processes that talk over loopback TCP, with a record, as a user's demo does) and
+reads every peer's timing file (`net/timing.py`: JSON lines stamped with `time.monotonic_ns()`,
+which is one clock for all processes on a Linux machine). Figures:
+
+- **action latency**: for every play, draw and pass, from the moment the acting peer's player
+  chose it to the moment the *last* peer had it in its transcript (p50, p95, max);
+- **hand wall time**: from the first peer starting a hand to the last peer ending it (the audit
+  included), per hand, and the setup part of it (start of the hand to every peer holding tiles);
+- **start to first tiles**: from launching `demo` to the first peer (and to every peer) holding
+  its tiles of hand 1, with the steps on the way (host process ready, bots ready, everyone
+  seated).
+
+The goals (the issue): p50 action latency under 10 ms; start to first tiles under 3 s. Timings
+are printed, never asserted.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import platform
+import subprocess
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Final
+
+from p2p_dominoes.net.timing import read_timing
+
+GOAL_P50_MS: Final = 10.0
+GOAL_FIRST_TILES_S: Final = 3.0
+ACTIONS: Final = frozenset({"play", "draw", "pass"})
+
+
+@dataclass
+class LanFigures:
+    """What one benchmark run measured (milliseconds unless the name says seconds)."""
+
+    players: int
+    hands: int
+    ok: bool
+    action_ms: list[float] = field(default_factory=list)
+    action_types: dict[str, int] = field(default_factory=dict)
+    hand_s: list[float] = field(default_factory=list)
+    hand_setup_s: list[float] = field(default_factory=list)
+    steps_s: dict[str, float] = field(default_factory=dict)
+    """From launching `demo` to: host main, host listening, last bot main, all seated, tiles."""
+    demo_s: float = 0.0
+
+    def percentile(self, q: float) -> float:
+        return percentile(self.action_ms, q)
+
+    @property
+    def first_tiles_s(self) -> float:
+        return self.steps_s.get("first peer holds tiles", float("nan"))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "players": self.players,
+            "hands": self.hands,
+            "ok": self.ok,
+            "actions": len(self.action_ms),
+            "action_types": self.action_types,
+            "action_latency_ms": {
+                "p50": round(self.percentile(50), 3),
+                "p95": round(self.percentile(95), 3),
+                "max": round(max(self.action_ms, default=float("nan")), 3),
+            },
+            "hand_wall_s": [round(h, 3) for h in self.hand_s],
+            "hand_setup_s": [round(h, 3) for h in self.hand_setup_s],
+            "start_s": {k: round(v, 3) for k, v in self.steps_s.items()},
+            "demo_total_s": round(self.demo_s, 3),
+            "goals": {
+                "p50_under_ms": GOAL_P50_MS,
+                "p50_met": self.percentile(50) < GOAL_P50_MS,
+                "first_tiles_under_s": GOAL_FIRST_TILES_S,
+                "first_tiles_met": self.first_tiles_s < GOAL_FIRST_TILES_S,
+            },
+        }
+
+
+def percentile(values: list[float], q: float) -> float:
+    """The `q`-th percentile (nearest rank) of `values`; NaN when there are none."""
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    rank = max(1, min(len(ordered), math.ceil(q / 100 * len(ordered))))
+    return ordered[rank - 1]
+
+
+def analyse(
+    timings: dict[str, list[dict[str, Any]]], launched_ns: int, players: int, hands: int
+) -> LanFigures:
+    """Figures from every peer's timing lines (`timings[name]`), `launched_ns` = demo launch."""
+    figures = LanFigures(players, hands, ok=len(timings) == players)
+    acted: dict[int, int] = {}
+    applied: dict[int, dict[str, int]] = defaultdict(dict)
+    types: dict[int, str] = {}
+    starts: dict[int, list[int]] = defaultdict(list)
+    ends: dict[int, list[int]] = defaultdict(list)
+    tiles: dict[int, list[int]] = defaultdict(list)
+    firsts: dict[str, dict[str, int]] = defaultdict(dict)
+    for name, lines in timings.items():
+        for line in lines:
+            event, t = line["event"], int(line["t"])
+            firsts[name].setdefault(event, t)
+            if event == "acted":
+                acted[int(line["i"])] = t
+            elif event == "applied":
+                applied[int(line["i"])][name] = t
+                types[int(line["i"])] = str(line["type"])
+            elif event == "hand-start":
+                starts[int(line["hand"])].append(t)
+            elif event == "hand-end":
+                ends[int(line["hand"])].append(t)
+            elif event == "tiles":
+                tiles[int(line["hand"])].append(t)
+    counts: dict[str, int] = defaultdict(int)
+    for index, t0 in sorted(acted.items()):
+        seen = applied.get(index, {})
+        if types.get(index) in ACTIONS and len(seen) == len(timings):
+            figures.action_ms.append((max(seen.values()) - t0) / 1e6)
+            counts[types[index]] += 1
+        elif types.get(index) in ACTIONS:
+            figures.ok = False  # a peer never applied an action
+    figures.action_types = dict(counts)
+    for number in sorted(starts):
+        if len(ends.get(number, ())) == len(timings):
+            figures.hand_s.append((max(ends[number]) - min(starts[number])) / 1e9)
+        if len(tiles.get(number, ())) == len(timings):
+            figures.hand_setup_s.append((max(tiles[number]) - min(starts[number])) / 1e9)
+
+    def since(t: int) -> float:
+        return (t - launched_ns) / 1e9
+
+    host = firsts.get("host", {})
+    bots = [f for n, f in firsts.items() if n != "host"]
+    steps: dict[str, float] = {}
+    for label, event in (("host process ready", "main"), ("host listening", "listening")):
+        if event in host:
+            steps[label] = since(host[event])
+    if bots and all("main" in b for b in bots):
+        steps["last bot process ready"] = since(max(b["main"] for b in bots))
+    if all("seated" in f for f in firsts.values()):
+        steps["every peer seated"] = since(max(f["seated"] for f in firsts.values()))
+    first_hand = tiles.get(min(tiles, default=1), [])
+    if first_hand:
+        steps["first peer holds tiles"] = since(min(first_hand))
+        if len(first_hand) == len(timings):
+            steps["every peer holds tiles"] = since(max(first_hand))
+    figures.steps_s = steps
+    return figures
+
+
+def measure(players: int, hands: int) -> LanFigures:
+    """Run the demo with timing files in a temporary directory, and analyse them."""
+    with tempfile.TemporaryDirectory(prefix="p2p-dominoes-bench-lan-") as tmp:
+        directory = Path(tmp)
+        timing = directory / "peer.jsonl"
+        command = [
+            sys.executable,
+            "-m",
+            "p2p_dominoes",
+            "demo",
+            "--players",
+            str(players),
+            "--hands",
+            str(hands),
+            "--record",
+            str(directory / "demo.p2pd"),
+            "--timing",
+            str(timing),
+        ]
+        launched = time.monotonic_ns()
+        result = subprocess.run(  # noqa: S603 - our own interpreter and module
+            command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, check=False
+        )
+        elapsed = (time.monotonic_ns() - launched) / 1e9
+        timings = {"host": read_timing(timing)} if timing.exists() else {}
+        for path in sorted(directory.glob("peer.jsonl.*")):
+            timings[path.name.removeprefix("peer.jsonl.")] = read_timing(path)
+    figures = analyse(timings, launched, players, hands)
+    figures.demo_s = elapsed
+    if result.returncode != 0:
+        figures.ok = False
+        sys.stderr.write(result.stderr.decode("utf-8", "replace"))
+    return figures
+
+
+def _print_text(f: LanFigures) -> None:
+    print(
+        f"LAN benchmark: `demo --players {f.players} --hands {f.hands}` — one process per peer, "
+        f"TCP over 127.0.0.1, records on; Python {platform.python_version()}."
+    )
+    kinds = ", ".join(f"{n} {k}" for k, n in sorted(f.action_types.items()))
+    print(
+        f"\nAction to every peer having applied it ({len(f.action_ms)} actions: {kinds}):\n"
+        f"  p50 {f.percentile(50):.2f} ms   p95 {f.percentile(95):.2f} ms   "
+        f"max {max(f.action_ms, default=float('nan')):.2f} ms"
+    )
+    print(f"\nWhole {f.players}-seat hand, first peer starting it to last peer ending it:")
+    for number, (wall, setup) in enumerate(zip(f.hand_s, f.hand_setup_s, strict=False), 1):
+        print(f"  hand {number}: {wall:.3f} s (of which {setup:.3f} s until every peer has tiles)")
+    print(f"\nFrom launching `demo --players {f.players}`:")
+    for label, seconds in f.steps_s.items():
+        print(f"  {label:<26}{seconds:7.3f} s")
+    print(f"  {'demo done (with verify)':<26}{f.demo_s:7.3f} s")
+    p50 = f.percentile(50)
+    print(
+        f"\nGoals: p50 under {GOAL_P50_MS:g} ms: {p50:.2f} ms — "
+        f"{'met' if p50 < GOAL_P50_MS else 'NOT met'}; "
+        f"start to first tiles under {GOAL_FIRST_TILES_S:g} s: {f.first_tiles_s:.3f} s — "
+        f"{'met' if f.first_tiles_s < GOAL_FIRST_TILES_S else 'NOT met'}."
+    )
+    if not f.ok:
+        print("WARNING: the run was not clean (a peer failed or missed messages).")
+
+
+def run_lan_bench(players: int, hands: int, as_json: bool) -> int:
+    """Entry point of `p2p-dominoes bench lan`; returns the exit status (1 if not clean)."""
+    figures = measure(players, hands)
+    if as_json:
+        out = {"python": platform.python_version(), **figures.to_dict()}
+        print(json.dumps(out, indent=2))
+    else:
+        _print_text(figures)
+    return 0 if figures.ok else 1

@@ -446,8 +446,12 @@ async def _finish(run: TableRun) -> int:
         if blame is not None:
             for evidence in blame.evidence:
                 run.log.keep_evidence(evidence)
-        run.log.finish("over" if blame is None else f"seat {blame.seat}: {blame.reason}")
     await _linger(run)
+    if run.log is not None:
+        # Only now: until the others hold our last messages, a crash must leave a table that
+        # `resume` takes up again (those messages may be in no other log yet).
+        blame = session.blame
+        run.log.finish("over" if blame is None else f"seat {blame.seat}: {blame.reason}")
     for link in run.links.values():
         link.outbox.close()
     if run.log is not None:

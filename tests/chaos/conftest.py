@@ -46,7 +46,12 @@ class Figures:
         line = sorted(k["resuming_line_s"] for k in self.kills if k["resuming_line_s"] is not None)
         return {
             "kills": len(self.kills),
+            "kills_resumed": sum(1 for k in self.kills if k["resumed"]),
             "kills_survived": sum(1 for k in self.kills if k["survived"]),
+            "kills_after_its_log_said_over": sum(1 for k in self.kills if k["finished_at_kill"]),
+            "kills_whose_last_message_had_reached_no_one": sum(
+                1 for k in self.kills if k["last_reached"] == 0
+            ),
             "kills_of_two_at_once": sum(1 for k in self.kills if k["together"] == 2),
             "kills_by_phase": dict(Counter(k["phase"] for k in self.kills)),
             "kills_by_last_message": dict(Counter(k["last_type"] for k in self.kills)),
@@ -95,9 +100,12 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
     write = terminalreporter.write_line
     terminalreporter.section("chaos figures")
     write(
-        f"kills survived: {summary['kills_survived']} of {summary['kills']} "
-        f"({summary['kills_of_two_at_once']} in pairs killed at once, "
-        f"{summary['kills_of_the_host']} of the host)"
+        f"kills survived: {summary['kills_survived']} of {summary['kills_resumed']} resumed "
+        f"({summary['kills']} kills: {summary['kills_of_two_at_once']} in pairs killed at once, "
+        f"{summary['kills_of_the_host']} of the host, "
+        f"{summary['kills_after_its_log_said_over']} after the peer's log said 'over'; "
+        f"{summary['kills_whose_last_message_had_reached_no_one']} before its last message "
+        "had reached anyone)"
     )
     write(f"matches completed: {summary['matches_completed']} of {summary['matches_started']}")
     write(

@@ -63,6 +63,11 @@ def message_type(data: bytes) -> str:
     return Envelope.decode(data, default_registry()).type.name
 
 
+def sender(data: bytes) -> int:
+    """The seat that signed an encoded envelope."""
+    return Envelope.decode(data, default_registry()).seat
+
+
 @dataclass(frozen=True)
 class LogView:
     """What a peer's table log held when it was read."""
@@ -241,6 +246,16 @@ class Peer:
         return view
 
 
+def in_phase(peer: Peer, *phases: str) -> Callable[[], bool]:
+    """A test for :func:`wait_until`: the peer's log is in one of `phases`, or finished."""
+
+    def there() -> bool:
+        view = peer.log(cached=True)
+        return view is not None and (view.finished is not None or view.phase in phases)
+
+    return there
+
+
 def wait_until(predicate: Callable[[], bool], timeout: float, every: float = 0.02) -> bool:
     deadline = time.monotonic() + timeout
     while True:
@@ -357,6 +372,8 @@ class Kill:
     """Messages in its log when it died (the genesis included)."""
     together: int
     """How many peers died at the same moment."""
+    last_reached: int = 0
+    """How many of the peers still running had its last logged message just after it died."""
     resumed: bool = False
     torn_bytes: int = 0
     resuming_line_s: float | None = None
@@ -395,6 +412,11 @@ class Chaos:
         for victim in victims:
             victim.kill()
         views = [victim.log() for victim in victims]
+        logged = [
+            set(view.messages)
+            for peer in self.table.peers
+            if peer not in victims and (view := peer.log()) is not None
+        ]
         done: list[Kill] = []
         for victim, view in zip(victims, views, strict=True):
             assert view is not None
@@ -408,6 +430,7 @@ class Chaos:
                     len(view.messages),
                     len(victims),
                     torn_bytes=view.dropped,
+                    last_reached=sum(view.messages[-1] in other for other in logged),
                 )
             )
         time.sleep(pause)
@@ -461,9 +484,7 @@ def check_completed(table: Table, chaos: Chaos | None, timeout: float) -> Outcom
     nothing any peer ever logged is missing from the final transcript."""
     statuses = table.wait_all(timeout)
     outputs = table.outputs()
-    finished_at_kill = {
-        k.label for k in (chaos.kills if chaos else []) if not k.resumed
-    }
+    finished_at_kill = {k.label for k in (chaos.kills if chaos else []) if not k.resumed}
     for peer in table.peers:
         status = statuses[peer.label]
         if status == -signal.SIGKILL and peer.label in finished_at_kill:

@@ -8,15 +8,17 @@ from __future__ import annotations
 
 import random
 import time
+from contextlib import ExitStack
 from pathlib import Path
 
 import pytest
 
 from tests.chaos.conftest import Figures
-from tests.chaos.peers import Table, verify, wait_until
+from tests.chaos.peers import Table, in_phase, verify, wait_until
 
 PLAYERS = 3
 STALL_TIMEOUT = 4
+ATTEMPTS = 3
 HANDS = 50
 """More than a match lasts: the freeze always comes before the end."""
 
@@ -36,30 +38,35 @@ def test_a_frozen_peer_is_named_as_stalling_and_the_others_keep_their_records(
 ) -> None:
     rng = random.Random()
     host_args = ("--stall-timeout", str(STALL_TIMEOUT))
-    table = Table(tmp_path, PLAYERS, HANDS, ["127.0.0.1"] * PLAYERS, host_args=host_args)
-    with table:
-        table.open()
-        frozen = table.host if who == "host" else rng.choice(table.peers[1:])
-        others = [p for p in table.peers if p is not frozen]
-        if moment == "turns":
-            wait_until(
-                lambda: (v := frozen.log(cached=True)) is not None and v.phase == "turns", 10.0
-            )
+    with ExitStack() as stack:
+        for attempt in range(ATTEMPTS):
+            root = tmp_path / f"match{attempt}"
+            table = Table(root, PLAYERS, HANDS, ["127.0.0.1"] * PLAYERS, host_args=host_args)
+            stack.enter_context(table)
+            table.open()
+            frozen = table.host if who == "host" else rng.choice(table.peers[1:])
+            if moment == "turns":
+                wait_until(in_phase(frozen, "turns"), 10.0)
+            else:
+                time.sleep(rng.uniform(0.0, 1.0))
+            frozen.freeze()
+            froze = time.monotonic()
+            at_freeze = frozen.log()
+            assert at_freeze is not None
+            if at_freeze.finished is None:
+                break
+            frozen.thaw()  # the match was over already (it can be, after one hand): again
+            assert set(table.wait_all(30.0).values()) == {0}, table.outputs()
         else:
-            time.sleep(rng.uniform(0.0, 2.0))
-        frozen.freeze()
-        froze = time.monotonic()
-        at_freeze = frozen.log()
-        assert at_freeze is not None and at_freeze.finished is None
+            raise AssertionError(f"{ATTEMPTS} matches were over before the freeze")
+        others = [p for p in table.peers if p is not frozen]
         statuses = {p.label: p.wait(STALL_TIMEOUT + 30.0) for p in others}
         stopped_after = time.monotonic() - froze
         outputs = table.outputs()
         assert all(status == 3 for status in statuses.values()), (statuses, outputs)
         for peer in others:
             said = peer.output()
-            assert f"The table stopped: {frozen.label} is stalling — sent nothing for" in said, (
-                said
-            )
+            assert f"The table stopped: {frozen.label} is stalling — sent nothing for" in said, said
             view = peer.log()
             directory = peer.table_dir()
             assert view is not None and directory is not None

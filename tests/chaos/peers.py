@@ -52,6 +52,8 @@ PHASE_OF_TYPE: Final[dict[str, str]] = {
 PHASES: Final = ("setup", "shuffle", "deal", "turns", "reveal")
 
 Wrap = Callable[[list[str]], list[str]]
+RecordProperty = Callable[[str, object], None]
+"""pytest's `record_property` fixture (a name/value pair for the JUnit XML report)."""
 
 
 def _no_wrap(argv: list[str]) -> list[str]:

@@ -18,8 +18,16 @@ from pathlib import Path
 import pytest
 
 from tests.chaos.conftest import Figures
-from tests.chaos.peers import Peer, Table, Wrap, check_completed, in_phase, wait_until
-from tests.net.netns import bridged_lan, namespace_support
+from tests.chaos.peers import (
+    Peer,
+    RecordProperty,
+    Table,
+    Wrap,
+    check_completed,
+    in_phase,
+    wait_until,
+)
+from tests.net.netns import Lan, bridged_lan, namespace_support
 
 PLAYERS = 4
 HANDS = 4
@@ -35,6 +43,15 @@ needs_namespaces = pytest.mark.skipif(
 )
 
 
+def _inside(lan: Lan, index: int) -> Wrap:
+    """Run a peer's command inside peer namespace `index` of the fake LAN."""
+
+    def wrap(argv: list[str]) -> list[str]:
+        return lan.exec_argv(index, argv)
+
+    return wrap
+
+
 def _lost(peer: Peer, other: Peer) -> bool:
     return f"Lost the connection to {other.label}." in peer.all_output()
 
@@ -48,11 +65,11 @@ def _again(peer: Peer, other: Peer) -> bool:
 @pytest.mark.slow
 @pytest.mark.parametrize("victim", [2, 0], ids=["joiner-link-down", "host-link-down"])
 def test_a_link_down_long_enough_to_drop_connections_then_up(
-    tmp_path: Path, figures: Figures, victim: int, record_property: pytest.RecordProperty
+    tmp_path: Path, figures: Figures, victim: int, record_property: RecordProperty
 ) -> None:
     rng = random.Random()
     with bridged_lan(PLAYERS, prefix=f"cx{os.getpid() % 100000}") as lan, ExitStack() as stack:
-        wraps: list[Wrap] = [(lambda argv, i=i: lan.exec_argv(i, argv)) for i in range(PLAYERS)]
+        wraps = [_inside(lan, i) for i in range(PLAYERS)]
         for attempt in range(ATTEMPTS):
             table = Table(tmp_path / f"match{attempt}", PLAYERS, HANDS, lan.v4, wraps, STALL)
             figures.matches_started += 1

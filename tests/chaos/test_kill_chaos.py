@@ -27,6 +27,7 @@ from tests.chaos.peers import (
     Chaos,
     Kill,
     Peer,
+    RecordProperty,
     Table,
     check_completed,
     in_phase,
@@ -127,7 +128,7 @@ def _describe(kill: Kill) -> str:
 
 @pytest.mark.slow
 def test_kill_minus_nine_at_any_point_and_resume(
-    tmp_path: Path, figures: Figures, record_property: pytest.RecordProperty
+    tmp_path: Path, figures: Figures, record_property: RecordProperty
 ) -> None:
     seed = _seed()
     print(f"\nchaos seed {seed} (P2PD_CHAOS_SEED={seed} replays the choices)")
@@ -155,7 +156,7 @@ def test_kill_minus_nine_at_any_point_and_resume(
 
 @pytest.mark.slow
 def test_two_peers_killed_at_once_both_resume(
-    tmp_path: Path, figures: Figures, record_property: pytest.RecordProperty
+    tmp_path: Path, figures: Figures, record_property: RecordProperty
 ) -> None:
     seed = _seed()
     print(f"\nchaos seed {seed}")
@@ -176,7 +177,7 @@ def test_two_peers_killed_at_once_both_resume(
 @pytest.mark.slow
 @pytest.mark.parametrize("pause", [0.0, 3.0], ids=["resumed-at-once", "resumed-after-3s"])
 def test_a_peer_killed_as_the_others_finish_still_gets_the_last_messages(
-    tmp_path: Path, figures: Figures, pause: float, record_property: pytest.RecordProperty
+    tmp_path: Path, figures: Figures, pause: float, record_property: RecordProperty
 ) -> None:
     """The end of the match: the first peer has logged "over" and another is killed before it
     has (it may lack the last messages, which then live only with the others). It resumes, even
@@ -214,7 +215,7 @@ def test_a_peer_killed_as_the_others_finish_still_gets_the_last_messages(
     ids=["resumed-at-once-1", "resumed-at-once-2", "resumed-at-once-3", "resumed-after-2s"],
 )
 def test_the_last_sender_killed_before_its_last_message_left_resumes_and_delivers_it(
-    tmp_path: Path, figures: Figures, pause: float, record_property: pytest.RecordProperty
+    tmp_path: Path, figures: Figures, pause: float, record_property: RecordProperty
 ) -> None:
     """The match's last message is the last seat's secret reveal. Killed the moment it is in
     that seat's log, it has often reached no one else (it goes out after the log's fsyncs), so

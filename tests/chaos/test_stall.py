@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from tests.chaos.conftest import Figures
-from tests.chaos.peers import Table, in_phase, verify, wait_until
+from tests.chaos.peers import RecordProperty, Table, in_phase, verify, wait_until
 
 PLAYERS = 3
 STALL_TIMEOUT = 4
@@ -34,7 +34,7 @@ def test_a_frozen_peer_is_named_as_stalling_and_the_others_keep_their_records(
     figures: Figures,
     who: str,
     moment: str,
-    record_property: pytest.RecordProperty,
+    record_property: RecordProperty,
 ) -> None:
     rng = random.Random()
     host_args = ("--stall-timeout", str(STALL_TIMEOUT))

@@ -29,3 +29,15 @@ def test_the_table_shows_the_line_hand_counts_boneyard_scores_and_turn_in_russia
     assert "Базар: 14 (последние 2 не берут)" in text
     assert "Счёт (до 100): Аня 12, Борис 30" in text
     assert text.endswith("Ваш ход.")
+
+
+def test_a_stalling_seat_is_not_called_a_cheater() -> None:
+    from p2p_dominoes.session.events import Blame, CheatingDetected
+    from p2p_dominoes.ui import narrate
+
+    names = ["Ann", "Bob"]
+    stall = CheatingDetected(Blame(1, "sent nothing for 180 s", "stall"))
+    cheat = CheatingDetected(Blame(1, "wrong decryption share", "bad-proof"))
+    assert narrate(stall, names) == ["STOPPED: Bob is not responding — sent nothing for 180 s"]
+    assert narrate(cheat, names)[0].startswith("CHEATING: Bob")
+    assert narrate(stall, names, "ru")[0].startswith("ОСТАНОВКА: Bob не отвечает")

@@ -301,10 +301,10 @@ def _print_text(figures: Sequence[SeatFigures], hands: int) -> None:
             )
             counts = "/".join(f"{f.counts[name] / max(f.hands, 1):.0f}" for f in figures)
             print(f"  {name:<26}{cells}   ({counts} msgs)")
-    print("\nExclusive, per hand (top 8 of the largest seat count):")
+    print("\nExclusive, per hand (largest seat count, largest first):")
     last = figures[-1]
     top = sorted(last.meter.exclusive.items(), key=lambda kv: -kv[1])
-    for label, _ in [kv for kv in top if GENESIS_SIGN.name not in kv[0]][:8]:
+    for label, _ in [kv for kv in top if GENESIS_SIGN.name not in kv[0]]:
         cells = "".join(f"{f.per_hand(f.meter.exclusive.get(label, 0.0)):>9.3f}" for f in figures)
         print(f"  {label:<26}{cells}")
     goal = next((f for f in figures if f.seats == GOAL_SEATS), None)

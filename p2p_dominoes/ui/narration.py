@@ -30,6 +30,7 @@ _WORDS = {
         "audit": "  Audit clean: shuffles, shares, draws and passes checked.",
         "scores": "  Scores: {scores}.",
         "cheat": "CHEATING: {name} — {reason}",
+        "stall": "STOPPED: {name} is not responding — {reason}",
         "none": "nothing",
     },
     "ru": {
@@ -43,6 +44,7 @@ _WORDS = {
         "audit": "  Проверка чистая: перемешивания, доли, добор и пропуски проверены.",
         "scores": "  Счёт: {scores}.",
         "cheat": "ЖУЛЬНИЧЕСТВО: {name} — {reason}",
+        "stall": "ОСТАНОВКА: {name} не отвечает — {reason}",
         "none": "ничего",
     },
 }
@@ -88,7 +90,8 @@ def narrate(
     if isinstance(event, MatchEnded):
         return [match_text(event.outcome, event.scores, lang)] if event.outcome.over else []
     if isinstance(event, CheatingDetected):
-        return [w["cheat"].format(name=name(event.blame.seat), reason=event.blame.reason)]
+        kind = "stall" if event.blame.code == "stall" else "cheat"  # a crash is not a cheat
+        return [w[kind].format(name=name(event.blame.seat), reason=event.blame.reason)]
     return []
 
 

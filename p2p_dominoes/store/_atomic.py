@@ -4,11 +4,46 @@ from __future__ import annotations
 
 import os
 import secrets
+import stat
+from collections.abc import Callable
 from pathlib import Path
 from typing import Final
 
 PRIVATE_MODE: Final = 0o600
 PRIVATE_DIR_MODE: Final = 0o700
+
+
+def read_private(
+    path: Path, limit: int, error: Callable[[str], Exception], what: str = "file"
+) -> bytes:
+    """Read a small file that must be regular, ours, and not group/world accessible.
+
+    Every refusal is `error(message)`; a missing file is FileNotFoundError.
+    """
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    except FileNotFoundError:
+        raise
+    except OSError as exc:
+        raise error(f"{path}: cannot open {what} ({exc.strerror})") from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise error(f"{path}: {what} is not a regular file")
+        if hasattr(os, "getuid") and info.st_uid != os.getuid():
+            raise error(f"{path}: {what} is owned by another user")
+        mode = stat.S_IMODE(info.st_mode)
+        if mode & 0o077:
+            raise error(
+                f"{path}: {what} is accessible by group or others (mode {mode:04o}); "
+                f"run: chmod 600 {path}"
+            )
+        data = os.read(fd, limit + 1)
+    finally:
+        os.close(fd)
+    if len(data) > limit:
+        raise error(f"{path}: {what} is corrupt (too large)")
+    return data
 
 
 def _fsync_dir(directory: Path) -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import stat
 from pathlib import Path
 from typing import Final
 
@@ -16,7 +15,7 @@ from cryptography.hazmat.primitives.serialization import (
 )
 
 from p2p_dominoes.session.identity import Identity
-from p2p_dominoes.store._atomic import ensure_private_dir, write_private_new
+from p2p_dominoes.store._atomic import ensure_private_dir, read_private, write_private_new
 
 IDENTITY_FILE_NAME: Final = "identity.pem"
 _MAX_IDENTITY_FILE_SIZE: Final = 4096
@@ -32,31 +31,7 @@ def _to_pem(identity: Identity) -> bytes:
 
 
 def _read_private(path: Path) -> bytes:
-    """Read a file that must be a regular file, ours, and not group/world accessible."""
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
-    except FileNotFoundError:
-        raise
-    except OSError as exc:
-        raise IdentityFileError(f"{path}: cannot open identity file ({exc.strerror})") from None
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            raise IdentityFileError(f"{path}: identity file is not a regular file")
-        if info.st_uid != os.getuid():
-            raise IdentityFileError(f"{path}: identity file is owned by another user")
-        mode = stat.S_IMODE(info.st_mode)
-        if mode & 0o077:
-            raise IdentityFileError(
-                f"{path}: identity file is accessible by group or others (mode {mode:04o}); "
-                f"run: chmod 600 {path}"
-            )
-        data = os.read(fd, _MAX_IDENTITY_FILE_SIZE + 1)
-    finally:
-        os.close(fd)
-    if len(data) > _MAX_IDENTITY_FILE_SIZE:
-        raise IdentityFileError(f"{path}: identity file is corrupt (too large)")
-    return data
+    return read_private(path, _MAX_IDENTITY_FILE_SIZE, IdentityFileError, "identity file")
 
 
 def load_identity_file(path: str | os.PathLike[str]) -> Identity:

@@ -17,14 +17,13 @@ finished hand's file no longer needs protecting; :meth:`HandSecrets.forget` remo
 from __future__ import annotations
 
 import os
-import stat
 from pathlib import Path
 from typing import Final
 
 from p2p_dominoes.mental import SYSTEM_RANDOM, HandContext, HandKeys, RandomSource
 from p2p_dominoes.mental.errors import EncodingError
 from p2p_dominoes.mental.keys import new_hand_keys
-from p2p_dominoes.store._atomic import make_private_dirs, write_private_new
+from p2p_dominoes.store._atomic import make_private_dirs, read_private, write_private_new
 
 SECRETS_MAGIC: Final = b"P2PD-HK\x01"
 _MAX_SECRETS_FILE_SIZE: Final = 1024
@@ -112,27 +111,4 @@ class HandSecrets:
 
 
 def _read_private(path: Path) -> bytes:
-    """Read a small regular file that must be ours and not group/world accessible."""
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
-    except FileNotFoundError:
-        raise
-    except OSError as exc:
-        raise SecretsFileError(f"{path}: cannot open ({exc.strerror})") from None
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            raise SecretsFileError(f"{path}: not a regular file")
-        if hasattr(os, "getuid") and info.st_uid != os.getuid():
-            raise SecretsFileError(f"{path}: owned by another user")
-        mode = stat.S_IMODE(info.st_mode)
-        if mode & 0o077:
-            raise SecretsFileError(
-                f"{path}: accessible by group or others (mode {mode:04o}); run: chmod 600 {path}"
-            )
-        data = os.read(fd, _MAX_SECRETS_FILE_SIZE + 1)
-    finally:
-        os.close(fd)
-    if len(data) > _MAX_SECRETS_FILE_SIZE:
-        raise SecretsFileError(f"{path}: too large")
-    return data
+    return read_private(path, _MAX_SECRETS_FILE_SIZE, SecretsFileError, "hand secrets file")

@@ -201,7 +201,10 @@ def forge(
     if kind == "stranger":
         return _sign(STRANGER, envelope), None
     if kind == "raw":
-        return mutate_bytes(rnd, point.data), None
+        mangled = mutate_bytes(rnd, point.data)
+        # Edits can cancel out (a bit flipped twice, a byte set to its own value): then these are
+        # the sender's own signed bytes.
+        return mangled, (sender if mangled == point.data else None)
     if kind == "new-head":
         return _sign(ids[sender], envelope, head=rnd.randbytes(32)), sender
     if kind == "old-head":

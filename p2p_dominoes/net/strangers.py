@@ -1,0 +1,86 @@
+"""Who is talking to us before we know them: sources (an IPv4 address or an IPv6 /64) and a log
+that names a misbehaving stranger at most once per source per minute.
+
+A host that owns an IPv6 prefix can use as many addresses as it likes, so every limit that is
+"per source" treats a /64 as one source. The log is bounded too: a flood from many sources costs
+a fixed amount of memory and at most one line per source per interval.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import logging
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import Final
+
+from p2p_dominoes.peer_text import peer_text
+
+STRANGER_LOG_INTERVAL: Final = 60.0
+"""Seconds between two log lines about the same source."""
+_MAX_REMEMBERED: Final = 4096
+
+
+def source_of(address: str) -> str:
+    """The source an address belongs to: the IPv4 address itself, or an IPv6 address's /64.
+
+    Takes a bare host or ``host:port`` / ``[v6]:port``; IPv4-mapped IPv6 addresses count as
+    their IPv4 address; anything unparsable is its own source (cleaned for display).
+    """
+    host = address
+    if host.startswith("["):
+        host = host[1:].split("]", 1)[0]
+    elif host.count(":") == 1:
+        host = host.split(":", 1)[0]
+    host = host.split("%", 1)[0]
+    try:
+        ip = ipaddress.ip_address(host)
+    except ValueError:
+        return peer_text(address, 64)
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((int(ip) >> 64 << 64, 64)))
+    return str(ip)
+
+
+class StrangerLog:
+    """Warn about a stranger's misbehaviour, at most once per source per ``interval`` seconds.
+
+    ``clock`` is injectable for tests. Lines name the address as given (cleaned), so a reader
+    can block it; the rate limit is per :func:`source_of`.
+    """
+
+    def __init__(
+        self,
+        logger: logging.Logger,
+        *,
+        interval: float = STRANGER_LOG_INTERVAL,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self._logger = logger
+        self._interval = interval
+        self._clock = clock
+        self._last: OrderedDict[str, float] = OrderedDict()
+        self._suppressed: dict[str, int] = {}
+
+    def warn(self, address: str, what: str) -> bool:
+        """Log ``stranger at ADDRESS: WHAT`` unless its source was named lately; True if logged."""
+        source = source_of(address)
+        now = self._clock()
+        last = self._last.get(source)
+        if last is not None and now - last < self._interval:
+            self._suppressed[source] = self._suppressed.get(source, 0) + 1
+            return False
+        self._last[source] = now
+        self._last.move_to_end(source)
+        while len(self._last) > _MAX_REMEMBERED:
+            old, _ = self._last.popitem(last=False)
+            self._suppressed.pop(old, None)
+        more = self._suppressed.pop(source, 0)
+        suffix = f" (and {more} more since the last report)" if more else ""
+        self._logger.warning(
+            "stranger at %s: %s%s", peer_text(address, 64), peer_text(what, 200), suffix
+        )
+        return True

@@ -44,9 +44,12 @@ from p2p_dominoes.net.errors import (
     HandshakeError,
     IdentityMismatch,
     NetError,
+    PeerBusy,
     RefusedByPeer,
+    TurnedAway,
 )
 from p2p_dominoes.net.framing import (
+    BYE_BUSY,
     KEY_SIZE,
     LENGTH_PREFIX_SIZE,
     MAX_FRAME_SIZE,
@@ -65,6 +68,7 @@ from p2p_dominoes.net.framing import (
     encode_frame,
     encode_message,
 )
+from p2p_dominoes.peer_text import peer_text
 from p2p_dominoes.session.identity import Identity, InvalidIdentity, PublicIdentity
 
 log = logging.getLogger("p2p_dominoes.net")
@@ -80,8 +84,21 @@ _BYE_TIMEOUT: Final = 0.5
 _MAX_COUNTER: Final = 2**64 - 1
 _FINGERPRINT_CHARS: Final = 32
 
-Authorizer = Callable[[PublicIdentity], str | None]
-"""Decides on an inbound peer after its hello: ``None`` accepts, a string is the refusal reason."""
+_MESSAGE_OVERHEAD: Final = 64
+"""Bytes a queued message is counted for beyond its payload (its object, roughly)."""
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """An authorizer's refusal with a bye code (``BYE_BUSY``: the dialer may try again later)."""
+
+    reason: str
+    code: str | None = None
+
+
+Authorizer = Callable[[PublicIdentity], str | Refusal | None]
+"""Decides on an inbound peer after its hello: ``None`` accepts, a string (or a
+:class:`Refusal`, to give a code) is the refusal reason."""
 
 InboundMessage = Data | SyncRequest
 """What :meth:`Connection.receive` hands to the application."""
@@ -89,13 +106,19 @@ InboundMessage = Data | SyncRequest
 
 @dataclass(frozen=True)
 class TransportConfig:
-    """Timeouts and buffer sizes of one connection (seconds, messages).
+    """Timeouts and buffer sizes of one connection (seconds, messages, bytes).
 
     The defaults follow the issue: a vanished peer is noticed within ``peer_timeout`` (5 s),
     since mDNS keeps a crashed peer's record for about 19 minutes. The reader never waits for
     the application (so liveness does not depend on how fast it consumes); up to
-    ``receive_queue`` messages wait for :meth:`Connection.receive`, and one more closes the
-    connection. A write that cannot complete within ``peer_timeout`` closes it too.
+    ``receive_queue`` messages and ``receive_bytes`` bytes wait for :meth:`Connection.receive`,
+    and one more closes the connection. A write that cannot complete within ``peer_timeout``
+    closes it too.
+
+    An inbound connection is a *stranger* until the application calls
+    :meth:`Connection.trust` (a seated peer): it has ``accept_timeout`` (at most
+    ``handshake_timeout``) to finish the handshake, then a queue of ``stranger_queue`` messages
+    and ``stranger_bytes`` bytes, and it is closed unless trusted within ``trust_timeout``.
     """
 
     handshake_timeout: float = 5.0
@@ -103,16 +126,35 @@ class TransportConfig:
     peer_timeout: float = 5.0
     connect_timeout: float = 5.0
     receive_queue: int = 1024
+    receive_bytes: int = 16 * 1024 * 1024
+    accept_timeout: float = 2.5
+    stranger_queue: int = 16
+    stranger_bytes: int = 512 * 1024
+    trust_timeout: float = 20.0
 
     def __post_init__(self) -> None:
-        for name in ("handshake_timeout", "heartbeat_interval", "peer_timeout", "connect_timeout"):
+        for name in (
+            "handshake_timeout",
+            "heartbeat_interval",
+            "peer_timeout",
+            "connect_timeout",
+            "accept_timeout",
+            "trust_timeout",
+        ):
             value = getattr(self, name)
             if not isinstance(value, int | float) or not value > 0:
                 raise ValueError(f"{name} must be a positive number of seconds")
         if self.heartbeat_interval >= self.peer_timeout:
             raise ValueError("heartbeat_interval must be shorter than peer_timeout")
-        if type(self.receive_queue) is not int or self.receive_queue < 1:
-            raise ValueError("receive_queue must be a positive int")
+        for name in ("receive_queue", "receive_bytes", "stranger_queue", "stranger_bytes"):
+            value = getattr(self, name)
+            if type(value) is not int or value < 1:
+                raise ValueError(f"{name} must be a positive int")
+
+    @property
+    def inbound_handshake_timeout(self) -> float:
+        """Seconds an inbound stranger has to complete the handshake."""
+        return min(self.handshake_timeout, self.accept_timeout)
 
 
 DEFAULT_CONFIG: Final = TransportConfig()
@@ -259,11 +301,20 @@ def derive_keys(shared_secret: bytes, th: bytes) -> tuple[bytes, bytes]:
     return okm[:KEY_SIZE], okm[KEY_SIZE:]
 
 
-async def _send_bye_plain(stream: trio.abc.Stream, reason: str) -> None:
+async def _send_bye_plain(stream: trio.abc.Stream, reason: str, code: str | None = None) -> None:
     """Best effort: tell the peer why we hang up before it is authenticated."""
     with trio.move_on_after(_BYE_TIMEOUT):
         with suppress(trio.BrokenResourceError, trio.ClosedResourceError, OSError):
-            await stream.send_all(encode_frame(encode_message(Bye.of(reason))))
+            await stream.send_all(encode_frame(encode_message(Bye.of(reason, code))))
+
+
+def _refused(bye: Bye) -> RefusedByPeer:
+    """The error for a peer's refusal: by its code, never by its words."""
+    return (
+        PeerBusy(bye.reason, code=bye.code)
+        if bye.busy
+        else RefusedByPeer(bye.reason, code=bye.code)
+    )
 
 
 async def _read_plain(reader: _FrameReader, what: str) -> tuple[bytes, Message]:
@@ -272,7 +323,7 @@ async def _read_plain(reader: _FrameReader, what: str) -> tuple[bytes, Message]:
         raise HandshakeError(f"connection closed while waiting for {what}")
     message = decode_message(frame)
     if isinstance(message, Bye):
-        raise RefusedByPeer(message.reason)
+        raise _refused(message)
     return frame, message
 
 
@@ -289,11 +340,11 @@ async def _read_auth(reader: _FrameReader, rx: _Cipher) -> Auth:
         except FrameError:
             refusal = None
         if isinstance(refusal, Bye):
-            raise RefusedByPeer(refusal.reason) from None
+            raise _refused(refusal) from None
         raise
     message = decode_message(plaintext)
     if isinstance(message, Bye):
-        raise RefusedByPeer(message.reason)
+        raise _refused(message)
     if not isinstance(message, Auth):
         raise HandshakeError(f"expected auth, got {type(message).__name__.lower()}")
     return message
@@ -347,10 +398,14 @@ async def _handshake(
                     )
                 if not initiator and authorize is not None:
                     refusal = authorize(peer)
+                    if isinstance(refusal, Refusal) and refusal.code == BYE_BUSY:
+                        raise TurnedAway(f"{peer.fingerprint} turned away: {refusal.reason}")
                     if refusal is not None:
-                        raise IdentityMismatch(f"{peer.fingerprint} refused: {refusal}")
+                        text = refusal.reason if isinstance(refusal, Refusal) else refusal
+                        raise IdentityMismatch(f"{peer.fingerprint} refused: {text}")
             except HandshakeError as exc:
-                await _send_bye_plain(stream, str(exc))
+                code = BYE_BUSY if isinstance(exc, TurnedAway) else None
+                await _send_bye_plain(stream, str(exc), code)
                 raise
             # From here the peer has sent a well-formed hello: allow full-size frames, since an
             # initiator may pipeline data right behind its auth.
@@ -409,6 +464,7 @@ class Connection:
         initiator: bool,
         remote_address: str,
         config: TransportConfig,
+        trusted: bool = True,
     ) -> None:
         self._stream = stream
         self._session = session
@@ -418,9 +474,17 @@ class Connection:
         self.initiator = initiator
         self.remote_address = remote_address
         self._send_lock = trio.StrictFIFOLock()
+        # Unbounded channel; the reader enforces the message and byte limits itself, since
+        # they change when the connection is trusted.
         self._incoming_send, self._incoming_recv = trio.open_memory_channel[InboundMessage](
-            config.receive_queue
+            float("inf")
         )
+        self._queued_bytes = 0
+        self._trusted = trusted
+        self._settled = trio.Event()
+        """Set once the connection is trusted or closed (the listener's stranger slot ends)."""
+        if trusted:
+            self._settled.set()
         self._background_scope = trio.CancelScope()
         self._close_reason: str | None = None
         self._peer_fault = False
@@ -442,6 +506,29 @@ class Connection:
         """Why the connection ended, or None while it is open."""
         return self._close_reason
 
+    @property
+    def trusted(self) -> bool:
+        """True for a connection we dialed, and for an inbound one after :meth:`trust`."""
+        return self._trusted
+
+    def trust(self) -> None:
+        """Mark an inbound connection as a peer the application keeps (a seated player).
+
+        It leaves the listener's stranger limits (per-source and total caps, the trust
+        deadline) and gets the full receive queue. Call it as soon as the application has
+        decided to keep the connection; an untrusted one is closed after the trust deadline,
+        or earlier to make room for newer strangers. Idempotent; no effect once closed.
+        """
+        if self._trusted or self._close_reason is not None:
+            return
+        self._trusted = True
+        self._settled.set()
+
+    @property
+    def queued(self) -> tuple[int, int]:
+        """(messages, bytes) received and not yet taken by :meth:`receive`."""
+        return self._incoming_send.statistics().current_buffer_used, self._queued_bytes
+
     # -- application API --
 
     async def send(self, payload: bytes) -> None:
@@ -455,9 +542,11 @@ class Connection:
     async def receive(self) -> InboundMessage:
         """The next message from the peer; ConnectionClosed once it is over and drained."""
         try:
-            return await self._incoming_recv.receive()
+            message = await self._incoming_recv.receive()
         except (trio.EndOfChannel, trio.ClosedResourceError):
             raise self._closed_error() from None
+        self._queued_bytes -= _queued_size(message)
+        return message
 
     def __aiter__(self) -> AsyncIterator[InboundMessage]:
         return self._iterate()
@@ -491,10 +580,12 @@ class Connection:
     def _finish(self) -> None:
         self._incoming_send.close()
         self._background_scope.cancel()
+        self._settled.set()
 
     def _close_now(self, reason: str, *, peer_fault: bool = False) -> None:
         if self._close_reason is not None:
             return
+        reason = peer_text(reason, 400)
         self._close_reason = reason
         self._peer_fault = peer_fault
         if peer_fault:
@@ -541,6 +632,26 @@ class Connection:
                 nursery.start_soon(self._heartbeat_loop)
         await trio.aclose_forcefully(self._stream)
 
+    def _overflow(self, message: InboundMessage) -> str | None:
+        """Why queueing ``message`` would pass this connection's limits, or None."""
+        config = self._config
+        if self._trusted:
+            most, most_bytes, who = config.receive_queue, config.receive_bytes, ""
+        else:
+            most, most_bytes, who = config.stranger_queue, config.stranger_bytes, "untrusted: "
+        messages, size = self.queued
+        if messages + 1 > most:
+            return (
+                f"{who}more than {most} messages waiting "
+                "(the application is too slow, or the peer floods)"
+            )
+        if size + _queued_size(message) > most_bytes:
+            return (
+                f"{who}more than {most_bytes} bytes waiting "
+                "(the application is too slow, or the peer floods)"
+            )
+        return None
+
     async def _heartbeat_loop(self) -> None:
         interval = self._config.heartbeat_interval
         while True:
@@ -576,20 +687,23 @@ class Connection:
                     raise FrameError(f"{type(message).__name__.lower()} after the handshake")
                 # Never wait for the application here: reading must go on so that heartbeats
                 # are seen (and the peer's writes do not stall). A full queue ends the link.
-                try:
-                    self._incoming_send.send_nowait(message)
-                except trio.WouldBlock:
-                    self._close_now(
-                        f"more than {self._config.receive_queue} messages waiting "
-                        "(the application is too slow, or the peer floods)"
-                    )
+                overflow = self._overflow(message)
+                if overflow is not None:
+                    self._close_now(overflow)
                     return
+                self._queued_bytes += _queued_size(message)
+                self._incoming_send.send_nowait(message)
         except FrameError as exc:
             self._close_now(f"protocol violation: {exc}", peer_fault=True)
         except (trio.BrokenResourceError, OSError) as exc:
             self._close_now(f"connection lost: {exc!r}")
         except trio.ClosedResourceError:
             self._close_now("closed")
+
+
+def _queued_size(message: InboundMessage) -> int:
+    body = message.payload if isinstance(message, Data) else message.head
+    return len(body) + _MESSAGE_OVERHEAD
 
 
 @asynccontextmanager
@@ -671,23 +785,28 @@ async def _accept(
     *,
     authorize: Authorizer | None,
     config: TransportConfig,
+    remote_address: str,
 ) -> Connection:
-    """Responder side of the handshake on an accepted stream (the listener closes on error)."""
+    """Responder side of the handshake on an accepted stream (the listener closes on error).
+
+    The connection starts untrusted (a stranger) and has ``inbound_handshake_timeout``.
+    """
     session = await _handshake(
         stream,
         identity,
         initiator=False,
         expect=None,
         authorize=authorize,
-        timeout=config.handshake_timeout,
+        timeout=config.inbound_handshake_timeout,
     )
     return Connection(
         stream,
         session,
         local=identity.public,
         initiator=False,
-        remote_address=_remote_of(stream),
+        remote_address=remote_address,
         config=config,
+        trusted=False,
     )
 
 

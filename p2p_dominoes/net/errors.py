@@ -1,6 +1,17 @@
-"""Errors of the transport layer; each carries a human-readable reason that names the fault."""
+"""Errors of the transport layer; each carries a human-readable reason that names the fault.
+
+Reasons that quote a peer (its ``bye``) are cleaned with :func:`peer_text` before they are
+stored, so that printing an error never passes a peer's control characters to a terminal.
+"""
 
 from __future__ import annotations
+
+from typing import Final
+
+from p2p_dominoes.peer_text import peer_text
+
+_REASON_CHARS: Final = 256
+_CLOSED_REASON_CHARS: Final = 400
 
 
 class NetError(Exception):
@@ -24,21 +35,36 @@ class IdentityMismatch(HandshakeError):
 
 
 class RefusedByPeer(HandshakeError):
-    """The peer refused us during the handshake; ``reason`` is its (unauthenticated) reason."""
+    """The peer refused us during the handshake; ``reason`` is its (unauthenticated) reason.
 
-    def __init__(self, reason: str) -> None:
-        super().__init__(f"refused by peer: {reason}")
-        self.reason = reason
+    ``reason`` is cleaned for display; ``code`` is the bye's machine-readable code, if any.
+    Decide on retries by type (:class:`PeerBusy`) or ``code``, never by the reason's words.
+    """
+
+    def __init__(self, reason: str, *, code: str | None = None) -> None:
+        self.reason = peer_text(reason, _REASON_CHARS)
+        self.code = code
+        super().__init__(f"refused by peer: {self.reason}")
+
+
+class PeerBusy(RefusedByPeer):
+    """The peer refused us for now (too many connections): dial again later, with backoff."""
+
+
+class TurnedAway(HandshakeError):
+    """We refused an inbound peer for now (a limit was reached); it is told ``busy``."""
 
 
 class ConnectionClosed(NetError):
     """The connection is over: closed by either side, the peer went silent, or it misbehaved.
 
-    ``reason`` says why in words fit for a log line; ``peer_fault`` is True when the peer broke
-    the protocol (garbage, bad authentication tag, oversized frame) rather than leaving.
+    ``reason`` says why in words fit for a log line (a peer's bye reason in it is cleaned);
+    ``peer_fault`` is True when the peer broke the protocol (garbage, bad authentication tag,
+    oversized frame) rather than leaving.
     """
 
     def __init__(self, reason: str, *, peer_fault: bool = False) -> None:
-        super().__init__(reason)
-        self.reason = reason
+        cleaned = peer_text(reason, _CLOSED_REASON_CHARS)
+        super().__init__(cleaned)
+        self.reason = cleaned
         self.peer_fault = peer_fault

@@ -27,6 +27,9 @@ MAX_HANDSHAKE_FRAME_SIZE: Final = 512
 MAX_DATA_SIZE: Final = 64 * 1024
 """Largest opaque payload of a ``Data`` message (the session's envelope limit)."""
 MAX_REASON_BYTES: Final = 256
+MAX_CODE_BYTES: Final = 32
+BYE_BUSY: Final = "busy"
+"""Bye code: the refusal is temporary (too many connections); dial again later, with backoff."""
 KEY_SIZE: Final = 32
 NONCE_SIZE: Final = 32
 SIGNATURE_SIZE: Final = 64
@@ -178,9 +181,15 @@ class SyncRequest:
 
 @dataclass(frozen=True)
 class Bye:
-    """A polite close with a reason (also how a handshake is refused)."""
+    """A polite close with a reason (also how a handshake is refused).
+
+    ``code`` is an optional machine-readable word (``BYE_BUSY``: try again later) so that a
+    dialer decides whether to retry from a fixed token, never from the reason's words. Without
+    a code the bye is the original two-element array; unknown codes are kept and mean nothing.
+    """
 
     reason: str
+    code: str | None = None
 
     def __post_init__(self) -> None:
         if type(self.reason) is not str:
@@ -191,15 +200,28 @@ class Bye:
             raise FrameError("bye reason must be valid UTF-8 text") from None
         if size > MAX_REASON_BYTES:
             raise FrameError(f"bye reason exceeds {MAX_REASON_BYTES} bytes")
+        if self.code is not None and (
+            type(self.code) is not str
+            or not 1 <= len(self.code) <= MAX_CODE_BYTES
+            or not all("a" <= c <= "z" or c == "-" for c in self.code)
+        ):
+            raise FrameError(f"bye code must be 1..{MAX_CODE_BYTES} of a-z and '-'")
 
     @classmethod
-    def of(cls, reason: str) -> Bye:
+    def of(cls, reason: str, code: str | None = None) -> Bye:
         """A Bye whose reason is ``reason`` cut to the limit on a character boundary."""
         data = reason.encode("utf-8", "replace")[:MAX_REASON_BYTES]
-        return cls(data.decode("utf-8", "ignore"))
+        return cls(data.decode("utf-8", "ignore"), code)
+
+    @property
+    def busy(self) -> bool:
+        """True when the peer says the refusal is temporary."""
+        return self.code == BYE_BUSY
 
     def to_wire(self) -> tuple[object, ...]:
-        return (KIND_BYE, self.reason)
+        if self.code is None:
+            return (KIND_BYE, self.reason)
+        return (KIND_BYE, self.reason, self.code)
 
 
 Message = Hello | Auth | Heartbeat | Data | SyncRequest | Bye
@@ -259,8 +281,11 @@ def decode_message(payload: bytes) -> Message:
         _arity(value, 2, "sync-request")
         message = SyncRequest(value[1])
     elif kind == KIND_BYE:
-        _arity(value, 2, "bye")
-        message = Bye(value[1])
+        if len(value) == 3:
+            message = Bye(value[1], value[2])
+        else:
+            _arity(value, 2, "bye")
+            message = Bye(value[1])
     else:
         raise FrameError(f"unknown message kind {kind}")
     if encode_message(message) != payload:

@@ -4,21 +4,31 @@ One socket serves IPv4 and IPv6 (``IPV6_V6ONLY=0``) so that the single port adve
 mDNS is right for both families (two sockets bound to port 0 get *different* ports). The default
 port is fixed so that users can type it and allow it in a firewall; when it is taken we fall
 back to a free port. Inbound connections need no mDNS record: whoever completes the handshake
-(and passes ``authorize``) is handed to the application. Unauthenticated connections are
-capped in total and per source address, and each has the handshake timeout to finish, so a
-flood costs a bounded number of sockets and cannot starve other hosts.
+(and passes ``authorize``) is handed to the application.
+
+Nothing a stranger sends ends the listener: each connection runs in its own task that catches
+and logs its own failures. Limits are per *source* (an IPv4 address, an IPv6 /64) so that one
+machine cannot lock others out, and total so that many cannot exhaust memory:
+
+- new connections: a token bucket per source (a burst, then a few per second);
+- handshakes in progress: a few per source, a total cap, and a short deadline; when the total
+  is reached the *oldest* handshake makes room (an honest handshake takes milliseconds);
+- authenticated strangers (not yet :meth:`Connection.trust`-ed by the application): a small
+  receive queue, a few per source (more are told ``busy``), a total cap where the oldest
+  stranger makes room, and a deadline to be trusted;
+- trusted connections: a total cap (more are told ``busy``).
 """
 
 from __future__ import annotations
 
-import contextlib
 import errno
 import ipaddress
 import logging
 import socket
-from collections import Counter
+from collections import Counter, OrderedDict
 from collections.abc import Callable
-from typing import Final
+from contextlib import suppress
+from typing import Final, Generic, TypeVar
 
 import trio
 
@@ -27,32 +37,86 @@ from p2p_dominoes.net.connection import (
     Authorizer,
     Connection,
     ConnectionHandler,
+    Refusal,
     TransportConfig,
     _accept,
     _running,
     format_address,
 )
 from p2p_dominoes.net.errors import ConnectionClosed, HandshakeError
+from p2p_dominoes.net.framing import BYE_BUSY
+from p2p_dominoes.net.strangers import SourceRateLimit, StrangerLog, source_of
 from p2p_dominoes.session.identity import Identity, PublicIdentity
 
 log = logging.getLogger("p2p_dominoes.net")
 
 DEFAULT_PORT: Final = 47800
 """The TCP port a peer listens on unless told otherwise (falls back to a free one if taken)."""
-MAX_UNAUTHENTICATED: Final = 32
-MAX_UNAUTHENTICATED_PER_HOST: Final = 8
+MAX_UNAUTHENTICATED: Final = 64
+"""Handshakes in progress at a time; at the cap the oldest one is dropped for a new one."""
+MAX_UNAUTHENTICATED_PER_HOST: Final = 4
+"""Handshakes in progress from one source (IPv4 address or IPv6 /64); more are closed at once."""
+MAX_STRANGERS: Final = 16
+"""Authenticated connections not yet trusted; at the cap the oldest one is closed."""
+MAX_STRANGERS_PER_SOURCE: Final = 4
+"""Authenticated, untrusted connections from one source; more are refused ``busy``."""
 MAX_CONNECTIONS: Final = 32
+"""Trusted connections (seated peers); more are refused ``busy``."""
+CONNECTION_RATE: Final = 2.0
+"""New connections per second per source, after a burst of ``CONNECTION_BURST``."""
+CONNECTION_BURST: Final = 12
 
 RejectHook = Callable[[str, str], None]
 """Called with (remote address, reason) whenever an inbound connection is turned away."""
 
-_ACCEPT_RETRY_ERRNOS: Final = frozenset({errno.EMFILE, errno.ENFILE, errno.ENOMEM, errno.ENOBUFS})
+_ACCEPT_PAUSE: Final = 0.1
+
+_T = TypeVar("_T")
 
 
-def _host_key(remote: str) -> str:
-    """The address part of ``host:port`` / ``[v6]:port`` (the unit of the per-host limit)."""
-    host = remote.rsplit(":", 1)[0]
-    return host.strip("[]")
+class _SourcePool(Generic[_T]):
+    """Members in arrival order (the oldest first), counted per source."""
+
+    def __init__(self) -> None:
+        self._members: OrderedDict[_T, str] = OrderedDict()
+        self._per_source: Counter[str] = Counter()
+
+    def __len__(self) -> int:
+        return len(self._members)
+
+    def __contains__(self, item: object) -> bool:
+        return item in self._members
+
+    def add(self, item: _T, source: str) -> None:
+        self._members[item] = source
+        self._per_source[source] += 1
+
+    def discard(self, item: _T) -> bool:
+        """Remove ``item``; True if it was a member."""
+        source = self._members.pop(item, None)
+        if source is None:
+            return False
+        self._per_source[source] -= 1
+        if self._per_source[source] <= 0:
+            del self._per_source[source]
+        return True
+
+    def count(self, source: str) -> int:
+        return self._per_source.get(source, 0)
+
+    def oldest(self, *, besides: object = None) -> _T | None:
+        for item in self._members:
+            if item is not besides:
+                return item
+        return None
+
+
+def _describe_failure(exc: BaseException) -> str:
+    """One line for an unexpected exception (the first leaf of a group)."""
+    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
+        exc = exc.exceptions[0]
+    text = str(exc)
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
 
 def _bind_targets(interface: str | None) -> list[tuple[socket.AddressFamily, str]]:
@@ -138,9 +202,11 @@ class Listener:
         self.dual_stack = sock.family == socket.AF_INET6 and not sock.getsockopt(
             socket.IPPROTO_IPV6, socket.IPV6_V6ONLY
         )
-        self._unauthenticated = 0
-        self._per_host: Counter[str] = Counter()
+        self._handshakes: _SourcePool[trio.CancelScope] = _SourcePool()
+        self._strangers: _SourcePool[Connection] = _SourcePool()
         self._connections = 0
+        self._strangers_log = StrangerLog(log)
+        self._failures_log = StrangerLog(log)
 
     def __repr__(self) -> str:
         return f"Listener({format_address((self.host, self.port))})"
@@ -158,7 +224,17 @@ class Listener:
     @property
     def unauthenticated(self) -> int:
         """How many accepted connections are still in their handshake (for tests and UIs)."""
-        return self._unauthenticated
+        return len(self._handshakes)
+
+    @property
+    def strangers(self) -> int:
+        """How many authenticated connections the application has not trusted yet."""
+        return len(self._strangers)
+
+    @property
+    def trusted(self) -> int:
+        """How many authenticated connections the application trusts."""
+        return self._connections - len(self._strangers)
 
     async def serve(
         self,
@@ -170,87 +246,220 @@ class Listener:
         on_reject: RejectHook | None = None,
         max_unauthenticated: int = MAX_UNAUTHENTICATED,
         max_per_host: int = MAX_UNAUTHENTICATED_PER_HOST,
+        max_strangers: int = MAX_STRANGERS,
+        max_strangers_per_source: int = MAX_STRANGERS_PER_SOURCE,
         max_connections: int = MAX_CONNECTIONS,
+        connection_rate: float = CONNECTION_RATE,
+        connection_burst: int = CONNECTION_BURST,
         task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED,
     ) -> None:
         """Accept until cancelled; run ``handler(conn)`` for each authenticated peer.
 
         ``authorize`` sees the peer's key after its hello and may refuse with a reason (sent to
-        the peer, logged, and passed to ``on_reject``). ``handler`` exceptions propagate (a
-        ConnectionClosed from it just ends that connection).
+        the peer, logged, and passed to ``on_reject``). Each connection starts as a stranger:
+        the handler calls ``conn.trust()`` to keep it past ``config.trust_timeout`` and out of
+        the stranger limits. An exception from ``handler`` closes that connection only and is
+        logged (a ConnectionClosed from it just ends that connection); nothing from the
+        network ends ``serve``.
         """
+        limits = _Limits(
+            max_unauthenticated,
+            max_per_host,
+            max_strangers,
+            max_strangers_per_source,
+            max_connections,
+        )
+        rate = SourceRateLimit(rate=connection_rate, burst=connection_burst)
         async with trio.open_nursery() as nursery:
             task_status.started()
             while True:
                 try:
                     stream = await self._socket_listener.accept()
                 except OSError as exc:
-                    if exc.errno in _ACCEPT_RETRY_ERRNOS:
-                        log.warning("accept failed (%s); pausing", exc)
-                        await trio.sleep(0.1)
-                        continue
-                    raise
-                remote = format_address(stream.socket.getpeername())
-                host = _host_key(remote)
-                if (
-                    self._unauthenticated >= max_unauthenticated
-                    or self._per_host[host] >= max_per_host
-                ):
-                    log.debug("turned away %s: too many handshakes in progress", remote)
+                    log.warning("accept failed (%s); pausing", exc.strerror or exc)
+                    await trio.sleep(_ACCEPT_PAUSE)
+                    continue
+                try:
+                    remote = format_address(stream.socket.getpeername())
+                except OSError:  # reset before we looked: nothing to serve
                     await trio.aclose_forcefully(stream)
                     continue
-                self._unauthenticated += 1
-                self._per_host[host] += 1
+                try:
+                    scope = self._admit(remote, rate, limits)
+                except Exception as exc:  # a bug here must not end the listener
+                    log.warning("turned away %s: %s", remote, _describe_failure(exc))
+                    log.debug("admission failed", exc_info=True)
+                    scope = None
+                if scope is None:
+                    await trio.aclose_forcefully(stream)
+                    continue
                 nursery.start_soon(
                     self._handle,
                     stream,
                     remote,
-                    host,
-                    identity,
-                    handler,
-                    authorize,
-                    config,
-                    on_reject,
-                    max_connections,
+                    scope,
+                    _Serving(identity, handler, authorize, config, on_reject, limits),
                 )
 
+    def _admit(
+        self, remote: str, rate: SourceRateLimit, limits: _Limits
+    ) -> trio.CancelScope | None:
+        """A handshake slot for a new connection from ``remote``, or None to turn it away."""
+        source = source_of(remote)
+        if not rate.allow(remote):
+            self._strangers_log.warn(remote, "turned away: too many new connections")
+            return None
+        if self._handshakes.count(source) >= limits.handshakes_per_source:
+            self._strangers_log.warn(remote, "turned away: too many handshakes in progress")
+            return None
+        while len(self._handshakes) >= limits.handshakes:
+            oldest = self._handshakes.oldest()
+            if oldest is None:
+                break
+            self._handshakes.discard(oldest)
+            oldest.cancel()  # the slowest handshake makes room for this one
+        scope = trio.CancelScope()
+        self._handshakes.add(scope, source)
+        return scope
+
     async def _handle(
+        self, stream: trio.SocketStream, remote: str, scope: trio.CancelScope, serving: _Serving
+    ) -> None:
+        """One inbound connection, start to end; its failures end it and nothing else."""
+        source = source_of(remote)
+        limits = serving.limits
+
+        def check(peer: PublicIdentity) -> str | Refusal | None:
+            if serving.authorize is not None:
+                refusal = serving.authorize(peer)
+                if refusal is not None:
+                    return refusal
+            if self._strangers.count(source) >= limits.strangers_per_source:
+                return Refusal(f"too many connections from {source}", BYE_BUSY)
+            if self.trusted >= limits.connections:
+                return Refusal(f"too many connections ({limits.connections})", BYE_BUSY)
+            return None
+
+        try:
+            connection: Connection | None = None
+            try:
+                with scope:
+                    connection = await _accept(
+                        stream,
+                        serving.identity,
+                        authorize=check,
+                        config=serving.config,
+                        remote_address=remote,
+                    )
+            except HandshakeError as exc:
+                self._strangers_log.warn(remote, f"refused inbound connection: {exc}")
+                if serving.on_reject is not None:
+                    serving.on_reject(remote, str(exc))
+                return
+            finally:
+                self._handshakes.discard(scope)
+            if connection is None:
+                log.debug("dropped the handshake of %s to make room", remote)
+                return
+            await self._serve_connection(connection, source, serving)
+        except Exception as exc:
+            self._failures_log.warn(remote, f"connection failed: {_describe_failure(exc)}")
+            log.debug("connection from %s failed", remote, exc_info=True)
+        finally:
+            await trio.aclose_forcefully(stream)
+
+    async def _serve_connection(
+        self, connection: Connection, source: str, serving: _Serving
+    ) -> None:
+        self._connections += 1
+        self._strangers.add(connection, source)
+        try:
+            self._make_room(connection, serving.limits)
+            async with _running(connection), trio.open_nursery() as nursery:
+                nursery.start_soon(self._watch_stranger, connection, serving.config.trust_timeout)
+                try:
+                    with suppress(ConnectionClosed):
+                        await serving.handler(connection)
+                finally:
+                    nursery.cancel_scope.cancel()
+        finally:
+            self._connections -= 1
+            self._strangers.discard(connection)
+
+    def _make_room(self, newcomer: Connection, limits: _Limits) -> None:
+        """Close the oldest strangers while there are too many (never trusted connections)."""
+        while len(self._strangers) > limits.strangers or (
+            self._connections > limits.connections and len(self._strangers) > 1
+        ):
+            oldest = self._strangers.oldest(besides=newcomer)
+            if oldest is None:
+                return
+            self._strangers.discard(oldest)
+            self._strangers_log.warn(
+                oldest.remote_address, "untrusted connection closed to make room for newer ones"
+            )
+            oldest._close_now("closed to make room for newer connections")
+
+    async def _watch_stranger(self, connection: Connection, timeout: float) -> None:
+        """Until the application trusts ``connection``: close it if that takes too long."""
+        with trio.move_on_after(timeout):
+            await connection._settled.wait()
+        self._strangers.discard(connection)
+        if not connection.trusted and not connection.closed:
+            self._strangers_log.warn(
+                connection.remote_address, f"not trusted within {timeout:g} s; closed"
+            )
+            await connection.aclose(f"not trusted within {timeout:g} s")
+
+
+class _Limits:
+    """The caps one :meth:`Listener.serve` call enforces."""
+
+    __slots__ = (
+        "connections",
+        "handshakes",
+        "handshakes_per_source",
+        "strangers",
+        "strangers_per_source",
+    )
+
+    def __init__(
         self,
-        stream: trio.SocketStream,
-        remote: str,
-        host: str,
+        handshakes: int,
+        handshakes_per_source: int,
+        strangers: int,
+        strangers_per_source: int,
+        connections: int,
+    ) -> None:
+        for value in (handshakes, handshakes_per_source, strangers, strangers_per_source):
+            if type(value) is not int or value < 1:
+                raise ValueError("listener limits must be positive ints")
+        if type(connections) is not int or connections < 1:
+            raise ValueError("listener limits must be positive ints")
+        self.handshakes = handshakes
+        self.handshakes_per_source = handshakes_per_source
+        self.strangers = strangers
+        self.strangers_per_source = strangers_per_source
+        self.connections = connections
+
+
+class _Serving:
+    """What every connection of one :meth:`Listener.serve` call needs."""
+
+    __slots__ = ("authorize", "config", "handler", "identity", "limits", "on_reject")
+
+    def __init__(
+        self,
         identity: Identity,
         handler: ConnectionHandler,
         authorize: Authorizer | None,
         config: TransportConfig,
         on_reject: RejectHook | None,
-        max_connections: int,
+        limits: _Limits,
     ) -> None:
-        def check(peer: PublicIdentity) -> str | None:
-            if self._connections >= max_connections:
-                return f"too many connections ({max_connections})"
-            return authorize(peer) if authorize is not None else None
-
-        try:
-            connection: Connection = await _accept(stream, identity, authorize=check, config=config)
-        except HandshakeError as exc:
-            log.warning("refused inbound connection from %s: %s", remote, exc)
-            if on_reject is not None:
-                on_reject(remote, str(exc))
-            await trio.aclose_forcefully(stream)
-            return
-        except BaseException:
-            await trio.aclose_forcefully(stream)
-            raise
-        finally:
-            self._unauthenticated -= 1
-            self._per_host[host] -= 1
-            if self._per_host[host] <= 0:
-                del self._per_host[host]
-        self._connections += 1
-        try:
-            async with _running(connection):
-                with contextlib.suppress(ConnectionClosed):
-                    await handler(connection)
-        finally:
-            self._connections -= 1
+        self.identity = identity
+        self.handler = handler
+        self.authorize = authorize
+        self.config = config
+        self.on_reject = on_reject
+        self.limits = limits

@@ -84,3 +84,44 @@ class StrangerLog:
             "stranger at %s: %s%s", peer_text(address, 64), peer_text(what, 200), suffix
         )
         return True
+
+
+class SourceRateLimit:
+    """A token bucket per source: at most ``burst`` at once, refilled at ``rate`` per second.
+
+    Used for new connections: an honest peer opens a handful, a flood is cut to ``rate`` per
+    second per source (an IPv6 /64 is one source). Memory is bounded: past ``remember`` sources
+    the least recently seen is forgotten (it comes back with a full bucket, which the
+    concurrency caps still bound).
+    """
+
+    def __init__(
+        self,
+        *,
+        rate: float,
+        burst: float,
+        remember: int = _MAX_REMEMBERED,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        if not rate > 0 or not burst >= 1 or remember < 1:
+            raise ValueError("rate must be positive, burst at least 1, remember at least 1")
+        self._rate = rate
+        self._burst = burst
+        self._remember = remember
+        self._clock = clock
+        self._buckets: OrderedDict[str, tuple[float, float]] = OrderedDict()
+
+    def allow(self, address: str) -> bool:
+        """Take one token from the source of ``address``; False when its bucket is empty."""
+        source = source_of(address)
+        now = self._clock()
+        tokens, stamp = self._buckets.get(source, (self._burst, now))
+        tokens = min(self._burst, tokens + (now - stamp) * self._rate)
+        allowed = tokens >= 1
+        if allowed:
+            tokens -= 1
+        self._buckets[source] = (tokens, now)
+        self._buckets.move_to_end(source)
+        while len(self._buckets) > self._remember:
+            self._buckets.popitem(last=False)
+        return allowed

@@ -11,6 +11,7 @@ import pytest
 import trio
 
 from p2p_dominoes.net import (
+    BYE_BUSY,
     DEFAULT_CONFIG,
     MAX_DATA_SIZE,
     Bye,
@@ -21,6 +22,7 @@ from p2p_dominoes.net import (
     Hello,
     IdentityMismatch,
     Listener,
+    PeerBusy,
     RefusedByPeer,
     SyncRequest,
     TransportConfig,
@@ -66,12 +68,15 @@ async def serving(
     *,
     config: TransportConfig = FAST,
     echo: bool = True,
+    trust: bool = False,
     **serve_kwargs: object,
 ) -> AsyncIterator[Server]:
     listener = await open_listener(interface="127.0.0.1", port=0)
     server = Server(listener, identity)
 
     async def handler(conn: Connection) -> None:
+        if trust:
+            conn.trust()
         server.connections.append(conn)
         server._notify()
         try:
@@ -195,14 +200,16 @@ async def test_connecting_to_yourself_is_refused(alice: Identity) -> None:
 
 
 async def test_connection_cap(alice: Identity, bob: Identity, carol: Identity) -> None:
+    """The cap on trusted connections refuses more with a `busy` code (the dialer retries)."""
     async with (
-        serving(alice, max_connections=1) as server,
+        serving(alice, max_connections=1, trust=True) as server,
         connect("127.0.0.1", server.port, bob, expect=None, config=FAST),
     ):
         await server.wait_for(lambda: len(server.connections) == 1)
-        with pytest.raises(RefusedByPeer, match="too many connections"):
+        with pytest.raises(PeerBusy, match="too many connections") as info:
             async with connect("127.0.0.1", server.port, carol, expect=None, config=FAST):
                 pass
+        assert info.value.code == BYE_BUSY
 
 
 async def test_no_listener_is_an_os_error(bob: Identity) -> None:
@@ -318,7 +325,7 @@ async def test_a_slow_reader_is_not_mistaken_for_a_silent_peer(
 ) -> None:
     """The application reads nothing for 3 peer timeouts: nothing is lost, nobody is dropped."""
     count = 200
-    async with serving(alice) as server:
+    async with serving(alice, trust=True) as server:
         async with connect("127.0.0.1", server.port, bob, expect=None, config=FAST) as c:
             for i in range(count):
                 await c.send(i.to_bytes(2, "big") * 500)

@@ -4,6 +4,7 @@ No game logic lives here: connections carry opaque payloads between identities, 
 publishes and finds table advertisements. The peer runtime (elsewhere) wires them to sessions.
 """
 
+from p2p_dominoes.net.backoff import Backoff
 from p2p_dominoes.net.connection import (
     AEAD_TAG_SIZE,
     AUTH_DOMAIN_INITIATOR,
@@ -119,6 +120,7 @@ __all__ = [
     "Advertisement",
     "Auth",
     "Authorizer",
+    "Backoff",
     "Bye",
     "Connection",
     "ConnectionClosed",

@@ -22,12 +22,14 @@ import trio
 
 from p2p_dominoes.bots import Bot
 from p2p_dominoes.engine import Action, IllegalAction, InvalidRecord, Rules, SeatView
+from p2p_dominoes.net.backoff import Backoff
 from p2p_dominoes.net.connection import Connection, connect
 from p2p_dominoes.net.errors import (
     ConnectionClosed,
     HandshakeError,
     IdentityMismatch,
     NetError,
+    PeerBusy,
     RefusedByPeer,
 )
 from p2p_dominoes.net.framing import Data, SyncRequest
@@ -514,6 +516,11 @@ async def serve_link(inbox: Inbox, seat: int, connection: Connection) -> None:
         nursery.cancel_scope.cancel()
 
 
+DIAL_FIRST_DELAY: Final = 0.1
+DIAL_MAX_DELAY: Final = 2.0
+"""Backoff of `dialed` (the host we join, within its patience)."""
+
+
 @asynccontextmanager
 async def dialed(
     identity: Identity,
@@ -523,20 +530,28 @@ async def dialed(
     *,
     patience: float,
 ) -> AsyncIterator[Connection]:
-    """Dial with backoff for up to `patience` seconds; the connection lives for the block."""
+    """Dial with backoff for up to `patience` seconds; the connection lives for the block.
+
+    What is retried is decided by the error's type, never by a peer's words: a failed TCP
+    connect, a broken handshake and a `busy` refusal (PeerBusy) are retried; a refusal without
+    that code and a different key at the address (IdentityMismatch) end it at once.
+    """
     deadline = time.monotonic() + patience
-    delay = 0.1
+    backoff = Backoff(first=DIAL_FIRST_DELAY, cap=DIAL_MAX_DELAY)
     while True:
         try:
             manager = connect(list(addresses), port, identity, expect=expect)
             connection = await manager.__aenter__()
-        except (IdentityMismatch, RefusedByPeer) as exc:
-            raise PeerFailure(f"{addresses[0]}:{port}: {exc}") from None
         except (OSError, HandshakeError) as exc:
+            final = isinstance(exc, IdentityMismatch) or (
+                isinstance(exc, RefusedByPeer) and not isinstance(exc, PeerBusy)
+            )
+            if final:
+                raise PeerFailure(f"{addresses[0]}:{port}: {exc}") from None
+            delay = backoff.next()
             if time.monotonic() + delay > deadline:
                 raise PeerFailure(f"cannot reach {addresses[0]}:{port}: {exc}") from None
             await trio.sleep(delay)
-            delay = min(delay * 2, 2.0)
             continue
         break
     try:

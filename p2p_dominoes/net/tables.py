@@ -24,7 +24,8 @@ from typing import Final
 import trio
 
 from p2p_dominoes.engine import InvalidRecord, Rules, preset
-from p2p_dominoes.net.connection import Connection
+from p2p_dominoes.net.backoff import Backoff
+from p2p_dominoes.net.connection import Connection, connect
 from p2p_dominoes.net.discovery import (
     Advertisement,
     DiscoveryError,
@@ -33,7 +34,7 @@ from p2p_dominoes.net.discovery import (
     browse_tables,
     open_discovery,
 )
-from p2p_dominoes.net.errors import ConnectionClosed, NetError
+from p2p_dominoes.net.errors import ConnectionClosed, HandshakeError, IdentityMismatch, NetError
 from p2p_dominoes.net.framing import Data
 from p2p_dominoes.net.listener import Listener, open_listener
 from p2p_dominoes.net.lobby import (
@@ -303,6 +304,7 @@ async def _lobby_member(connection: Connection, lobby: _HostLobby, ready: trio.E
         connection,
     )
     lobby.seated.append(seated)
+    connection.trust()  # seated: out of the listener's stranger limits (transport)
     lobby.options.say(
         f"{message.name} ({connection.peer.short_fingerprint}) took seat "
         f"{len(lobby.seated) - 1} ({len(lobby.seated)} of {lobby.players})."
@@ -341,6 +343,7 @@ async def _serve_seated(connection: Connection, session: TableSession, inbox: In
         )
         await connection.aclose("not seated at this table")
         return
+    connection.trust()
     await serve_link(inbox, seat, connection)
 
 
@@ -542,6 +545,13 @@ async def _await_genesis(
             return message, addresses, lobby
 
 
+SEAT_DIAL_FIRST_DELAY: Final = 1.0
+SEAT_DIAL_MAX_DELAY: Final = 30.0
+"""Backoff between dials to a seat: a failing address is dialed a handful of times a minute."""
+STABLE_LINK: Final = 10.0
+"""A link that lasted this long (seconds) starts the backoff over when it drops."""
+
+
 async def _dial_seat(
     options: PeerOptions,
     inbox: Inbox,
@@ -549,19 +559,32 @@ async def _dial_seat(
     address: tuple[str, int],
     key: PublicIdentity,
 ) -> None:
-    """Keep a connection to `seat` open: dial, and dial again with backoff when it drops
-    (a peer that crashed comes back on the same port). Cancelled when the match ends."""
+    """Keep a connection to `seat` open for as long as the table lasts (cancelled when the match
+    ends): dial, and dial again with backoff when it fails or drops (a peer that crashed comes
+    back on the same port). Retries are decided by error type, never by a peer's words; a
+    different key at the address (IdentityMismatch) is retried at the slowest pace and said once.
+    """
+    backoff = Backoff(first=SEAT_DIAL_FIRST_DELAY, cap=SEAT_DIAL_MAX_DELAY)
+    where = f"{address[0]}:{address[1]}"
+    said_mismatch = False
     while True:
+        started = trio.current_time()
         try:
-            async with dialed(
-                options.identity, [address[0]], address[1], key, patience=SEAT_WAIT
-            ) as connection:
-                await serve_link(inbox, seat, connection)
-        except PeerFailure as exc:
-            if "cannot reach" not in str(exc):
-                options.say(f"seat {seat}: {exc}")
-                return
-        await trio.sleep(1.0)
+            async with connect([address[0]], address[1], options.identity, expect=key) as link:
+                await serve_link(inbox, seat, link)
+        except IdentityMismatch as exc:
+            if not said_mismatch:
+                options.say(f"seat {seat}: another key answers at {where} ({exc}); retrying slowly")
+                said_mismatch = True
+            await trio.sleep(backoff.slowest())
+            continue
+        except (OSError, HandshakeError) as exc:  # unreachable, broken handshake, refused
+            log.info("seat %d at %s: %s", seat, where, exc)
+            await trio.sleep(backoff.next())
+            continue
+        if trio.current_time() - started >= STABLE_LINK:
+            backoff.reset()
+        await trio.sleep(backoff.next())
 
 
 async def resume_table(options: PeerOptions, directory: Path) -> int:

@@ -205,6 +205,9 @@ class Listener:
         self._handshakes: _SourcePool[trio.CancelScope] = _SourcePool()
         self._strangers: _SourcePool[Connection] = _SourcePool()
         self._connections = 0
+        # One rate-limited log per kind of trouble, so that a flood's "turned away" does not
+        # hide the same source's protocol violations (each: once per source per minute).
+        self._admission_log = StrangerLog(log)
         self._strangers_log = StrangerLog(log)
         self._failures_log = StrangerLog(log)
 
@@ -307,10 +310,10 @@ class Listener:
         """A handshake slot for a new connection from ``remote``, or None to turn it away."""
         source = source_of(remote)
         if not rate.allow(remote):
-            self._strangers_log.warn(remote, "turned away: too many new connections")
+            self._admission_log.warn(remote, "turned away: too many new connections")
             return None
         if self._handshakes.count(source) >= limits.handshakes_per_source:
-            self._strangers_log.warn(remote, "turned away: too many handshakes in progress")
+            self._admission_log.warn(remote, "turned away: too many handshakes in progress")
             return None
         while len(self._handshakes) >= limits.handshakes:
             oldest = self._handshakes.oldest()

@@ -6,6 +6,7 @@ import os
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
+from functools import partial
 
 import pytest
 import trio
@@ -14,6 +15,7 @@ from p2p_dominoes.net import (
     BYE_BUSY,
     DEFAULT_CONFIG,
     MAX_DATA_SIZE,
+    Backoff,
     Bye,
     Connection,
     ConnectionClosed,
@@ -27,11 +29,13 @@ from p2p_dominoes.net import (
     SyncRequest,
     TransportConfig,
     connect,
+    decode_message,
     encode_frame,
     encode_message,
     open_listener,
 )
 from p2p_dominoes.net.connection import _Cipher, _handshake, derive_keys
+from p2p_dominoes.net.runtime import PeerFailure, dialed
 from p2p_dominoes.session import Identity, PublicIdentity
 from tests.net.conftest import FAST
 
@@ -426,3 +430,128 @@ def test_record_layer_rejects_reordering_and_replay() -> None:
 
 def test_bye_reason_limits() -> None:
     assert Bye.of("x" * 1000).reason == "x" * 256
+
+
+# --- refusal codes and peer text ------------------------------------------------------------
+
+
+def test_bye_code_is_optional_and_backward_safe() -> None:
+    plain, busy = Bye.of("bye"), Bye.of("come back later", BYE_BUSY)
+    assert encode_message(plain) == encode_message(Bye("bye"))  # the original two elements
+    assert decode_message(encode_message(plain)) == plain and not plain.busy
+    assert decode_message(encode_message(busy)) == busy and busy.busy
+    future = Bye("x", "some-future-code")
+    assert decode_message(encode_message(future)) == future  # kept, and means nothing here
+    with pytest.raises(FrameError):
+        Bye("x", "BUSY")
+    with pytest.raises(FrameError, match="canonical"):  # a nil code is the two-element form
+        decode_message(b"\x93\x06\xa1x\xc0")
+
+
+@asynccontextmanager
+async def refusing_listener(bye: Bye) -> AsyncIterator[int]:
+    """A listener that reads a hello and answers with `bye` in the clear (like a refusal)."""
+    listener = await open_listener(interface="127.0.0.1", port=0)
+    async with listener, trio.open_nursery() as nursery:
+
+        async def refuse() -> None:
+            while True:
+                stream = await listener._socket_listener.accept()
+                await stream.receive_some(4096)
+                await stream.send_all(encode_frame(encode_message(bye)))
+                await stream.aclose()
+
+        nursery.start_soon(refuse)
+        yield listener.port
+        nursery.cancel_scope.cancel()
+
+
+async def test_a_peers_refusal_reason_is_cleaned_and_only_its_code_means_retry(
+    bob: Identity,
+) -> None:
+    nasty = "\x1b]0;owned\x07\x1b[2Jcannot reach \u202eyou\u202c; busy"
+    async with refusing_listener(Bye.of(nasty)) as port:
+        with pytest.raises(RefusedByPeer) as info:
+            async with connect("127.0.0.1", port, bob, expect=None, config=FAST):
+                pass
+    assert not isinstance(info.value, PeerBusy) and info.value.code is None
+    assert info.value.reason == "]0;owned[2Jcannot reach you; busy"
+    assert "\x1b" not in str(info.value) and "\u202e" not in str(info.value)
+    async with refusing_listener(Bye.of("full \x1b[31m", BYE_BUSY)) as port:
+        with pytest.raises(PeerBusy) as busy:
+            async with connect("127.0.0.1", port, bob, expect=None, config=FAST):
+                pass
+    assert busy.value.code == BYE_BUSY and busy.value.reason == "full [31m"
+
+
+async def test_a_bye_reason_is_cleaned_before_it_reaches_a_log(
+    alice: Identity, bob: Identity, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level("INFO", logger="p2p_dominoes.net")
+    async with (
+        serving(alice) as server,
+        connect("127.0.0.1", server.port, bob, expect=None, config=FAST) as c,
+    ):
+        await server.wait_for(lambda: bool(server.connections))
+        await server.connections[0].aclose("\x1b]2;title\x07gone \u2066x\u2069")
+        with pytest.raises(ConnectionClosed) as info:
+            await c.receive()
+    assert info.value.reason == "peer said bye: ]2;titlegone x"
+    assert all("\x1b" not in r.getMessage() for r in caplog.records)
+
+
+async def test_dialed_retries_a_busy_host_and_stops_at_a_plain_refusal(
+    alice: Identity, bob: Identity, carol: Identity
+) -> None:
+    """Only the code decides: `busy` is dialled again until the host has room; a plain
+    refusal ends the dial at once."""
+    release = trio.Event()
+
+    async def handler(conn: Connection) -> None:
+        conn.trust()
+        if conn.peer == bob.public:
+            await release.wait()  # bob holds the only slot for a while
+        else:
+            await conn.send(b"welcome")
+            async for _ in conn:
+                pass
+
+    listener = await open_listener(interface="127.0.0.1", port=0)
+    async with listener, trio.open_nursery() as nursery:
+        await nursery.start(partial(listener.serve, alice, handler, config=FAST, max_connections=1))
+        async with connect("127.0.0.1", listener.port, bob, expect=None, config=FAST):
+            while listener.trusted < 1:
+                await trio.sleep(0.01)
+            nursery.start_soon(_release_later, release, 0.7)
+            started = trio.current_time()
+            async with dialed(carol, ["127.0.0.1"], listener.port, alice.public, patience=5) as c:
+                assert await c.receive() == Data(b"welcome")
+            assert trio.current_time() - started >= 0.5
+        nursery.cancel_scope.cancel()
+    async with refusing_listener(Bye.of("not seated at this table")) as port:
+        started = trio.current_time()
+        with pytest.raises(PeerFailure, match="not seated"):
+            async with dialed(carol, ["127.0.0.1"], port, None, patience=10):
+                pass
+        assert trio.current_time() - started < 1
+
+
+async def _release_later(event: trio.Event, delay: float) -> None:
+    await trio.sleep(delay)
+    event.set()
+
+
+def test_backoff_grows_to_its_cap_with_jitter() -> None:
+    backoff = Backoff(first=1.0, cap=30.0)
+    delays = [backoff.next() for _ in range(12)]
+    bounds = [min(30.0, 2.0**n) for n in range(12)]
+    assert all(b / 2 <= d <= b for d, b in zip(delays, bounds, strict=True))
+    assert len(set(delays)) > 1
+    # A failing address is dialled a handful of times a minute, even at the shortest draws.
+    backoff.reset()
+    elapsed, dials = 0.0, 1
+    while elapsed < 60:
+        elapsed += backoff.next()
+        dials += 1
+    assert dials <= 9
+    assert 15.0 <= backoff.slowest() <= 30.0

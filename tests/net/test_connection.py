@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import os
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -33,11 +34,14 @@ from p2p_dominoes.net import (
     encode_frame,
     encode_message,
     open_listener,
+    runtime,
 )
 from p2p_dominoes.net.connection import _Cipher, _handshake, derive_keys
-from p2p_dominoes.net.runtime import PeerFailure, dialed
+from p2p_dominoes.net.runtime import Inbox, PeerFailure, PeerOptions, dialed
+from p2p_dominoes.net.tables import _dial_seat
 from p2p_dominoes.session import Identity, PublicIdentity
 from tests.net.conftest import FAST
+from tests.net.test_link_drop import QuietUI
 
 
 @dataclass
@@ -555,3 +559,46 @@ def test_backoff_grows_to_its_cap_with_jitter() -> None:
         dials += 1
     assert dials <= 9
     assert 15.0 <= backoff.slowest() <= 30.0
+
+
+async def test_a_seat_is_dialled_again_after_refusals_and_a_wrong_key_only_slowly(
+    alice: Identity, bob: Identity, carol: Identity
+) -> None:
+    """`_dial_seat` never gives up on a refusal (whatever its words), with growing delays; a
+    different key at the address is said once and dialled at the slowest pace."""
+    attempts: list[float] = []
+
+    def authorize(peer: PublicIdentity) -> str | None:
+        attempts.append(trio.current_time())
+        return "cannot reach: not yet" if len(attempts) < 3 else None
+
+    async def handler(conn: Connection) -> None:
+        conn.trust()
+        async for _ in conn:
+            pass
+
+    ui = QuietUI()
+    options = PeerOptions("bob", bob, ui)
+    inbox = Inbox.new()
+    async with (
+        await open_listener(interface="127.0.0.1", port=0) as right,
+        await open_listener(interface="127.0.0.1", port=0) as wrong,
+        trio.open_nursery() as nursery,
+    ):
+        await nursery.start(partial(right.serve, alice, handler, authorize=authorize))
+        wrong_dials: list[str] = []
+        await nursery.start(
+            partial(wrong.serve, carol, handler, on_reject=lambda a, r: wrong_dials.append(r))
+        )
+        nursery.start_soon(_dial_seat, options, inbox, 0, ("127.0.0.1", right.port), alice.public)
+        nursery.start_soon(_dial_seat, options, inbox, 1, ("127.0.0.1", wrong.port), alice.public)
+        with trio.fail_after(10):
+            item = await inbox.receive.receive()
+        assert isinstance(item, runtime._LinkUp) and item.link.seat == 0
+        assert len(attempts) == 3
+        gaps = [b - a for a, b in itertools.pairwise(attempts)]
+        assert gaps[1] > gaps[0] * 0.9 and gaps[0] >= 0.5  # backoff, not a fixed beat
+        await trio.sleep(1.0)
+        assert len(wrong_dials) == 1, wrong_dials  # 15-30 s until the next try
+        assert [line for line in ui.lines if "another key answers" in line] != []
+        nursery.cancel_scope.cancel()

@@ -14,7 +14,7 @@ from contextlib import asynccontextmanager
 
 import trio
 
-from p2p_dominoes.net import Connection, TransportConfig
+from p2p_dominoes.net import MAX_DATA_SIZE, Connection, NetError, TransportConfig
 from p2p_dominoes.net.connection import _handshake, _running
 from p2p_dominoes.session import Identity
 
@@ -87,3 +87,96 @@ async def dial_from(
     )
     async with _running(connection):
         yield connection
+
+
+class SlotAttack:
+    """Keep every slot a listener gives a source busy, from many sources, until stopped.
+
+    Per source: `silent` TCP connections that never say hello (handshake slots) and
+    `strangers` authenticated connections with fresh keys that never say anything (stranger
+    slots), each re-opened as soon as it is closed or refused. Counts what it managed.
+    """
+
+    def __init__(self, port: int, sources: list[str], *, silent: int, strangers: int) -> None:
+        self.port = port
+        self.sources = sources
+        self.silent = silent
+        self.strangers = strangers
+        self.opened = 0
+        self.authenticated = 0
+        self.failed = 0
+        self.stop = trio.Event()
+        self.config = TransportConfig(handshake_timeout=3.0, peer_timeout=5.0)
+
+    async def run(self) -> None:
+        async with trio.open_nursery() as nursery:
+            for ip in self.sources:
+                for _ in range(self.silent):
+                    nursery.start_soon(self._silent, ip)
+                for _ in range(self.strangers):
+                    nursery.start_soon(self._stranger, ip)
+            await self.stop.wait()
+            nursery.cancel_scope.cancel()
+
+    async def _silent(self, ip: str) -> None:
+        while True:
+            try:
+                sock = await raw_socket(self.port, source_ip=ip)
+            except OSError:
+                self.failed += 1
+                await trio.sleep(0.1)
+                continue
+            self.opened += 1
+            with sock:
+                try:
+                    while await sock.recv(4096):
+                        pass
+                except OSError:
+                    pass
+            await trio.sleep(0.02)
+
+    async def _stranger(self, ip: str) -> None:
+        while True:
+            try:
+                async with dial_from(ip, self.port, Identity.generate(), self.config) as conn:
+                    self.authenticated += 1
+                    async for _ in conn:
+                        pass
+            except (OSError, NetError):
+                self.failed += 1
+                await trio.sleep(0.1)
+            await trio.sleep(0.02)
+
+
+class Pusher:
+    """Authenticated strangers that push full-size messages as fast as the victim takes them,
+    from many sources, reconnecting whenever they are cut off; counts the bytes sent."""
+
+    def __init__(self, port: int, sources: list[str], *, per_source: int) -> None:
+        self.port = port
+        self.sources = sources
+        self.per_source = per_source
+        self.sent = 0
+        self.connections = 0
+        self.stop = trio.Event()
+        self.config = TransportConfig(handshake_timeout=3.0, peer_timeout=5.0)
+
+    async def run(self) -> None:
+        async with trio.open_nursery() as nursery:
+            for ip in self.sources:
+                for _ in range(self.per_source):
+                    nursery.start_soon(self._push, ip)
+            await self.stop.wait()
+            nursery.cancel_scope.cancel()
+
+    async def _push(self, ip: str) -> None:
+        payload = b"\xee" * MAX_DATA_SIZE
+        while True:
+            try:
+                async with dial_from(ip, self.port, Identity.generate(), self.config) as conn:
+                    self.connections += 1
+                    while True:
+                        await conn.send(payload)
+                        self.sent += len(payload)
+            except (OSError, NetError):
+                await trio.sleep(0.05)

@@ -1,0 +1,318 @@
+"""Transport attacks from strangers on the LAN, against real `host`, `join` and `play` processes.
+
+Every attacker here runs in the test process and reaches the victims over 127.0.0.1 from source
+addresses of its own (127.0.x.y: Linux routes all of 127/8 to loopback), so that "one address"
+and "many addresses" mean what they say to the victims' per-source limits. Each test checks that
+the victims survive, records its figures, and then lets honest peers finish a real match whose
+records agree and verify.
+
+- RST flood: hundreds of connections reset right after connect (SO_LINGER 0) at a host, a joiner
+  and a web peer's LAN and page ports; they used to end the process (`getpeername()` raised).
+- Stranger memory pressure: authenticated strangers push 64 KiB messages as fast as they can at a
+  joiner (which does not read strangers before the genesis) and at the host; peak RSS recorded.
+- Slot exhaustion from one address and from many: silent connections and idle authenticated
+  strangers hold every slot they can, re-opened as soon as they are closed, while an honest
+  joiner joins; the time it takes to get a seat is recorded.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import socket
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import pytest
+import trio
+import wsproto
+import wsproto.events
+
+from p2p_dominoes.net import connect
+from p2p_dominoes.session import Identity
+from tests.net.hostile import clients
+from tests.net.hostile.conftest import Attacks
+from tests.net.lan_peers import Peer, check_agreement, cli_argv, finish_all, peers, verify_cli
+
+LOOPBACK = ("--interface", "127.0.0.1", "--port", "0", "--no-mdns")
+LISTENING = re.compile(r"Listening on port (\d+)")
+TOOK_SEAT = re.compile(r"took seat")
+PAGE_URL = re.compile(r"open http://127\.0\.0\.1:(\d+)/#token=(\S+)")
+MATCH_SECONDS = 120
+
+
+def _host(tmp_path: Path, started: list[Peer], players: int, record: Path) -> Peer:
+    host = Peer(
+        "host",
+        cli_argv(
+            "host",
+            *("--name", "host", "--bot", "random", "--players", str(players), "--hands", "1"),
+            *("--ui", "none", "--record", str(record), *LOOPBACK),
+        ),
+        tmp_path,
+    )
+    started.append(host)
+    return host
+
+
+def _joiner(tmp_path: Path, started: list[Peer], name: str, port: int, record: Path) -> Peer:
+    joiner = Peer(
+        name,
+        cli_argv(
+            "join",
+            *("--connect", f"127.0.0.1:{port}", "--name", name, "--bot", "random"),
+            *("--ui", "none", "--record", str(record), *LOOPBACK),
+        ),
+        tmp_path,
+    )
+    started.append(joiner)
+    return joiner
+
+
+def _alive(*victims: Peer) -> None:
+    for victim in victims:
+        assert victim.process.poll() is None, f"{victim.name} died\n{victim}"
+
+
+def _no_traceback(*victims: Peer) -> None:
+    for victim in victims:
+        assert "Traceback" not in victim.stderr, str(victim)
+
+
+def _peak_rss_mib(pid: int) -> float:
+    """The process's peak resident set (VmHWM), in MiB."""
+    status = Path(f"/proc/{pid}/status").read_text()
+    found = re.search(r"^VmHWM:\s+(\d+) kB", status, re.MULTILINE)
+    assert found, status
+    return int(found.group(1)) / 1024
+
+
+def _match_completes(started: list[Peer], records: list[Path]) -> str:
+    """Every peer exits 0 with the same final hash; the records agree and verify."""
+    finish_all(started, timeout=MATCH_SECONDS)
+    final = check_agreement(started, records)
+    line = verify_cli(records[0])
+    assert f"head {final[:16]}" in line
+    return final
+
+
+def _handshake_works(port: int) -> None:
+    """A fresh key completes the handshake (a lobby accepts anyone to ask for a seat)."""
+
+    async def dial() -> None:
+        async with connect("127.0.0.1", port, Identity.generate(), expect=None):
+            pass
+
+    trio.run(dial)
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _wait_listening(port: int, timeout: float = 20.0) -> None:
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1):
+                return
+        except OSError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.05)
+
+
+def _web_command(page_port: int, token: str, command: dict[str, Any]) -> None:
+    """Send one page command over the page's WebSocket, as the page does."""
+    ws = wsproto.WSConnection(wsproto.ConnectionType.CLIENT)
+    with socket.create_connection(("127.0.0.1", page_port), timeout=10) as sock:
+        sock.sendall(
+            ws.send(
+                wsproto.events.Request(
+                    host=f"127.0.0.1:{page_port}",
+                    target=f"/ws?token={token}",
+                    extra_headers=[(b"origin", f"http://127.0.0.1:{page_port}".encode())],
+                )
+            )
+        )
+        accepted = False
+        while not accepted:
+            data = sock.recv(65536)
+            assert data, "the page closed the WebSocket"
+            ws.receive_data(data)
+            for event in ws.events():
+                assert not isinstance(event, wsproto.events.RejectConnection), event
+                accepted = accepted or isinstance(event, wsproto.events.AcceptConnection)
+        sock.sendall(ws.send(wsproto.events.TextMessage(json.dumps(command))))
+        time.sleep(0.5)
+        sock.sendall(ws.send(wsproto.events.CloseConnection(code=1000)))
+
+
+def _page_answers(page_port: int) -> bool:
+    with socket.create_connection(("127.0.0.1", page_port), timeout=10) as sock:
+        sock.sendall(f"GET / HTTP/1.1\r\nHost: 127.0.0.1:{page_port}\r\n\r\n".encode())
+        return sock.recv(64).startswith(b"HTTP/1.1 200")
+
+
+def _web_peer(tmp_path: Path, started: list[Peer]) -> tuple[Peer, int, int]:
+    """A `play` peer hosting a two-seat table from its page; (peer, page port, LAN port)."""
+    lan_port = _free_port()
+    web = Peer(
+        "web",
+        cli_argv(
+            "play",
+            *("--no-browser", "--no-mdns", "--interface", "127.0.0.1", "--name", "web"),
+            *("--lan-port", str(lan_port), "--data-dir", str(tmp_path / "web-data")),
+        ),
+        tmp_path,
+    )
+    started.append(web)
+    found = web.wait_for(PAGE_URL)
+    page_port, token = int(found.group(1)), found.group(2)
+    command = {"type": "host", "table": "Web", "rules": "draw", "players": 2, "bots": 0}
+    _web_command(page_port, token, command)
+    _wait_listening(lan_port)
+    return web, page_port, lan_port
+
+
+def _in_thread(pool: ThreadPoolExecutor, main: Callable[[], Any]) -> Any:
+    return pool.submit(trio.run, main)
+
+
+# --- RST flood ------------------------------------------------------------------------------
+
+RESETS = 240
+
+
+def test_rst_flood_ends_no_peer_and_the_match_completes(tmp_path: Path, attacks: Attacks) -> None:
+    records = [tmp_path / f"{name}.p2pd" for name in ("host", "one", "two")]
+    with peers() as started:
+        host = _host(tmp_path, started, 3, records[0])
+        host_port = host.port()
+        one = _joiner(tmp_path, started, "one", host_port, records[1])
+        one_port = int(one.wait_for(LISTENING).group(1))
+        one.wait_for(re.compile(r"seats: "))
+        web, page_port, web_port = _web_peer(tmp_path, started)
+        targets = [host_port, one_port, web_port, page_port]
+        with ThreadPoolExecutor(max_workers=len(targets)) as pool:
+            jobs = [
+                pool.submit(clients.reset_burst, port, RESETS, source_ip=clients.source(n + 600))
+                for n, port in enumerate(targets)
+            ]
+            connected = [job.result(timeout=120) for job in jobs]
+        assert all(n >= RESETS * 0.9 for n in connected), connected
+        time.sleep(1.0)
+        _alive(host, one, web)
+        _handshake_works(web_port)
+        assert _page_answers(page_port)
+        web.process.terminate()
+        web.wait(20)
+        started.remove(web)
+        two = _joiner(tmp_path, started, "two", host_port, records[2])
+        _match_completes(started, records)
+        _no_traceback(host, one, two)
+    attacks.tried(
+        "rst-flood",
+        survived=True,
+        detail=f"{sum(connected)} connections reset right after connect at host, joiner, "
+        "play (LAN and page ports); all alive, then a 3-seat match verified",
+    )
+
+
+# --- stranger memory pressure ---------------------------------------------------------------
+
+PRESSURE_SECONDS = 12.0
+RSS_BOUND_MIB = 64.0
+"""How far the victims' peak RSS may rise above where it was before the attack."""
+
+
+def test_stranger_memory_pressure_is_bounded(tmp_path: Path, attacks: Attacks) -> None:
+    records = [tmp_path / f"{name}.p2pd" for name in ("host", "one", "two")]
+    with peers() as started:
+        host = _host(tmp_path, started, 3, records[0])
+        host_port = host.port()
+        one = _joiner(tmp_path, started, "one", host_port, records[1])
+        one_port = int(one.wait_for(LISTENING).group(1))
+        one.wait_for(re.compile(r"seats: "))
+        time.sleep(0.5)
+        before = {p.name: _peak_rss_mib(p.process.pid) for p in (host, one)}
+        sources = [clients.source(n + 300) for n in range(24)]
+        pushers = [
+            clients.Pusher(one_port, sources[:16], per_source=2),
+            clients.Pusher(host_port, sources[16:], per_source=2),
+        ]
+
+        async def attack() -> None:
+            async with trio.open_nursery() as nursery:
+                for pusher in pushers:
+                    nursery.start_soon(pusher.run)
+                await trio.sleep(PRESSURE_SECONDS)
+                for pusher in pushers:
+                    pusher.stop.set()
+
+        trio.run(attack)
+        _alive(host, one)
+        peak = {p.name: _peak_rss_mib(p.process.pid) for p in (host, one)}
+        pushed_mib = [round(p.sent / 2**20) for p in pushers]
+        assert all(p.sent > 32 * 2**20 for p in pushers), pushed_mib  # a real flood
+        for name, value in peak.items():
+            assert value - before[name] < RSS_BOUND_MIB, (before, peak)
+        two = _joiner(tmp_path, started, "two", host_port, records[2])
+        _match_completes(started, records)
+        _no_traceback(host, one, two)
+    figure = {name: round(value, 1) for name, value in peak.items()}
+    attacks.figure("peak_rss_mib_under_memory_attack", figure)
+    attacks.tried(
+        "stranger-memory-pressure",
+        survived=True,
+        detail=f"{pushed_mib[0]} MiB pushed at a joiner and {pushed_mib[1]} MiB at the host in "
+        f"{PRESSURE_SECONDS:g} s; peak RSS {figure} MiB (before {before}); match verified",
+    )
+
+
+# --- slot exhaustion ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("spread", ["one-address", "many-addresses"])
+def test_slot_exhaustion_does_not_keep_an_honest_joiner_out(
+    tmp_path: Path, attacks: Attacks, spread: str
+) -> None:
+    sources = (
+        [clients.source(900)] if spread == "one-address" else [clients.source(n) for n in range(64)]
+    )
+    per_source = 40 if spread == "one-address" else 5
+    records = [tmp_path / f"{name}.p2pd" for name in ("host", "honest")]
+    with peers() as started:
+        host = _host(tmp_path, started, 2, records[0])
+        host_port = host.port()
+        attack = clients.SlotAttack(host_port, sources, silent=per_source, strangers=per_source)
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            running = _in_thread(pool, attack.run)
+            try:
+                time.sleep(3.0)  # every slot the attack can get is taken
+                held_before = attack.authenticated
+                honest = _joiner(tmp_path, started, "honest", host_port, records[1])
+                listening = time.monotonic()
+                honest.wait_for(LISTENING, timeout=30)
+                listening = time.monotonic()
+                host.wait_for(TOOK_SEAT, timeout=60)
+                seconds = time.monotonic() - listening
+            finally:
+                attack.stop.set()
+                running.result(timeout=30)
+        _alive(host)
+        _match_completes(started, records)
+        _no_traceback(host, honest)
+    assert held_before > 0 and attack.opened > 0  # the attack did hold slots
+    attacks.figure(f"honest_join_seconds_under_slot_attack ({spread})", round(seconds, 2))
+    attacks.tried(
+        f"slot-exhaustion-{spread}",
+        survived=True,
+        detail=f"{len(sources)} source(s), {attack.opened} silent and {attack.authenticated} "
+        f"authenticated idle connections; honest joiner seated in {seconds:.2f} s; match verified",
+    )

@@ -632,6 +632,14 @@ class Connection:
                 nursery.start_soon(self._heartbeat_loop)
         await trio.aclose_forcefully(self._stream)
 
+    def _drop_queue(self) -> None:
+        while True:
+            try:
+                self._incoming_recv.receive_nowait()
+            except (trio.WouldBlock, trio.EndOfChannel, trio.ClosedResourceError):
+                break
+        self._queued_bytes = 0
+
     def _overflow(self, message: InboundMessage) -> str | None:
         """Why queueing ``message`` would pass this connection's limits, or None."""
         config = self._config
@@ -689,6 +697,8 @@ class Connection:
                 # are seen (and the peer's writes do not stall). A full queue ends the link.
                 overflow = self._overflow(message)
                 if overflow is not None:
+                    if not self._trusted:
+                        self._drop_queue()  # a flooding stranger's messages are not read
                     self._close_now(overflow)
                     return
                 self._queued_bytes += _queued_size(message)

@@ -69,6 +69,8 @@ CONNECTION_BURST: Final = 12
 RejectHook = Callable[[str, str], None]
 """Called with (remote address, reason) whenever an inbound connection is turned away."""
 
+CLOSED_STRANGER_GRACE: Final = 1.0
+"""Seconds a handler may run on after its untrusted connection closed; then it is cancelled."""
 _ACCEPT_PAUSE: Final = 0.1
 
 _T = TypeVar("_T")
@@ -204,7 +206,7 @@ class Listener:
         )
         self._handshakes: _SourcePool[trio.CancelScope] = _SourcePool()
         self._strangers: _SourcePool[Connection] = _SourcePool()
-        self._connections = 0
+        self._trusted: set[Connection] = set()
         # One rate-limited log per kind of trouble, so that a flood's "turned away" does not
         # hide the same source's protocol violations (each: once per source per minute).
         self._admission_log = StrangerLog(log)
@@ -236,8 +238,8 @@ class Listener:
 
     @property
     def trusted(self) -> int:
-        """How many authenticated connections the application trusts."""
-        return self._connections - len(self._strangers)
+        """How many open connections the application trusts."""
+        return sum(1 for connection in self._trusted if not connection.closed)
 
     async def serve(
         self,
@@ -261,9 +263,11 @@ class Listener:
         ``authorize`` sees the peer's key after its hello and may refuse with a reason (sent to
         the peer, logged, and passed to ``on_reject``). Each connection starts as a stranger:
         the handler calls ``conn.trust()`` to keep it past ``config.trust_timeout`` and out of
-        the stranger limits. An exception from ``handler`` closes that connection only and is
-        logged (a ConnectionClosed from it just ends that connection); nothing from the
-        network ends ``serve``.
+        the stranger limits; a handler whose connection closes untrusted is cancelled
+        ``CLOSED_STRANGER_GRACE`` seconds later (so that a cut-off stranger holds nothing).
+        An exception from ``handler`` closes that connection only and is logged (a
+        ConnectionClosed from it just ends that connection); nothing from the network ends
+        ``serve``.
         """
         limits = _Limits(
             max_unauthenticated,
@@ -374,26 +378,28 @@ class Listener:
     async def _serve_connection(
         self, connection: Connection, source: str, serving: _Serving
     ) -> None:
-        self._connections += 1
         self._strangers.add(connection, source)
         try:
             self._make_room(connection, serving.limits)
             async with _running(connection), trio.open_nursery() as nursery:
-                nursery.start_soon(self._watch_stranger, connection, serving.config.trust_timeout)
+                nursery.start_soon(
+                    self._watch_stranger,
+                    connection,
+                    serving.config.trust_timeout,
+                    nursery.cancel_scope,
+                )
                 try:
                     with suppress(ConnectionClosed):
                         await serving.handler(connection)
                 finally:
                     nursery.cancel_scope.cancel()
         finally:
-            self._connections -= 1
             self._strangers.discard(connection)
+            self._trusted.discard(connection)
 
     def _make_room(self, newcomer: Connection, limits: _Limits) -> None:
         """Close the oldest strangers while there are too many (never trusted connections)."""
-        while len(self._strangers) > limits.strangers or (
-            self._connections > limits.connections and len(self._strangers) > 1
-        ):
+        while len(self._strangers) > limits.strangers:
             oldest = self._strangers.oldest(besides=newcomer)
             if oldest is None:
                 return
@@ -403,16 +409,26 @@ class Listener:
             )
             oldest._close_now("closed to make room for newer connections")
 
-    async def _watch_stranger(self, connection: Connection, timeout: float) -> None:
-        """Until the application trusts ``connection``: close it if that takes too long."""
+    async def _watch_stranger(
+        self, connection: Connection, timeout: float, handler_scope: trio.CancelScope
+    ) -> None:
+        """Until the application trusts ``connection``: close it if that takes too long, and
+        end its handler when it closes untrusted."""
         with trio.move_on_after(timeout):
             await connection._settled.wait()
         self._strangers.discard(connection)
-        if not connection.trusted and not connection.closed:
+        if connection.trusted:
+            self._trusted.add(connection)
+            return
+        if not connection.closed:
             self._strangers_log.warn(
                 connection.remote_address, f"not trusted within {timeout:g} s; closed"
             )
             await connection.aclose(f"not trusted within {timeout:g} s")
+        # The handler learns of the close from receive(); one that lingers past a short grace
+        # would let a stranger pile up tasks and queued bytes, so it is ended.
+        await trio.sleep(CLOSED_STRANGER_GRACE)
+        handler_scope.cancel()
 
 
 class _Limits:

@@ -12,10 +12,11 @@ machine cannot lock others out, and total so that many cannot exhaust memory:
 
 - new connections: a token bucket per source (a burst, then a few per second);
 - handshakes in progress: a few per source, a total cap, and a short deadline; when the total
-  is reached the *oldest* handshake makes room (an honest handshake takes milliseconds);
+  is reached the oldest handshake of the source holding the most makes room (an honest
+  handshake takes milliseconds, and one source holding one slot is displaced last);
 - authenticated strangers (not yet :meth:`Connection.trust`-ed by the application): a small
   receive queue, a few per source (more are told ``busy``), a total cap where the oldest
-  stranger makes room, and a deadline to be trusted;
+  stranger of the largest source makes room, and a deadline to be trusted;
 - trusted connections: a total cap (more are told ``busy``).
 """
 
@@ -53,11 +54,11 @@ log = logging.getLogger("p2p_dominoes.net")
 DEFAULT_PORT: Final = 47800
 """The TCP port a peer listens on unless told otherwise (falls back to a free one if taken)."""
 MAX_UNAUTHENTICATED: Final = 64
-"""Handshakes in progress at a time; at the cap the oldest one is dropped for a new one."""
+"""Handshakes in progress at a time; at the cap one of the largest source's is dropped."""
 MAX_UNAUTHENTICATED_PER_HOST: Final = 4
 """Handshakes in progress from one source (IPv4 address or IPv6 /64); more are closed at once."""
 MAX_STRANGERS: Final = 16
-"""Authenticated connections not yet trusted; at the cap the oldest one is closed."""
+"""Authenticated connections not yet trusted; at the cap one of the largest source's is closed."""
 MAX_STRANGERS_PER_SOURCE: Final = 4
 """Authenticated, untrusted connections from one source; more are refused ``busy``."""
 MAX_CONNECTIONS: Final = 32
@@ -106,9 +107,18 @@ class _SourcePool(Generic[_T]):
     def count(self, source: str) -> int:
         return self._per_source.get(source, 0)
 
-    def oldest(self, *, besides: object = None) -> _T | None:
-        for item in self._members:
-            if item is not besides:
+    def to_evict(self, *, besides: object = None) -> _T | None:
+        """The oldest member of the source that holds the most (not ``besides``), or None.
+
+        Taking from the largest source first means a flood from many addresses displaces
+        its own connections before it displaces a source that holds one (an honest peer).
+        """
+        counts = Counter(s for item, s in self._members.items() if item is not besides)
+        if not counts:
+            return None
+        largest = max(counts.values())
+        for item, source in self._members.items():
+            if item is not besides and counts[source] == largest:
                 return item
         return None
 
@@ -320,11 +330,11 @@ class Listener:
             self._admission_log.warn(remote, "turned away: too many handshakes in progress")
             return None
         while len(self._handshakes) >= limits.handshakes:
-            oldest = self._handshakes.oldest()
-            if oldest is None:
+            victim = self._handshakes.to_evict()
+            if victim is None:
                 break
-            self._handshakes.discard(oldest)
-            oldest.cancel()  # the slowest handshake makes room for this one
+            self._handshakes.discard(victim)
+            victim.cancel()  # the largest source's slowest handshake makes room for this one
         scope = trio.CancelScope()
         self._handshakes.add(scope, source)
         return scope
@@ -400,7 +410,7 @@ class Listener:
     def _make_room(self, newcomer: Connection, limits: _Limits) -> None:
         """Close the oldest strangers while there are too many (never trusted connections)."""
         while len(self._strangers) > limits.strangers:
-            oldest = self._strangers.oldest(besides=newcomer)
+            oldest = self._strangers.to_evict(besides=newcomer)
             if oldest is None:
                 return
             self._strangers.discard(oldest)

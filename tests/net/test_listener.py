@@ -383,3 +383,28 @@ async def test_a_stranger_queue_is_small_in_bytes_and_trust_lifts_it(
             assert not c.closed
         gate.set()
     assert LONG.stranger_bytes < 64 * MAX_DATA_SIZE <= LONG.receive_bytes
+
+
+async def test_a_flood_displaces_its_own_strangers_before_a_lone_one(alice: Identity) -> None:
+    """At the total cap the largest source loses its oldest stranger: a source holding one
+    connection (an honest joiner waiting for its seat) is displaced last, even if oldest."""
+    closed: list[str] = []
+    async with (
+        listening(alice, config=LONG, max_strangers=4) as listener,
+        trio.open_nursery() as nursery,
+    ):
+
+        async def stranger(ip: str, task_status: trio.TaskStatus[None]) -> None:
+            async with clients.dial_from(ip, listener.port, Identity.generate(), LONG) as conn:
+                task_status.started()
+                with suppress(ConnectionClosed):
+                    await conn.receive()
+                closed.append(ip)
+
+        await nursery.start(stranger, "127.0.0.9")
+        for ip in ["127.0.0.2"] * 4 + ["127.0.0.3"] * 4:
+            await nursery.start(stranger, ip)
+            await wait_until(lambda: listener.strangers <= 4)
+        await wait_until(lambda: len(closed) == 5)
+        assert "127.0.0.9" not in closed
+        nursery.cancel_scope.cancel()

@@ -68,10 +68,13 @@ from p2p_dominoes.net.framing import (
     encode_frame,
     encode_message,
 )
+from p2p_dominoes.net.strangers import StrangerLog
 from p2p_dominoes.peer_text import peer_text
 from p2p_dominoes.session.identity import Identity, InvalidIdentity, PublicIdentity
 
 log = logging.getLogger("p2p_dominoes.net")
+_PEER_FAULTS: Final = StrangerLog(log)
+"""Protocol violations after the handshake: named once per source per minute."""
 
 HANDSHAKE_DOMAIN: Final = b"p2p-dominoes v1 transport handshake\x00"
 AUTH_DOMAIN_INITIATOR: Final = b"p2p-dominoes v1 transport auth initiator\x00"
@@ -589,8 +592,8 @@ class Connection:
         self._close_reason = reason
         self._peer_fault = peer_fault
         if peer_fault:
-            log.warning(
-                "dropped peer %s at %s: %s", self.peer.fingerprint, self.remote_address, reason
+            _PEER_FAULTS.warn(
+                self.remote_address, f"dropped peer {self.peer.fingerprint}: {reason}"
             )
         else:
             log.info(

@@ -20,7 +20,10 @@ from p2p_dominoes.session import Identity
 
 
 def source(n: int) -> str:
-    """The loopback address 127.0.N//250.N%250+1: a distinct source for each n."""
+    """A distinct loopback source for each n ≥ 1 (127.0.x.y); never 127.0.0.1, where the honest
+    peers of a test are (sharing their source would be sharing their machine)."""
+    if n < 1:
+        raise ValueError("source numbers start at 1 (127.0.0.1 is the honest peers')")
     return f"127.0.{n // 250}.{n % 250 + 1}"
 
 
@@ -142,7 +145,7 @@ class SlotAttack:
                     self.authenticated += 1
                     async for _ in conn:
                         pass
-            except (OSError, NetError):
+            except* (OSError, NetError):  # also when it races with the stop (a group)
                 self.failed += 1
                 await trio.sleep(0.1)
             await trio.sleep(0.02)
@@ -178,5 +181,5 @@ class Pusher:
                     while True:
                         await conn.send(payload)
                         self.sent += len(payload)
-            except (OSError, NetError):
+            except* (OSError, NetError):  # also when it races with the stop (a group)
                 await trio.sleep(0.05)

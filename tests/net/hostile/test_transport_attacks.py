@@ -262,12 +262,13 @@ def test_stranger_memory_pressure_is_bounded(tmp_path: Path, attacks: Attacks) -
         _match_completes(started, records)
         _no_traceback(host, one, two)
     figure = {name: round(value, 1) for name, value in peak.items()}
+    start = {name: round(value, 1) for name, value in before.items()}
     attacks.figure("peak_rss_mib_under_memory_attack", figure)
     attacks.tried(
         "stranger-memory-pressure",
         survived=True,
         detail=f"{pushed_mib[0]} MiB pushed at a joiner and {pushed_mib[1]} MiB at the host in "
-        f"{PRESSURE_SECONDS:g} s; peak RSS {figure} MiB (before {before}); match verified",
+        f"{PRESSURE_SECONDS:g} s; peak RSS {figure} MiB (before {start}); match verified",
     )
 
 
@@ -279,7 +280,9 @@ def test_slot_exhaustion_does_not_keep_an_honest_joiner_out(
     tmp_path: Path, attacks: Attacks, spread: str
 ) -> None:
     sources = (
-        [clients.source(900)] if spread == "one-address" else [clients.source(n) for n in range(64)]
+        [clients.source(900)]
+        if spread == "one-address"
+        else [clients.source(n + 1000) for n in range(64)]
     )
     # One address: the attack, idle authenticated connections (31 filled every slot).
     # Many addresses: silent handshakes and idle strangers from each of 64 sources.

@@ -824,5 +824,7 @@ async def _accept(
 
 
 ConnectionHandler = Callable[[Connection], Awaitable[None]]
-"""Runs for one inbound connection, which closes when it returns. It is not cancelled when the
-connection ends: it learns that from ``receive()`` (ConnectionClosed) or ``send()``."""
+"""Runs for one inbound connection, which closes when it returns. It learns that the connection
+ended from ``receive()`` (ConnectionClosed) or ``send()``; it is not cancelled then, except
+while the connection is untrusted (see :meth:`Connection.trust`): a second after a stranger's
+connection closes, its handler is cancelled."""

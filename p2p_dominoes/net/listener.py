@@ -203,7 +203,11 @@ async def open_listener(
 
 
 class Listener:
-    """A bound, listening socket; :meth:`serve` authenticates and hands out connections."""
+    """A bound, listening socket; :meth:`serve` authenticates and hands out connections.
+
+    Every connection it hands out starts as a *stranger*; the application lifts one that it
+    keeps (a seated player) with :meth:`Connection.trust`.
+    """
 
     def __init__(self, sock: trio.socket.SocketType, *, interface: str | None) -> None:
         self._socket_listener = trio.SocketListener(sock)

@@ -9,7 +9,9 @@ Every transport `data` payload starts with one channel byte: 0x01 a session enve
 - `["seats", table_name, rules, seats_total, [[name, key, address, port], …]]` host → everyone
   seated: the seats so far, clockwise in join order (seat 0 is the host);
 - `["genesis", envelope, max_hands | nil]` host → everyone: the signed genesis; play begins;
-- `["refuse", reason]` host → joiner: no seat (the table is full or already playing).
+- `["refuse", code, reason]` host → joiner: no seat, or no longer one; `code` is one of
+  `REFUSAL_CODES` and is what a joiner acts on (it retries only `busy`), `reason` is words for a
+  person (cleaned before display, never parsed).
 """
 
 from __future__ import annotations
@@ -19,12 +21,29 @@ from typing import Final
 
 import msgpack  # type: ignore[import-untyped]
 
+from p2p_dominoes.peer_text import peer_text
 from p2p_dominoes.session import PublicIdentity
 from p2p_dominoes.session.identity import InvalidIdentity
 
 CHANNEL_SESSION: Final = 0x01
 CHANNEL_LOBBY: Final = 0x02
 MAX_NAME_BYTES: Final = 64
+
+REFUSAL_CODES: Final = (
+    "busy",
+    "full",
+    "refused",
+    "removed",
+    "playing",
+    "unanswered",
+    "seated",
+)
+"""Why a host turns a joiner away (PROTOCOL.md §13): busy (too many requests waiting; try again
+later), full, refused (by the host, or a key or source in its cooldown), removed (by the host
+after being seated), playing (the game began), unanswered (the host did not answer in time),
+seated (this key already holds a seat or has a request waiting)."""
+RETRY_CODES: Final = frozenset({"busy"})
+"""The refusals a joiner retries (with backoff); every other code is final."""
 
 
 class LobbyError(Exception):
@@ -64,6 +83,9 @@ class GenesisOffer:
 
 @dataclass(frozen=True)
 class Refuse:
+    """No seat: `code` (one of REFUSAL_CODES) for the program, `reason` for a person."""
+
+    code: str
     reason: str
 
 
@@ -80,7 +102,7 @@ def encode_lobby(message: LobbyMessage) -> bytes:
     elif isinstance(message, GenesisOffer):
         body = ["genesis", message.envelope, message.max_hands]
     else:
-        body = ["refuse", message.reason]
+        body = ["refuse", message.code, message.reason]
     packed: bytes = msgpack.packb(body, use_bin_type=True)
     return bytes([CHANNEL_LOBBY]) + packed
 
@@ -122,8 +144,10 @@ def decode_lobby(payload: bytes) -> LobbyMessage:
         and (args[1] is None or (type(args[1]) is int and args[1] >= 1))
     ):
         return GenesisOffer(args[0], args[1])
-    if kind == "refuse" and _types(args, str):
-        return Refuse(_printable(args[0], 256))
+    if kind == "refuse" and _types(args, str, str):
+        code, reason = args
+        # An unknown code (from a newer peer) is a final refusal: never retried.
+        return Refuse(code if code in REFUSAL_CODES else "refused", peer_text(reason, 256))
     raise LobbyError(f"malformed lobby message {kind!r}")
 
 

@@ -10,6 +10,7 @@ import base64
 import contextlib
 import functools
 import logging
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import partial
@@ -18,10 +19,12 @@ from typing import Any
 import trio
 
 from p2p_dominoes.engine import DRAW, PASS, PRESETS, Action, Line, SeatView, describe, preset
+from p2p_dominoes.net.admission import LobbyControl, LobbyState
 from p2p_dominoes.net.connection import normalize_fingerprint
 from p2p_dominoes.net.discovery import DiscoveryError, TableAd, lan_addresses, open_discovery
 from p2p_dominoes.net.runtime import PeerFailure, PeerOptions
 from p2p_dominoes.net.tables import Target, host_table, join_table, split_host_port
+from p2p_dominoes.peer_text import peer_text
 from p2p_dominoes.session import Identity
 from p2p_dominoes.session.events import (
     ActionTaken,
@@ -36,7 +39,13 @@ from p2p_dominoes.session.hand_messages import MAX_HANDS
 from p2p_dominoes.session.table import TableSession
 from p2p_dominoes.ui.narration import narrate
 from p2p_dominoes.ui.web.hub import Hub
-from p2p_dominoes.ui.web.snapshot import TableProgress, chain, end_of, table_snapshot
+from p2p_dominoes.ui.web.snapshot import (
+    TableProgress,
+    chain,
+    end_of,
+    host_lobby_snapshot,
+    table_snapshot,
+)
 
 log = logging.getLogger("p2p_dominoes.ui.web")
 
@@ -54,6 +63,7 @@ class WebUI:
         self.actions_send, self.actions = trio.open_memory_channel[dict[str, Any]](16)
 
     def say(self, line: str) -> None:
+        line = peer_text(line, 400)
         self.progress.log.append(line)
         self.controller.lobby_lines.append(line)
         self.publish()
@@ -164,13 +174,17 @@ class PlayController:
     ui: WebUI | None = None
     busy: bool = False
     last_host: dict[str, Any] | None = None
+    host_lobby: LobbyState | None = None
+    """The table this player hosts, before the start (who sits, who asks); None otherwise."""
+    lobby_control: LobbyControl | None = None
 
     def publish(self) -> None:
         if self.screen == "table" and self.ui is not None and self.ui.session is not None:
             self.hub.publish({"type": "state", **self.ui.snapshot(), **self._me()}, snapshot=True)
         else:
             self.hub.publish(
-                {"type": "state", **self.lobby_snapshot(), **self._me()}, snapshot=True
+                {"type": "state", **self.lobby_snapshot(), **self._desk(), **self._me()},
+                snapshot=True,
             )
 
     def _me(self) -> dict[str, Any]:
@@ -209,6 +223,39 @@ class PlayController:
             "discovery": self.discovery_note,
         }
 
+    def _desk(self) -> dict[str, Any]:
+        now = time.monotonic()  # the admission clock
+        return {"host_lobby": host_lobby_snapshot(self.host_lobby, now)}
+
+    # -- the host's desk (net.admission.HostDesk): the page asks the player who may sit -------
+
+    def lobby(self, state: LobbyState) -> None:
+        self.host_lobby = state
+        self.publish()
+
+    async def attend(self, control: LobbyControl) -> None:
+        """Take the page's approve / refuse / remove commands until the game begins."""
+        self.lobby_control = control
+        try:
+            await trio.sleep_forever()
+        finally:
+            self.lobby_control = None
+            self.host_lobby = None
+
+    def _answer(self, command: dict[str, Any]) -> None:
+        answer = _lobby_answer(command)
+        control = self.lobby_control
+        if answer is None:
+            self.hub.publish({"type": "refused", "text": "That answer is not valid."})
+            return
+        if control is None:
+            self.hub.publish({"type": "refused", "text": "No table is waiting for players."})
+            return
+        verb, number = answer
+        act = {"approve": control.approve, "refuse": control.refuse, "remove": control.remove}
+        if not act[verb](number):
+            self.hub.publish({"type": "refused", "text": "That request or seat is gone."})
+
     async def run(self) -> None:
         """Handle the page's commands and keep the list of tables fresh, until cancelled."""
         async with trio.open_nursery() as nursery:
@@ -241,6 +288,8 @@ class PlayController:
                     self.ui.actions_send.send_nowait(command)
         elif kind == "record":
             self._send_record()
+        elif kind in ("approve", "refuse", "remove"):
+            self._answer(command)
         elif kind == "lobby":
             if not self.busy:
                 self.screen = "lobby"
@@ -286,6 +335,7 @@ class PlayController:
             bots=settings["bots"],
             bot_strategy="random",
             hands=settings["hands"],
+            desk=self,
         )
 
     async def _join(self, target: Target) -> int:
@@ -298,13 +348,13 @@ class PlayController:
         try:
             await run()
         except PeerFailure as exc:
-            self.lobby_lines.append(str(exc))
+            self.lobby_lines.append(peer_text(str(exc), 400))
             self.screen = "lobby"
         except BaseExceptionGroup as group:
             failures = group.subgroup(PeerFailure)
             if failures is None:
                 raise
-            self.lobby_lines.append(str(failures.exceptions[0]))
+            self.lobby_lines.append(peer_text(str(failures.exceptions[0]), 400))
             self.screen = "lobby"
         finally:
             self.busy = False
@@ -333,6 +383,18 @@ def _lan_addresses() -> tuple[str, ...]:
 def _dialable(table: TableAd) -> str:
     host = table.addresses[0] if table.addresses else ""
     return f"[{host}]:{table.port}" if ":" in host else f"{host}:{table.port}"
+
+
+def _lobby_answer(command: dict[str, Any]) -> tuple[str, int] | None:
+    """("approve" | "refuse", request number) or ("remove", seat) from a page command, or None."""
+    kind = command.get("type")
+    field = "seat" if kind == "remove" else "request"
+    number = command.get(field)
+    if kind not in ("approve", "refuse", "remove") or type(number) is not int:
+        return None
+    if not 0 <= number < 1_000_000:
+        return None
+    return str(kind), number
 
 
 def _host_settings(command: dict[str, Any]) -> dict[str, Any] | None:

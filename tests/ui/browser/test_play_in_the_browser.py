@@ -50,6 +50,10 @@ def test_two_players_and_a_bot_play_a_complete_hand_by_clicking(
     expect(page_a.locator("#lobby-lines")).to_contain_text("is open on port 47811")
     page_b.fill("#join-address", "127.0.0.1:47811")
     page_b.click("#join-button")
+    # Ann's page asks her about Bob (the bot she started was seated without asking).
+    request = page_a.locator("#requests li")
+    expect(request).to_contain_text("Bob asks for a seat")
+    request.locator("button.approve").click()
     expect(page_b.locator("#table")).to_be_visible()
     expect(page_a.locator("#table")).to_be_visible()
     # Every seated player with a short fingerprint, and the line asking to compare them.

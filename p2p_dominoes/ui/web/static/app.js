@@ -42,6 +42,13 @@ const TEXT = {
     connected: "Connected to your peer.", disconnected: "Connection to your peer lost — reload the page.",
     discovery_off: "Discovery is unavailable here: join by address.",
     refused: "Not allowed:",
+    your_table: "Your table", requests: "Asking for a seat",
+    no_requests: "Nobody is asking right now.",
+    requests_hint: "Seat only people you know: compare the fingerprint with the one on their screen.",
+    seats_taken: (n, total) => `Seats taken: ${n} of ${total}. You can remove a player before the game begins.`,
+    asks: (name) => `${name} asks for a seat`,
+    from_source: (source, s) => `from ${source} · ${s} s left to answer`,
+    approve: "Seat", refuse: "Refuse", remove: "Remove", bot: "bot",
   },
   ru: {
     title: "p2p-домино", lobby: "Лобби", your_address: "К вам можно присоединиться по адресу",
@@ -82,6 +89,13 @@ const TEXT = {
     connected: "Связь с вашим узлом есть.", disconnected: "Связь с узлом потеряна — обновите страницу.",
     discovery_off: "Поиск столов здесь недоступен: присоединяйтесь по адресу.",
     refused: "Нельзя:",
+    your_table: "Ваш стол", requests: "Просят место",
+    no_requests: "Сейчас никто не просит места.",
+    requests_hint: "Сажайте только знакомых: сверьте отпечаток с тем, что на их экране.",
+    seats_taken: (n, total) => `Занято мест: ${n} из ${total}. До начала игры можно убрать игрока.`,
+    asks: (name) => `${name} просит место`,
+    from_source: (source, s) => `с адреса ${source} · на ответ осталось ${s} с`,
+    approve: "Посадить", refuse: "Отказать", remove: "Убрать", bot: "бот",
   },
 };
 
@@ -170,6 +184,45 @@ function renderLobby() {
   $("join-button").disabled = state.busy;
   const lines = $("lobby-lines");
   lines.replaceChildren(...state.lines.map((line) => Object.assign(document.createElement("li"), { textContent: line })));
+  renderHostLobby();
+}
+
+// The table this player hosts, before the start: who sits (removable) and who asks for a seat.
+// Every name comes from the network: it is only ever set as textContent.
+function renderHostLobby() {
+  const desk = state.host_lobby;
+  $("host-lobby").hidden = !desk;
+  if (!desk) return;
+  $("host-seats-title").textContent = t("seats_taken", desk.seats.length, desk.players);
+  const seats = $("host-seats");
+  seats.replaceChildren(...desk.seats.map((seat) => {
+    const item = document.createElement("li");
+    item.dataset.seat = seat.seat;
+    const label = seat.seat === 0 ? ` (${t("you")})` : (seat.bot ? ` (${t("bot")})` : "");
+    item.append(Object.assign(document.createElement("span"), { className: "name", textContent: seat.name + label }), " ");
+    item.append(Object.assign(document.createElement("code"), { className: "fp", textContent: seat.fingerprint }));
+    if (seat.seat !== 0) {
+      const remove = Object.assign(document.createElement("button"), { type: "button", className: "remove", textContent: t("remove") });
+      remove.addEventListener("click", () => send({ type: "remove", seat: seat.seat }));
+      item.append(" ", remove);
+    }
+    return item;
+  }));
+  const requests = $("requests");
+  $("no-requests").hidden = desk.pending.length > 0;
+  requests.replaceChildren(...desk.pending.map((request) => {
+    const item = document.createElement("li");
+    item.dataset.request = request.number;
+    item.append(Object.assign(document.createElement("strong"), { className: "name", textContent: t("asks", request.name) }));
+    item.append(Object.assign(document.createElement("code"), { className: "fp", textContent: request.fingerprint }));
+    item.append(Object.assign(document.createElement("span"), { className: "source", textContent: t("from_source", request.source, request.seconds) }));
+    for (const [kind, label] of [["approve", t("approve")], ["refuse", t("refuse")]]) {
+      const button = Object.assign(document.createElement("button"), { type: "button", className: kind, textContent: label });
+      button.addEventListener("click", () => send({ type: kind, request: request.number }));
+      item.append(button);
+    }
+    return item;
+  }));
 }
 
 function renderTable() {

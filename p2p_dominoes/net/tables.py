@@ -413,6 +413,8 @@ async def _lobby_member(connection: Connection, lobby: _HostLobby, ready: trio.E
             peer_text(address, 64),
             decision.number,
         )
+        # trust: connection.trust()  — a request waits up to ANSWER_TIMEOUT, longer than the
+        # transport lets a stranger stay; admission's caps (MAX_PENDING, per source) bound it.
         lobby.touch()  # the host's person is asked (HostDesk.lobby)
         if not await _await_answer(connection, lobby, ready, decision):
             return

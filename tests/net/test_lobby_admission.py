@@ -62,7 +62,7 @@ def test_a_request_waits_for_the_host_who_approves_it() -> None:
     assert admission.pending == (request,)
     assert admission.verdict(request.number) is None
     assert admission.answer(request.number, True) == request
-    assert admission.pending == ()
+    assert len(admission.pending) == 0
     assert admission.verdict(request.number) is True
     assert admission.verdict(request.number) is None  # taken once
     assert admission.answer(request.number, False) is None  # already answered

@@ -39,8 +39,12 @@ class Peers:
     def __init__(self, data: Path, crash_at: int, tear: bool) -> None:
         self.ids = [Identity.generate() for _ in range(PLAYERS)]
         self.table = LocalTable.create(
-            PRESETS["draw"], [f"p{s}" for s in range(PLAYERS)], [random_bot] * PLAYERS,
-            seed=crash_at, max_hands=1, identities=self.ids,
+            PRESETS["draw"],
+            [f"p{s}" for s in range(PLAYERS)],
+            [random_bot] * PLAYERS,
+            seed=crash_at,
+            max_hands=1,
+            identities=self.ids,
         )
         genesis = self.table.sessions[0].transcript
         self.dirs = [table_dir(data / f"peer{s}", genesis.table_id) for s in range(PLAYERS)]
@@ -82,9 +86,7 @@ class Peers:
         assert (dropped > 0) == self.tear  # the torn record, less the 3 bytes cut, is dropped
         registry = default_registry()
         transcript = Transcript(Envelope.decode(messages[0], registry), registry)
-        session = TableSession(
-            transcript, VICTIM, self.ids[VICTIM], max_hands=log.header.max_hands
-        )
+        session = TableSession(transcript, VICTIM, self.ids[VICTIM], max_hands=log.header.max_hands)
         for data in messages[1:]:
             session.admit(Envelope.decode(data, registry))
         self.logs[VICTIM] = log

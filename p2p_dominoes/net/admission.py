@@ -9,7 +9,7 @@ wait for an answer, at most `max_pending_per_source` from one source (an IPv4 ad
 IPv6 /64, `strangers.source_of`), each for at most `answer_timeout` seconds; requests beyond
 that are refused as `busy` (the joiner retries later). A key the host refused or removed is
 refused automatically for `cooldown` seconds, and so is a source whose keys the host refused
-`source_refusals` times in that time (one machine cannot ask again and again under fresh keys).
+`source_refusals` times in that time (removals cool down the key only) (one machine cannot ask again and again under fresh keys).
 
 Nothing here reads text from the network to decide: names are cleaned for display only, and
 decisions rest on keys, sources and the clock (injectable for tests).
@@ -130,7 +130,7 @@ class Admission:
         if key in self._trusted:
             return SeatNow()
         if self._cooling(key, source):
-            return Refusal("refused", "the host refused this player a seat")
+            return Refusal("refused", "the host refused you a seat")
         if not self.ask:
             return SeatNow()
         if len(self._pending) >= self.max_pending or (
@@ -174,21 +174,26 @@ class Admission:
             del self._pending[request.number]
         return late
 
-    def removed(self, key: PublicIdentity, address: str) -> None:
-        """The host took a seated player's seat back: its key (and source) cool down."""
-        self._cool_down(key, source_of(address))
+    def removed(self, key: PublicIdentity) -> None:
+        """The host took a seated player's seat back: its key cools down (not its source: the
+        host let that person in, and others may sit at the same address)."""
+        self._cool_key(key)
+
+    def _cool_key(self, key: PublicIdentity) -> None:
+        self._cooling_keys[key] = self._clock() + self.cooldown
+        self._cooling_keys.move_to_end(key)
+        while len(self._cooling_keys) > _MAX_REMEMBERED:
+            self._cooling_keys.popitem(last=False)
 
     def _cool_down(self, key: PublicIdentity, source: str) -> None:
+        self._cool_key(key)
         now = self._clock()
-        self._cooling_keys[key] = now + self.cooldown
-        self._cooling_keys.move_to_end(key)
         times = [t for t in self._source_refusals.get(source, []) if t > now - self.cooldown]
         times.append(now)
         self._source_refusals[source] = times[-self.source_refusals :]
         self._source_refusals.move_to_end(source)
-        for table in (self._cooling_keys, self._source_refusals):
-            while len(table) > _MAX_REMEMBERED:
-                table.popitem(last=False)
+        while len(self._source_refusals) > _MAX_REMEMBERED:
+            self._source_refusals.popitem(last=False)
 
     def _cooling(self, key: PublicIdentity, source: str) -> bool:
         now = self._clock()

@@ -212,7 +212,7 @@ class _HostLobby:
         if self.started or not 1 <= seat < len(self.seated):
             return False
         removed = self.seated.pop(seat)
-        self.admission.removed(removed.key, removed.observed)
+        self.admission.removed(removed.key)
         self.options.say(f"Removed {peer_text(removed.name, 64)} from seat {seat}.")
         self.touch()
         return True
@@ -692,6 +692,7 @@ async def join_table(options: PeerOptions, target: Target) -> int:
                 announced.add(host.peer)
                 join = Join(options.name, listener.port, _bare_host(host.remote_address))
                 await host.send(encode_lobby(join))
+                say("Asked the host for a seat; waiting for the answer.")
                 try:
                     offer, addresses, lobby = await _await_genesis(host, say, announced)
                 except _TryAgain as busy:

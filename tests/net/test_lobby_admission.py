@@ -87,7 +87,7 @@ def test_a_refused_key_is_refused_without_asking_until_its_cooldown_ends() -> No
     assert admission.verdict(first.number) is False
     clock.now += REFUSAL_COOLDOWN - 1
     again = ask(admission, eve, "192.0.2.9:1")  # from elsewhere too
-    assert again == Refusal("refused", "the host refused this player a seat")
+    assert again == Refusal("refused", "the host refused you a seat")
     assert admission.pending == ()  # the host was not asked
     clock.now += 2
     assert isinstance(ask(admission, eve), Request)
@@ -97,9 +97,12 @@ def test_a_removed_key_cools_down_too() -> None:
     clock = Clock()
     admission = asking(clock)
     bob = key()
-    admission.removed(bob, "192.0.2.1:1")
+    admission.removed(bob)
     refusal = ask(admission, bob)
     assert isinstance(refusal, Refusal) and refusal.code == "refused"
+    for _ in range(5):  # removals do not cool down the source
+        admission.removed(key())
+    assert isinstance(ask(admission, key()), Request)
 
 
 def test_a_source_whose_keys_the_host_refused_three_times_cools_down() -> None:
@@ -185,7 +188,10 @@ def test_the_hosts_own_bots_are_seated_without_asking() -> None:
 def test_the_memory_of_cooldowns_is_bounded() -> None:
     admission = asking(Clock())
     for n in range(3000):
-        admission.removed(key(), f"10.{n // 65536}.{n // 256 % 256}.{n % 256}:1")
+        admission.removed(key())
+        request = ask(admission, key(), f"10.{n // 65536}.{n // 256 % 256}.{n % 256}:1")
+        assert isinstance(request, Request)
+        admission.answer(request.number, False)
     assert len(admission._cooling_keys) <= 1024
     assert len(admission._source_refusals) <= 1024
 

@@ -44,6 +44,7 @@ from tests.ui.page_client import PageSocket, http_get, session_cookie
 LINK = re.compile(r"open (http://127\.0\.0\.1:(\d+)/\?token=([A-Za-z0-9_-]+))")
 FILE = re.compile(r"\(or open the file (file://\S+)\)")
 NOBODY = 65534
+AS_NOBODY = ["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups"]
 
 
 def free_port() -> int:
@@ -299,8 +300,7 @@ def test_the_page_token_is_not_in_another_users_view_of_the_process_list(
         assert peer.token in peer.file.read_text()  # the file does carry it (to this user)
 
         scan = subprocess.run(
-            ["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups"]
-            + ["/usr/bin/python3", "-I", "-c", SCANNER, str(peer.file)],
+            [*AS_NOBODY, "/usr/bin/python3", "-I", "-c", SCANNER, str(peer.file)],
             capture_output=True,
             text=True,
             timeout=60,

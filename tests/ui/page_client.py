@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
 import socket
 from dataclasses import dataclass
 from typing import Any
@@ -80,6 +81,27 @@ def session_cookie(reply: Reply) -> str:
     return value.split(";", 1)[0]
 
 
+def page_key(reply: Reply) -> str:
+    """The socket key that the first load of the link hands the page (for its localStorage)."""
+    found = re.search(r'<meta name="p2p-dominoes-key" content="([^"]*)">', reply.body)
+    assert found and found.group(1), reply
+    return found.group(1)
+
+
+@dataclass
+class Login:
+    """What a browser holds after opening the link: the cookie and the page's socket key."""
+
+    cookie: str
+    key: str
+
+
+def log_in(port: int, token: str) -> Login:
+    reply = http_get(port, f"/?token={token}")
+    assert reply.status == 200, reply
+    return Login(session_cookie(reply), page_key(reply))
+
+
 class PageSocket:
     """A WebSocket to the page server; `status` is 101 or the HTTP status of the refusal."""
 
@@ -88,7 +110,9 @@ class PageSocket:
         port: int,
         *,
         cookie: str | None,
+        key: str | None = None,
         tab: str = "tab-one",
+        takeover: bool = False,
         origin: str | None = "",
         host: str | None = None,
         query: str | None = None,
@@ -105,7 +129,10 @@ class PageSocket:
             headers.append((b"origin", (origin or own).encode()))
         if cookie is not None:
             headers.append((b"cookie", cookie.encode("utf-8", "surrogateescape")))
-        target = "/ws?" + (query if query is not None else f"tab={tab}")
+        if query is None:
+            query = f"tab={tab}" + (f"&key={key}" if key is not None else "")
+            query += "&takeover=1" if takeover else ""
+        target = "/ws?" + query
         self.sock.sendall(
             self.connection.send(
                 Request(host=host or f"127.0.0.1:{port}", target=target, extra_headers=headers)

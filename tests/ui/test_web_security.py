@@ -13,7 +13,15 @@ from typing import Any, TypeVar
 import trio
 
 from p2p_dominoes.ui.web import Hub, PageAccess, cookie_name, serve_page
-from tests.ui.page_client import PageSocket, Reply, http_get, session_cookie
+from tests.ui.page_client import (
+    Login,
+    PageSocket,
+    Reply,
+    http_get,
+    log_in,
+    page_key,
+    session_cookie,
+)
 
 T = TypeVar("T")
 STATE = {"type": "state", "screen": "lobby", "secret": "your hidden tiles"}
@@ -38,11 +46,9 @@ def socket_status(port: int, **kwargs: Any) -> int:
         return sock.status
 
 
-async def enter(port: int, token: str) -> str:
-    """Open the one-time link; the session cookie it sets, as `name=value`."""
-    reply = await off_loop(lambda: http_get(port, f"/?token={token}"))
-    assert reply.status == 200, reply
-    return session_cookie(reply)
+async def enter(port: int, token: str) -> Login:
+    """Open the one-time link: the session cookie (`name=value`) and the page's socket key."""
+    return await off_loop(lambda: log_in(port, token))
 
 
 async def test_the_one_time_link_is_traded_for_a_strict_httponly_cookie_named_by_port() -> None:
@@ -59,6 +65,7 @@ async def test_the_one_time_link_is_traded_for_a_strict_httponly_cookie_named_by
         assert "/static/enter.js" in first.body  # which moves the browser on to "/"
         assert token not in first.body
         cookie = session_cookie(first)
+        assert len(page_key(first)) >= 43  # the socket key, for the page's localStorage
 
         page = await off_loop(lambda: http_get(port, "/", cookie=cookie))
         assert page.status == 200 and 'id="lobby"' in page.body
@@ -71,6 +78,7 @@ async def test_the_one_time_link_is_traded_for_a_strict_httponly_cookie_named_by
         assert stolen.header("set-cookie") is None
         again = await off_loop(lambda: http_get(port, f"/?token={token}", cookie=cookie))
         assert again.status == 200 and again.header("set-cookie") is None
+        assert page_key(first) not in again.body
         bare = await off_loop(lambda: http_get(port, "/"))
         assert bare.status == 403 and 'data-screen="elsewhere"' in bare.body
 
@@ -82,7 +90,7 @@ async def test_the_one_time_link_is_traded_for_a_strict_httponly_cookie_named_by
 async def test_malformed_links_and_cookies_get_400_or_403_never_500() -> None:
     access = PageAccess()
     async with page_server(access) as (_, port):
-        cookie = await enter(port, str(access.link_token))
+        login = await enter(port, str(access.link_token))
         malformed = [
             "/?token=%C3%A9t%C3%A9",  # non-ASCII
             "/?token=\u00e9t\u00e9",  # raw UTF-8 bytes in the request line
@@ -113,21 +121,33 @@ async def test_malformed_links_and_cookies_get_400_or_403_never_500() -> None:
         for bad in cookies:
             page = await off_loop(lambda bad=bad: http_get(port, "/", cookie=bad))
             assert page.status == 403, (bad, page)
-            assert await off_loop(lambda bad=bad: socket_status(port, cookie=bad)) == 403, bad
+            status = await off_loop(lambda bad=bad: socket_status(port, cookie=bad, key=login.key))
+            assert status == 403, bad
+        for key in ["%C3%A9", "%FF", "k" * 300, "", login.key[:-1], login.cookie.split("=", 1)[1]]:
+            status = await off_loop(
+                lambda key=key: socket_status(port, cookie=login.cookie, key=key)
+            )
+            assert status == 403, key
         # None of that disturbed the real session.
-        assert (await off_loop(lambda: http_get(port, "/", cookie=cookie))).status == 200
+        assert (await off_loop(lambda: http_get(port, "/", cookie=login.cookie))).status == 200
+        assert (
+            await off_loop(lambda: socket_status(port, cookie=login.cookie, key=login.key)) == 101
+        )
 
 
 async def test_the_socket_needs_our_host_our_origin_and_the_cookie() -> None:
     access = PageAccess()
     async with page_server(access) as (_, port):
         own = f"http://127.0.0.1:{port}"
-        cookie = await enter(port, str(access.link_token))
+        login = await enter(port, str(access.link_token))
+        cookie = login.cookie
 
         def status(**kwargs: Any) -> int:
-            return socket_status(port, **kwargs)
+            return socket_status(port, **{"key": login.key, **kwargs})
 
         assert await off_loop(lambda: status(cookie=None)) == 403
+        # The cookie alone, as a server on another local port would see it: not enough.
+        assert await off_loop(lambda: status(cookie=cookie, key=None)) == 403
         assert await off_loop(lambda: status(cookie=cookie, origin="http://evil.example")) == 403
         assert await off_loop(lambda: status(cookie=cookie, origin=None)) == 403
         assert await off_loop(lambda: status(cookie=cookie, origin="null")) == 403
@@ -139,8 +159,10 @@ async def test_the_socket_needs_our_host_our_origin_and_the_cookie() -> None:
             )
             == 403
         )
-        assert await off_loop(lambda: status(cookie=cookie, query="tab=%C3%A9")) == 403
-        assert await off_loop(lambda: status(cookie=cookie, query="tab=" + "x" * 200)) == 403
+        bad_tab = f"tab=%C3%A9&key={login.key}"
+        assert await off_loop(lambda: status(cookie=cookie, query=bad_tab)) == 403
+        long_tab = "tab=" + "x" * 200 + f"&key={login.key}"
+        assert await off_loop(lambda: status(cookie=cookie, query=long_tab)) == 403
         assert await off_loop(lambda: status(cookie=cookie, origin=own)) == 101
 
         def plain(target: str, **kwargs: Any) -> Reply:
@@ -161,23 +183,24 @@ async def test_the_socket_needs_our_host_our_origin_and_the_cookie() -> None:
 async def test_one_tab_holds_the_session_and_another_takes_it_over() -> None:
     access = PageAccess()
     async with page_server(access) as (hub, port):
-        cookie = await enter(port, str(access.link_token))
+        login = await enter(port, str(access.link_token))
+        cookie, key = login.cookie, login.key
 
         def scenario() -> None:
-            first = PageSocket(port, cookie=cookie, tab="first")
+            first = PageSocket(port, cookie=cookie, key=key, tab="first")
             assert first.receive() == STATE
             # A second tab gets "open elsewhere" (with the offer to take over) and no state.
-            with PageSocket(port, cookie=cookie, tab="second") as second:
+            with PageSocket(port, cookie=cookie, key=key, tab="second") as second:
                 assert second.receive() == {"type": "elsewhere", "takeover": True}
                 assert second.receive() is None
             # "Use it here": the second tab gets the state, the first is told and closed.
-            second = PageSocket(port, cookie=cookie, query="tab=second&takeover=1")
+            second = PageSocket(port, cookie=cookie, key=key, tab="second", takeover=True)
             assert second.receive() == STATE
             assert first.receive() == {"type": "elsewhere", "takeover": True}
             assert first.receive() is None and first.closed == 1001
             first.close()
             # A reload of the holding tab (same tab id) takes the session back at once.
-            reloaded = PageSocket(port, cookie=cookie, tab="second")
+            reloaded = PageSocket(port, cookie=cookie, key=key, tab="second")
             assert reloaded.receive() == STATE
             assert second.receive() == {"type": "elsewhere", "takeover": True}
             second.close()
@@ -193,16 +216,18 @@ async def test_a_new_link_ends_the_old_session() -> None:
         old = await enter(port, str(access.link_token))
 
         def scenario() -> None:
-            holder = PageSocket(port, cookie=old, tab="old")
+            holder = PageSocket(port, cookie=old.cookie, key=old.key, tab="old")
             assert holder.receive() == STATE
             fresh = access.new_link()  # Enter pressed in play's window
-            new = session_cookie(http_get(port, f"/?token={fresh}"))
+            new = log_in(port, fresh)
             assert holder.receive() == {"type": "elsewhere", "takeover": False}
             holder.close()
-            assert http_get(port, "/", cookie=old).status == 403
-            with PageSocket(port, cookie=old, tab="old") as stale:
+            assert http_get(port, "/", cookie=old.cookie).status == 403
+            with PageSocket(port, cookie=old.cookie, key=old.key, tab="old") as stale:
                 assert stale.status == 403
-            with PageSocket(port, cookie=new, tab="new") as current:
+            with PageSocket(port, cookie=new.cookie, key=old.key, tab="new") as mixed:
+                assert mixed.status == 403
+            with PageSocket(port, cookie=new.cookie, key=new.key, tab="new") as current:
                 assert current.receive() == STATE
 
         await off_loop(scenario)

@@ -1,6 +1,6 @@
 """The web UI: a page on 127.0.0.1 that this player's own peer serves (no CDN, no build step)."""
 
-from p2p_dominoes.ui.web.access import PageAccess, cookie_name
+from p2p_dominoes.ui.web.access import PageAccess, PageSession, cookie_name
 from p2p_dominoes.ui.web.app import create_app, parse_command
 from p2p_dominoes.ui.web.controller import PlayController, WebUI
 from p2p_dominoes.ui.web.hub import Hub
@@ -10,6 +10,7 @@ from p2p_dominoes.ui.web.server import serve_page
 __all__ = [
     "Hub",
     "PageAccess",
+    "PageSession",
     "PlayController",
     "WebUI",
     "cookie_name",

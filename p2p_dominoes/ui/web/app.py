@@ -3,8 +3,9 @@
 Everything is bound to 127.0.0.1. The Host header must name 127.0.0.1 or localhost at our port
 (DNS rebinding), and a WebSocket or a non-GET request must come from our own origin. The link
 `play` gives the browser carries a one-time token (`/?token=…`); its first load trades it for
-an HttpOnly, SameSite=Strict session cookie and moves to `/` (access.py). The page and its
-WebSocket need that cookie; without it a visitor gets the "open elsewhere" screen (403).
+an HttpOnly, SameSite=Strict session cookie and a socket key the page keeps in localStorage,
+and moves to `/` (access.py). The page needs that cookie, its WebSocket the cookie and the key;
+without them a visitor gets the "open elsewhere" screen (403).
 Nothing a client sends gets a 500: bad links get 400, bad commands a `refused` message.
 """
 
@@ -47,6 +48,7 @@ SECURITY_HEADERS = [
 
 _ENTER_PAGE = """<!doctype html>
 <html lang="{lang}"><head><meta charset="utf-8"><title>p2p-dominoes</title>
+<meta name="p2p-dominoes-key" content="{key}">
 <script src="/static/enter.js"></script></head>
 <body><p><a href="/">p2p-dominoes</a></p></body></html>
 """
@@ -93,7 +95,9 @@ def create_app(hub: Hub, access: PageAccess, lang: str = "en") -> ASGIApp:
     with open(page, encoding="utf-8") as file:
         index_html = file.read().replace('<html lang="en">', f'<html lang="{lang}">', 1)
     elsewhere_html = index_html.replace("<body>", '<body data-screen="elsewhere">', 1)
-    enter_html = _ENTER_PAGE.format(lang=lang)
+
+    def enter_html(key: str) -> str:
+        return _ENTER_PAGE.format(lang=lang, key=key)
 
     def session_cookie(connection: Request | WebSocket) -> str | None:
         server = connection.scope.get("server")
@@ -108,17 +112,17 @@ def create_app(hub: Hub, access: PageAccess, lang: str = "en") -> ASGIApp:
             session = access.exchange(tokens[0]) if request.method == "GET" else None
             if session is not None:
                 hub.release_all(takeover=False)  # a new session: the old cookie is dead
-                response = HTMLResponse(enter_html)
+                response = HTMLResponse(enter_html(session.key))
                 response.set_cookie(
                     cookie_name(request.scope["server"][1]),
-                    session,
+                    session.cookie,
                     httponly=True,
                     samesite="strict",
                     path="/",
                 )
                 return response
             if admitted:  # this browser's own old link (its history): go to the page
-                return HTMLResponse(enter_html)
+                return HTMLResponse(enter_html(""))
         if admitted:
             return HTMLResponse(index_html)
         if tokens:
@@ -128,7 +132,9 @@ def create_app(hub: Hub, access: PageAccess, lang: str = "en") -> ASGIApp:
 
     async def socket(websocket: WebSocket) -> None:
         try:
-            await _serve_socket(websocket, hub, access.admits(session_cookie(websocket)))
+            key = websocket.query_params.get("key")
+            admitted = access.admits_socket(session_cookie(websocket), key)
+            await _serve_socket(websocket, hub, admitted)
         except (WebSocketDisconnect, trio.BrokenResourceError, trio.ClosedResourceError):
             pass
         except Exception as exc:  # one page's socket fails alone, never the peer

@@ -39,7 +39,7 @@ from hypothesis import strategies as st
 
 from p2p_dominoes.ui.web import cookie_name
 from tests.net.hostile.conftest import Attacks
-from tests.ui.page_client import PageSocket, http_get, session_cookie
+from tests.ui.page_client import Login, PageSocket, http_get, page_key, session_cookie
 
 LINK = re.compile(r"open (http://127\.0\.0\.1:(\d+)/\?token=([A-Za-z0-9_-]+))")
 FILE = re.compile(r"\(or open the file (file://\S+)\)")
@@ -108,11 +108,13 @@ def play(tmp_path: Path) -> Iterator[Play]:
         peer.process.wait(10)
 
 
-def serves_its_page(peer: Play, cookie: str) -> bool:
+def serves_its_page(peer: Play, login: Login) -> bool:
     """The page still answers: the HTML with the cookie, and a socket that gets the state."""
-    if http_get(peer.port, "/", cookie=cookie).status != 200:
+    if http_get(peer.port, "/", cookie=login.cookie).status != 200:
         return False
-    with PageSocket(peer.port, cookie=cookie, tab="check", query="tab=check&takeover=1") as sock:
+    with PageSocket(
+        peer.port, cookie=login.cookie, key=login.key, tab="check", takeover=True
+    ) as sock:
         return sock.receive_until("state")["type"] == "state"
 
 
@@ -132,15 +134,17 @@ def test_bad_links_and_cookies_get_400_or_403_from_a_real_play(
 
     entered = http_get(play.port, f"/?token={play.token}")
     assert entered.status == 200
-    cookie = session_cookie(entered)
+    login = Login(session_cookie(entered), page_key(entered))
     spent = http_get(play.port, f"/?token={play.token}")
     assert spent.status == 403 and 'data-screen="elsewhere"' in spent.body
     name = cookie_name(play.port)
     for bad in [f"{name}=\u00e9", f"{name}=" + "b" * 4000, f"{name}=", "=;=;;", f"{name}=x"]:
         assert http_get(play.port, "/", cookie=bad).status == 403, bad
-        with PageSocket(play.port, cookie=bad) as sock:
+        with PageSocket(play.port, cookie=bad, key=login.key) as sock:
             assert sock.status == 403, bad
-    assert play.alive() and serves_its_page(play, cookie)
+    with PageSocket(play.port, cookie=login.cookie, key=None) as sock:  # the cookie alone
+        assert sock.status == 403
+    assert play.alive() and serves_its_page(play, login)
     errors = play.stop()
     assert "Traceback" not in errors, errors
     attacks.tried(
@@ -174,8 +178,9 @@ commands = st.fixed_dictionaries(
 
 
 def test_bad_page_commands_never_crash_a_real_play(play: Play, attacks: Attacks) -> None:
-    cookie = session_cookie(http_get(play.port, f"/?token={play.token}"))
-    sock = PageSocket(play.port, cookie=cookie, tab="attacker")
+    entered = http_get(play.port, f"/?token={play.token}")
+    login = Login(session_cookie(entered), page_key(entered))
+    sock = PageSocket(play.port, cookie=login.cookie, key=login.key, tab="attacker")
     assert sock.receive_until("state")
 
     # The command that crashed `play`, and its kin.
@@ -216,7 +221,7 @@ def test_bad_page_commands_never_crash_a_real_play(play: Play, attacks: Attacks)
 
     # Arbitrary JSON from Hypothesis over a fresh socket (a real table may start: fine).
     sent = {"count": 0}
-    fuzz = PageSocket(play.port, cookie=cookie, tab="fuzz", query="tab=fuzz&takeover=1")
+    fuzz = PageSocket(play.port, cookie=login.cookie, key=login.key, tab="fuzz", takeover=True)
     assert fuzz.receive_until("state")
 
     @settings(max_examples=250, deadline=None, suppress_health_check=list(HealthCheck))
@@ -229,7 +234,7 @@ def test_bad_page_commands_never_crash_a_real_play(play: Play, attacks: Attacks)
     fuzz.close()
     time.sleep(1)  # let `play` work through the queue
     assert play.alive(), play.stderr()
-    assert serves_its_page(play, cookie)
+    assert serves_its_page(play, login)
     errors = play.stop()
     assert "Traceback" not in errors, errors
     attacks.tried(

@@ -40,6 +40,8 @@ def test_the_redirect_file_opens_the_page_with_a_cookie_and_reloads_keep_the_gam
         assert cookie["httpOnly"] and cookie["sameSite"] == "Strict" and cookie["path"] == "/"
         assert cookie["domain"] == "127.0.0.1"
         assert page.evaluate("document.cookie") == ""  # HttpOnly: no script can read it
+        # The socket key, in this origin's (port-scoped) localStorage.
+        assert len(page.evaluate("localStorage.getItem('p2p-dominoes-key')") or "") >= 43
 
         # A table with a bot; a reload (the page's own and the browser's) comes back to it.
         page.fill("#create-name", "Reload")

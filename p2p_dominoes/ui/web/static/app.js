@@ -107,7 +107,8 @@ const t = (key, ...args) => {
 
 // -- the connection to our own peer ---------------------------------------------------------------
 
-// The session cookie (HttpOnly, set when the one-time link was opened) authorises the socket.
+// The session cookie (HttpOnly, set when the one-time link was opened) and the socket key
+// (kept by enter.js in this origin's localStorage) authorise the socket.
 // One tab at a time holds the session; a tab keeps its id across reloads (sessionStorage), so a
 // reload takes the session back at once, while another tab is offered "use it here".
 function tabId() {
@@ -120,7 +121,8 @@ function tabId() {
 }
 
 function connect(takeover = false) {
-  const query = `tab=${tabId()}` + (takeover ? "&takeover=1" : "");
+  const key = encodeURIComponent(localStorage.getItem("p2p-dominoes-key") || "");
+  const query = `tab=${tabId()}&key=${key}` + (takeover ? "&takeover=1" : "");
   const ws = new WebSocket(`ws://${location.host}/ws?${query}`);
   socket = ws;
   ws.addEventListener("open", () => { if (socket === ws) $("connection").textContent = t("connected"); });

@@ -144,6 +144,11 @@ def test_bad_links_and_cookies_get_400_or_403_from_a_real_play(
             assert sock.status == 403, bad
     with PageSocket(play.port, cookie=login.cookie, key=None) as sock:  # the cookie alone
         assert sock.status == 403
+    odd = ["/static/%00", "/static/..%2f..%2fapp.py", "/static/" + "a" * 5000, "/%ff", "/ws", "//"]
+    for target in odd:
+        assert http_get(play.port, target, cookie=login.cookie).status in (400, 404), target
+    for method in ("OPTIONS", "PUT", "DELETE", "BREW"):
+        assert http_get(play.port, "/", method=method).status == 403, method
     assert play.alive() and serves_its_page(play, login)
     errors = play.stop()
     assert "Traceback" not in errors, errors
@@ -151,7 +156,8 @@ def test_bad_links_and_cookies_get_400_or_403_from_a_real_play(
         "bad page token",
         survived=True,
         detail=f"{len(malformed) + 1} malformed links → 400, wrong and spent links → 403, "
-        "5 malformed cookies → 403 (page and socket); no 500, no traceback",
+        "5 malformed cookies → 403 (page and socket), the cookie without the socket key → 403, "
+        "odd paths and methods → 4xx; no 500, no traceback",
     )
 
 

@@ -43,7 +43,13 @@ async def _open_browser(url: str) -> None:
     # The browser is given the redirect file's file:// address, never the secret link: any
     # local user can read a process's command line. Abandoned on exit: some browsers' launchers
     # only return when the browser closes.
-    await trio.to_thread.run_sync(webbrowser.open, url, abandon_on_cancel=True)
+    try:
+        opened = await trio.to_thread.run_sync(webbrowser.open, url, abandon_on_cancel=True)
+    except Exception as exc:  # no usable browser here: the printed link still works
+        print(f"Could not open a browser ({exc}): open the link above.", flush=True)
+        return
+    if not opened:
+        print("Could not open a browser: open the link above.", flush=True)
 
 
 def _link(base: str, token: str) -> str:

@@ -344,7 +344,9 @@ def test_the_page_token_is_not_in_another_users_view_of_the_process_list(
         if browser_pid:
             os.kill(int(browser_pid), signal.SIGKILL)
         errors = peer.stop()
-    assert not peer.file.exists()  # removed when play ends
+        removed = not peer.file.exists()
+        shutil.rmtree(shared, ignore_errors=True)
+    assert removed  # play removes its redirect file when it ends
     assert "Traceback" not in errors, errors
     attacks.tried(
         "page token from another user's view of the process list",
@@ -353,4 +355,3 @@ def test_the_page_token_is_not_in_another_users_view_of_the_process_list(
         f"{len(texts['environs'])} environments: token in none; redirect file and its "
         "directory unreadable to it; the browser's argv was only the file:// path",
     )
-    shutil.rmtree(shared, ignore_errors=True)

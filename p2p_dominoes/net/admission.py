@@ -9,7 +9,8 @@ wait for an answer, at most `max_pending_per_source` from one source (an IPv4 ad
 IPv6 /64, `strangers.source_of`), each for at most `answer_timeout` seconds; requests beyond
 that are refused as `busy` (the joiner retries later). A key the host refused or removed is
 refused automatically for `cooldown` seconds, and so is a source whose keys the host refused
-`source_refusals` times in that time (removals cool down the key only) (one machine cannot ask again and again under fresh keys).
+`source_refusals` times in that time (so one machine cannot ask again and again under fresh
+keys; a removal cools down the key only).
 
 Nothing here reads text from the network to decide: names are cleaned for display only, and
 decisions rest on keys, sources and the clock (injectable for tests).

@@ -10,7 +10,13 @@ from p2p_dominoes.store.identity_file import (
     load_or_create_identity,
     write_identity_file,
 )
-from p2p_dominoes.store.paths import data_dir, default_data_dir, table_dir, tables_dir
+from p2p_dominoes.store.paths import (
+    data_dir,
+    default_data_dir,
+    runtime_dir,
+    table_dir,
+    tables_dir,
+)
 from p2p_dominoes.store.secrets import HandSecrets, SecretsFileError, secrets_path
 from p2p_dominoes.store.table_log import (
     LOG_FILE_NAME,
@@ -54,6 +60,7 @@ __all__ = [
     "load_or_create_identity",
     "load_transcript",
     "read_log",
+    "runtime_dir",
     "save_transcript",
     "secrets_path",
     "table_dir",

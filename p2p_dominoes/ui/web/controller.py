@@ -9,7 +9,9 @@ from __future__ import annotations
 import base64
 import contextlib
 import functools
+import ipaddress
 import logging
+import re
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -141,17 +143,18 @@ class WebUI:
 
 
 def _action_from(command: dict[str, Any], view: SeatView, line: Line) -> Action | None:
-    """The legal action a page command names, or None."""
+    """The legal action a page command names, or None (also for any malformed command)."""
     kind = command.get("type")
     if kind == "draw":
         return DRAW if view.can_draw() else None
     if kind == "pass":
         return PASS if view.can_pass() else None
-    if kind != "play":
+    tile, end = command.get("tile"), command.get("end")
+    if kind != "play" or not isinstance(tile, str) or not isinstance(end, str):
         return None
     _, ends = chain(line)
     for play in view.legal_plays():
-        if play.tile.key == command.get("tile") and end_of(play, ends) == command.get("end"):
+        if play.tile.key == tile and end_of(play, ends) == end:
             return play
     return None
 
@@ -281,8 +284,19 @@ class PlayController:
             self.publish()
 
     async def _command(self, command: dict[str, Any], nursery: trio.Nursery) -> None:
+        """One command from the page: a malformed or unknown one is refused with a message,
+        and nothing in it can end the peer (the page is untrusted input like the network)."""
+        try:
+            await self._dispatch(command, nursery)
+        except Exception as exc:
+            log.warning("a page command failed: %s: %s", type(exc).__name__, exc)
+            self.hub.publish({"type": "refused", "text": "That command could not be carried out."})
+
+    async def _dispatch(self, command: dict[str, Any], nursery: trio.Nursery) -> None:
         kind = command.get("type")
-        if kind in ("play", "draw", "pass"):
+        if not isinstance(kind, str):
+            self.hub.publish({"type": "refused", "text": 'A command has a "type".'})
+        elif kind in ("play", "draw", "pass"):
             if self.ui is not None:
                 with contextlib.suppress(trio.WouldBlock):  # clicks beyond the queue are dropped
                     self.ui.actions_send.send_nowait(command)
@@ -294,7 +308,7 @@ class PlayController:
             if not self.busy:
                 self.screen = "lobby"
                 self.publish()
-        elif self.busy:
+        elif kind in ("host", "rematch", "join") and self.busy:
             self.hub.publish({"type": "refused", "text": "A table is already running."})
         elif kind == "host":
             settings = _host_settings(command)
@@ -314,6 +328,8 @@ class PlayController:
                 return
             self.busy = True
             nursery.start_soon(self._play, partial(self._join, target))
+        else:
+            self.hub.publish({"type": "refused", "text": "That command is not known here now."})
 
     def _options(self) -> PeerOptions:
         self.ui = WebUI(self.hub, self.lang, self)
@@ -398,11 +414,18 @@ def _lobby_answer(command: dict[str, Any]) -> tuple[str, int] | None:
 
 
 def _host_settings(command: dict[str, Any]) -> dict[str, Any] | None:
-    table = str(command.get("table") or "").strip()[:64] or "Dominoes"
+    """The table settings a page's "host" command asks for, or None unless every field is of
+    the right type and in range."""
+    name = command.get("table")
+    if name is not None and not isinstance(name, str):
+        return None
+    table = (name or "").strip()[:64] or "Dominoes"
     rules = command.get("rules", "draw")
     players, bots = command.get("players"), command.get("bots", 0)
     hands = command.get("hands")
-    if rules not in PRESETS or type(players) is not int or type(bots) is not int:
+    if not isinstance(rules, str) or rules not in PRESETS:
+        return None
+    if type(players) is not int or type(bots) is not int:
         return None
     if not 2 <= players <= 4 or not 0 <= bots < players:
         return None
@@ -413,20 +436,40 @@ def _host_settings(command: dict[str, Any]) -> dict[str, Any] | None:
     return {"table": table, "rules": rules, "players": players, "bots": bots, "hands": hands}
 
 
+_HOST_NAME = re.compile(
+    r"(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,62})(?:\.[A-Za-z0-9-]{1,63})*\.?"
+)
+
+
+def _dialable_host(host: str) -> bool:
+    """An IP address (v6 with an optional zone) or a DNS host name: nothing else is dialled."""
+    try:
+        ipaddress.ip_address(host.split("%", 1)[0])
+    except ValueError:
+        return _HOST_NAME.fullmatch(host) is not None
+    return host.isascii() and host.isprintable() and len(host) <= 64
+
+
 def _join_target(command: dict[str, Any]) -> Target | None:
+    """Where a page's "join" command asks to go (`HOST:PORT`, an optional full fingerprint to
+    pin), or None when the address or the fingerprint is malformed."""
     address = command.get("address")
     fingerprint = command.get("fingerprint")
-    if isinstance(address, str):
+    if not isinstance(address, str) or len(address) > 300:
+        return None
+    try:
+        host, port = split_host_port(address.strip())
+    except ValueError:
+        return None
+    if not _dialable_host(host):
+        return None
+    pin = None
+    if fingerprint is not None:
+        if not isinstance(fingerprint, str) or len(fingerprint) > 100:
+            return None
         try:
-            host, port = split_host_port(address.strip())
+            normalize_fingerprint(fingerprint)
         except ValueError:
             return None
-        pin = None
-        if isinstance(fingerprint, str):
-            try:
-                normalize_fingerprint(fingerprint)
-            except ValueError:
-                return None
-            pin = fingerprint
-        return Target((host,), port, pin)
-    return None
+        pin = fingerprint
+    return Target((host,), port, pin)

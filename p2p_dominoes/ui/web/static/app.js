@@ -49,6 +49,10 @@ const TEXT = {
     asks: (name) => `${name} asks for a seat`,
     from_source: (source, s) => `from ${source} · ${s} s left to answer`,
     approve: "Seat", refuse: "Refuse", remove: "Remove", bot: "bot",
+    elsewhere_title: "This page is open elsewhere",
+    elsewhere_tab: "Your game is open in another tab or window of this browser; only one can show your tiles.",
+    elsewhere_link: "The link to this page works only once, and it has been used. If that was not you, someone else on this computer tried to open your page. To open it here, press Enter in the p2p-dominoes window and open the new link it prints.",
+    take_over: "Use it here",
   },
   ru: {
     title: "p2p-домино", lobby: "Лобби", your_address: "К вам можно присоединиться по адресу",
@@ -96,14 +100,19 @@ const TEXT = {
     asks: (name) => `${name} просит место`,
     from_source: (source, s) => `с адреса ${source} · на ответ осталось ${s} с`,
     approve: "Посадить", refuse: "Отказать", remove: "Убрать", bot: "бот",
+    elsewhere_title: "Эта страница открыта в другом месте",
+    elsewhere_tab: "Ваша игра открыта в другой вкладке или окне этого браузера; ваши кости видны только в одной.",
+    elsewhere_link: "Ссылка на эту страницу действует один раз, и она уже использована. Если это были не вы, кто-то другой на этом компьютере пытался открыть вашу страницу. Чтобы открыть её здесь, нажмите Enter в окне p2p-dominoes и откройте новую ссылку, которую оно напечатает.",
+    take_over: "Открыть здесь",
   },
 };
 
-let lang = "en";
+let lang = document.documentElement.lang === "ru" ? "ru" : "en";
 let state = null;
 let selected = null;   // key of the selected tile in hand
 let socket = null;
 let lastDescription = "";
+let elsewhereShown = false;  // another tab holds the session: draw nothing it sends
 const $ = (id) => document.getElementById(id);
 const t = (key, ...args) => {
   const entry = (TEXT[lang] || TEXT.en)[key] ?? TEXT.en[key];
@@ -112,12 +121,49 @@ const t = (key, ...args) => {
 
 // -- the connection to our own peer ---------------------------------------------------------------
 
-function connect() {
-  const token = new URLSearchParams(location.hash.slice(1)).get("token") || "";
-  socket = new WebSocket(`ws://${location.host}/ws?token=${encodeURIComponent(token)}`);
-  socket.addEventListener("open", () => { $("connection").textContent = t("connected"); });
-  socket.addEventListener("close", () => { $("connection").textContent = t("disconnected"); });
-  socket.addEventListener("message", (event) => receive(JSON.parse(event.data)));
+// The session cookie (HttpOnly, set when the one-time link was opened) and the socket key
+// (kept by enter.js in this origin's localStorage) authorise the socket.
+// One tab at a time holds the session; a tab keeps its id across reloads (sessionStorage), so a
+// reload takes the session back at once, while another tab is offered "use it here".
+function tabId() {
+  let id = sessionStorage.getItem("p2p-dominoes-tab");
+  if (!id) {
+    id = Array.from(crypto.getRandomValues(new Uint8Array(12)), (b) => b.toString(16).padStart(2, "0")).join("");
+    sessionStorage.setItem("p2p-dominoes-tab", id);
+  }
+  return id;
+}
+
+function connect(takeover = false) {
+  const key = encodeURIComponent(localStorage.getItem("p2p-dominoes-key") || "");
+  const query = `tab=${tabId()}&key=${key}` + (takeover ? "&takeover=1" : "");
+  const ws = new WebSocket(`ws://${location.host}/ws?${query}`);
+  socket = ws;
+  ws.addEventListener("open", () => { if (socket === ws) $("connection").textContent = t("connected"); });
+  ws.addEventListener("close", () => {
+    if (socket === ws && !elsewhereShown) $("connection").textContent = t("disconnected");
+  });
+  ws.addEventListener("message", (event) => { if (socket === ws) receive(JSON.parse(event.data)); });
+}
+
+// "This page is open elsewhere": in another tab of this browser (which may take the session
+// back here), or, without the session cookie, wherever the one-time link was opened.
+function showElsewhere(takeover) {
+  elsewhereShown = true;
+  $("lobby").hidden = true;
+  $("table").hidden = true;
+  $("elsewhere").hidden = false;
+  $("elsewhere-tab").hidden = !takeover;
+  $("elsewhere-link").hidden = takeover;
+  $("take-over").hidden = !takeover;
+  $("connection").textContent = "";
+}
+
+function takeOver() {
+  elsewhereShown = false;
+  $("elsewhere").hidden = true;
+  if (socket) socket.close();
+  connect(true);
 }
 
 function send(message) {
@@ -125,7 +171,11 @@ function send(message) {
 }
 
 function receive(message) {
-  if (message.type === "state") {
+  if (message.type === "elsewhere") {
+    showElsewhere(Boolean(message.takeover));
+  } else if (elsewhereShown) {
+    return;
+  } else if (message.type === "state") {
     state = message;
     if (message.lang && message.lang !== lang) { lang = message.lang; translateStatic(); }
     render();
@@ -502,6 +552,7 @@ function setup() {
   $("download").addEventListener("click", () => send({ type: "record" }));
   $("rematch").addEventListener("click", () => send({ type: "rematch" }));
   $("to-lobby").addEventListener("click", () => send({ type: "lobby" }));
+  $("take-over").addEventListener("click", takeOver);
   document.addEventListener("keydown", (event) => {
     if (!state || state.screen !== "table" || event.target.tagName === "INPUT") return;
     if (event.key === "d" || event.key === "D") { if (!$("draw").disabled) send({ type: "draw" }); }
@@ -509,7 +560,8 @@ function setup() {
     else if (event.key === "Escape") { selected = null; renderBoard(); renderHand(); }
   });
   window.addEventListener("resize", () => { if (state && state.screen === "table") renderBoard(); });
-  connect();
+  if (document.body.dataset.screen === "elsewhere") showElsewhere(false);  // no session cookie
+  else connect();
 }
 
 setup();

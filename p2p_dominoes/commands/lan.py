@@ -54,13 +54,13 @@ def register(commands: Any) -> None:
         dest="ask",
         action="store_true",
         default=None,
-        help="ask before seating each joiner (the default with --ui text and no --bot)",
+        help="ask before seating each joiner (the default at a terminal with --ui text, no --bot)",
     )
     asking.add_argument(
         "--no-ask",
         dest="ask",
         action="store_false",
-        help="seat joiners as they come (the default with --ui none or --bot)",
+        help="seat joiners as they come (the default with --ui none, --bot, or no terminal)",
     )
     _peer_arguments(host)
     host.set_defaults(run=run_host)
@@ -187,11 +187,18 @@ def _options(args: argparse.Namespace) -> PeerOptions:
 
 def _asks(args: argparse.Namespace) -> bool:
     """Whether `host` asks its person before seating a joiner (`--ask`/`--no-ask`; by default
-    when a person plays at the terminal: `--ui text` without `--bot`)."""
+    when a person plays at a terminal: `--ui text`, no `--bot`, standard input a terminal)."""
     ask = getattr(args, "ask", False)
     if ask is None:
-        return args.ui == "text" and args.bot is None
+        return args.ui == "text" and args.bot is None and _stdin_is_a_terminal()
     return bool(ask)
+
+
+def _stdin_is_a_terminal() -> bool:
+    try:
+        return sys.stdin is not None and sys.stdin.isatty()
+    except (OSError, ValueError):
+        return False
 
 
 def _identity_from_stdin() -> Identity:

@@ -13,12 +13,50 @@ from pathlib import Path
 
 import pexpect
 
+from p2p_dominoes.net.admission import Admission, LobbySeat, LobbyState, Request
+from p2p_dominoes.session import Identity
 from p2p_dominoes.session.verify import verify_transcript
 from p2p_dominoes.store import load_or_create_identity
+from p2p_dominoes.ui.terminal import LobbyAnswer, parse_lobby_answer
+from p2p_dominoes.ui.text import TextUI
 from tests.net.lan_peers import Peer, cli_argv, peers
 
 LOOPBACK = ("--interface", "127.0.0.1", "--port", "0", "--no-mdns")
 REQUEST = re.compile(r'Request (\d+): "([^"]*)" asks for a seat — fingerprint ([A-Z2-7-]+)')
+
+
+def test_the_hosts_answers_are_parsed_strictly() -> None:
+    assert parse_lobby_answer("y 3", [3, 4]) == LobbyAnswer("approve", 3)
+    assert parse_lobby_answer("  N 4 ", [3, 4]) == LobbyAnswer("refuse", 4)
+    assert parse_lobby_answer("да 2", []) == LobbyAnswer("approve", 2)
+    assert parse_lobby_answer("remove 1", []) == LobbyAnswer("remove", 1)
+    assert parse_lobby_answer("y", [7]) == LobbyAnswer("approve", 7)  # the only one waiting
+    for ambiguous in ("y", "n"):
+        assert parse_lobby_answer(ambiguous, [3, 4]) is None
+        assert parse_lobby_answer(ambiguous, []) is None
+    for junk in ("", "yes please 3", "y three", "y -1", "y 99999999", "remove", "kick 1"):
+        assert parse_lobby_answer(junk, [3]) is None
+
+
+def test_the_terminal_desk_asks_once_per_request_and_prints_only_clean_text() -> None:
+    printed: list[str] = []
+    ui = TextUI("en", progress_only=True, out=printed.append)
+    admission = Admission(ask=True)
+    eve = Identity.generate().public
+    request = admission.request(eve, "Eve\x1b]0;t\x07", "192.0.2.9:1", seats_free=1, seated=False)
+    assert isinstance(request, Request)
+    seats = (LobbySeat(0, "Ann", "F", False), LobbySeat(1, "bot-1", "G", True))
+    state = LobbyState("t", 3, seats, (request,))
+    ui.lobby(state)
+    ui.lobby(state)  # nothing new: nothing printed again
+    ui.say("a \x1b[2Jline\u202e from afar")
+    assert printed == [
+        'Type "remove N" to take seat N back before the game begins.',
+        "Seats (2 of 3): 0 Ann (you), 1 bot-1 (bot)",
+        f'Request {request.number}: "Eve]0;t" asks for a seat — fingerprint {eve.fingerprint}, '
+        f'from 192.0.2.9. Type "y {request.number}" to seat them, "n {request.number}" to refuse.',
+        "a [2Jline from afar",
+    ]
 
 
 def _joiner(name: str, port: int, directory: Path) -> Peer:

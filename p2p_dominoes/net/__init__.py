@@ -4,6 +4,7 @@ No game logic lives here: connections carry opaque payloads between identities, 
 publishes and finds table advertisements. The peer runtime (elsewhere) wires them to sessions.
 """
 
+from p2p_dominoes.net.ad_record import AD_SIGNATURE_DOMAIN, InvalidAd, SignedAd
 from p2p_dominoes.net.connection import (
     AEAD_TAG_SIZE,
     AUTH_DOMAIN_INITIATOR,
@@ -23,6 +24,8 @@ from p2p_dominoes.net.connection import (
     transcript_hash,
 )
 from p2p_dominoes.net.discovery import (
+    MAX_TABLES_KEPT,
+    MAX_TABLES_LISTED,
     PHASES,
     SERVICE_TYPE,
     Advertisement,
@@ -79,6 +82,7 @@ from p2p_dominoes.net.listener import (
 )
 
 __all__ = [
+    "AD_SIGNATURE_DOMAIN",
     "AEAD_TAG_SIZE",
     "AUTH_DOMAIN_INITIATOR",
     "AUTH_DOMAIN_RESPONDER",
@@ -98,6 +102,8 @@ __all__ = [
     "MAX_FRAME_SIZE",
     "MAX_HANDSHAKE_FRAME_SIZE",
     "MAX_REASON_BYTES",
+    "MAX_TABLES_KEPT",
+    "MAX_TABLES_LISTED",
     "MAX_UNAUTHENTICATED",
     "MAX_UNAUTHENTICATED_PER_HOST",
     "PHASES",
@@ -120,11 +126,13 @@ __all__ = [
     "Hello",
     "IdentityMismatch",
     "InboundMessage",
+    "InvalidAd",
     "Listener",
     "Message",
     "NetError",
     "RefusedByPeer",
     "RejectHook",
+    "SignedAd",
     "SyncRequest",
     "TableAd",
     "TableInfo",

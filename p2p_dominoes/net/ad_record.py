@@ -211,6 +211,20 @@ def instance_label(name: object) -> str | None:
     return label
 
 
+def txt_properties(text: bytes) -> dict[bytes, bytes | None]:
+    """A raw TXT record's entries as python-zeroconf reads them (the first of a key wins; a
+    key without ``=`` has no value)."""
+    properties: dict[bytes, bytes | None] = {}
+    pos = 0
+    while pos < len(text):
+        length = text[pos]
+        key, sep, value = text[pos + 1 : pos + 1 + length].partition(b"=")
+        pos += 1 + length
+        if key not in properties:
+            properties[key] = value if sep else None
+    return properties
+
+
 def _is_ip(text: str) -> bool:
     try:
         ipaddress.ip_address(text)

@@ -57,6 +57,7 @@ from p2p_dominoes.net.ad_record import (
     instance_label,
     instance_name,
     signed_addresses,
+    txt_properties,
 )
 from p2p_dominoes.net.errors import NetError
 from p2p_dominoes.net.strangers import StrangerLog
@@ -102,8 +103,17 @@ _MAX_REMEMBERED: Final = 4096
 _RETRY_REJECTED: Final = 30.0
 _SWEEP_INTERVAL: Final = 5.0
 _TYPE_PTR: Final = 12
+_TYPE_TXT: Final = 16
+_TYPE_SRV: Final = 33
+_MAX_CANDIDATES: Final = 8
 _CLASS_IN: Final = 1
-_UNKNOWN_SOURCE: Final = "mdns"
+_UNKNOWN_SOURCE: Final = "mDNS"
+
+
+def _claimed_source(addresses: list[str]) -> str:
+    """How the log names an mDNS sender: zeroconf does not say which host sent a record, so
+    by the address its records claim (rate-limited per claim, never taken as proof)."""
+    return f"mDNS claiming {addresses[0]}" if addresses else _UNKNOWN_SOURCE
 
 
 class DiscoveryError(NetError):
@@ -296,12 +306,29 @@ class _Kept:
     order: int
     """When it was first listed (earlier tables stay when the list is full)."""
 
-    def rank(self) -> tuple[int, int, int]:
+    def rank(self, crowd: int) -> tuple[int, int, int, int]:
+        """Lower is shown first: confirmed addresses, then the first ``crowd`` ads of each
+        address before the next of any (a flood from one address does not push out the
+        others), then tables in the lobby, then the earliest listed."""
         return (
             0 if self.ad.confirmed else 1,
+            crowd,
             0 if self.ad.info.phase == "lobby" else 1,
             self.order,
         )
+
+
+def _ranked(kept: Iterable[_Kept]) -> list[tuple[tuple[int, int, int, int], _Kept]]:
+    """Every kept ad with its rank; the n-th ad (by age) of an address has crowd n."""
+    seen: dict[str, int] = {}
+    ranked = []
+    for entry in sorted(kept, key=lambda k: k.order):
+        address = entry.ad.addresses[0]
+        crowd = seen.get(address, 0)
+        seen[address] = crowd + 1
+        ranked.append((entry.rank(crowd), entry))
+    ranked.sort(key=lambda item: item[0])
+    return ranked
 
 
 _Key = tuple[str, bytes]
@@ -368,8 +395,8 @@ class Discovery:
     def tables(self, limit: int | None = MAX_TABLES_LISTED) -> list[TableAd]:
         """Verified ads of other peers (at most ``limit``; None: all kept), sorted by table
         name then instance. When there are more, the ones shown are those whose addresses
-        are confirmed, in the lobby, and listed earliest."""
-        kept = sorted(self._kept.values(), key=_Kept.rank)
+        are confirmed, then one per advertised address in turn, in the lobby, listed earliest."""
+        kept = [entry for _, entry in _ranked(self._kept.values())]
         chosen = kept if limit is None else kept[: max(0, limit)]
         return sorted((k.ad for k in chosen), key=lambda a: (a.info.table_name, a.instance))
 
@@ -497,15 +524,19 @@ class Discovery:
         label = instance_label(name)
         if label is None or name in self._own_instances:
             return
+        claimed = list(service.parsed_addresses())
+        source = _claimed_source(claimed)
         try:
-            claimed = list(service.parsed_addresses())
-            source = claimed[0] if claimed else _UNKNOWN_SOURCE
             port = service.port
             ad = SignedAd.verify(label, port if port is not None else 0, service.properties)
         except InvalidAd as exc:
-            self._strangers.warn(source, f"ad {name!r:.100} not believed: {exc}")
-            self._reject(name)
-            return
+            found = self._cached_candidate(name, label)
+            if found is None:
+                self._strangers.warn(source, f"ad {name!r:.100} not believed: {exc}")
+                self._reject(name)
+                return
+            self._strangers.warn(source, f"spoofed record beside a signed ad {name!r:.100}")
+            ad = found
         if ad.info.fingerprint in self._own_fingerprints:
             return
         key = (ad.info.fingerprint, ad.info.table_id)
@@ -545,12 +576,36 @@ class Discovery:
         self._by_name[name] = key
         self._notify()
 
+    def _cached_candidate(self, name: str, label: str) -> SignedAd | None:
+        """The newest validly signed ad among every SRV × TXT record cached for ``name``.
+
+        A spoofer can put its own (cache-flush) TXT or SRV records beside the host's; zeroconf
+        resolves to the last one received, so the host's signed one is looked for among all.
+        """
+        cache = self._zc.cache
+        texts = cache.get_all_by_details(name, _TYPE_TXT, _CLASS_IN)[:_MAX_CANDIDATES]
+        services = cache.get_all_by_details(name, _TYPE_SRV, _CLASS_IN)[:_MAX_CANDIDATES]
+        best: SignedAd | None = None
+        for text in texts:
+            properties = txt_properties(getattr(text, "text", b""))
+            for service in services:
+                port = getattr(service, "port", 0)
+                try:
+                    ad = SignedAd.verify(label, port, properties)
+                except InvalidAd:
+                    continue
+                if best is None or ad.seq > best.seq:
+                    best = ad
+        return best
+
     def _make_room(self, table: TableAd) -> bool:
-        """Evict the least preferred kept ad if ``table`` ranks above it."""
-        worst_key, worst = max(self._kept.items(), key=lambda item: item[1].rank())
-        if _Kept(table, self._order + 1).rank() >= worst.rank():
+        """Evict the least preferred kept ad if ``table`` would rank above it."""
+        ranked = _ranked(self._kept.values())
+        worst_rank, worst = ranked[-1]
+        crowd = sum(1 for k in self._kept.values() if k.ad.addresses[0] == table.addresses[0])
+        if _Kept(table, self._order + 1).rank(crowd) >= worst_rank:
             return False
-        self._drop(worst_key)
+        self._drop((worst.ad.fingerprint, worst.ad.info.table_id))
         return True
 
     def _drop(self, key: _Key) -> None:

@@ -27,11 +27,13 @@ import pytest
 from tests.net.hostile.conftest import Attacks
 from tests.net.lan_peers import Peer, check_agreement, cli_argv, finish_all, peers, verify_cli
 from tests.net.netns import (
+    HOST_NETNS_ENV,
     REPO_ROOT,
     Lan,
     bridged_lan,
     isolated_env,
     namespace_support,
+    netns_id,
     python_argv,
 )
 
@@ -42,7 +44,7 @@ pytestmark = [
 ]
 
 TABLE = "Kitchen"
-HOST, ATTACKER, JOINER, BROWSER = 0, 1, 2, 3
+HOST, ATTACKER, JOINER, BROWSER, WATCHER = 0, 1, 2, 3, 4
 ADVERTISED = re.compile(r"Advertised on the local network \(mDNS\)")
 RUNNING = re.compile(r"p2p-dominoes is running for")
 MAX_LISTED = 32
@@ -189,21 +191,50 @@ def test_spoofed_names_and_probe_conflicts_kill_nobody(tmp_path: Path, attacks: 
     )
 
 
+def _watcher(lan: Lan, tmp_path: Path) -> Peer:
+    """A long-running lobby (`tests/net/lobby_watcher.py`) that prints what it lists."""
+    return Peer(
+        "watcher",
+        lan.exec_argv(
+            WATCHER,
+            python_argv(
+                "tests.net.lobby_watcher", "--interface", lan.v4[WATCHER], "--duration", "300"
+            ),
+        ),
+        tmp_path,
+    )
+
+
+def _watched(watcher: Peer) -> list[dict[str, Any]]:
+    lines = watcher.stdout.splitlines()
+    return [json.loads(line) for line in lines[:-1]]  # the last line may be half written
+
+
+def _lists_ann(line: dict[str, Any]) -> bool:
+    return any(name == TABLE and host == "Ann" for name, host, _ in line["tables"])
+
+
 def test_goodbyes_tampering_and_a_fake_table_flood_hide_nothing(
-    tmp_path: Path, attacks: Attacks
+    tmp_path: Path, attacks: Attacks, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    with bridged_lan(4, prefix="p2pdmn2") as lan, peers() as started:
+    monkeypatch.setenv(HOST_NETNS_ENV, netns_id())  # the watcher checks it runs elsewhere
+    with bridged_lan(5, prefix="p2pdmn2") as lan, peers() as started:
         host = _host(lan, tmp_path, tmp_path / "seat0.p2pd")
         started.append(host)
         host.port()
         host.wait_for(ADVERTISED, timeout=60)
         browser = _browser(lan, tmp_path)
-        started.append(browser)
+        watcher = _watcher(lan, tmp_path)
+        started += [browser, watcher]
         browser.wait_for(RUNNING, timeout=30)
-        attacker = _attacker(lan, "goodbye", "tamper", "flood", duration=90, fakes=300)
-        time.sleep(6.0)  # the attacker has learnt the real records and sent goodbyes
+        deadline = time.monotonic() + 30
+        while not any(_lists_ann(line) for line in _watched(watcher)):
+            assert time.monotonic() < deadline, str(watcher)
+            time.sleep(0.2)
+        attacker = _attacker(lan, "goodbye", "tamper", "flood", duration=150, fakes=300)
+        time.sleep(8.0)  # the attacker has learnt the real records and sent goodbyes
         listings = [_tables(lan) for _ in range(2)]
-        _alive(host, browser)
+        _alive(host, browser, watcher)
         for rows in listings:
             real = _real(rows)
             assert len(real) == 1, [r["table"] for r in rows]
@@ -213,18 +244,38 @@ def test_goodbyes_tampering_and_a_fake_table_flood_hide_nothing(
             assert not [r for r in rows if r["table"].startswith(("Unsigned", "Kitchen "))]
             fingerprints = [r["fingerprint"] for r in rows]
             assert fingerprints.count(real[0]["fingerprint"]) == 1
-        _alive(host, browser)
+        seen = _watched(watcher)
+        first = next(i for i, line in enumerate(seen) if _lists_ann(line))
+        gaps = [line["t"] for line in seen[first:] if not _lists_ann(line)]
+        assert not gaps, f"the real table vanished from a running lobby at {gaps}"
+        assert max(len(line["tables"]) for line in seen) <= MAX_LISTED
+        assert max(line["kept"] for line in seen) > MAX_LISTED  # the flood arrived
         final = _play_a_hand(lan, tmp_path, host, started, TABLE)  # under attack
-        _alive(browser)
+        closed_at = len(_watched(watcher))
+        deadline = time.monotonic() + 20
+        while _lists_ann(_watched(watcher)[-1]) or len(_watched(watcher)) <= closed_at:
+            assert time.monotonic() < deadline, "the host's signed close was not seen"
+            time.sleep(0.2)
+        close_s = (len(_watched(watcher)) - closed_at) * 0.5
+        _alive(browser, watcher)
         attacker.terminate()
         counts = _counts(attacker)
         assert counts["goodbye"] > 5 and counts["flood"] > 5 and counts["learnt_fingerprint"]
+        seen = _watched(watcher)
     listed = max(len(rows) for rows in listings)
-    attacks.figure("mdns_flood_tables_listed", f"{listed} (cap {MAX_LISTED}) of 300 fakes + 1")
+    watched = max(len(line["tables"]) for line in seen)
+    push = max(line["push_bytes"] for line in seen)
+    attacks.figure("mdns_flood_tables_listed", f"{max(listed, watched)} (cap {MAX_LISTED})")
+    attacks.figure("mdns_flood_tables_kept", max(line["kept"] for line in seen))
+    attacks.figure("mdns_flood_largest_lobby_push_bytes", push)
+    attacks.figure("mdns_signed_close_seen_within_s", close_s)
     attacks.tried(
         "mdns-spoofed-goodbye",
         survived=True,
-        detail=f"{counts['goodbye']} goodbye bursts; the real table stayed listed",
+        detail=(
+            f"{counts['goodbye']} goodbye bursts; the real table never left a running lobby "
+            f"({len(seen) - first} half-second samples)"
+        ),
     )
     attacks.tried(
         "mdns-tampered-and-replayed-txt",
@@ -236,7 +287,8 @@ def test_goodbyes_tampering_and_a_fake_table_flood_hide_nothing(
         survived=True,
         detail=(
             f"300 fakes x {counts['flood']} bursts ({counts['packets']} packets): "
-            f"{listed} rows listed, none unsigned or claiming the host's fingerprint; "
-            f"join Kitchen played, final {final[:12]}"
+            f"at most {max(listed, watched)} rows listed, {push} bytes per lobby push, none "
+            f"unsigned or claiming the host's fingerprint; join Kitchen played, "
+            f"final {final[:12]}"
         ),
     )

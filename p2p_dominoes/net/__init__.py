@@ -4,7 +4,16 @@ No game logic lives here: connections carry opaque payloads between identities, 
 publishes and finds table advertisements. The peer runtime (elsewhere) wires them to sessions.
 """
 
-from p2p_dominoes.net.ad_record import AD_SIGNATURE_DOMAIN, InvalidAd, SignedAd
+from p2p_dominoes.net.ad_record import (
+    AD_SIGNATURE_DOMAIN,
+    InvalidAd,
+    SignedAd,
+    format_fingerprint,
+    instance_label,
+    signed_addresses,
+    signed_bytes,
+    txt_properties,
+)
 from p2p_dominoes.net.connection import (
     AEAD_TAG_SIZE,
     AUTH_DOMAIN_INITIATOR,
@@ -144,10 +153,15 @@ __all__ = [
     "encode_frame",
     "encode_message",
     "format_address",
+    "format_fingerprint",
+    "instance_label",
     "instance_name",
     "lan_addresses",
     "normalize_fingerprint",
     "open_discovery",
     "open_listener",
+    "signed_addresses",
+    "signed_bytes",
     "transcript_hash",
+    "txt_properties",
 ]

@@ -45,6 +45,8 @@ _SEATS: Final = re.compile(r"([0-9]{1,2})/([0-9]{1,2})")
 _TID: Final = re.compile(r"[0-9a-f]{32}")
 _SEQ: Final = re.compile(r"[1-9][0-9]{0,15}")
 _B64URL: Final = re.compile(r"[A-Za-z0-9_-]+")
+_TAG: Final = re.compile(r" \[([A-Z2-7]{4}-[A-Z2-7]{4})/([0-9a-f]{4})(?:-[0-9a-f]{6})?\]\Z")
+"""The end of every instance name (see :func:`instance_name`): the name is bound to the key."""
 _TXT_KEYS: Final = frozenset(
     {"v", "tid", "table", "player", "fp", "seats", "rules", "phase", "pk", "seq", "addr", "sig"}
 )
@@ -350,6 +352,11 @@ class SignedAd:
         signature = _unb64(text["sig"], SIGNATURE_SIZE, "sig")
         if not key.verify(signature, signed_bytes(instance, port, properties)):
             raise InvalidAd("bad signature")
+        tag = _TAG.search(instance)
+        if tag is None or tag.group(1) != info.short_fingerprint:
+            raise InvalidAd("the instance name does not carry the key's short fingerprint")
+        if tag.group(2) != info.table_id.hex()[:4]:
+            raise InvalidAd("the instance name does not carry the table id")
         if not _SEQ.fullmatch(text["seq"]) or int(text["seq"]) >= MAX_SEQ:
             raise InvalidAd("seq is not a decimal number in range")
         addresses = tuple(text["addr"].split(","))

@@ -28,6 +28,7 @@ import signal
 import socket
 import sys
 import time
+from dataclasses import replace
 from typing import Any
 
 from zeroconf._dns import DNSAddress, DNSPointer, DNSQuestion, DNSService, DNSText
@@ -153,18 +154,22 @@ def _flood(
     for number in range(count):
         kind = number % 3
         identity = Identity.generate()
-        label = f"fake {number} [{identity.public.short_fingerprint}/{kind}]"
-        name = f"{label}.{SERVICE_TYPE}"
         if kind == 0:  # a valid ad by a fresh key
             info = _info(f"Fake {number}", identity.public.fingerprint, number)
+            label = _label(number, info)
             props = SignedAd.txt(
                 identity, info, instance=label, port=40000, seq=1, addresses=[address]
             )
         elif kind == 1 or victim_fp is None:  # unsigned, old-style
             info = _info(f"Unsigned {number}", identity.public.fingerprint, number)
+            label = _label(number, info)
             props = {k.encode(): v.encode() for k, v in info.to_txt().items()}
         else:  # claims the real host's fingerprint, signed by another key
             info = _info(f"Kitchen {number}", identity.public.fingerprint, number)
+            if victim_txt is not None:
+                tid = bytes.fromhex(_parse_txt(victim_txt)[b"tid"].decode())
+                info = replace(info, table_id=tid)
+            label = _label(number, replace(info, fingerprint=victim_fp))
             props = SignedAd.txt(
                 identity, info, instance=label, port=40000, seq=1, addresses=[address]
             )
@@ -172,8 +177,14 @@ def _flood(
             if victim_txt is not None and number % 2 == 0:  # the victim's own pk and sig
                 real = _parse_txt(victim_txt)
                 props[b"pk"], props[b"sig"] = real[b"pk"], real[b"sig"]
+        name = f"{label}.{SERVICE_TYPE}"
         packets += _packet(_ad_records(name, 40000, _txt_bytes(props), server, address))
     return packets
+
+
+def _label(number: int, info: TableInfo) -> str:
+    """A fake's instance name, shaped like ours (``[short fp/table id]``)."""
+    return f"fake {number} [{info.short_fingerprint}/{info.table_id.hex()[:4]}]"
 
 
 class _Learnt:

@@ -376,6 +376,18 @@ def test_the_instance_name_and_the_port_are_signed() -> None:
         SignedAd.verify(LABEL, 47801, props)
 
 
+def test_the_instance_name_must_carry_the_key_and_the_table() -> None:
+    # A valid signature by Mallory's own key, under the host's instance name.
+    info = _info(fingerprint=OTHER.public.fingerprint)
+    with pytest.raises(InvalidAd, match="short fingerprint"):
+        SignedAd.verify(LABEL, 47800, _signed(OTHER, info=info))
+    label = "Ана [" + FP[:9] + "/ffff]"
+    with pytest.raises(InvalidAd, match="table id"):
+        SignedAd.verify(label, 47800, _signed(label=label))
+    renamed = "Ана [" + FP[:9] + "/0001-a1b2c3]"  # the suffix after a probe conflict
+    assert SignedAd.verify(renamed, 47800, _signed(label=renamed)).seq == 5
+
+
 def test_a_key_that_is_not_the_fingerprints_is_refused() -> None:
     # Mallory signs an ad that claims the host's fingerprint with her own key …
     forged = _signed(OTHER, info=_info(fingerprint=OTHER.public.fingerprint))
@@ -544,7 +556,7 @@ async def test_a_flood_is_capped_and_does_not_push_out_other_hosts() -> None:
         identity = Identity.from_private_bytes(number.to_bytes(2, "big") * 16)
         fp = identity.public.fingerprint
         info = _info(fingerprint=fp, table_name=f"Fake {number}", table_id=bytes(16))
-        label = f"fake {number} [{fp[:9]}]"
+        label = f"fake {number} [{fp[:9]}/0000]"
         _offer(disco, _signed(identity, info=info, label=label), label=label, address="10.213.0.2")
     assert len(disco.tables()) == MAX_TABLES_LISTED
     assert len(disco.tables(limit=None)) == MAX_TABLES_KEPT

@@ -28,7 +28,10 @@ async def _watch(args: argparse.Namespace) -> None:
             rows = _table_rows(tables)
             line = {
                 "t": round(time.monotonic() - started, 2),
-                "tables": [[t.info.table_name, t.info.player_name, t.fingerprint] for t in tables],
+                "tables": [
+                    [t.info.table_name, t.info.player_name, t.fingerprint, t.info.phase, t.seq]
+                    for t in tables
+                ],
                 "kept": len(disco.tables(limit=None)),
                 "push_bytes": len(json.dumps(rows, ensure_ascii=False).encode()),
             }

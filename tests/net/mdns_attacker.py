@@ -195,6 +195,7 @@ class _Learnt:
         self.txts: dict[str, list[bytes]] = {}
         self.fingerprint: str | None = None
         self.txt: bytes | None = None
+        self.replays = 0
 
     def learn(self, msg: DNSIncoming) -> None:
         for record in msg.answers():
@@ -245,6 +246,7 @@ class _Learnt:
             )
             if len(history) > 1:  # an older, validly signed record: a replay
                 records.append(DNSText(name, _TYPE_TXT, _CLASS_IN | _CLASS_UNIQUE, TTL, history[0]))
+                self.replays += 1
         return _packet(records) if records else []
 
 
@@ -327,6 +329,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                 counts["flood"] += 1
         time.sleep(0.005)
     counts["learnt_fingerprint"] = learnt.fingerprint is not None
+    counts["replay"] = learnt.replays
     return counts
 
 

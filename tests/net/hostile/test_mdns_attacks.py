@@ -211,7 +211,12 @@ def _watched(watcher: Peer) -> list[dict[str, Any]]:
 
 
 def _lists_ann(line: dict[str, Any]) -> bool:
-    return any(name == TABLE and host == "Ann" for name, host, _ in line["tables"])
+    return bool(_ann(line))
+
+
+def _ann(line: dict[str, Any]) -> list[tuple[str, int]]:
+    """(phase, seq) of every listed table that is Ann's Kitchen."""
+    return [(p, q) for name, host, _, p, q in line["tables"] if name == TABLE and host == "Ann"]
 
 
 def test_goodbyes_tampering_and_a_fake_table_flood_hide_nothing(
@@ -257,11 +262,20 @@ def test_goodbyes_tampering_and_a_fake_table_flood_hide_nothing(
             assert time.monotonic() < deadline, "the host's signed close was not seen"
             time.sleep(0.2)
         close_s = (len(_watched(watcher)) - closed_at) * 0.5
+        gone_at = len(_watched(watcher))
+        time.sleep(4.0)  # the attacker goes on replaying the table's older signed records
+        assert not [line for line in _watched(watcher)[gone_at:] if _lists_ann(line)]
         _alive(browser, watcher)
         attacker.terminate()
         counts = _counts(attacker)
         assert counts["goodbye"] > 5 and counts["flood"] > 5 and counts["learnt_fingerprint"]
         seen = _watched(watcher)
+    shown = [entry for line in seen for entry in _ann(line)]
+    sequence = [q for _, q in shown]
+    assert sequence == sorted(sequence), "an older record of the table was believed"
+    phases = [p for p, _ in shown]
+    assert "playing" in phases and "lobby" not in phases[phases.index("playing") :]
+    assert counts["replay"] > 0  # older signed records were replayed after the update
     listed = max(len(rows) for rows in listings)
     watched = max(len(line["tables"]) for line in seen)
     push = max(line["push_bytes"] for line in seen)
@@ -280,7 +294,15 @@ def test_goodbyes_tampering_and_a_fake_table_flood_hide_nothing(
     attacks.tried(
         "mdns-tampered-and-replayed-txt",
         survived=True,
-        detail=f"{counts['tamper']} bursts; the listing kept the signed, newest record",
+        detail=(
+            f"{counts['tamper']} bursts, {counts['replay']} replays of older signed records: "
+            f"the running lobby went lobby → playing only, its seq never went back"
+        ),
+    )
+    attacks.tried(
+        "mdns-fake-claiming-host-fingerprint",
+        survived=True,
+        detail="100 fakes with Ann's fp and table id (own key, or Ann's pk and sig): none shown",
     )
     attacks.tried(
         "mdns-fake-table-flood",

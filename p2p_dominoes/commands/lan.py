@@ -367,7 +367,8 @@ def run_join(args: argparse.Namespace) -> int:
 
 
 def run_tables(args: argparse.Namespace) -> int:
-    from p2p_dominoes.net.discovery import DiscoveryError, browse_tables
+    from p2p_dominoes.net.discovery import MAX_TABLES_LISTED, DiscoveryError, browse_tables
+    from p2p_dominoes.peer_text import peer_text
 
     if not 0 < args.timeout <= 600:
         raise UsageError("--timeout must be between 0 and 600 seconds")
@@ -379,8 +380,8 @@ def run_tables(args: argparse.Namespace) -> int:
             raise PeerFailure(str(exc)) from None
         rows = [
             {
-                "table": t.info.table_name,
-                "host": t.info.player_name,
+                "table": peer_text(t.info.table_name, 64),
+                "host": peer_text(t.info.player_name, 64),
                 "fingerprint": t.info.fingerprint,
                 "seats": f"{t.info.seats_taken}/{t.info.seats_total}",
                 "rules": t.info.rules,
@@ -402,8 +403,11 @@ def run_tables(args: argparse.Namespace) -> int:
             print(
                 f"{row['table']}  host {row['host']} ({str(row['fingerprint'])[:9]})  "
                 f"seats {row['seats']}  {row['rules']}  {row['phase']}  "
+                f"id {str(row['table_id'])[:8]}  "
                 f"{', '.join(row['addresses'])}:{row['port']}"  # type: ignore[arg-type]
             )
+        if len(rows) >= MAX_TABLES_LISTED and not args.json:
+            print(f"(showing {MAX_TABLES_LISTED}: join a table by its id or host fingerprint)")
         return 0
 
     return _run_peer(main)

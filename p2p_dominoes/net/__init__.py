@@ -4,6 +4,16 @@ No game logic lives here: connections carry opaque payloads between identities, 
 publishes and finds table advertisements. The peer runtime (elsewhere) wires them to sessions.
 """
 
+from p2p_dominoes.net.ad_record import (
+    AD_SIGNATURE_DOMAIN,
+    InvalidAd,
+    SignedAd,
+    format_fingerprint,
+    instance_label,
+    signed_addresses,
+    signed_bytes,
+    txt_properties,
+)
 from p2p_dominoes.net.connection import (
     AEAD_TAG_SIZE,
     AUTH_DOMAIN_INITIATOR,
@@ -23,6 +33,8 @@ from p2p_dominoes.net.connection import (
     transcript_hash,
 )
 from p2p_dominoes.net.discovery import (
+    MAX_TABLES_KEPT,
+    MAX_TABLES_LISTED,
     PHASES,
     SERVICE_TYPE,
     Advertisement,
@@ -79,6 +91,7 @@ from p2p_dominoes.net.listener import (
 )
 
 __all__ = [
+    "AD_SIGNATURE_DOMAIN",
     "AEAD_TAG_SIZE",
     "AUTH_DOMAIN_INITIATOR",
     "AUTH_DOMAIN_RESPONDER",
@@ -98,6 +111,8 @@ __all__ = [
     "MAX_FRAME_SIZE",
     "MAX_HANDSHAKE_FRAME_SIZE",
     "MAX_REASON_BYTES",
+    "MAX_TABLES_KEPT",
+    "MAX_TABLES_LISTED",
     "MAX_UNAUTHENTICATED",
     "MAX_UNAUTHENTICATED_PER_HOST",
     "PHASES",
@@ -120,11 +135,13 @@ __all__ = [
     "Hello",
     "IdentityMismatch",
     "InboundMessage",
+    "InvalidAd",
     "Listener",
     "Message",
     "NetError",
     "RefusedByPeer",
     "RejectHook",
+    "SignedAd",
     "SyncRequest",
     "TableAd",
     "TableInfo",
@@ -136,10 +153,15 @@ __all__ = [
     "encode_frame",
     "encode_message",
     "format_address",
+    "format_fingerprint",
+    "instance_label",
     "instance_name",
     "lan_addresses",
     "normalize_fingerprint",
     "open_discovery",
     "open_listener",
+    "signed_addresses",
+    "signed_bytes",
     "transcript_hash",
+    "txt_properties",
 ]

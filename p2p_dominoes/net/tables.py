@@ -346,7 +346,7 @@ async def _advertise(
             rules.name,
             "lobby",
         )
-        advert = await disco.advertise(info, listener.port)
+        advert = await disco.advertise(info, listener.port, options.identity)
     except (DiscoveryError, OSError, ValueError) as exc:
         options.say(f"Not advertised on the local network ({exc}); players can join by address.")
         return None
@@ -570,37 +570,69 @@ class Target:
 
 
 async def find_table(name: str | None, *, interface: str | None, timeout: float) -> Target:
-    """Browse the LAN for a table by name (or the only one) and return how to reach its host."""
+    """Browse the LAN for a table by name, table id or host fingerprint (or the only one) and
+    return how to reach its host (pinned to the key that signed the ad).
+
+    Every verified ad is searched, not only the listed ones, so a flood of fake tables cannot
+    push the wanted one out of reach; a name that several tables carry must be made precise.
+    """
     tables: list[TableAd] = []
     deadline = trio.current_time() + timeout
     while trio.current_time() < deadline:
-        tables = await browse_tables(min(3.0, timeout), interface=interface)
+        tables = await browse_tables(min(3.0, timeout), interface=interface, limit=None)
         chosen = _choose(tables, name)
-        if chosen is not None:
+        if isinstance(chosen, TableAd):
             return Target(chosen.addresses, chosen.port, chosen.info.fingerprint)
+        if chosen:
+            raise PeerFailure(chosen)
     if not tables:
         raise PeerFailure(
             "no table found on the local network (same Wi-Fi? guest networks and AP isolation "
             "block discovery; try --connect HOST:PORT)"
         )
-    names = ", ".join(t.info.table_name for t in tables)
+    names = _listing(tables)
     raise PeerFailure(
-        f"no table called {name!r} (found: {names})"
+        f"no table called {peer_text(name, 64)!r} (found: {names})"
         if name
         else f"several tables: {names}; name one"
     )
 
 
-def _choose(tables: list[TableAd], name: str | None) -> TableAd | None:
+def _listing(tables: list[TableAd], limit: int = 8) -> str:
+    """A short, cleaned list of tables for an error line (name, host's short fingerprint)."""
+    shown = [f"{peer_text(t.info.table_name, 32)} ({t.info.short_fingerprint})" for t in tables]
+    more = len(shown) - limit
+    return ", ".join(shown[:limit]) + (f" and {more} more" if more > 0 else "")
+
+
+def _choose(tables: list[TableAd], name: str | None) -> TableAd | str | None:
+    """The one table in the lobby that ``name`` means; an error line when several match.
+
+    ``name`` is a table name (any case), or the start of a table id (hex) or of the host's
+    fingerprint (as shown by ``tables``, dashes optional). None when nothing matches yet.
+    """
     lobby = [t for t in tables if t.info.phase == "lobby"]
     if name is None:
         return lobby[0] if len(lobby) == 1 else None
-    wanted = name.casefold()
-    for table in lobby:
-        if table.info.table_name.casefold() == wanted or table.info.table_id.hex().startswith(
-            wanted
-        ):
-            return table
+    wanted = name.strip().casefold()
+    if not wanted:
+        return None
+    by_name = [t for t in lobby if t.info.table_name.casefold() == wanted]
+    compact = wanted.replace("-", "").upper()
+    by_id = [
+        t
+        for t in lobby
+        if t.info.table_id.hex().startswith(wanted)
+        or (len(compact) >= 4 and t.info.fingerprint.replace("-", "").startswith(compact))
+    ]
+    found = by_name or by_id
+    if len(found) == 1:
+        return found[0]
+    if len(found) > 1:
+        return (
+            f"several tables match {peer_text(name, 64)!r}: {_listing(found)}; "
+            "name one by its table id or its host's fingerprint (see `p2p-dominoes tables`)"
+        )
     return None
 
 

@@ -10,6 +10,7 @@ import base64
 import contextlib
 import functools
 import ipaddress
+import json
 import logging
 import re
 import time
@@ -23,7 +24,13 @@ import trio
 from p2p_dominoes.engine import DRAW, PASS, PRESETS, Action, Line, SeatView, describe, preset
 from p2p_dominoes.net.admission import LobbyControl, LobbyState
 from p2p_dominoes.net.connection import normalize_fingerprint
-from p2p_dominoes.net.discovery import DiscoveryError, TableAd, lan_addresses, open_discovery
+from p2p_dominoes.net.discovery import (
+    MAX_TABLES_LISTED,
+    DiscoveryError,
+    TableAd,
+    lan_addresses,
+    open_discovery,
+)
 from p2p_dominoes.net.runtime import PeerFailure, PeerOptions
 from p2p_dominoes.net.tables import Target, host_table, join_table, split_host_port
 from p2p_dominoes.peer_text import peer_text
@@ -205,23 +212,12 @@ class PlayController:
         }
 
     def lobby_snapshot(self) -> dict[str, Any]:
+        """The lobby for the page: tables (verified ads, at most ``MAX_TABLES_LISTED`` rows of
+        cleaned, bounded text, and at most ``LOBBY_TABLES_BYTES`` of JSON), lines, status."""
         return {
             "screen": "lobby",
             "busy": self.busy,
-            "tables": [
-                {
-                    "table": t.info.table_name,
-                    "host": t.info.player_name,
-                    "fingerprint": t.info.fingerprint[:9],
-                    "seats": f"{t.info.seats_taken}/{t.info.seats_total}",
-                    "rules": t.info.rules,
-                    "phase": t.info.phase,
-                    "id": t.info.table_id.hex(),
-                    "address": _dialable(t),
-                    "pin": t.info.fingerprint,
-                }
-                for t in self.tables
-            ],
+            "tables": _table_rows(self.tables),
             "lines": self.lobby_lines[-30:],
             "discovery": self.discovery_note,
         }
@@ -271,17 +267,26 @@ class PlayController:
                 await self._command(command, nursery)
 
     async def _browse(self) -> None:
-        try:
-            async with open_discovery(interface=self.interface) as disco:
-                while True:
-                    self.tables = disco.tables()
-                    if self.screen == "lobby":
-                        self.publish()
-                    with trio.move_on_after(2):
-                        await disco.wait_for_change()
-        except (DiscoveryError, OSError) as exc:
-            self.discovery_note = str(exc)
-            self.publish()
+        """Keep ``tables`` fresh from mDNS; a failure is logged and browsing starts again
+        (after a pause), except when discovery cannot run here at all."""
+        while True:
+            try:
+                async with open_discovery(interface=self.interface) as disco:
+                    while True:
+                        self.tables = disco.tables()
+                        if self.screen == "lobby":
+                            self.publish()
+                        with trio.move_on_after(2):
+                            await disco.wait_for_change()
+            except (DiscoveryError, OSError) as exc:
+                self.discovery_note = str(exc)
+                self.publish()
+                return
+            except Exception as exc:  # discovery must never end the page's peer
+                log.warning("discovery failed, browsing again: %r", exc)
+                self.discovery_note = "restarting"
+                self.publish()
+            await trio.sleep(5)
 
     async def _command(self, command: dict[str, Any], nursery: trio.Nursery) -> None:
         """One command from the page: a malformed or unknown one is refused with a message,
@@ -394,6 +399,33 @@ class PlayController:
 def _lan_addresses() -> tuple[str, ...]:
     """This machine's LAN addresses (looked up once: every page update shows them)."""
     return tuple(lan_addresses())
+
+
+LOBBY_TABLES_BYTES = 16_384
+"""Most bytes of JSON the lobby's table list may take in one push to the page."""
+
+
+def _table_rows(tables: Sequence[TableAd]) -> list[dict[str, str]]:
+    """Page rows for at most ``MAX_TABLES_LISTED`` tables, text cleaned, within the byte cap."""
+    rows: list[dict[str, str]] = []
+    size = 2
+    for t in tables[:MAX_TABLES_LISTED]:
+        row = {
+            "table": peer_text(t.info.table_name, 64),
+            "host": peer_text(t.info.player_name, 64),
+            "fingerprint": t.info.fingerprint[:9],
+            "seats": f"{t.info.seats_taken}/{t.info.seats_total}",
+            "rules": peer_text(t.info.rules, 32),
+            "phase": t.info.phase,
+            "id": t.info.table_id.hex(),
+            "address": peer_text(_dialable(t), 64),
+            "pin": t.info.fingerprint,
+        }
+        size += len(json.dumps(row, ensure_ascii=False).encode("utf-8")) + 1
+        if size > LOBBY_TABLES_BYTES:
+            break
+        rows.append(row)
+    return rows
 
 
 def _dialable(table: TableAd) -> str:

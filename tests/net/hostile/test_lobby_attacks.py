@@ -38,6 +38,7 @@ LISTENING = re.compile(r"Listening on port (\d+)")
 EVIL = "\x1b]0;owned\x07\x1b[2J\x1b[31mred\u202eevil\u2066x\x9b"
 FORBIDDEN = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]")
 SQUATTER_SOURCES = [f"127.0.0.{n}" for n in range(2, 7)]
+SQUAT_SECONDS = 10.0
 
 
 def _clean(text: str) -> bool:
@@ -108,8 +109,13 @@ def test_seat_squatting_by_many_keys_does_not_crowd_out_an_honest_joiner(
                         answered[number] = name
                         host.type_line(f"{'y' if name == 'honest' else 'n'} {number}")
 
+            # Let the squatters ask for a while (at least SQUAT_SECONDS, whatever the load), so
+            # that many more requests are made than the host's person can ever be shown.
+            squat_until = time.monotonic() + SQUAT_SECONDS
             deadline = time.monotonic() + 30
-            while len(answered) < 3 and time.monotonic() < deadline:
+            while (len(answered) < 3 or time.monotonic() < squat_until) and (
+                time.monotonic() < deadline
+            ):
                 answer_requests()  # the squatters are asking
                 time.sleep(0.05)
             honest_started = time.monotonic()
@@ -144,7 +150,7 @@ def test_seat_squatting_by_many_keys_does_not_crowd_out_an_honest_joiner(
     bound = len(SQUATTER_SOURCES) * (SOURCE_REFUSALS + MAX_PENDING_PER_SOURCE)
     assert len(prompts) <= bound, (len(prompts), bound)
     assert counts.get("busy", 0) > 0 and counts.get("refused", 0) > len(prompts), counts
-    assert counts["asked"] > 3 * len(prompts), counts  # most requests never reached the person
+    assert counts["asked"] > 2 * len(prompts), counts  # most requests never reached the person
     assert list(answered.values()).count("honest") >= 1
     assert "Traceback" not in host.stderr + honest.stderr
     attacks.tried(

@@ -58,21 +58,26 @@ from p2p_dominoes.net.runtime import (
 )
 from p2p_dominoes.net.timing import bot_timing_path
 from p2p_dominoes.session import (
+    GENESIS_SIGN,
     Envelope,
     Genesis,
     InvalidMessage,
     PublicIdentity,
     SeatInfo,
     default_registry,
+    new_table_nonce,
+    seat_commitment,
 )
 from p2p_dominoes.session.table import TableSession
 from p2p_dominoes.session.transcript import Transcript
 from p2p_dominoes.store import (
     HandSecrets,
+    NonceFileError,
     PeerAddress,
     TableLog,
     TableLogBusy,
     TableLogError,
+    TableNonceFile,
     read_log,
 )
 
@@ -115,20 +120,28 @@ class _Seated:
     host_address: str
     """The address the player used to reach the host."""
     connection: Connection | None
+    commitment: bytes
+    """The player's table-nonce commitment, for its genesis seat (table code)."""
 
 
 class _HostLobby:
     """The host's seat list before the genesis."""
 
     def __init__(
-        self, options: PeerOptions, listener: Listener, players: int, table: str, rules: Rules
+        self,
+        options: PeerOptions,
+        listener: Listener,
+        players: int,
+        table: str,
+        rules: Rules,
+        commitment: bytes,
     ) -> None:
         self.options = options
         self.players = players
         self.table = table
         self.rules = rules
         self.seated: list[_Seated] = [
-            _Seated(options.name, options.identity.public, "", listener.port, "", None)
+            _Seated(options.name, options.identity.public, "", listener.port, "", None, commitment)
         ]
         self.full = trio.Event()
         self.changed = trio.Event()
@@ -171,7 +184,9 @@ async def host_table(
     if options.timing is not None:
         options.timing.mark("listening")
     table_id = secrets.token_bytes(16)
-    lobby = _HostLobby(options, listener, players, table_name, rules)
+    nonce = new_table_nonce()  # table code: committed now, revealed in our genesis_sign
+    commitment = seat_commitment(options.identity.public, nonce)
+    lobby = _HostLobby(options, listener, players, table_name, rules, commitment)
     inbox = Inbox.new()
     session_box: list[TableSession] = []
     ready = trio.Event()
@@ -206,12 +221,12 @@ async def host_table(
                 if advert is not None:
                     await advert.update(seats_taken=len(lobby.seated))
             seats = lobby.seats_for(lobby.seated[0]).seats
-            genesis = _genesis(table_id, rules, seats)
+            genesis = _genesis(table_id, rules, seats, [s.commitment for s in lobby.seated])
             envelope = genesis.sign(options.identity, 0)
             offer = encode_lobby(GenesisOffer(envelope.encode(), hands))
             transcript = Transcript(envelope, default_registry())
             peers = [PeerAddress(i, s.address, s.port) for i, s in enumerate(seats)]
-            session, log = sit_down(options, transcript, 0, hands, table_name, peers)
+            session, log = sit_down(options, transcript, 0, hands, table_name, peers, nonce)
             session_box.append(session)
             run = TableRun(session, options, tuple(s.name for s in seats), inbox=inbox, log=log)
             ready.set()
@@ -271,8 +286,11 @@ def _dial_host(options: PeerOptions) -> str:
     return addresses[0] if addresses else "127.0.0.1"
 
 
-def _genesis(table_id: bytes, rules: Rules, seats: tuple[SeatAddress, ...]) -> Genesis:
-    return Genesis(table_id, rules.to_wire(), tuple(SeatInfo(s.name, s.key) for s in seats))
+def _genesis(
+    table_id: bytes, rules: Rules, seats: tuple[SeatAddress, ...], commitments: list[bytes]
+) -> Genesis:
+    infos = (SeatInfo(s.name, s.key, c) for s, c in zip(seats, commitments, strict=True))
+    return Genesis(table_id, rules.to_wire(), tuple(infos))
 
 
 async def _lobby_member(connection: Connection, lobby: _HostLobby, ready: trio.Event) -> None:
@@ -301,10 +319,11 @@ async def _lobby_member(connection: Connection, lobby: _HostLobby, ready: trio.E
         message.listen_port,
         message.host_address,
         connection,
+        message.commitment,
     )
     lobby.seated.append(seated)
     lobby.options.say(
-        f"{message.name} ({connection.peer.short_fingerprint}) took seat "
+        f"{message.name} ({connection.peer.fingerprint}) took seat "
         f"{len(lobby.seated) - 1} ({len(lobby.seated)} of {lobby.players})."
     )
     await lobby.broadcast_seats()
@@ -452,15 +471,23 @@ async def join_table(options: PeerOptions, target: Target) -> int:
             if target.expect is None:
                 say(f"Connected to {host.remote_address}, fingerprint {host.peer.fingerprint}:")
                 say("compare it with the one the host's screen shows.")
-            join = Join(options.name, listener.port, _bare_host(host.remote_address))
+            nonce = new_table_nonce()  # table code: committed in our join, revealed once seated
+            join = Join(
+                options.name,
+                listener.port,
+                _bare_host(host.remote_address),
+                seat_commitment(options.identity.public, nonce),
+            )
             await host.send(encode_lobby(join))
             offer, addresses, lobby = await _await_genesis(host, say)
             table_name = lobby.table_name
-            transcript, seat = accept_genesis(offer, options.identity, host.peer)
+            transcript, seat = accept_genesis(offer, options.identity, host.peer, nonce)
             _check_genesis_against_lobby(transcript, lobby)
             seats = transcript.genesis.seats
             peers = [PeerAddress(i, *address) for i, address in sorted(addresses.items())]
-            session, log = sit_down(options, transcript, seat, offer.max_hands, table_name, peers)
+            session, log = sit_down(
+                options, transcript, seat, offer.max_hands, table_name, peers, nonce
+            )
             session_box.append(session)
             run = TableRun(session, options, tuple(s.name for s in seats), inbox=inbox, log=log)
             ready.set()
@@ -529,7 +556,7 @@ async def _await_genesis(
         if isinstance(message, Seats):
             addresses = {i: (s.address, s.port) for i, s in enumerate(message.seats)}
             lobby = message
-            names = tuple(f"{s.name} ({s.key.short_fingerprint})" for s in message.seats)
+            names = tuple(f"{s.name} ({s.key.fingerprint})" for s in message.seats)
             if names != shown:
                 say(
                     f"Table '{message.table_name}' ({message.rules}): "
@@ -564,6 +591,19 @@ async def _dial_seat(
         await trio.sleep(1.0)
 
 
+def _resume_nonce(
+    directory: Path, transcript: Transcript, seat: int, messages: list[bytes]
+) -> bytes:
+    """Our table nonce: from the transcript if our genesis_sign is logged, else from its file."""
+    for data in messages[1 : 1 + len(transcript.genesis.seats)]:
+        with suppress(InvalidMessage):
+            envelope = Envelope.decode(data, default_registry())
+            nonce = envelope.field("nonce") if envelope.type == GENESIS_SIGN else None
+            if envelope.seat == seat and isinstance(nonce, bytes):
+                return nonce
+    return TableNonceFile(directory).load(transcript.table_id, seat)
+
+
 async def resume_table(options: PeerOptions, directory: Path) -> int:
     """Come back to a table from its log: replay our transcript, find the others, catch up."""
     try:
@@ -580,12 +620,18 @@ async def resume_table(options: PeerOptions, directory: Path) -> int:
         log.close()
         raise PeerFailure("this identity does not hold the seat this log was kept for")
     secrets = HandSecrets(directory)
+    try:
+        nonce = _resume_nonce(directory, transcript, header.seat, messages)
+    except NonceFileError as exc:
+        log.close()
+        raise PeerFailure(f"cannot resume: {exc}") from None
     session = TableSession(
         transcript,
         header.seat,
         options.identity,
         max_hands=header.max_hands,
         hand_keys=secrets.keys_for,
+        table_nonce=nonce,
     )
     try:
         for data in messages[1:]:

@@ -28,7 +28,9 @@ from p2p_dominoes.session.genesis import (
     check_setup_message,
     genesis_signers,
     next_genesis_signer,
+    revealed_nonces,
     sign_genesis,
+    transcript_table_code,
 )
 from p2p_dominoes.session.identity import (
     PUBLIC_KEY_SIZE,
@@ -52,6 +54,21 @@ from p2p_dominoes.session.schema import (
     Wire,
     record,
 )
+from p2p_dominoes.session.table_code import (
+    COMMITMENT_SIZE,
+    LANGUAGES,
+    SEAT_COMMITMENT_DOMAIN,
+    TABLE_CODE_BYTES,
+    TABLE_CODE_DOMAIN,
+    TABLE_NONCE_SIZE,
+    WORD_LIST_SIZE,
+    TableCode,
+    new_table_nonce,
+    opens_commitment,
+    seat_commitment,
+    table_code,
+    word_lists,
+)
 from p2p_dominoes.session.transcript import (
     RECORD_EQUIVOCATION,
     RECORD_MESSAGE,
@@ -65,6 +82,21 @@ from p2p_dominoes.session.transcript import (
 )
 
 __all__ = [
+    "COMMITMENT_SIZE",
+    "LANGUAGES",
+    "SEAT_COMMITMENT_DOMAIN",
+    "TABLE_CODE_BYTES",
+    "TABLE_CODE_DOMAIN",
+    "TABLE_NONCE_SIZE",
+    "WORD_LIST_SIZE",
+    "TableCode",
+    "new_table_nonce",
+    "opens_commitment",
+    "revealed_nonces",
+    "seat_commitment",
+    "table_code",
+    "transcript_table_code",
+    "word_lists",
     "ENVELOPE_FIELDS",
     "ENVELOPE_SIGNATURE_DOMAIN",
     "GENESIS",

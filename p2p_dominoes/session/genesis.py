@@ -31,13 +31,6 @@ from p2p_dominoes.session.identity import (
     InvalidIdentity,
     PublicIdentity,
 )
-from p2p_dominoes.session.table_code import (
-    COMMITMENT_SIZE,
-    TABLE_NONCE_SIZE,
-    TableCode,
-    opens_commitment,
-    table_code,
-)
 from p2p_dominoes.session.schema import (
     ArrayOf,
     Bin,
@@ -47,6 +40,13 @@ from p2p_dominoes.session.schema import (
     Text,
     Wire,
     record,
+)
+from p2p_dominoes.session.table_code import (
+    COMMITMENT_SIZE,
+    TABLE_NONCE_SIZE,
+    TableCode,
+    opens_commitment,
+    table_code,
 )
 
 if TYPE_CHECKING:
@@ -157,7 +157,7 @@ class Genesis:
         return cls(table_id, rules, tuple(infos), version)
 
     def to_wire(self) -> tuple[Wire, ...]:
-        """The genesis body: ``[protocol_version, table_id, rules, [[name, key, commitment], …]]``."""
+        """The body: ``[protocol_version, table_id, rules, [[name, key, commitment], …]]``."""
         seats = tuple((seat.name, seat.key.raw, seat.commitment) for seat in self.seats)
         return (self.protocol_version, self.table_id, self.rules, seats)
 

@@ -82,8 +82,8 @@ from p2p_dominoes.session.genesis import (
     transcript_table_code,
 )
 from p2p_dominoes.session.identity import Identity
-from p2p_dominoes.session.table_code import TableCode, opens_commitment
 from p2p_dominoes.session.schema import Wire
+from p2p_dominoes.session.table_code import TableCode, opens_commitment
 from p2p_dominoes.session.transcript import EquivocationDetected, ReplayedMessage, Transcript
 
 MAX_BUFFERED_PER_SEAT = 64

@@ -126,7 +126,7 @@ class WebUI:
     def snapshot(self) -> dict[str, Any]:
         session = self.session
         assert session is not None
-        fingerprints = [key.short_fingerprint for key in session.transcript.keys]
+        fingerprints = [key.fingerprint for key in session.transcript.keys]
         return table_snapshot(session, self.names, fingerprints, self.progress, self.lang)
 
 
@@ -179,7 +179,6 @@ class PlayController:
             "me": {
                 "name": self.name,
                 "fingerprint": self.identity.public.fingerprint,
-                "short": self.identity.public.short_fingerprint,
                 "addresses": list(addresses),
                 "port": self.lan_port,
             },
@@ -195,7 +194,7 @@ class PlayController:
                 {
                     "table": t.info.table_name,
                     "host": t.info.player_name,
-                    "fingerprint": t.info.fingerprint[:9],
+                    "fingerprint": t.info.fingerprint,  # before the genesis: the full one
                     "seats": f"{t.info.seats_taken}/{t.info.seats_total}",
                     "rules": t.info.rules,
                     "phase": t.info.phase,

@@ -81,7 +81,8 @@ def run(args: argparse.Namespace) -> int:
             f"{report.hands} hand{'s' if report.hands != 1 else ''} audited, "
             f"{state}, scores {', '.join(map(str, report.scores))}, head {report.head.hex()[:16]}"
         )
-    if report.code is not None and not args.json:
+    if report.ok and report.code is not None and not args.json:
+        # The code the players compared aloud, so an audit afterwards can confirm it.
         print(f"{args.file}: table code {report.code.line()}")
     return 0 if report.ok else 1
 

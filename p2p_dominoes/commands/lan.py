@@ -401,7 +401,7 @@ def run_tables(args: argparse.Namespace) -> int:
             )
         for row in rows if not args.json else []:
             print(
-                f"{row['table']}  host {row['host']} ({str(row['fingerprint'])[:9]})  "
+                f"{row['table']}  host {row['host']} ({row['fingerprint']})  "
                 f"seats {row['seats']}  {row['rules']}  {row['phase']}  "
                 f"id {str(row['table_id'])[:8]}  "
                 f"{', '.join(row['addresses'])}:{row['port']}"  # type: ignore[arg-type]

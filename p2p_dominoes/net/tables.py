@@ -70,6 +70,7 @@ from p2p_dominoes.net.strangers import StrangerLog
 from p2p_dominoes.net.timing import bot_timing_path
 from p2p_dominoes.peer_text import peer_text
 from p2p_dominoes.session import (
+    GENESIS_SIGN,
     Envelope,
     Genesis,
     Identity,
@@ -77,15 +78,19 @@ from p2p_dominoes.session import (
     PublicIdentity,
     SeatInfo,
     default_registry,
+    new_table_nonce,
+    seat_commitment,
 )
 from p2p_dominoes.session.table import TableSession
 from p2p_dominoes.session.transcript import Transcript
 from p2p_dominoes.store import (
     HandSecrets,
+    NonceFileError,
     PeerAddress,
     TableLog,
     TableLogBusy,
     TableLogError,
+    TableNonceFile,
     read_log,
 )
 
@@ -128,6 +133,8 @@ class _Seated:
     host_address: str
     """The address the player used to reach the host."""
     connection: Connection | None
+    commitment: bytes
+    """The player's table-nonce commitment, for its genesis seat (table code)."""
 
 
 class _HostLobby:
@@ -141,6 +148,7 @@ class _HostLobby:
         table: str,
         rules: Rules,
         desk: HostDesk | None,
+        commitment: bytes,
     ) -> None:
         self.options = options
         self.players = players
@@ -150,7 +158,7 @@ class _HostLobby:
         self.admission = Admission(ask=desk is not None)
         self.strangers = StrangerLog(log)
         self.seated: list[_Seated] = [
-            _Seated(options.name, options.identity.public, "", listener.port, "", None)
+            _Seated(options.name, options.identity.public, "", listener.port, "", None, commitment)
         ]
         self.started = False
         self.full = trio.Event()
@@ -241,7 +249,9 @@ async def host_table(
     if options.timing is not None:
         options.timing.mark("listening")
     table_id = secrets.token_bytes(16)
-    lobby = _HostLobby(options, listener, players, table_name, rules, desk)
+    nonce = new_table_nonce()  # table code: committed now, revealed in our genesis_sign
+    commitment = seat_commitment(options.identity.public, nonce)
+    lobby = _HostLobby(options, listener, players, table_name, rules, desk, commitment)
     inbox = Inbox.new()
     session_box: list[TableSession] = []
     ready = trio.Event()
@@ -291,12 +301,12 @@ async def host_table(
             lobby.started = True
             attending.cancel()
             seats = lobby.seats_for(lobby.seated[0]).seats
-            genesis = _genesis(table_id, rules, seats)
+            genesis = _genesis(table_id, rules, seats, [s.commitment for s in lobby.seated])
             envelope = genesis.sign(options.identity, 0)
             offer = encode_lobby(GenesisOffer(envelope.encode(), hands))
             transcript = Transcript(envelope, default_registry())
             peers = [PeerAddress(i, s.address, s.port) for i, s in enumerate(seats)]
-            session, log = sit_down(options, transcript, 0, hands, table_name, peers)
+            session, log = sit_down(options, transcript, 0, hands, table_name, peers, nonce)
             session_box.append(session)
             run = TableRun(session, options, tuple(s.name for s in seats), inbox=inbox, log=log)
             ready.set()
@@ -363,8 +373,11 @@ def _dial_host(options: PeerOptions) -> str:
     return addresses[0] if addresses else "127.0.0.1"
 
 
-def _genesis(table_id: bytes, rules: Rules, seats: tuple[SeatAddress, ...]) -> Genesis:
-    return Genesis(table_id, rules.to_wire(), tuple(SeatInfo(s.name, s.key) for s in seats))
+def _genesis(
+    table_id: bytes, rules: Rules, seats: tuple[SeatAddress, ...], commitments: list[bytes]
+) -> Genesis:
+    infos = (SeatInfo(s.name, s.key, c) for s, c in zip(seats, commitments, strict=True))
+    return Genesis(table_id, rules.to_wire(), tuple(infos))
 
 
 async def _lobby_member(connection: Connection, lobby: _HostLobby, ready: trio.Event) -> None:
@@ -429,6 +442,7 @@ async def _lobby_member(connection: Connection, lobby: _HostLobby, ready: trio.E
         message.listen_port,
         message.host_address,
         connection,
+        message.commitment,
     )
     lobby.seated.append(seated)
     lobby.options.say(
@@ -709,6 +723,8 @@ async def join_table(options: PeerOptions, target: Target) -> int:
             handler,
         )
         say(f"Listening on port {listener.port} for the other players.")
+        # Table code: committed in our join (the same nonce on every retry), revealed once seated.
+        nonce = new_table_nonce()
         while True:
             async with dialed(
                 options.identity,
@@ -722,7 +738,12 @@ async def join_table(options: PeerOptions, target: Target) -> int:
                     say("compare it with the one the host's screen shows.")
                 announced.clear()
                 announced.add(host.peer)
-                join = Join(options.name, listener.port, _bare_host(host.remote_address))
+                join = Join(
+                    options.name,
+                    listener.port,
+                    _bare_host(host.remote_address),
+                    seat_commitment(options.identity.public, nonce),
+                )
                 await host.send(encode_lobby(join))
                 say("Asked the host for a seat; waiting for the answer.")
                 try:
@@ -740,7 +761,16 @@ async def join_table(options: PeerOptions, target: Target) -> int:
                     )
                 else:
                     status = await _play_joined(
-                        options, target, host, offer, addresses, lobby, inbox, session_box, ready
+                        options,
+                        target,
+                        host,
+                        offer,
+                        addresses,
+                        lobby,
+                        inbox,
+                        session_box,
+                        ready,
+                        nonce,
                     )
                     break
             await trio.sleep(wait)
@@ -758,14 +788,15 @@ async def _play_joined(
     inbox: Inbox,
     session_box: list[TableSession],
     ready: trio.Event,
+    nonce: bytes,
 ) -> int:
     """Sign the host's genesis (after checking it against the lobby), then play the table."""
     table_name = lobby.table_name
-    transcript, seat = accept_genesis(offer, options.identity, host.peer)
+    transcript, seat = accept_genesis(offer, options.identity, host.peer, nonce)
     _check_genesis_against_lobby(transcript, lobby)
     seats = transcript.genesis.seats
     peers = [PeerAddress(i, *address) for i, address in sorted(addresses.items())]
-    session, log = sit_down(options, transcript, seat, offer.max_hands, table_name, peers)
+    session, log = sit_down(options, transcript, seat, offer.max_hands, table_name, peers, nonce)
     session_box.append(session)
     run = TableRun(session, options, tuple(s.name for s in seats), inbox=inbox, log=log)
     ready.set()
@@ -852,9 +883,7 @@ async def _await_genesis(
             announced.clear()
             announced.add(host.peer)
             announced.update(s.key for s in message.seats)
-            names = tuple(
-                f"{peer_text(s.name, 64)} ({s.key.short_fingerprint})" for s in message.seats
-            )
+            names = tuple(f"{peer_text(s.name, 64)} ({s.key.fingerprint})" for s in message.seats)
             if names != shown:
                 table, rules = peer_text(message.table_name, 64), peer_text(message.rules, 64)
                 say(
@@ -890,6 +919,19 @@ async def _dial_seat(
         await trio.sleep(1.0)
 
 
+def _resume_nonce(
+    directory: Path, transcript: Transcript, seat: int, messages: list[bytes]
+) -> bytes:
+    """Our table nonce: from the transcript if our genesis_sign is logged, else from its file."""
+    for data in messages[1 : 1 + len(transcript.genesis.seats)]:
+        with suppress(InvalidMessage):
+            envelope = Envelope.decode(data, default_registry())
+            nonce = envelope.field("nonce") if envelope.type == GENESIS_SIGN else None
+            if envelope.seat == seat and isinstance(nonce, bytes):
+                return nonce
+    return TableNonceFile(directory).load(transcript.table_id, seat)
+
+
 async def resume_table(options: PeerOptions, directory: Path) -> int:
     """Come back to a table from its log: replay our transcript, find the others, catch up."""
     try:
@@ -906,12 +948,18 @@ async def resume_table(options: PeerOptions, directory: Path) -> int:
         log.close()
         raise PeerFailure("this identity does not hold the seat this log was kept for")
     secrets = HandSecrets(directory)
+    try:
+        nonce = _resume_nonce(directory, transcript, header.seat, messages)
+    except NonceFileError as exc:
+        log.close()
+        raise PeerFailure(f"cannot resume: {exc}") from None
     session = TableSession(
         transcript,
         header.seat,
         options.identity,
         max_hands=header.max_hands,
         hand_keys=secrets.keys_for,
+        table_nonce=nonce,
     )
     try:
         for data in messages[1:]:

@@ -145,7 +145,7 @@ class WebUI:
     def snapshot(self) -> dict[str, Any]:
         session = self.session
         assert session is not None
-        fingerprints = [key.short_fingerprint for key in session.transcript.keys]
+        fingerprints = [key.fingerprint for key in session.transcript.keys]
         return table_snapshot(session, self.names, fingerprints, self.progress, self.lang)
 
 
@@ -203,7 +203,6 @@ class PlayController:
             "me": {
                 "name": self.name,
                 "fingerprint": self.identity.public.fingerprint,
-                "short": self.identity.public.short_fingerprint,
                 "addresses": list(addresses),
                 "port": self.lan_port,
             },
@@ -413,7 +412,7 @@ def _table_rows(tables: Sequence[TableAd]) -> list[dict[str, str]]:
         row = {
             "table": peer_text(t.info.table_name, 64),
             "host": peer_text(t.info.player_name, 64),
-            "fingerprint": t.info.fingerprint[:9],
+            "fingerprint": t.info.fingerprint,  # before the genesis: the full one
             "seats": f"{t.info.seats_taken}/{t.info.seats_total}",
             "rules": peer_text(t.info.rules, 32),
             "phase": t.info.phase,

@@ -25,6 +25,7 @@ from p2p_dominoes.engine import (
 from p2p_dominoes.engine.legality import why_no_draw
 from p2p_dominoes.net.admission import LobbyState
 from p2p_dominoes.session.table import Phase, TableSession
+from p2p_dominoes.session.table_code import TableCode
 
 _REASONS = {
     "en": {
@@ -196,6 +197,7 @@ def table_snapshot(
         "screen": "table",
         "names": list(names),
         "fingerprints": list(fingerprints),
+        "code": code_json(session.table_code),
         "seat": seat,
         "rules": session.rules.name,
         "target": session.rules.target(session.players),
@@ -254,6 +256,13 @@ def table_snapshot(
     ]
     data["controls"] = draw_and_pass(view, lang) if in_turns else None
     return data
+
+
+def code_json(code: TableCode | None) -> dict[str, Any] | None:
+    """The table code for the page: words in each language, and digits (None before setup)."""
+    if code is None:
+        return None
+    return {"en": list(code.words("en")), "ru": list(code.words("ru")), "digits": code.digits}
 
 
 def _end_json(progress: TableProgress, lang: str) -> dict[str, Any] | None:

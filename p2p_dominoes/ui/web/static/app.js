@@ -17,6 +17,8 @@ const TEXT = {
     create_button: "Create and wait for players", join_address: "Join by address",
     host_port: "Host:port", join_button: "Join", join: "Join", status: "Status",
     compare_line: "Compare the fingerprints on every screen: they must match.",
+    code_label: "Table code", fingerprints: "Full fingerprints", code_waiting: "(once every seat has signed)",
+    code_compare: "Compare the table code aloud: every screen must show the same words. If one differs, leave the table.",
     table: "Table", draw: "Draw (D)", pass: "Pass (P)", scores: "Scores",
     download: "Download the signed record", rematch: "Rematch", to_lobby: "Back to the lobby",
     log: "What happened", you: "you", tiles: (n) => (n === 1 ? "1 tile" : `${n} tiles`),
@@ -68,6 +70,8 @@ const TEXT = {
     create_button: "Создать и ждать игроков", join_address: "Присоединиться по адресу",
     host_port: "Хост:порт", join_button: "Присоединиться", join: "Сесть", status: "Состояние",
     compare_line: "Сверьте отпечатки на всех экранах: они должны совпадать.",
+    code_label: "Код стола", fingerprints: "Полные отпечатки", code_waiting: "(когда все места подпишут)",
+    code_compare: "Сверьте код стола вслух: на всех экранах должны быть те же слова. Если хоть одно отличается, уходите из-за стола.",
     table: "Стол", draw: "Взять (D)", pass: "Пропустить (P)", scores: "Счёт",
     download: "Скачать подписанную запись", rematch: "Реванш", to_lobby: "В лобби",
     log: "Что произошло", you: "вы", tiles: (n) => `костей: ${n}`,
@@ -290,11 +294,11 @@ function renderTable() {
     const count = s.counts.length ? ` · ${t("tiles", s.counts[seat])}` : "";
     item.innerHTML = "";
     item.append(`${name}${you} `);
-    const fp = Object.assign(document.createElement("span"), { className: "fp", textContent: s.fingerprints[seat] });
-    item.append(fp, `${count} · ${s.scores[seat]}`);
+    item.append(`${count} · ${s.scores[seat]}`);
     if (s.turn === seat) item.classList.add("turn");
     players.append(item);
   });
+  renderCode();
 
   const progress = s.progress;
   $("progress").textContent = progress.total && progress.done < progress.total
@@ -492,6 +496,24 @@ function renderChart() {
   });
 }
 
+// The table code every player reads aloud; the full fingerprints stay one click away.
+function codeText(code) {
+  if (!code) return "";
+  const words = (code[lang] || code.en).join(" ");
+  return lang === "en" ? words : `${words} / ${code.en.join(" ")}`;
+}
+
+function renderCode() {
+  const code = state.code;
+  $("code-words").textContent = code ? codeText(code) : t("code_waiting");
+  $("code-digits").textContent = code ? `(${code.digits})` : "";
+  $("fingerprint-list").replaceChildren(...state.names.map((name, seat) => {
+    const item = Object.assign(document.createElement("li"), { textContent: `${name}: ` });
+    item.append(Object.assign(document.createElement("span"), { className: "fp", textContent: state.fingerprints[seat] }));
+    return item;
+  }));
+}
+
 function renderEnd() {
   const end = state.end;
   const panel = $("end");
@@ -507,6 +529,7 @@ function renderEnd() {
   else text += " " + t("scored", names[end.winner], end.arithmetic);
   $("end-points").textContent = text;
   $("end-audit").textContent = t("audit");
+  $("end-code").textContent = state.code ? `${t("code_label")}: ${codeText(state.code)} (${state.code.digits})` : "";
   $("end-match").textContent = over
     ? (state.match.winner !== null ? t("match_won", names[state.match.winner]) : (state.match.draw ? t("match_drawn") : t("match_stopped")))
     : "";

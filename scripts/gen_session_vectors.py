@@ -39,6 +39,7 @@ from p2p_dominoes.mental.randomness import DeterministicRandom
 from p2p_dominoes.session import hand_messages as msg
 from p2p_dominoes.session.envelope import Envelope
 from p2p_dominoes.session.events import Blame, Event, HandEnded
+from p2p_dominoes.session.genesis import transcript_table_code
 from p2p_dominoes.session.identity import Identity
 from p2p_dominoes.session.local import LocalTable
 from p2p_dominoes.session.transcript import Transcript
@@ -55,6 +56,8 @@ IDENTITY_LABELS = ("alice", "bob")
 NAMES = ("alice", "bob")
 RNG_LABEL = "session-vector/seat/{seat}"
 """Seat s draws all of its protocol randomness from DeterministicRandom(ASCII of this label)."""
+NONCE_LABEL = "session-vector/table-nonce/{seat}"
+"""Seat s's table nonce (PROTOCOL.md §7.3) is SHA-256 of the ASCII of this label."""
 BOT_SEED = 3
 """The bots' seed: chosen so that the hand has draws, passes and a block (see `--search`)."""
 
@@ -64,6 +67,11 @@ def identities() -> list[Identity]:
     return [
         Identity.from_private_bytes(hashlib.sha256(x.encode()).digest()) for x in IDENTITY_LABELS
     ]
+
+
+def nonces() -> list[bytes]:
+    """The two fixed table nonces."""
+    return [hashlib.sha256(NONCE_LABEL.format(seat=s).encode()).digest() for s in range(2)]
 
 
 def play_hand(bot_seed: int = BOT_SEED) -> tuple[LocalTable, list[HandEnded], list[Blame | None]]:
@@ -83,6 +91,7 @@ def play_hand(bot_seed: int = BOT_SEED) -> tuple[LocalTable, list[HandEnded], li
         rngs=[DeterministicRandom(RNG_LABEL.format(seat=s).encode()) for s in range(2)],
         identities=identities(),
         table_id=TABLE_ID,
+        nonces=nonces(),
     )
     table.on_event = collect
     table.run()
@@ -158,6 +167,18 @@ def _open_deck(transcript: Transcript) -> tuple[bytes, list[str]]:
     return lottery, [tile_text(t) for t in report.tiles]
 
 
+def _code_json(transcript: Transcript) -> dict[str, Any]:
+    """The table code every seat shows (PROTOCOL.md §7.3)."""
+    code = transcript_table_code(transcript)
+    assert code is not None
+    return {
+        "value": code.value.hex(),
+        "en": code.text("en"),
+        "ru": code.text("ru"),
+        "digits": code.digits,
+    }
+
+
 def _bytes(value: object) -> bytes:
     assert isinstance(value, bytes)
     return value
@@ -196,6 +217,9 @@ def build() -> tuple[dict[str, Any], bytes]:
                 "public_key": identity.public.raw.hex(),
                 "fingerprint": identity.public.fingerprint,
                 "rng_seed": RNG_LABEL.format(seat=seat),
+                "table_nonce_label": NONCE_LABEL.format(seat=seat),
+                "table_nonce": nonces()[seat].hex(),
+                "commitment": transcript.genesis.seats[seat].commitment.hex(),
             }
         )
     messages = []
@@ -230,6 +254,7 @@ def build() -> tuple[dict[str, Any], bytes]:
         "bots": {"strategy": "random", "seed": BOT_SEED},
         "messages": messages,
         "head": transcript.head.hex(),
+        "table_code": _code_json(transcript),
         "transcript_file_sha256": hashlib.sha256(data).hexdigest(),
         "transcript_file_size": len(data),
         "deal": {

@@ -10,7 +10,10 @@ ROOT = Path(__file__).resolve().parent.parent
 def test_ruff_finds_nothing() -> None:
     out = subprocess.run(
         [sys.executable, "-m", "ruff", "check", "p2p_dominoes", "tests", "scripts"],
-        cwd=ROOT, capture_output=True, text=True, timeout=300,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
     assert out.returncode == 0, out.stdout + out.stderr
 

@@ -39,7 +39,11 @@ from p2p_dominoes.mental import group as _group
 
 PHASES = ("key setup", "starting deck", "shuffle + prove", "verify shuffles", "deal")
 _SODIUM_NAMES = (
-    "_sodium_mul", "_sodium_mul_base", "_sodium_add", "_sodium_sub", "_sodium_is_valid",
+    "_sodium_mul",
+    "_sodium_mul_base",
+    "_sodium_add",
+    "_sodium_sub",
+    "_sodium_is_valid",
     "_sodium_from_uniform",
 )
 Call = tuple[Callable[..., Any], tuple[Any, ...]]
@@ -97,7 +101,8 @@ def verified_setup(seats: int) -> dict[str, float]:
         for position in range(owner * size, (owner + 1) * size):
             shares = [
                 DecryptionShare.from_bytes(make_share(ctx, keys[s], deck, position).to_bytes(), s)
-                for s in range(seats) if s != owner
+                for s in range(seats)
+                if s != owner
             ]
             open_position(ctx, keys[owner], joint, deck, position, shares)
     cpu["deal"] += clock() - start
@@ -165,7 +170,8 @@ def _measure(seats: int, baseline: bool, repeats: int, sra_prime: int) -> dict[s
         sra = sra_deal(seats, hand_size(seats), p=sra_prime)
         elapsed = time.process_time() - start
         result.update(
-            baseline_sra_cpu_s=elapsed, baseline_sra_modexps=sra.modexps,
+            baseline_sra_cpu_s=elapsed,
+            baseline_sra_modexps=sra.modexps,
             speedup_over_baseline=elapsed / setup,
         )
     return result

@@ -41,6 +41,7 @@ from p2p_dominoes.session.identity import Identity
 from p2p_dominoes.session.local import LocalTable
 from p2p_dominoes.session.messages import default_registry
 from p2p_dominoes.session.table import TableSession
+from p2p_dominoes.session.table_code import new_table_nonce, seat_commitment
 from p2p_dominoes.session.transcript import Transcript
 
 GOAL_SEATS: Final = 4
@@ -233,12 +234,21 @@ def metered_table(
 ) -> LocalTable:
     """A LocalTable like `LocalTable.create`, but of MeteredSessions sharing `meter`."""
     ids = [Identity.generate() for _ in range(seats)]
-    infos = [SeatInfo(f"bot-{s}", i.public) for s, i in enumerate(ids)]
+    nonces = [new_table_nonce() for _ in range(seats)]
+    infos = [
+        SeatInfo(f"bot-{s}", i.public, seat_commitment(i.public, nonces[s]))
+        for s, i in enumerate(ids)
+    ]
     genesis = Genesis.new(rules.to_wire(), infos).sign(ids[0], 0)
     sessions: list[TableSession] = []
     for seat in range(seats):
         session = MeteredSession(
-            Transcript(genesis, default_registry()), seat, ids[seat], max_hands=hands, rng=rng
+            Transcript(genesis, default_registry()),
+            seat,
+            ids[seat],
+            max_hands=hands,
+            rng=rng,
+            table_nonce=nonces[seat],
         )
         session.meter = meter
         sessions.append(session)

@@ -22,6 +22,7 @@ from p2p_dominoes.engine import LANGUAGES, PRESETS, preset
 from p2p_dominoes.net.runtime import PeerFailure, PeerOptions
 from p2p_dominoes.net.tables import Target, find_table, host_table, join_table, split_host_port
 from p2p_dominoes.net.timing import Timing
+from p2p_dominoes.peer_text import peer_text
 from p2p_dominoes.session import Identity
 from p2p_dominoes.session.hand_messages import MAX_HANDS
 from p2p_dominoes.store import IdentityFileError, data_dir, load_or_create_identity
@@ -46,6 +47,20 @@ def register(commands: Any) -> None:
         type=int,
         metavar="S",
         help="seconds before a silent seat is named as stalling (part of the table's rules)",
+    )
+    asking = host.add_mutually_exclusive_group()
+    asking.add_argument(
+        "--ask",
+        dest="ask",
+        action="store_true",
+        default=None,
+        help="ask before seating each joiner (the default at a terminal with --ui text, no --bot)",
+    )
+    asking.add_argument(
+        "--no-ask",
+        dest="ask",
+        action="store_false",
+        help="seat joiners as they come (the default with --ui none, --bot, or no terminal)",
     )
     _peer_arguments(host)
     host.set_defaults(run=run_host)
@@ -110,6 +125,9 @@ def _peer_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--record", type=Path, metavar="FILE", help="write the transcript here")
     parser.add_argument("--data-dir", type=Path, help="where your identity key is kept")
     parser.add_argument("--no-mdns", action="store_true", help="do not use multicast discovery")
+    parser.add_argument(
+        "--identity-stdin", action="store_true", help=argparse.SUPPRESS
+    )  # a bot started by a host: its key (hex) is the first line of standard input
     _timing_argument(parser)
 
 
@@ -135,7 +153,9 @@ def _options(args: argparse.Namespace) -> PeerOptions:
         except OSError as exc:
             raise UsageError(f"cannot write {args.timing}: {exc.strerror or exc}") from None
         timing.mark("main")
-    if args.bot is not None and args.data_dir is None:
+    if args.identity_stdin:
+        identity = _identity_from_stdin()
+    elif args.bot is not None and args.data_dir is None:
         identity = Identity.generate()  # a bot needs no lasting identity
     else:
         try:
@@ -146,7 +166,7 @@ def _options(args: argparse.Namespace) -> PeerOptions:
     if not 0 <= args.port <= 65535:
         raise UsageError("--port must be 0–65535")
     lines = None
-    if args.bot is None:
+    if args.bot is None or _asks(args):
         send, lines = trio.open_memory_channel[str](16)
         _PENDING_INPUT.append(send)
     ui = TextUI(args.lang, progress_only=args.ui == "none", lines=lines)
@@ -165,6 +185,31 @@ def _options(args: argparse.Namespace) -> PeerOptions:
     )
 
 
+def _asks(args: argparse.Namespace) -> bool:
+    """Whether `host` asks its person before seating a joiner (`--ask`/`--no-ask`; by default
+    when a person plays at a terminal: `--ui text`, no `--bot`, standard input a terminal)."""
+    ask = getattr(args, "ask", False)
+    if ask is None:
+        return args.ui == "text" and args.bot is None and _stdin_is_a_terminal()
+    return bool(ask)
+
+
+def _stdin_is_a_terminal() -> bool:
+    try:
+        return sys.stdin is not None and sys.stdin.isatty()
+    except (OSError, ValueError):
+        return False
+
+
+def _identity_from_stdin() -> Identity:
+    """The identity a host made for a bot it started (hex on the first line of stdin)."""
+    line = sys.stdin.readline().strip()
+    try:
+        return Identity.from_private_bytes(bytes.fromhex(line))
+    except ValueError:
+        raise UsageError("--identity-stdin: standard input holds no identity key") from None
+
+
 _PENDING_INPUT: list[trio.MemorySendChannel[str]] = []
 """Where the stdin reader puts the player's lines (one per process)."""
 
@@ -176,7 +221,7 @@ def _run_peer(main: Callable[[], Awaitable[int]]) -> int:
     except BaseException as exc:  # nurseries wrap errors in exception groups
         failure = _first(exc, PeerFailure) or _first(exc, PlayerGone)
         if failure is not None:
-            raise UsageError(str(failure)) from None
+            raise UsageError(peer_text(str(failure), 400)) from None
         if _first(exc, KeyboardInterrupt) is not None:
             return 130
         raise
@@ -213,7 +258,7 @@ async def _stdin_lines(send: trio.MemorySendChannel[str]) -> None:
 
 async def _with_input(options: PeerOptions, play: Callable[[], Awaitable[int]]) -> int:
     """Run `play`, feeding the player's typed lines to the text UI when a person plays."""
-    if options.bot is not None or not _PENDING_INPUT:
+    if not _PENDING_INPUT:
         return await play()
     send = _PENDING_INPUT.pop()
     async with trio.open_nursery() as nursery:
@@ -283,6 +328,7 @@ def run_host(args: argparse.Namespace) -> int:
         rules = dataclasses.replace(rules, stall_timeout_s=args.stall_timeout)
     table = args.table or f"{options.name}'s table"
     bot = args.bot or "random"
+    desk = options.ui if _asks(args) and isinstance(options.ui, TextUI) else None
 
     async def main() -> int:
         return await _with_input(
@@ -295,6 +341,7 @@ def run_host(args: argparse.Namespace) -> int:
                 bots=args.bots,
                 bot_strategy=bot,
                 hands=args.hands,
+                desk=desk,
             ),
         )
 
@@ -320,7 +367,8 @@ def run_join(args: argparse.Namespace) -> int:
 
 
 def run_tables(args: argparse.Namespace) -> int:
-    from p2p_dominoes.net.discovery import DiscoveryError, browse_tables
+    from p2p_dominoes.net.discovery import MAX_TABLES_LISTED, DiscoveryError, browse_tables
+    from p2p_dominoes.peer_text import peer_text
 
     if not 0 < args.timeout <= 600:
         raise UsageError("--timeout must be between 0 and 600 seconds")
@@ -332,8 +380,8 @@ def run_tables(args: argparse.Namespace) -> int:
             raise PeerFailure(str(exc)) from None
         rows = [
             {
-                "table": t.info.table_name,
-                "host": t.info.player_name,
+                "table": peer_text(t.info.table_name, 64),
+                "host": peer_text(t.info.player_name, 64),
                 "fingerprint": t.info.fingerprint,
                 "seats": f"{t.info.seats_taken}/{t.info.seats_total}",
                 "rules": t.info.rules,
@@ -353,10 +401,13 @@ def run_tables(args: argparse.Namespace) -> int:
             )
         for row in rows if not args.json else []:
             print(
-                f"{row['table']}  host {row['host']} ({str(row['fingerprint'])[:9]})  "
+                f"{row['table']}  host {row['host']} ({row['fingerprint']})  "
                 f"seats {row['seats']}  {row['rules']}  {row['phase']}  "
+                f"id {str(row['table_id'])[:8]}  "
                 f"{', '.join(row['addresses'])}:{row['port']}"  # type: ignore[arg-type]
             )
+        if len(rows) >= MAX_TABLES_LISTED and not args.json:
+            print(f"(showing {MAX_TABLES_LISTED}: join a table by its id or host fingerprint)")
         return 0
 
     return _run_peer(main)

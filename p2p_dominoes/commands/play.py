@@ -3,16 +3,22 @@
 from __future__ import annotations
 
 import argparse
-import secrets
+import os
+import signal
+import sys
 import webbrowser
+from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import trio
 
 from p2p_dominoes.cli import UsageError
 from p2p_dominoes.engine import LANGUAGES
 from p2p_dominoes.store import IdentityFileError, load_or_create_identity
+
+if TYPE_CHECKING:
+    from p2p_dominoes.ui.web import PageAccess
 
 
 def register(commands: Any) -> None:
@@ -34,23 +40,85 @@ def register(commands: Any) -> None:
 
 
 async def _open_browser(url: str) -> None:
-    await trio.to_thread.run_sync(webbrowser.open, url)
+    # The browser is given the redirect file's file:// address, never the secret link: any
+    # local user can read a process's command line. Abandoned on exit: some browsers' launchers
+    # only return when the browser closes.
+    try:
+        opened = await trio.to_thread.run_sync(webbrowser.open, url, abandon_on_cancel=True)
+    except Exception as exc:  # no usable browser here: the printed link still works
+        print(f"Could not open a browser ({exc}): open the link above.", flush=True)
+        return
+    if not opened:
+        print("Could not open a browser: open the link above.", flush=True)
+
+
+def _link(base: str, token: str) -> str:
+    return f"{base}/?token={token}"
+
+
+class _Links:
+    """The one-time link to the page, printed in this window and kept in the redirect file."""
+
+    def __init__(self, access: PageAccess, base: str, directory: Path) -> None:
+        self.access = access
+        self.base = base
+        self.port = int(base.rsplit(":", 1)[1])
+        self.directory = directory
+        self.file: Path | None = None
+        self.problem = ""
+
+    def refresh(self, token: str) -> str:
+        from p2p_dominoes.ui.web import write_redirect_file
+
+        link = _link(self.base, token)
+        try:
+            self.file = write_redirect_file(self.directory, self.port, link)
+        except OSError as exc:
+            self.file, self.problem = None, str(exc)
+        return link
+
+    async def new_links_on_enter(self) -> None:
+        """Each Enter in this window prints a new one-time link (say, after the browser was
+        closed and its session cookie with it); the current page keeps working until it is used."""
+        while True:
+            try:
+                line = await trio.to_thread.run_sync(sys.stdin.readline, abandon_on_cancel=True)
+            except (OSError, ValueError, AttributeError):
+                return
+            if not line:
+                return  # no terminal (stdin closed or /dev/null)
+            link = self.refresh(self.access.new_link())
+            print(f"A new link (it works once): {link}", flush=True)
+
+
+async def _stop_on_sigterm(scope: trio.CancelScope) -> None:
+    with trio.open_signal_receiver(signal.SIGTERM) as signals:
+        async for _ in signals:
+            scope.cancel()
+            return
 
 
 def run(args: argparse.Namespace) -> int:
     from p2p_dominoes.commands.lan import _data_dir
-    from p2p_dominoes.ui.web import Hub, PlayController, serve_page
+    from p2p_dominoes.store import runtime_dir
+    from p2p_dominoes.ui.web import (
+        Hub,
+        PageAccess,
+        PlayController,
+        remove_redirect_file,
+        serve_page,
+    )
 
     if not 0 <= args.port <= 65535 or not 0 <= args.lan_port <= 65535:
         raise UsageError("ports are 0–65535")
+    data = _data_dir(args)
     try:
-        identity = load_or_create_identity(_data_dir(args))
+        identity = load_or_create_identity(data)
     except (IdentityFileError, OSError) as exc:
         raise UsageError(str(exc)) from None
-    import os
 
     name = (args.name or os.environ.get("USER") or "player")[:64]
-    token = secrets.token_urlsafe(24)
+    access = PageAccess()
 
     async def main() -> None:
         hub = Hub()
@@ -64,13 +132,30 @@ def run(args: argparse.Namespace) -> int:
             mdns=not args.no_mdns,
         )
         async with trio.open_nursery() as nursery:
-            base = await nursery.start(serve_page, hub, token, args.port)
-            url = f"{base}/#token={token}"
-            print(f"p2p-dominoes is running for {name}: open {url}", flush=True)
-            print("Keep this window open while you play; Ctrl+C ends it.", flush=True)
-            if not args.no_browser:
-                nursery.start_soon(_open_browser, url)
-            await controller.run()
+            base = await nursery.start(partial(serve_page, hub, access, args.port, lang=args.lang))
+            links = _Links(access, base, runtime_dir(data))
+            first = access.link_token
+            assert first is not None  # nothing can spend it before the link is printed
+            link = links.refresh(first)
+            try:
+                print(f"p2p-dominoes is running for {name}: open {link}", flush=True)
+                if links.file is not None:
+                    print(f"(or open the file {links.file.as_uri()})", flush=True)
+                else:
+                    print(f"(no redirect file: {links.problem})", flush=True)
+                print(
+                    "The link works once, in one browser: press Enter here for a new one. "
+                    "Keep this window open while you play; Ctrl+C ends it.",
+                    flush=True,
+                )
+                if not args.no_browser and links.file is not None:
+                    nursery.start_soon(_open_browser, links.file.as_uri())
+                nursery.start_soon(links.new_links_on_enter)
+                nursery.start_soon(_stop_on_sigterm, nursery.cancel_scope)
+                await controller.run()
+            finally:
+                if links.file is not None:
+                    remove_redirect_file(links.file)
 
     try:
         trio.run(main)

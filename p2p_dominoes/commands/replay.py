@@ -71,6 +71,8 @@ def _replay_transcript(args: argparse.Namespace, data: bytes) -> int:
     if args.json:
         print(json.dumps(report_summary(report), ensure_ascii=False))
     else:
+        if report.code is not None:
+            print(f"table code: {report.code.line(args.lang)}")
         for line in lines:
             print(line)
         print(f"verify: {'clean' if report.ok else report.failure}")

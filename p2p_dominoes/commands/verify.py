@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from p2p_dominoes.cli import UsageError
+from p2p_dominoes.session import TableCode
 from p2p_dominoes.session.verify import VerifyReport, verify_transcript
 from p2p_dominoes.store.table_log import LOG_MAGIC, TableLogError, log_path, parse_log
 
@@ -80,6 +81,9 @@ def run(args: argparse.Namespace) -> int:
             f"{report.hands} hand{'s' if report.hands != 1 else ''} audited, "
             f"{state}, scores {', '.join(map(str, report.scores))}, head {report.head.hex()[:16]}"
         )
+    if report.ok and report.code is not None and not args.json:
+        # The code the players compared aloud, so an audit afterwards can confirm it.
+        print(f"{args.file}: table code {report.code.line()}")
     return 0 if report.ok else 1
 
 
@@ -97,7 +101,13 @@ def report_summary(report: VerifyReport) -> dict[str, Any]:
         if outcome is None
         else {"over": outcome.over, "winner": outcome.winner, "draw": outcome.draw},
         "head": report.head.hex(),
+        "table_code": None if report.code is None else code_summary(report.code),
         "failure": None
         if failure is None
         else {"index": failure.index, "seat": failure.seat, "reason": failure.reason},
     }
+
+
+def code_summary(code: TableCode) -> dict[str, str]:
+    """The table code in every form a screen shows it (words per language, digits)."""
+    return {"en": code.text("en"), "ru": code.text("ru"), "digits": code.digits}

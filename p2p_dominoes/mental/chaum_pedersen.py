@@ -17,8 +17,12 @@ CHAUM_PEDERSEN_SIZE: Final = 64
 
 
 def _challenge(
-    binding: ProofBinding, public_key: Point, base: Point, share: Point,
-    commitment_g: bytes, commitment_base: bytes,
+    binding: ProofBinding,
+    public_key: Point,
+    base: Point,
+    share: Point,
+    commitment_g: bytes,
+    commitment_base: bytes,
 ) -> int:
     transcript = Transcript(CHAUM_PEDERSEN_NAME, binding)
     transcript.append(b"public-key", public_key.raw)
@@ -38,14 +42,17 @@ class ChaumPedersenProof:
 
     @classmethod
     def prove(
-        cls, binding: ProofBinding, secret: int, public_key: Point, base: Point, share: Point,
+        cls,
+        binding: ProofBinding,
+        secret: int,
+        public_key: Point,
+        base: Point,
+        share: Point,
         rng: RandomSource = SYSTEM_RANDOM,
     ) -> ChaumPedersenProof:
         """Prove `public_key = secret·G` and `share = secret·base`."""
         nonce = random_scalar(rng)
-        c = _challenge(
-            binding, public_key, base, share, mul_base(nonce), mul(nonce, base.raw)
-        )
+        c = _challenge(binding, public_key, base, share, mul_base(nonce), mul(nonce, base.raw))
         return cls(Scalar(c), Scalar((nonce + c * secret) % L))
 
     def verify(self, binding: ProofBinding, public_key: Point, base: Point, share: Point) -> None:

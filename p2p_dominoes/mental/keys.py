@@ -38,8 +38,11 @@ def key_commitment(ctx: HandContext, seat: int, public_key: Point, lottery: byte
     """The commitment: `SHA-512(frame(domain) ‖ frame(ctx) ‖ frame(u8(seat)) ‖ frame(PK_i)
     ‖ frame(lottery))[:32]`."""
     data = (
-        frame(COMMIT_DOMAIN) + frame(ctx.to_bytes()) + frame(u8(seat))
-        + frame(public_key.raw) + frame(lottery)
+        frame(COMMIT_DOMAIN)
+        + frame(ctx.to_bytes())
+        + frame(u8(seat))
+        + frame(public_key.raw)
+        + frame(lottery)
     )
     return hashlib.sha512(data).digest()[:COMMITMENT_SIZE]
 
@@ -59,7 +62,10 @@ class KeyCommit:
     def from_bytes(cls, data: bytes, sender: int) -> KeyCommit:
         """Decode a message sent by `sender`; InvalidMessageError if malformed."""
         return decode(
-            data, sender, MessageTag.KEY_COMMIT, str(_COMMIT_STEP),
+            data,
+            sender,
+            MessageTag.KEY_COMMIT,
+            str(_COMMIT_STEP),
             lambda r: cls(sender, r.take(COMMITMENT_SIZE)),
         )
 
@@ -76,7 +82,10 @@ class KeyReveal:
     def to_bytes(self) -> bytes:
         """`tag ‖ u8(seat) ‖ PK_i ‖ lottery[32] ‖ proof[64]`."""
         return (
-            u8(MessageTag.KEY_REVEAL) + u8(self.seat) + self.public_key.raw + self.lottery
+            u8(MessageTag.KEY_REVEAL)
+            + u8(self.seat)
+            + self.public_key.raw
+            + self.lottery
             + self.proof.to_bytes()
         )
 
@@ -105,8 +114,11 @@ class HandKeys:
         The secret and the lottery share cannot be re-drawn after the commitment went out, so a
         peer stores them before first use and loads them when it resumes. Keep it private.
         """
-        return u8(self.seat) + self.secret.to_bytes() + self.commit.to_bytes() + (
-            self.reveal.to_bytes()
+        return (
+            u8(self.seat)
+            + self.secret.to_bytes()
+            + self.commit.to_bytes()
+            + (self.reveal.to_bytes())
         )
 
     @classmethod
@@ -178,7 +190,9 @@ class JointKey:
 
 
 def combine_keys(
-    ctx: HandContext, commits: Sequence[KeyCommit], reveals: Sequence[KeyReveal],
+    ctx: HandContext,
+    commits: Sequence[KeyCommit],
+    reveals: Sequence[KeyReveal],
 ) -> JointKey:
     """Check every seat's reveal against its commitment (index = seat) and combine them."""
     for seat in range(ctx.seats):

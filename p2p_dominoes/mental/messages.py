@@ -24,7 +24,11 @@ class MessageTag(enum.IntEnum):
 
 
 def decode(
-    data: bytes, sender: int, tag: MessageTag, step: str, parse: Callable[[Reader], T],
+    data: bytes,
+    sender: int,
+    tag: MessageTag,
+    step: str,
+    parse: Callable[[Reader], T],
 ) -> T:
     """Parse a whole message from `sender`: tag, seat (must equal `sender`), body, no trailer.
 

@@ -32,7 +32,10 @@ class SchnorrProof:
 
     @classmethod
     def prove(
-        cls, binding: ProofBinding, secret: int, public_key: Point,
+        cls,
+        binding: ProofBinding,
+        secret: int,
+        public_key: Point,
         rng: RandomSource = SYSTEM_RANDOM,
     ) -> SchnorrProof:
         """Prove knowledge of `secret` = log_G `public_key`."""

@@ -45,7 +45,10 @@ class DecryptionShare:
     def to_bytes(self) -> bytes:
         """`tag ‖ u8(seat) ‖ u8(position) ‖ D[32] ‖ proof[64]`."""
         return (
-            u8(MessageTag.SHARE) + u8(self.seat) + u8(self.position) + self.share.raw
+            u8(MessageTag.SHARE)
+            + u8(self.seat)
+            + u8(self.position)
+            + self.share.raw
             + self.proof.to_bytes()
         )
 
@@ -65,7 +68,10 @@ def share_binding(ctx: HandContext, kind: StepKind, position: int, seat: int) ->
 
 
 def make_share(
-    ctx: HandContext, keys: HandKeys, deck: Deck, position: int,
+    ctx: HandContext,
+    keys: HandKeys,
+    deck: Deck,
+    position: int,
     rng: RandomSource = SYSTEM_RANDOM,
 ) -> DecryptionShare:
     """This seat's proven decryption share for `position` of the final `deck`."""
@@ -75,8 +81,12 @@ def make_share(
     x = keys.secret.value
     share = c1.mul(x)
     proof = ChaumPedersenProof.prove(
-        share_binding(ctx, StepKind.SHARE, position, keys.seat), x, keys.reveal.public_key,
-        c1, share, rng,
+        share_binding(ctx, StepKind.SHARE, position, keys.seat),
+        x,
+        keys.reveal.public_key,
+        c1,
+        share,
+        rng,
     )
     return DecryptionShare(keys.seat, position, share, proof)
 
@@ -91,15 +101,23 @@ def check_share(ctx: HandContext, share: DecryptionShare, joint: JointKey, deck:
     try:
         share.proof.verify(
             share_binding(ctx, StepKind.SHARE, share.position, share.seat),
-            joint.seat_keys[share.seat], deck[share.position].c1, share.share,
+            joint.seat_keys[share.seat],
+            deck[share.position].c1,
+            share.share,
         )
     except (ProofError, GroupError) as exc:
         raise InvalidMessageError(share.seat, step, f"wrong decryption share: {exc}") from None
 
 
 def collect_shares(
-    ctx: HandContext, joint: JointKey, deck: Deck, position: int, owner: int,
-    shares: Iterable[DecryptionShare], *, checked: bool = False,
+    ctx: HandContext,
+    joint: JointKey,
+    deck: Deck,
+    position: int,
+    owner: int,
+    shares: Iterable[DecryptionShare],
+    *,
+    checked: bool = False,
 ) -> list[bytes]:
     """Check the shares of every seat but `owner` for `position`; return them in seat order.
 
@@ -116,14 +134,16 @@ def collect_shares(
         by_seat[share.seat] = share
     missing = [s for s in range(ctx.seats) if s != owner and s not in by_seat]
     if missing:
-        raise InvalidMessageError(
-            missing[0], str(Step(StepKind.SHARE, position)), "share missing"
-        )
+        raise InvalidMessageError(missing[0], str(Step(StepKind.SHARE, position)), "share missing")
     return [by_seat[s].share.raw for s in sorted(by_seat)]
 
 
 def open_position(
-    ctx: HandContext, keys: HandKeys, joint: JointKey, deck: Deck, position: int,
+    ctx: HandContext,
+    keys: HandKeys,
+    joint: JointKey,
+    deck: Deck,
+    position: int,
     shares: Iterable[DecryptionShare],
 ) -> int:
     """The tile at `position` for its owner `keys.seat`, from every other seat's share.

@@ -35,7 +35,8 @@ def starting_deck(joint: JointKey) -> Deck:
         return Deck([Ciphertext(G, m + joint.key) for m in TILE_POINTS])
     except GroupError:
         raise InvalidMessageError(
-            len(joint.seat_keys) - 1, str(Step(StepKind.KEY_REVEAL)),
+            len(joint.seat_keys) - 1,
+            str(Step(StepKind.KEY_REVEAL)),
             "joint key is the negation of a tile point",
         ) from None
 
@@ -60,9 +61,7 @@ class ShuffleStep:
             deck = Deck.from_bytes(r.take(DECK_SIZE * CIPHERTEXT_SIZE), DECK_SIZE)
             return cls(sender, deck, ShuffleProof.read(r, DECK_SIZE))
 
-        return decode(
-            data, sender, MessageTag.SHUFFLE, str(Step(StepKind.SHUFFLE, sender)), parse
-        )
+        return decode(data, sender, MessageTag.SHUFFLE, str(Step(StepKind.SHUFFLE, sender)), parse)
 
 
 def _binding(ctx: HandContext, seat: int) -> ProofBinding:
@@ -70,17 +69,20 @@ def _binding(ctx: HandContext, seat: int) -> ProofBinding:
 
 
 def shuffle_deck(
-    ctx: HandContext, seat: int, joint: JointKey, deck: Deck, rng: RandomSource = SYSTEM_RANDOM,
+    ctx: HandContext,
+    seat: int,
+    joint: JointKey,
+    deck: Deck,
+    rng: RandomSource = SYSTEM_RANDOM,
 ) -> ShuffleStep:
     """Permute (Fisher–Yates) and re-encrypt `deck`, and prove it: seat `seat`'s shuffle."""
     ctx.check_seat(seat)
     size = len(deck)
     permutation = random_permutation(size, rng)
     randomness = [random_scalar(rng) for _ in range(size)]
-    shuffled = Deck([
-        deck[permutation[i]].reencrypt(randomness[permutation[i]], joint.key)
-        for i in range(size)
-    ])
+    shuffled = Deck(
+        [deck[permutation[i]].reencrypt(randomness[permutation[i]], joint.key) for i in range(size)]
+    )
     proof = ShuffleProof.prove(
         _binding(ctx, seat), joint.key, deck, shuffled, permutation, randomness, rng
     )
@@ -103,8 +105,12 @@ def check_shuffle(ctx: HandContext, step: ShuffleStep, joint: JointKey, previous
 
 
 def check_shuffles(
-    ctx: HandContext, steps: Sequence[ShuffleStep], joint: JointKey, start: Deck | None = None,
-    skip_seat: int | None = None, rng: RandomSource = SYSTEM_RANDOM,
+    ctx: HandContext,
+    steps: Sequence[ShuffleStep],
+    joint: JointKey,
+    start: Deck | None = None,
+    skip_seat: int | None = None,
+    rng: RandomSource = SYSTEM_RANDOM,
 ) -> Deck:
     """Check the whole chain of shuffles (shuffle k by seat k) and return the final deck.
 

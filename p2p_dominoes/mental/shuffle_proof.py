@@ -50,7 +50,11 @@ def shuffle_proof_size(size: int) -> int:
 
 
 def _statement(
-    binding: ProofBinding, joint_key: Point, inputs: Deck, outputs: Deck, commitments: bytes,
+    binding: ProofBinding,
+    joint_key: Point,
+    inputs: Deck,
+    outputs: Deck,
+    commitments: bytes,
 ) -> tuple[Transcript, list[int]]:
     """The transcript after the statement and permutation commitment, and the u_j."""
     size = len(inputs)
@@ -94,8 +98,14 @@ class ShuffleProof:
 
     @classmethod
     def prove(
-        cls, binding: ProofBinding, joint_key: Point, inputs: Deck, outputs: Deck,
-        permutation: Sequence[int], randomness: Sequence[int], rng: RandomSource = SYSTEM_RANDOM,
+        cls,
+        binding: ProofBinding,
+        joint_key: Point,
+        inputs: Deck,
+        outputs: Deck,
+        permutation: Sequence[int],
+        randomness: Sequence[int],
+        rng: RandomSource = SYSTEM_RANDOM,
     ) -> ShuffleProof:
         """Prove `outputs[i] = inputs[permutation[i]]` re-encrypted under `joint_key` with
         `randomness[permutation[i]]` (the randomness is indexed by input position)."""
@@ -146,10 +156,12 @@ class ShuffleProof:
             msm([(w3, BASE), *zip(w_out, h, strict=True)]),
             msm([(-w4, pk), *zip(w_out, c2_out, strict=True)]),
             msm([(-w4, BASE), *zip(w_out, c1_out, strict=True)]),
-            msm((
-                (w_hat + sum(x * y for x, y in zip(aw, a_before, strict=True)), BASE),
-                (sum(x * y for x, y in zip(aw, b_before, strict=True)), h0),
-            )),
+            msm(
+                (
+                    (w_hat + sum(x * y for x, y in zip(aw, a_before, strict=True)), BASE),
+                    (sum(x * y for x, y in zip(aw, b_before, strict=True)), h0),
+                )
+            ),
         )
         c = _final_challenge(transcript, t)
 
@@ -202,7 +214,11 @@ class ShuffleProof:
             raise ProofError(f"batch of shuffle proofs does not verify ({exc})") from exc
 
     def _relations(
-        self, binding: ProofBinding, joint_key: Point, inputs: Deck, outputs: Deck,
+        self,
+        binding: ProofBinding,
+        joint_key: Point,
+        inputs: Deck,
+        outputs: Deck,
     ) -> list[tuple[list[tuple[int, bytes]], bytes]]:
         """Check lengths and the challenge (recomputing t1, t2, t̂); return the relations
         `Σ terms = t` for t3, t41 and t42 that remain to be checked."""
@@ -228,39 +244,53 @@ class ShuffleProof:
         t1 = msm(((self.s1.value, BASE), (-c, sub(sum_points(pc), generator_sum(size)))))
         t2 = msm(((self.s2.value, BASE), (-c, chain[-1]), (c * u_prod, h0)))
         # Σ α_i·(ŝ-part + s'_i·ĉ_{i-1} − c·ĉ_i): msm merges the two terms on each ĉ.
-        t_hat = msm([
-            (self.s_hat.value, BASE),
-            *((alpha[i] * s_out[i], before) for i, before in enumerate([h0, *chain[:-1]])),
-            *((-c * alpha[i], chain[i]) for i in range(size)),
-        ])
+        t_hat = msm(
+            [
+                (self.s_hat.value, BASE),
+                *((alpha[i] * s_out[i], before) for i, before in enumerate([h0, *chain[:-1]])),
+                *((-c * alpha[i], chain[i]) for i in range(size)),
+            ]
+        )
         sent = (self.t3.raw, self.t41.raw, self.t42.raw)
         if _final_challenge(transcript, (t1, t2, *sent, t_hat)) != c:
             raise ProofError("shuffle proof does not verify")
         return [
-            ([(self.s3.value, BASE), *zip(s_out, h, strict=True), *zip(cu, pc, strict=True)],
-             sent[0]),
-            ([(-self.s4.value, pk),
-              *zip(s_out, (card.c2.raw for card in outputs.cards), strict=True),
-              *zip(cu, (card.c2.raw for card in inputs.cards), strict=True)],
-             sent[1]),
-            ([(-self.s4.value, BASE),
-              *zip(s_out, (card.c1.raw for card in outputs.cards), strict=True),
-              *zip(cu, (card.c1.raw for card in inputs.cards), strict=True)],
-             sent[2]),
+            (
+                [(self.s3.value, BASE), *zip(s_out, h, strict=True), *zip(cu, pc, strict=True)],
+                sent[0],
+            ),
+            (
+                [
+                    (-self.s4.value, pk),
+                    *zip(s_out, (card.c2.raw for card in outputs.cards), strict=True),
+                    *zip(cu, (card.c2.raw for card in inputs.cards), strict=True),
+                ],
+                sent[1],
+            ),
+            (
+                [
+                    (-self.s4.value, BASE),
+                    *zip(s_out, (card.c1.raw for card in outputs.cards), strict=True),
+                    *zip(cu, (card.c1.raw for card in inputs.cards), strict=True),
+                ],
+                sent[2],
+            ),
         ]
 
     def to_bytes(self) -> bytes:
         """`pc_0.. ‖ ĉ_0.. ‖ t3 ‖ t41 ‖ t42 ‖ c ‖ s1 ‖ s2 ‖ s3 ‖ s4 ‖ ŝ ‖ s'_0..s'_{N-1}`."""
         scalars = (self.challenge, self.s1, self.s2, self.s3, self.s4, self.s_hat)
-        return b"".join((
-            *(p.raw for p in self.commitments),
-            *(p.raw for p in self.chain),
-            self.t3.raw,
-            self.t41.raw,
-            self.t42.raw,
-            *(s.to_bytes() for s in scalars),
-            *(s.to_bytes() for s in self.responses),
-        ))
+        return b"".join(
+            (
+                *(p.raw for p in self.commitments),
+                *(p.raw for p in self.chain),
+                self.t3.raw,
+                self.t41.raw,
+                self.t42.raw,
+                *(s.to_bytes() for s in scalars),
+                *(s.to_bytes() for s in self.responses),
+            )
+        )
 
     @classmethod
     def from_bytes(cls, data: bytes, size: int) -> ShuffleProof:

@@ -42,8 +42,12 @@ class TileReveal:
     def to_bytes(self) -> bytes:
         """`tag ‖ u8(seat) ‖ u8(position) ‖ u8(tile) ‖ D[32] ‖ proof[64]`."""
         return (
-            u8(MessageTag.TILE_REVEAL) + u8(self.seat) + u8(self.position) + u8(self.tile)
-            + self.share.raw + self.proof.to_bytes()
+            u8(MessageTag.TILE_REVEAL)
+            + u8(self.seat)
+            + u8(self.position)
+            + u8(self.tile)
+            + self.share.raw
+            + self.proof.to_bytes()
         )
 
     @classmethod
@@ -58,7 +62,11 @@ class TileReveal:
 
 
 def reveal_tile(
-    ctx: HandContext, keys: HandKeys, deck: Deck, position: int, tile: int,
+    ctx: HandContext,
+    keys: HandKeys,
+    deck: Deck,
+    position: int,
+    tile: int,
     rng: RandomSource = SYSTEM_RANDOM,
 ) -> TileReveal:
     """Show `tile` (learnt with `open_position`) at this seat's `position`."""
@@ -68,15 +76,24 @@ def reveal_tile(
     x = keys.secret.value
     share = c1.mul(x)
     proof = ChaumPedersenProof.prove(
-        share_binding(ctx, StepKind.TILE_REVEAL, position, keys.seat), x,
-        keys.reveal.public_key, c1, share, rng,
+        share_binding(ctx, StepKind.TILE_REVEAL, position, keys.seat),
+        x,
+        keys.reveal.public_key,
+        c1,
+        share,
+        rng,
     )
     return TileReveal(keys.seat, position, tile, share, proof)
 
 
 def check_tile_reveal(
-    ctx: HandContext, reveal: TileReveal, joint: JointKey, deck: Deck,
-    shares: Iterable[DecryptionShare], *, shares_checked: bool = False,
+    ctx: HandContext,
+    reveal: TileReveal,
+    joint: JointKey,
+    deck: Deck,
+    shares: Iterable[DecryptionShare],
+    *,
+    shares_checked: bool = False,
 ) -> int:
     """Check a tile reveal against the other seats' shares for its position; return the tile.
 
@@ -94,7 +111,9 @@ def check_tile_reveal(
     try:
         reveal.proof.verify(
             share_binding(ctx, StepKind.TILE_REVEAL, reveal.position, reveal.seat),
-            joint.seat_keys[reveal.seat], card.c1, reveal.share,
+            joint.seat_keys[reveal.seat],
+            card.c1,
+            reveal.share,
         )
     except (ProofError, GroupError) as exc:
         raise InvalidMessageError(reveal.seat, step, f"wrong decryption share: {exc}") from None
@@ -109,7 +128,8 @@ def check_tile_reveal(
         actual = point_to_tile(plain)
         found = "no tile" if actual is None else tile_text(actual)
         raise InvalidMessageError(
-            reveal.seat, step,
+            reveal.seat,
+            step,
             f"claims {tile_text(reveal.tile)} but the position decrypts to {found}",
         )
     return reveal.tile

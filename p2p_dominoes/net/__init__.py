@@ -4,6 +4,16 @@ No game logic lives here: connections carry opaque payloads between identities, 
 publishes and finds table advertisements. The peer runtime (elsewhere) wires them to sessions.
 """
 
+from p2p_dominoes.net.ad_record import (
+    AD_SIGNATURE_DOMAIN,
+    InvalidAd,
+    SignedAd,
+    format_fingerprint,
+    instance_label,
+    signed_addresses,
+    signed_bytes,
+    txt_properties,
+)
 from p2p_dominoes.net.backoff import Backoff
 from p2p_dominoes.net.connection import (
     AEAD_TAG_SIZE,
@@ -25,6 +35,8 @@ from p2p_dominoes.net.connection import (
     transcript_hash,
 )
 from p2p_dominoes.net.discovery import (
+    MAX_TABLES_KEPT,
+    MAX_TABLES_LISTED,
     PHASES,
     SERVICE_TYPE,
     Advertisement,
@@ -88,6 +100,7 @@ from p2p_dominoes.net.listener import (
 )
 
 __all__ = [
+    "AD_SIGNATURE_DOMAIN",
     "AEAD_TAG_SIZE",
     "AUTH_DOMAIN_INITIATOR",
     "AUTH_DOMAIN_RESPONDER",
@@ -112,6 +125,8 @@ __all__ = [
     "MAX_REASON_BYTES",
     "MAX_STRANGERS",
     "MAX_STRANGERS_PER_SOURCE",
+    "MAX_TABLES_KEPT",
+    "MAX_TABLES_LISTED",
     "MAX_UNAUTHENTICATED",
     "MAX_UNAUTHENTICATED_PER_HOST",
     "PHASES",
@@ -135,6 +150,7 @@ __all__ = [
     "Hello",
     "IdentityMismatch",
     "InboundMessage",
+    "InvalidAd",
     "Listener",
     "Message",
     "NetError",
@@ -142,6 +158,7 @@ __all__ = [
     "Refusal",
     "RefusedByPeer",
     "RejectHook",
+    "SignedAd",
     "SyncRequest",
     "TableAd",
     "TableInfo",
@@ -154,10 +171,15 @@ __all__ = [
     "encode_frame",
     "encode_message",
     "format_address",
+    "format_fingerprint",
+    "instance_label",
     "instance_name",
     "lan_addresses",
     "normalize_fingerprint",
     "open_discovery",
     "open_listener",
+    "signed_addresses",
+    "signed_bytes",
     "transcript_hash",
+    "txt_properties",
 ]

@@ -3,13 +3,17 @@
 python-zeroconf runs its own asyncio loop in a thread when no asyncio loop is running (always,
 under trio). We use only its synchronous API and threaded ``ServiceBrowser`` (LAN_NOTES
 option A): every blocking call goes through ``trio.to_thread.run_sync`` so trio never stalls,
-and the browser thread only posts ``(state, name)`` events into a trio channel with
-``TrioToken.run_sync_soon``. Shutdown (browser cancel, goodbyes, closing the loop thread) is
-shielded so that cancellation cannot leave threads or stale records behind.
+and the browser thread only posts ``(state, name)`` events to trio with
+``TrioToken.run_sync_soon``. Shutdown (the signed "closed" record, goodbyes, closing the loop
+thread) is shielded so that cancellation cannot leave threads or stale records behind.
 
-What we advertise is data, not game logic: :class:`TableInfo` holds the TXT fields; the peer
-runtime decides their values. Presence is *not* taken from mDNS (a crashed peer's record
-lingers for ~19 minutes); connections' heartbeats say who is there.
+The LAN is hostile: names that are not ours exactly are ignored before any zeroconf API sees
+them; only ads signed by the key their fingerprint names are listed (``ad_record``), an update
+or a close counts only when signed with a newer sequence number, and a bare goodbye only makes
+us ask again. Everything is bounded (pending names, kept and listed tables, threads), and no
+failure in a callback or task ends the process: it is logged, per claimed source, and skipped.
+Presence is *not* taken from mDNS (a crashed peer's record lingers for ~19 minutes);
+connections' heartbeats say who is there.
 """
 
 from __future__ import annotations
@@ -17,177 +21,124 @@ from __future__ import annotations
 import ipaddress
 import logging
 import math
-import re
 import secrets
-from collections.abc import AsyncIterator, Iterable
+import time
+from collections import OrderedDict
+from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import asynccontextmanager, suppress
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from functools import partial
 from typing import Final
 
 import ifaddr
 import trio
-from zeroconf import IPVersion, ServiceBrowser, ServiceInfo, ServiceStateChange, Zeroconf
+from zeroconf import Error as ZeroconfError
+from zeroconf import (
+    IPVersion,
+    NonUniqueNameException,
+    ServiceBrowser,
+    ServiceInfo,
+    ServiceStateChange,
+    Zeroconf,
+)
 
 from p2p_dominoes.net._util import unwrap_single_group
-from p2p_dominoes.net.connection import normalize_fingerprint
+from p2p_dominoes.net.ad_record import (
+    MAX_INSTANCE_BYTES,
+    MAX_SEATS_ADVERTISED,
+    MAX_TXT_NAME_BYTES,
+    PHASES,
+    SERVICE_TYPE,
+    TABLE_ID_SIZE,
+    InvalidAd,
+    SignedAd,
+    TableInfo,
+    format_fingerprint,
+    instance_label,
+    instance_name,
+    signed_addresses,
+    txt_properties,
+)
 from p2p_dominoes.net.errors import NetError
-from p2p_dominoes.session.envelope import PROTOCOL_VERSION
+from p2p_dominoes.net.strangers import StrangerLog
+from p2p_dominoes.session.identity import Identity
+
+__all__ = [
+    "MAX_INSTANCE_BYTES",
+    "MAX_SEATS_ADVERTISED",
+    "MAX_TABLES_KEPT",
+    "MAX_TABLES_LISTED",
+    "MAX_TXT_NAME_BYTES",
+    "PHASES",
+    "SERVICE_TYPE",
+    "TABLE_ID_SIZE",
+    "Advertisement",
+    "Discovery",
+    "DiscoveryError",
+    "TableAd",
+    "TableInfo",
+    "browse_tables",
+    "instance_name",
+    "lan_addresses",
+    "open_discovery",
+]
 
 log = logging.getLogger("p2p_dominoes.net.discovery")
 
-SERVICE_TYPE: Final = "_p2p-dominoes._tcp.local."
-PHASES: Final = ("lobby", "playing")
-TABLE_ID_SIZE: Final = 16
-MAX_TXT_NAME_BYTES: Final = 64
-MAX_SEATS_ADVERTISED: Final = 16
-MAX_INSTANCE_BYTES: Final = 63
 RESOLVE_TIMEOUT_MS: Final = 3000
+MAX_TABLES_LISTED: Final = 32
+"""Tables :meth:`Discovery.tables` returns by default (the lobby, ``tables``)."""
+MAX_TABLES_KEPT: Final = 256
+"""Verified ads remembered (``join TABLE`` searches all of them); the rest are dropped."""
+REGISTER_ATTEMPTS: Final = 4
+"""Names tried when responders claim ours; the last one is announced without probing."""
 
-_RULES: Final = re.compile(r"[a-z0-9][a-z0-9_-]{0,31}")
-_SEATS: Final = re.compile(r"([0-9]{1,2})/([0-9]{1,2})")
-_EVENT_QUEUE: Final = 1024
-_TXT_KEYS: Final = frozenset({"v", "tid", "table", "player", "fp", "seats", "rules", "phase"})
+_FAST_RESOLVE_MS: Final = 400
+_FAST_WORKERS: Final = 6
+_SLOW_WORKERS: Final = 2
+_RECHECK_WORKERS: Final = 2
+_RECHECK_DELAY: Final = 1.5
+_MAX_PENDING: Final = 2048
+_MAX_REMEMBERED: Final = 4096
+_RETRY_REJECTED: Final = 30.0
+_SWEEP_INTERVAL: Final = 5.0
+_TYPE_PTR: Final = 12
+_TYPE_TXT: Final = 16
+_TYPE_SRV: Final = 33
+_MAX_CANDIDATES: Final = 8
+_CLASS_IN: Final = 1
+_UNKNOWN_SOURCE: Final = "mDNS"
+
+
+def _claimed_source(addresses: list[str]) -> str:
+    """How the log names an mDNS sender: zeroconf does not say which host sent a record, so
+    by the address its records claim (rate-limited per claim, never taken as proof)."""
+    return f"mDNS claiming {addresses[0]}" if addresses else _UNKNOWN_SOURCE
 
 
 class DiscoveryError(NetError):
     """Discovery cannot run here (no usable interface) or an advertisement is invalid."""
 
 
-def _check_name(value: object, what: str) -> str:
-    if type(value) is not str:
-        raise ValueError(f"{what} must be a str")
-    size = len(value.encode("utf-8"))
-    if not 1 <= size <= MAX_TXT_NAME_BYTES:
-        raise ValueError(f"{what} must be 1..{MAX_TXT_NAME_BYTES} bytes of UTF-8")
-    if any(ord(c) < 0x20 or ord(c) == 0x7F for c in value):
-        raise ValueError(f"{what} must not contain control characters")
-    return value
-
-
-def _format_fingerprint(fingerprint: str) -> str:
-    text = normalize_fingerprint(fingerprint)
-    return "-".join(text[i : i + 4] for i in range(0, len(text), 4))
-
-
-@dataclass(frozen=True)
-class TableInfo:
-    """What one peer says about its table in its mDNS TXT record (all fields validated).
-
-    ``player_name`` and ``fingerprint`` are the advertising peer's (the host's, for the host's
-    own ad); ``fingerprint`` is the full one, which a dialer pins with ``connect(expect=…)``.
-    """
-
-    table_id: bytes
-    table_name: str
-    player_name: str
-    fingerprint: str
-    seats_taken: int
-    seats_total: int
-    rules: str
-    phase: str
-    version: int = PROTOCOL_VERSION
-
-    def __post_init__(self) -> None:
-        if type(self.table_id) is not bytes or len(self.table_id) != TABLE_ID_SIZE:
-            raise ValueError(f"table_id must be {TABLE_ID_SIZE} bytes")
-        _check_name(self.table_name, "table_name")
-        _check_name(self.player_name, "player_name")
-        if type(self.fingerprint) is not str:
-            raise ValueError("fingerprint must be a str")
-        object.__setattr__(self, "fingerprint", _format_fingerprint(self.fingerprint))
-        for name in ("seats_taken", "seats_total", "version"):
-            if type(getattr(self, name)) is not int:
-                raise ValueError(f"{name} must be an int")
-        if not 1 <= self.seats_total <= MAX_SEATS_ADVERTISED:
-            raise ValueError(f"seats_total must be in 1..{MAX_SEATS_ADVERTISED}")
-        if not 0 <= self.seats_taken <= self.seats_total:
-            raise ValueError("seats_taken must be in 0..seats_total")
-        if type(self.rules) is not str or not _RULES.fullmatch(self.rules):
-            raise ValueError(f"rules must match {_RULES.pattern}")
-        if self.phase not in PHASES:
-            raise ValueError(f"phase must be one of {PHASES}")
-        if not 0 <= self.version <= 0xFFFF:
-            raise ValueError("version must be in 0..65535")
-
-    @property
-    def short_fingerprint(self) -> str:
-        """The first two groups of the fingerprint, for list labels."""
-        return self.fingerprint[:9]
-
-    def to_txt(self) -> dict[str, str]:
-        """The TXT record's key/value pairs (each entry far below the 255-byte limit)."""
-        return {
-            "v": str(self.version),
-            "tid": self.table_id.hex(),
-            "table": self.table_name,
-            "player": self.player_name,
-            "fp": self.fingerprint,
-            "seats": f"{self.seats_taken}/{self.seats_total}",
-            "rules": self.rules,
-            "phase": self.phase,
-        }
-
-    @classmethod
-    def from_txt(cls, properties: dict[bytes, bytes | None]) -> TableInfo:
-        """Parse a TXT record strictly; anything unexpected raises ValueError."""
-        text: dict[str, str] = {}
-        for raw_key, raw_value in properties.items():
-            key = raw_key.decode("ascii", "strict")
-            if key not in _TXT_KEYS:
-                continue  # unknown keys are allowed, for later versions
-            if raw_value is None:
-                raise ValueError(f"TXT key {key!r} has no value")
-            text[key] = raw_value.decode("utf-8", "strict")
-        missing = _TXT_KEYS - text.keys()
-        if missing:
-            raise ValueError(f"TXT record lacks {sorted(missing)}")
-        if not text["v"].isdigit() or len(text["v"]) > 5:
-            raise ValueError("TXT v must be a decimal number")
-        seats = _SEATS.fullmatch(text["seats"])
-        if seats is None:
-            raise ValueError("TXT seats must be TAKEN/TOTAL")
-        if not re.fullmatch(r"[0-9a-f]{32}", text["tid"]):
-            raise ValueError("TXT tid must be 32 lower-case hex digits")
-        return cls(
-            table_id=bytes.fromhex(text["tid"]),
-            table_name=text["table"],
-            player_name=text["player"],
-            fingerprint=text["fp"],
-            seats_taken=int(seats.group(1)),
-            seats_total=int(seats.group(2)),
-            rules=text["rules"],
-            phase=text["phase"],
-            version=int(text["v"]),
-        )
-
-
 @dataclass(frozen=True)
 class TableAd:
-    """A resolved advertisement: the table info plus where the advertising peer listens."""
+    """A verified advertisement: the table info plus where the advertising peer listens.
+
+    ``addresses`` are the ones the advertiser signed; ``confirmed`` says the A/AAAA records
+    received for it carry one of them too (ads that do are preferred when the list is full).
+    """
 
     instance: str
     info: TableInfo
     addresses: tuple[str, ...]
     port: int
+    seq: int = 0
+    confirmed: bool = True
 
     @property
     def fingerprint(self) -> str:
         """The advertising peer's full fingerprint (pin it when dialing)."""
         return self.info.fingerprint
-
-
-def instance_name(info: TableInfo) -> str:
-    """``"<player> [<short fp>/<table id>]"`` — unique by construction, at most 63 bytes.
-
-    Simultaneous starts with equal names defeat mDNS renaming (LAN_NOTES §1.3-6), so the name
-    carries the key and the table instead of relying on conflict resolution.
-    """
-    suffix = f" [{info.short_fingerprint}/{info.table_id.hex()[:4]}]"
-    name = "".join(" " if c == "." or not c.isprintable() else c for c in info.player_name)
-    budget = MAX_INSTANCE_BYTES - len(suffix.encode("ascii"))
-    name = name.encode("utf-8")[:budget].decode("utf-8", "ignore").strip() or "peer"
-    return f"{name}{suffix}"
 
 
 def _usable(ip: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
@@ -245,13 +196,31 @@ def _plan(interface: str | None) -> _Plan:
     return _Plan(v4, IPVersion.V4Only, advertised)
 
 
-class Advertisement:
-    """One registered table ad; update it when seats or phase change, withdraw when done."""
+def _next_seq(previous: int) -> int:
+    """A sequence number above ``previous``: the wall clock in ms when it is ahead (so a host
+    that restarts a table's ad does not reuse numbers), else ``previous + 1``."""
+    return max(previous + 1, time.time_ns() // 1_000_000)
 
-    def __init__(self, discovery: Discovery, service: ServiceInfo, info: TableInfo) -> None:
+
+class Advertisement:
+    """One registered, signed table ad; update it when seats or phase change; withdraw it
+    (a signed "closed" record, then goodbyes) when done."""
+
+    def __init__(
+        self,
+        discovery: Discovery,
+        identity: Identity,
+        service: ServiceInfo,
+        info: TableInfo,
+        seq: int,
+        label: str,
+    ) -> None:
         self._discovery = discovery
+        self._identity = identity
         self._service = service
         self._info = info
+        self._seq = seq
+        self._label = label
         self._withdrawn = False
 
     @property
@@ -264,6 +233,11 @@ class Advertisement:
         """The full DNS-SD service instance name."""
         return str(self._service.name)
 
+    @property
+    def seq(self) -> int:
+        """The sequence number of the record announced last."""
+        return self._seq
+
     async def update(
         self,
         *,
@@ -274,9 +248,10 @@ class Advertisement:
         player_name: str | None = None,
         rules: str | None = None,
     ) -> None:
-        """Re-announce with the given fields changed, e.g. ``update(seats_taken=3)``.
+        """Re-announce, signed with a higher sequence number, with the given fields changed.
 
-        The table id and fingerprint (and so the instance name) never change.
+        The table id and fingerprint (and so the instance name) never change. A failure to
+        announce is logged, not raised: the table goes on, discovery is best effort.
         """
         if self._withdrawn:
             raise DiscoveryError("advertisement was withdrawn")
@@ -290,133 +265,403 @@ class Advertisement:
             player_name=now.player_name if player_name is None else player_name,
             rules=now.rules if rules is None else rules,
         )
-        old = self._service
-        assert old.port is not None
-        service = self._discovery._service_info(info, old.port, str(old.name))
-        await trio.to_thread.run_sync(self._discovery._zc.update_service, service)
-        self._service, self._info = service, info
+        await self._announce(info)
+
+    async def _announce(self, info: TableInfo) -> None:
+        seq = _next_seq(self._seq)
+        port = self._service.port
+        assert port is not None
+        service = self._discovery._service_info(self._identity, info, port, self._label, seq)
+        try:
+            await trio.to_thread.run_sync(self._discovery._zc.update_service, service)
+        except (ZeroconfError, OSError, RuntimeError) as exc:
+            log.warning("could not re-announce %r: %s", self.instance, exc)
+        self._service, self._info, self._seq = service, info, seq
 
     async def withdraw(self) -> None:
-        """Send goodbyes for this ad (shielded: completes even when cancelled). Idempotent."""
+        """Announce a signed "closed" record, then send goodbyes (shielded: completes even
+        when cancelled). Browsers drop the table on the signed record; a bare goodbye would
+        only make them ask again. Idempotent."""
         if self._withdrawn:
             return
-        self._withdrawn = True
         with trio.CancelScope(shield=True):
-            await trio.to_thread.run_sync(self._discovery._zc.unregister_service, self._service)
-        self._discovery._own_instances.discard(self.instance.lower())
+            try:
+                await self._announce(replace(self._info, phase="closed"))
+            finally:
+                self._withdrawn = True
+                try:
+                    await trio.to_thread.run_sync(
+                        self._discovery._zc.unregister_service, self._service
+                    )
+                except (ZeroconfError, OSError, RuntimeError) as exc:
+                    log.warning("could not withdraw %r: %s", self.instance, exc)
+        self._discovery._own_instances.discard(self.instance)
+        with suppress(ValueError):
+            self._discovery._adverts.remove(self)
 
 
 @dataclass
-class _BrowseState:
-    ads: dict[str, TableAd] = field(default_factory=dict)
-    changed: trio.Event = field(default_factory=trio.Event)
+class _Kept:
+    ad: TableAd
+    order: int
+    """When it was first listed (earlier tables stay when the list is full)."""
+
+    def rank(self, crowd: int) -> tuple[int, int, int, int]:
+        """Lower is shown first: confirmed addresses, then the first ``crowd`` ads of each
+        address before the next of any (a flood from one address does not push out the
+        others), then tables in the lobby, then the earliest listed."""
+        return (
+            0 if self.ad.confirmed else 1,
+            crowd,
+            0 if self.ad.info.phase == "lobby" else 1,
+            self.order,
+        )
+
+
+def _ranked(kept: Iterable[_Kept]) -> list[tuple[tuple[int, int, int, int], _Kept]]:
+    """Every kept ad with its rank; the n-th ad (by age) of an address has crowd n."""
+    seen: dict[str, int] = {}
+    ranked = []
+    for entry in sorted(kept, key=lambda k: k.order):
+        address = entry.ad.addresses[0]
+        crowd = seen.get(address, 0)
+        seen[address] = crowd + 1
+        ranked.append((entry.rank(crowd), entry))
+    ranked.sort(key=lambda item: item[0])
+    return ranked
+
+
+_Key = tuple[str, bytes]
+
+
+class _Queue:
+    """A bounded set of names waiting for a resolver, oldest first, each at most once."""
+
+    def __init__(self, limit: int) -> None:
+        self._names: OrderedDict[str, float] = OrderedDict()
+        self._limit = limit
+        self._lot = trio.lowlevel.ParkingLot()
+
+    def __contains__(self, name: str) -> bool:
+        return name in self._names
+
+    def put(self, name: str, due: float = 0.0) -> bool:
+        """Queue ``name`` (to be taken at ``due``, trio time); False when full or present."""
+        if name in self._names or len(self._names) >= self._limit:
+            return False
+        self._names[name] = due
+        self._lot.unpark()
+        return True
+
+    async def take(self) -> str:
+        while not self._names:
+            await self._lot.park()
+        name, due = self._names.popitem(last=False)
+        await trio.sleep_until(due)
+        return name
 
 
 class Discovery:
     """One zeroconf instance: advertises this peer's tables and browses everyone else's.
 
-    Use :func:`open_discovery`. :meth:`tables` is the current list (own ads excluded, by
-    fingerprint and by instance name); :meth:`wait_for_change` wakes on any change.
+    Use :func:`open_discovery`. :meth:`tables` is the current list of verified ads (own ads
+    excluded, by fingerprint and by instance name); :meth:`wait_for_change` wakes on any change.
     """
 
     def __init__(self, zc: Zeroconf, plan: _Plan, own_fingerprints: Iterable[str]) -> None:
         self._zc = zc
         self._plan = plan
-        self._own_fingerprints = {_format_fingerprint(fp) for fp in own_fingerprints}
+        self._own_fingerprints = {format_fingerprint(fp) for fp in own_fingerprints}
         self._own_instances: set[str] = set()
-        self._state = _BrowseState()
+        self._adverts: list[Advertisement] = []
         self._server = f"p2pd-{secrets.token_hex(6)}.local."
+        self._kept: dict[_Key, _Kept] = {}
+        self._by_name: dict[str, _Key] = {}
+        self._closed: OrderedDict[_Key, int] = OrderedDict()
+        self._rejected: OrderedDict[str, float] = OrderedDict()
+        self._order = 0
+        self._changed = trio.Event()
+        self._fast = _Queue(_MAX_PENDING)
+        self._slow = _Queue(_MAX_PENDING // 4)
+        self._recheck = _Queue(_MAX_PENDING // 4)
+        self._strangers = StrangerLog(log)
+        self._dropped_full = 0
 
     @property
     def advertised_addresses(self) -> list[str]:
-        """The addresses our records carry (only reachable ones)."""
-        return list(self._plan.advertised)
+        """The addresses our records carry (only reachable ones, as many as the ad signs)."""
+        return signed_addresses(self._plan.advertised)
 
-    def tables(self) -> list[TableAd]:
-        """Resolved ads of other peers, sorted by table name then instance."""
-        return sorted(self._state.ads.values(), key=lambda a: (a.info.table_name, a.instance))
+    def tables(self, limit: int | None = MAX_TABLES_LISTED) -> list[TableAd]:
+        """Verified ads of other peers (at most ``limit``; None: all kept), sorted by table
+        name then instance. When there are more, the ones shown are those whose addresses
+        are confirmed, then one per advertised address in turn, in the lobby, listed earliest."""
+        kept = [entry for _, entry in _ranked(self._kept.values())]
+        chosen = kept if limit is None else kept[: max(0, limit)]
+        return sorted((k.ad for k in chosen), key=lambda a: (a.info.table_name, a.instance))
 
     async def wait_for_change(self) -> None:
         """Return after the next change of :meth:`tables`."""
-        await self._state.changed.wait()
+        await self._changed.wait()
 
     def _notify(self) -> None:
-        self._state.changed.set()
-        self._state.changed = trio.Event()
+        self._changed.set()
+        self._changed = trio.Event()
 
-    def _service_info(self, info: TableInfo, port: int, name: str | None = None) -> ServiceInfo:
+    def _service_info(
+        self, identity: Identity, info: TableInfo, port: int, label: str, seq: int
+    ) -> ServiceInfo:
+        addresses = self.advertised_addresses
+        properties = SignedAd.txt(
+            identity, info, instance=label, port=port, seq=seq, addresses=addresses
+        )
         return ServiceInfo(
             SERVICE_TYPE,
-            name or f"{instance_name(info)}.{SERVICE_TYPE}",
+            f"{label}.{SERVICE_TYPE}",
             port=port,
-            properties=info.to_txt(),
+            properties=properties,
             server=self._server,
-            parsed_addresses=self._plan.advertised,
+            parsed_addresses=addresses,
         )
 
-    async def advertise(self, info: TableInfo, port: int) -> Advertisement:
-        """Register ``info`` for our listener's ``port`` (probing takes ~1.7 s)."""
+    async def advertise(self, info: TableInfo, port: int, identity: Identity) -> Advertisement:
+        """Register ``info``, signed by ``identity``, for our listener's ``port``.
+
+        Probing takes ~1.7 s. When another responder answers the probe for our name (a peer
+        with the same name, or a hostile one), a fresh random suffix is tried; the last
+        attempt is announced without probing (the name is cosmetic: ads are keyed by key).
+        """
         if type(port) is not int or not 1 <= port <= 65535:
             raise ValueError("port must be in 1..65535")
+        if identity.public.fingerprint != info.fingerprint:
+            raise ValueError("the ad's fingerprint is not the identity's")
+        if not self.advertised_addresses:
+            raise DiscoveryError("no address to advertise")
         self._own_fingerprints.add(info.fingerprint)
-        service = self._service_info(info, port)
-        self._own_instances.add(str(service.name).lower())
-        self._forget(str(service.name))
-        await trio.to_thread.run_sync(
-            partial(self._zc.register_service, service, allow_name_change=False)
-        )
-        return Advertisement(self, service, info)
+        seq = _next_seq(0)
+        for attempt in range(REGISTER_ATTEMPTS):
+            label = instance_name(info, secrets.token_hex(3) if attempt else "")
+            service = self._service_info(identity, info, port, label, seq)
+            name = str(service.name)
+            self._own_instances.add(name)
+            self._forget_name(name)
+            probe = attempt < REGISTER_ATTEMPTS - 1
+            try:
+                await trio.to_thread.run_sync(
+                    partial(
+                        self._zc.register_service,
+                        service,
+                        allow_name_change=False,
+                        cooperating_responders=not probe,
+                    )
+                )
+            except NonUniqueNameException:
+                self._own_instances.discard(name)
+                log.warning("another responder claims the mDNS name %r; trying another", label)
+                continue
+            except (ZeroconfError, RuntimeError) as exc:
+                self._own_instances.discard(name)
+                raise DiscoveryError(f"cannot register the ad: {exc}") from None
+            advert = Advertisement(self, identity, service, info, seq, label)
+            self._adverts.append(advert)
+            return advert
+        raise DiscoveryError("every mDNS name tried was claimed")  # pragma: no cover
 
-    def _forget(self, name: str) -> None:
-        if self._state.ads.pop(name.lower(), None) is not None:
-            self._notify()
+    # -- browsing ---------------------------------------------------------------------------
 
-    def _accept(self, service: ServiceInfo) -> TableAd | None:
-        name = str(service.name)
-        if name.lower() in self._own_instances:
-            return None
+    def _on_event(self, state: ServiceStateChange, name: str) -> None:
+        """A browser event (on the trio thread): queue the name for a resolver, or a recheck."""
         try:
-            info = TableInfo.from_txt(service.properties)
-        except (ValueError, UnicodeDecodeError) as exc:
-            log.debug("ignoring malformed ad %r: %s", name, exc)
-            return None
-        if info.fingerprint in self._own_fingerprints:
-            return None
-        local_only = all(_is_loopback(a) for a in self._plan.advertised)
-        addresses = tuple(
-            a for a in service.parsed_addresses() if local_only or not _is_loopback(a)
-        )
-        if not addresses or service.port is None:
-            return None
-        return TableAd(name, info, addresses, int(service.port))
+            if instance_label(name) is None:
+                self._strangers.warn(
+                    _UNKNOWN_SOURCE, f"ignored an ad whose name is not ours: {name!r:.120}"
+                )
+                return
+            if name in self._own_instances:
+                return
+            if state is ServiceStateChange.Removed:
+                if name in self._by_name:  # believed only if the host no longer answers
+                    self._recheck.put(name, trio.current_time() + _RECHECK_DELAY)
+                return
+            self._rejected.pop(name, None)
+            if not self._fast.put(name):
+                log.debug("resolver queue full or has %r", name)
+        except Exception as exc:
+            self._strangers.warn(_UNKNOWN_SOURCE, f"discovery event failed: {exc!r:.200}")
 
-    async def _resolve(self, name: str) -> None:
-        service = await trio.to_thread.run_sync(
-            partial(self._zc.get_service_info, SERVICE_TYPE, name, RESOLVE_TIMEOUT_MS),
-            abandon_on_cancel=True,
-        )
-        if service is None:
-            log.debug("could not resolve %r", name)
+    def _sweep(self) -> None:
+        """Queue every cached instance of our type not yet known (events may be dropped)."""
+        now = trio.current_time()
+        records = self._zc.cache.get_all_by_details(SERVICE_TYPE, _TYPE_PTR, _CLASS_IN)
+        for record in records:
+            name = getattr(record, "alias", None)
+            if not isinstance(name, str) or name in self._by_name or name in self._own_instances:
+                continue
+            if instance_label(name) is None or self._rejected.get(name, 0.0) > now:
+                continue
+            if not self._fast.put(name):
+                break
+
+    async def _lookup(self, name: str, timeout_ms: int) -> ServiceInfo | None:
+        try:
+            service: ServiceInfo | None = await trio.to_thread.run_sync(
+                partial(self._zc.get_service_info, SERVICE_TYPE, name, timeout_ms),
+                abandon_on_cancel=True,
+            )
+        except Exception as exc:
+            self._strangers.warn(_UNKNOWN_SOURCE, f"could not resolve {name!r:.120}: {exc!r:.120}")
+            return None
+        return service
+
+    def _reject(self, name: str) -> None:
+        self._rejected[name] = trio.current_time() + _RETRY_REJECTED
+        self._rejected.move_to_end(name)
+        while len(self._rejected) > _MAX_REMEMBERED:
+            self._rejected.popitem(last=False)
+
+    def _consider(self, name: str, service: ServiceInfo) -> None:
+        """Believe a resolved record only if it is signed and newer than what we have."""
+        label = instance_label(name)
+        if label is None or name in self._own_instances:
             return
-        ad = self._accept(service)
-        key = name.lower()
-        if ad is None:
-            self._forget(name)
-        elif self._state.ads.get(key) != ad:
-            self._state.ads[key] = ad
+        claimed = list(service.parsed_addresses())
+        source = _claimed_source(claimed)
+        try:
+            port = service.port
+            ad = SignedAd.verify(label, port if port is not None else 0, service.properties)
+        except InvalidAd as exc:
+            found = self._cached_candidate(name, label)
+            if found is None:
+                self._strangers.warn(source, f"ad {name!r:.100} not believed: {exc}")
+                self._reject(name)
+                return
+            self._strangers.warn(source, f"spoofed record beside a signed ad {name!r:.100}")
+            ad = found
+        if ad.info.fingerprint in self._own_fingerprints:
+            return
+        key = (ad.info.fingerprint, ad.info.table_id)
+        if self._closed.get(key, 0) >= ad.seq:
+            return
+        kept = self._kept.get(key)
+        if kept is not None and kept.ad.seq > ad.seq:
+            self._strangers.warn(source, f"replayed an older ad of {name!r:.100}")
+            return
+        if ad.info.phase == "closed":
+            self._closed[key] = ad.seq
+            while len(self._closed) > _MAX_REMEMBERED:
+                self._closed.popitem(last=False)
+            self._drop(key)
+            return
+        local_only = all(_is_loopback(a) for a in self._plan.advertised)
+        addresses = tuple(a for a in ad.addresses if local_only or not _is_loopback(a))
+        if not addresses:
+            self._reject(name)
+            return
+        table = TableAd(
+            name, ad.info, addresses, ad.port, ad.seq, bool(set(addresses) & set(claimed))
+        )
+        if kept is not None:
+            if kept.ad != table:
+                self._by_name.pop(kept.ad.instance, None)
+                self._by_name[name] = key
+                kept.ad = table
+                self._notify()
+            return
+        if len(self._kept) >= MAX_TABLES_KEPT and not self._make_room(table):
+            self._dropped_full += 1
+            self._strangers.warn(source, f"table list full; {self._dropped_full} ads dropped")
+            return
+        self._order += 1
+        self._kept[key] = _Kept(table, self._order)
+        self._by_name[name] = key
+        self._notify()
+
+    def _cached_candidate(self, name: str, label: str) -> SignedAd | None:
+        """The newest validly signed ad among every SRV × TXT record cached for ``name``.
+
+        A spoofer can put its own (cache-flush) TXT or SRV records beside the host's; zeroconf
+        resolves to the last one received, so the host's signed one is looked for among all.
+        """
+        cache = self._zc.cache
+        texts = cache.get_all_by_details(name, _TYPE_TXT, _CLASS_IN)[:_MAX_CANDIDATES]
+        services = cache.get_all_by_details(name, _TYPE_SRV, _CLASS_IN)[:_MAX_CANDIDATES]
+        best: SignedAd | None = None
+        for text in texts:
+            properties = txt_properties(getattr(text, "text", b""))
+            for service in services:
+                port = getattr(service, "port", 0)
+                try:
+                    ad = SignedAd.verify(label, port, properties)
+                except InvalidAd:
+                    continue
+                if best is None or ad.seq > best.seq:
+                    best = ad
+        return best
+
+    def _make_room(self, table: TableAd) -> bool:
+        """Evict the least preferred kept ad if ``table`` would rank above it."""
+        ranked = _ranked(self._kept.values())
+        worst_rank, worst = ranked[-1]
+        crowd = sum(1 for k in self._kept.values() if k.ad.addresses[0] == table.addresses[0])
+        if _Kept(table, self._order + 1).rank(crowd) >= worst_rank:
+            return False
+        self._drop((worst.ad.fingerprint, worst.ad.info.table_id))
+        return True
+
+    def _drop(self, key: _Key) -> None:
+        kept = self._kept.pop(key, None)
+        if kept is not None:
+            self._by_name.pop(kept.ad.instance, None)
             self._notify()
 
-    async def _consume(
-        self, events: trio.MemoryReceiveChannel[tuple[ServiceStateChange, str]]
-    ) -> None:
-        async with trio.open_nursery() as nursery:
-            async for state, name in events:
-                if not name.lower().endswith(SERVICE_TYPE.lower()):
-                    continue
-                if state is ServiceStateChange.Removed:
-                    self._forget(name)
+    def _forget_name(self, name: str) -> None:
+        key = self._by_name.get(name)
+        if key is not None:
+            self._drop(key)
+
+    async def _resolver(self, queue: _Queue, timeout_ms: int, then: Callable[[str], None]) -> None:
+        """Resolve queued names forever; ``then(name)`` when nothing answered in time."""
+        while True:
+            name = await queue.take()
+            try:
+                service = await self._lookup(name, timeout_ms)
+                if service is None:
+                    then(name)
                 else:
-                    nursery.start_soon(self._resolve, name)
+                    self._consider(name, service)
+            except Exception as exc:
+                self._strangers.warn(_UNKNOWN_SOURCE, f"ad {name!r:.100} failed: {exc!r:.200}")
+
+    def _to_slow(self, name: str) -> None:
+        """Not in the cache and no quick answer: ask again with the full timeout."""
+        self._slow.put(name)
+
+    def _unanswered(self, name: str) -> None:
+        if name not in self._by_name:
+            self._reject(name)
+
+    def _recheck_unanswered(self, name: str) -> None:
+        """A goodbye and then no answer: the host is gone (or never was)."""
+        self._forget_name(name)
+
+    async def _sweeper(self) -> None:
+        while True:
+            await trio.sleep(_SWEEP_INTERVAL)
+            try:
+                self._sweep()
+            except Exception as exc:
+                log.warning("discovery sweep failed: %r", exc)
+
+    async def _browse(self, nursery: trio.Nursery) -> None:
+        for _ in range(_FAST_WORKERS):
+            nursery.start_soon(self._resolver, self._fast, _FAST_RESOLVE_MS, self._to_slow)
+        for _ in range(_SLOW_WORKERS):
+            nursery.start_soon(self._resolver, self._slow, RESOLVE_TIMEOUT_MS, self._unanswered)
+        for _ in range(_RECHECK_WORKERS):
+            nursery.start_soon(
+                self._resolver, self._recheck, RESOLVE_TIMEOUT_MS, self._recheck_unanswered
+            )
+        nursery.start_soon(self._sweeper)
 
 
 @asynccontextmanager
@@ -430,8 +675,9 @@ async def open_discovery(
 
     ``interface`` limits mDNS to one address (and advertises only it; 127.0.0.1 is allowed
     then, for play on one machine). Without it mDNS runs on the host's LAN IPv4 addresses and
-    ads carry every non-loopback, non-link-local address. ``own_fingerprints`` are ignored
-    when browsing (our own ads are ignored in any case).
+    ads carry the non-loopback, non-link-local addresses that fit the signed record.
+    ``own_fingerprints`` are ignored when browsing (our own ads are ignored in any case).
+    Ads still registered when the block ends are withdrawn (signed "closed", then goodbyes).
     """
     plan = _plan(interface)
     zc: Zeroconf = await trio.to_thread.run_sync(
@@ -439,26 +685,19 @@ async def open_discovery(
     )
     discovery = Discovery(zc, plan, own_fingerprints)
     browser: ServiceBrowser | None = None
-    send, receive = trio.open_memory_channel[tuple[ServiceStateChange, str]](_EVENT_QUEUE)
     token = trio.lowlevel.current_trio_token()
-
-    def deliver(item: tuple[ServiceStateChange, str]) -> None:  # on the trio thread
-        try:
-            send.send_nowait(item)
-        except (trio.WouldBlock, trio.ClosedResourceError, trio.BrokenResourceError):
-            log.debug("dropped discovery event %r", item)
 
     def on_change(
         zeroconf: Zeroconf, service_type: str, name: str, state_change: ServiceStateChange
-    ) -> None:  # on the ServiceBrowser thread
-        with suppress(trio.RunFinishedError):
-            token.run_sync_soon(deliver, (state_change, name))
+    ) -> None:  # on the ServiceBrowser thread: hand over, never raise
+        with suppress(trio.RunFinishedError, RuntimeError):
+            token.run_sync_soon(discovery._on_event, state_change, name)
 
     try:
         with unwrap_single_group():
             async with trio.open_nursery() as nursery:
                 if browse:
-                    nursery.start_soon(discovery._consume, receive)
+                    await discovery._browse(nursery)
                     browser = await trio.to_thread.run_sync(
                         partial(ServiceBrowser, zc, SERVICE_TYPE, handlers=[on_change])
                     )
@@ -468,7 +707,8 @@ async def open_discovery(
                     nursery.cancel_scope.cancel()
     finally:
         with trio.CancelScope(shield=True):
-            send.close()
+            for advert in list(discovery._adverts):
+                await advert.withdraw()
             if browser is not None:
                 await trio.to_thread.run_sync(browser.cancel)
             await trio.to_thread.run_sync(zc.close)
@@ -479,10 +719,12 @@ async def browse_tables(
     *,
     interface: str | None = None,
     own_fingerprints: Iterable[str] = (),
+    limit: int | None = MAX_TABLES_LISTED,
 ) -> list[TableAd]:
-    """Browse for ``timeout`` seconds and return the tables seen (the ``tables`` command)."""
+    """Browse for ``timeout`` seconds and return the verified tables seen (at most ``limit``;
+    None: every one kept, for finding a table by name)."""
     if not timeout > 0 or math.isinf(timeout):
         raise ValueError("timeout must be a positive, finite number of seconds")
     async with open_discovery(interface=interface, own_fingerprints=own_fingerprints) as disco:
         await trio.sleep(timeout)
-        return disco.tables()
+        return disco.tables(limit)

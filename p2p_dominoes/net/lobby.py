@@ -3,13 +3,16 @@
 Every transport `data` payload starts with one channel byte: 0x01 a session envelope
 (PROTOCOL.md §4), 0x02 a lobby message, a strict msgpack array (PROTOCOL.md §13):
 
-- `["join", name, listen_port, host_address]` joiner → host: take a seat; `host_address` is the
-  address the joiner used to reach the host (so the host can tell others how to reach bots that
-  run beside it);
+- `["join", name, listen_port, host_address, commitment]` joiner → host: take a seat;
+  `host_address` is the address the joiner used to reach the host (so the host can tell others
+  how to reach bots that run beside it); `commitment` (32 bytes) fixes the joiner's secret table
+  nonce before it sees anyone's (`session.table_code`), and the genesis must carry it;
 - `["seats", table_name, rules, seats_total, [[name, key, address, port], …]]` host → everyone
   seated: the seats so far, clockwise in join order (seat 0 is the host);
 - `["genesis", envelope, max_hands | nil]` host → everyone: the signed genesis; play begins;
-- `["refuse", reason]` host → joiner: no seat (the table is full or already playing).
+- `["refuse", code, reason]` host → joiner: no seat, or no longer one; `code` is one of
+  `REFUSAL_CODES` and is what a joiner acts on (it retries only `busy`), `reason` is words for a
+  person (cleaned before display, never parsed).
 """
 
 from __future__ import annotations
@@ -19,12 +22,29 @@ from typing import Final
 
 import msgpack  # type: ignore[import-untyped]
 
-from p2p_dominoes.session import PublicIdentity
+from p2p_dominoes.peer_text import peer_text
+from p2p_dominoes.session import COMMITMENT_SIZE, PublicIdentity
 from p2p_dominoes.session.identity import InvalidIdentity
 
 CHANNEL_SESSION: Final = 0x01
 CHANNEL_LOBBY: Final = 0x02
 MAX_NAME_BYTES: Final = 64
+
+REFUSAL_CODES: Final = (
+    "busy",
+    "full",
+    "refused",
+    "removed",
+    "playing",
+    "unanswered",
+    "seated",
+)
+"""Why a host turns a joiner away (PROTOCOL.md §13): busy (too many requests waiting; try again
+later), full, refused (by the host, or a key or source in its cooldown), removed (by the host
+after being seated), playing (the game began), unanswered (the host did not answer in time),
+seated (this key already holds a seat or has a request waiting)."""
+RETRY_CODES: Final = frozenset({"busy"})
+"""The refusals a joiner retries (with backoff); every other code is final."""
 
 
 class LobbyError(Exception):
@@ -36,6 +56,8 @@ class Join:
     name: str
     listen_port: int
     host_address: str
+    commitment: bytes
+    """The joiner's table-nonce commitment (`session.seat_commitment`), for its genesis seat."""
 
 
 @dataclass(frozen=True)
@@ -64,6 +86,9 @@ class GenesisOffer:
 
 @dataclass(frozen=True)
 class Refuse:
+    """No seat: `code` (one of REFUSAL_CODES) for the program, `reason` for a person."""
+
+    code: str
     reason: str
 
 
@@ -74,13 +99,14 @@ def encode_lobby(message: LobbyMessage) -> bytes:
     """The transport payload (channel byte included) for a lobby message."""
     if isinstance(message, Join):
         body: list[object] = ["join", message.name, message.listen_port, message.host_address]
+        body.append(message.commitment)  # table code (PROTOCOL.md §13)
     elif isinstance(message, Seats):
         seats = [[s.name, s.key.raw, s.address, s.port] for s in message.seats]
         body = ["seats", message.table_name, message.rules, message.seats_total, seats]
     elif isinstance(message, GenesisOffer):
         body = ["genesis", message.envelope, message.max_hands]
     else:
-        body = ["refuse", message.reason]
+        body = ["refuse", message.code, message.reason]
     packed: bytes = msgpack.packb(body, use_bin_type=True)
     return bytes([CHANNEL_LOBBY]) + packed
 
@@ -104,11 +130,11 @@ def decode_lobby(payload: bytes) -> LobbyMessage:
     if not isinstance(body, list) or not body or not isinstance(body[0], str):
         raise LobbyError("a lobby message is an array starting with its kind")
     kind, args = body[0], body[1:]
-    if kind == "join" and _types(args, str, int, str):
-        name, port, host = args
+    if kind == "join" and _types(args, str, int, str, bytes):
+        name, port, host, commitment = args
         _check_name(name)
         _check_port(port)
-        return Join(name, port, _check_address(host))
+        return Join(name, port, _check_address(host), _check_commitment(commitment))
     if kind == "seats" and _types(args, str, str, int, list):
         table, rules, total, raw_seats = args
         _check_name(table)
@@ -122,8 +148,10 @@ def decode_lobby(payload: bytes) -> LobbyMessage:
         and (args[1] is None or (type(args[1]) is int and args[1] >= 1))
     ):
         return GenesisOffer(args[0], args[1])
-    if kind == "refuse" and _types(args, str):
-        return Refuse(_printable(args[0], 256))
+    if kind == "refuse" and _types(args, str, str):
+        code, reason = args
+        # An unknown code (from a newer peer) is a final refusal: never retried.
+        return Refuse(code if code in REFUSAL_CODES else "refused", peer_text(reason, 256))
     raise LobbyError(f"malformed lobby message {kind!r}")
 
 
@@ -144,6 +172,12 @@ def _check_name(name: str) -> None:
 def _check_port(port: int) -> None:
     if not 1 <= port <= 65535:
         raise LobbyError("a port is 1–65535")
+
+
+def _check_commitment(commitment: bytes) -> bytes:
+    if len(commitment) != COMMITMENT_SIZE:
+        raise LobbyError(f"a table-nonce commitment is {COMMITMENT_SIZE} bytes")
+    return commitment
 
 
 def _check_address(address: str) -> str:

@@ -38,23 +38,28 @@ from p2p_dominoes.net.lobby import (
     CHANNEL_SESSION,
     GenesisOffer,
     LobbyError,
-    SeatAddress,
     decode_lobby,
 )
 from p2p_dominoes.net.timing import Timing
 from p2p_dominoes.session import (
     Envelope,
-    Genesis,
     Identity,
     InvalidMessage,
     PublicIdentity,
-    SeatInfo,
     Transcript,
     default_registry,
+    opens_commitment,
 )
 from p2p_dominoes.session.events import Event, HandEnded, HandStarted, TilesDealt, Update
 from p2p_dominoes.session.table import TableSession
-from p2p_dominoes.store import HandSecrets, PeerAddress, TableLog, save_transcript, table_dir
+from p2p_dominoes.store import (
+    HandSecrets,
+    PeerAddress,
+    TableLog,
+    TableNonceFile,
+    save_transcript,
+    table_dir,
+)
 
 CATCH_UP_AFTER: Final = 2.0
 """Seconds without progress before a peer asks the others for what it may have missed."""
@@ -204,6 +209,8 @@ class TableRun:
     """The head each seat last said it holds (in its catch-up request)."""
     lost: set[int] = field(default_factory=set)
     """Seats whose connection dropped and has not come back yet."""
+    code_shown: bool = False
+    """The table code has been shown (it exists once every seat signed the genesis)."""
 
     @property
     def seat(self) -> int:
@@ -243,14 +250,9 @@ async def _reader(connection: Connection, seat: int, inbox: Inbox) -> None:
 async def play_table(run: TableRun, nursery: trio.Nursery) -> int:
     """Drive the session to the end of the match; returns the exit status (0 clean, 3 blame)."""
     session = run.session
-    run.options.say(
-        f"Seated at seat {run.seat} of {len(run.names)}: "
-        + ", ".join(
-            f"{name} ({key.short_fingerprint})"
-            for name, key in zip(run.names, session.transcript.keys, strict=True)
-        )
-    )
-    run.options.say("Compare these fingerprints with the other players' screens.")
+    run.options.say(f"Seated at seat {run.seat} of {len(run.names)}: " + ", ".join(run.names))
+    for seat, (name, key) in enumerate(zip(run.names, session.transcript.keys, strict=True)):
+        run.options.say(f"  seat {seat} {name}: fingerprint {key.fingerprint}")
     run.options.ui.seated(session, run.names)
     run.timed = len(session.transcript)
     if run.options.timing is not None:
@@ -396,6 +398,8 @@ async def _handle(run: TableRun, update: Update, nursery: trio.Nursery) -> None:
             raise PeerFailure(f"cannot write the table's log: {exc.strerror or exc}") from None
     if run.options.timing is not None:
         _mark_timing(run, run.options.timing, update)
+    if not run.code_shown:
+        _show_table_code(run)
     if update.outgoing or update.events:
         run.last_progress = time.monotonic()
     for data in update.outgoing:
@@ -412,6 +416,20 @@ async def _handle(run: TableRun, update: Update, nursery: trio.Nursery) -> None:
         token = (hand.number, len(session.transcript))
         run.asked = token
         nursery.start_soon(_choose, run, token)
+
+
+def _show_table_code(run: TableRun) -> None:
+    """Once every seat has signed the genesis: the code the players read aloud to each other."""
+    code = run.session.table_code
+    if code is None:
+        return
+    run.code_shown = True
+    lang = str(getattr(run.options.ui, "lang", "en"))
+    run.options.say(f"Table code: {code.line(lang)}")
+    run.options.say(
+        "Compare the table code aloud: every player's screen must show the same words. "
+        "If any differs, someone is in the middle: leave the table."
+    )
 
 
 def _save(run: TableRun) -> None:
@@ -566,10 +584,6 @@ async def dialed(
 # -- building the table -----------------------------------------------------------------------
 
 
-def make_genesis(rules: Rules, seats: Sequence[SeatAddress], table_id: bytes) -> Genesis:
-    return Genesis(table_id, rules.to_wire(), tuple(SeatInfo(s.name, s.key) for s in seats))
-
-
 def sit_down(
     options: PeerOptions,
     transcript: Transcript,
@@ -577,12 +591,23 @@ def sit_down(
     max_hands: int | None,
     table_name: str,
     peers: Sequence[PeerAddress],
+    nonce: bytes,
 ) -> tuple[TableSession, TableLog | None]:
-    """The session for our seat, with its crash-safe log and stored hand secrets (if kept)."""
+    """The session for our seat, with its crash-safe log and stored hand secrets (if kept).
+
+    Our table nonce is on disk before the log exists, so a peer that crashes before its
+    ``genesis_sign`` went out reveals the same nonce when it resumes.
+    """
     if options.data_dir is None:
-        session = TableSession(transcript, seat, options.identity, max_hands=max_hands)
+        session = TableSession(
+            transcript, seat, options.identity, max_hands=max_hands, table_nonce=nonce
+        )
         return session, None
     directory = table_dir(options.data_dir, transcript.table_id)
+    try:
+        TableNonceFile(directory).save(transcript.table_id, seat, nonce)
+    except (OSError, ValueError) as exc:
+        raise PeerFailure(f"cannot keep the table's nonce in {directory}: {exc}") from None
     log = TableLog.create(
         directory,
         transcript.table_id,
@@ -593,14 +618,22 @@ def sit_down(
     )
     log.note_peers(peers)
     keys = HandSecrets(directory).keys_for
-    session = TableSession(transcript, seat, options.identity, max_hands=max_hands, hand_keys=keys)
+    session = TableSession(
+        transcript,
+        seat,
+        options.identity,
+        max_hands=max_hands,
+        hand_keys=keys,
+        table_nonce=nonce,
+    )
     return session, log
 
 
 def accept_genesis(
-    offer: GenesisOffer, identity: Identity, host_key: PublicIdentity
+    offer: GenesisOffer, identity: Identity, host_key: PublicIdentity, nonce: bytes
 ) -> tuple[Transcript, int]:
-    """Check the host's genesis (seat 0 is the host, we hold a seat); our transcript and seat."""
+    """Check the host's genesis (seat 0 is the host, we hold a seat whose commitment is the
+    one we sent for ``nonce``); our transcript and seat."""
     try:
         transcript = Transcript(_decode_envelope(offer.envelope), default_registry())
     except InvalidMessage as exc:
@@ -611,6 +644,9 @@ def accept_genesis(
     seat = genesis.seat_of(identity.public)
     if seat is None:
         raise PeerFailure("the genesis does not seat this player")
+    if not opens_commitment(identity.public, nonce, genesis.seats[seat].commitment):
+        # Signing it would reveal our nonce for a table whose code others chose: refuse.
+        raise PeerFailure("the host's genesis does not carry the commitment this player sent")
     try:
         Rules.from_wire(genesis.rules).check_players(len(genesis.seats))
     except InvalidRecord as exc:

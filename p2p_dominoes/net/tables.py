@@ -24,6 +24,15 @@ from typing import Final
 import trio
 
 from p2p_dominoes.engine import InvalidRecord, Rules, preset
+from p2p_dominoes.net.admission import (
+    JOIN_DEADLINE,
+    Admission,
+    HostDesk,
+    LobbySeat,
+    LobbyState,
+    Refusal,
+    Request,
+)
 from p2p_dominoes.net.backoff import Backoff
 from p2p_dominoes.net.connection import Connection, connect
 from p2p_dominoes.net.discovery import (
@@ -38,6 +47,7 @@ from p2p_dominoes.net.errors import ConnectionClosed, HandshakeError, IdentityMi
 from p2p_dominoes.net.framing import Data
 from p2p_dominoes.net.listener import Listener, open_listener
 from p2p_dominoes.net.lobby import (
+    RETRY_CODES,
     GenesisOffer,
     Join,
     Refuse,
@@ -57,23 +67,31 @@ from p2p_dominoes.net.runtime import (
     serve_link,
     sit_down,
 )
+from p2p_dominoes.net.strangers import StrangerLog
 from p2p_dominoes.net.timing import bot_timing_path
+from p2p_dominoes.peer_text import peer_text
 from p2p_dominoes.session import (
+    GENESIS_SIGN,
     Envelope,
     Genesis,
+    Identity,
     InvalidMessage,
     PublicIdentity,
     SeatInfo,
     default_registry,
+    new_table_nonce,
+    seat_commitment,
 )
 from p2p_dominoes.session.table import TableSession
 from p2p_dominoes.session.transcript import Transcript
 from p2p_dominoes.store import (
     HandSecrets,
+    NonceFileError,
     PeerAddress,
     TableLog,
     TableLogBusy,
     TableLogError,
+    TableNonceFile,
     read_log,
 )
 
@@ -116,21 +134,34 @@ class _Seated:
     host_address: str
     """The address the player used to reach the host."""
     connection: Connection | None
+    commitment: bytes
+    """The player's table-nonce commitment, for its genesis seat (table code)."""
 
 
 class _HostLobby:
-    """The host's seat list before the genesis."""
+    """The host's seat list before the genesis, who asks for a seat, and the host's answers."""
 
     def __init__(
-        self, options: PeerOptions, listener: Listener, players: int, table: str, rules: Rules
+        self,
+        options: PeerOptions,
+        listener: Listener,
+        players: int,
+        table: str,
+        rules: Rules,
+        desk: HostDesk | None,
+        commitment: bytes,
     ) -> None:
         self.options = options
         self.players = players
         self.table = table
         self.rules = rules
+        self.desk = desk
+        self.admission = Admission(ask=desk is not None)
+        self.strangers = StrangerLog(log)
         self.seated: list[_Seated] = [
-            _Seated(options.name, options.identity.public, "", listener.port, "", None)
+            _Seated(options.name, options.identity.public, "", listener.port, "", None, commitment)
         ]
+        self.started = False
         self.full = trio.Event()
         self.changed = trio.Event()
 
@@ -145,13 +176,55 @@ class _HostLobby:
             seats.append(SeatAddress(seated.name, seated.key, address, seated.port))
         return Seats(self.table, self.rules.name, self.players, tuple(seats))
 
+    def state(self) -> LobbyState:
+        """The lobby as the host's person sees it (names cleaned)."""
+        seats = tuple(
+            LobbySeat(i, peer_text(s.name, 64), s.key.fingerprint, self.admission.trusts(s.key))
+            for i, s in enumerate(self.seated)
+        )
+        return LobbyState(peer_text(self.table, 64), self.players, seats, self.admission.pending)
+
+    def touch(self) -> None:
+        """Something changed: wake the tasks that wait on the lobby and show the host's person."""
+        self.changed.set()
+        self.changed = trio.Event()
+        if self.desk is not None and not self.started:
+            self.desk.lobby(self.state())
+
     async def broadcast_seats(self) -> None:
         for seated in list(self.seated):
             if seated.connection is not None:
                 with suppress(ConnectionClosed, NetError, trio.BrokenResourceError):
                     await seated.connection.send(encode_lobby(self.seats_for(seated)))
-        self.changed.set()
-        self.changed = trio.Event()
+        self.touch()
+
+    # -- the host's answers (LobbyControl) -------------------------------------------------------
+
+    def approve(self, number: int) -> bool:
+        if self.started or self.admission.answer(number, True) is None:
+            return False
+        self.touch()
+        return True
+
+    def refuse(self, number: int) -> bool:
+        if self.started:
+            return False
+        request = self.admission.answer(number, False)
+        if request is None:
+            return False
+        self.options.say(f"Refused {request.name} ({request.key.fingerprint}).")
+        self.touch()
+        return True
+
+    def remove(self, seat: int) -> bool:
+        """Take seat `seat` (not the host's) back before the start; its task tells the player."""
+        if self.started or not 1 <= seat < len(self.seated):
+            return False
+        removed = self.seated.pop(seat)
+        self.admission.removed(removed.key)
+        self.options.say(f"Removed {peer_text(removed.name, 64)} from seat {seat}.")
+        self.touch()
+        return True
 
 
 async def host_table(
@@ -163,8 +236,13 @@ async def host_table(
     bots: int,
     bot_strategy: str,
     hands: int | None,
+    desk: HostDesk | None = None,
 ) -> int:
-    """Open a table, seat players and bots, then play; returns the exit status."""
+    """Open a table, seat players and bots, then play; returns the exit status.
+
+    With a `desk` (a person at the host) every joiner waits for the person's answer; without
+    one joiners are seated as they come. Bots the host starts itself are always seated.
+    """
     rules.check_players(players)
     if not 0 <= bots <= players - 1:
         raise PeerFailure(f"--bots must be between 0 and {players - 1}")
@@ -172,7 +250,9 @@ async def host_table(
     if options.timing is not None:
         options.timing.mark("listening")
     table_id = secrets.token_bytes(16)
-    lobby = _HostLobby(options, listener, players, table_name, rules)
+    nonce = new_table_nonce()  # table code: committed now, revealed in our genesis_sign
+    commitment = seat_commitment(options.identity.public, nonce)
+    lobby = _HostLobby(options, listener, players, table_name, rules, desk, commitment)
     inbox = Inbox.new()
     session_box: list[TableSession] = []
     ready = trio.Event()
@@ -199,34 +279,56 @@ async def host_table(
                 handler,
             )
             for number in range(bots):
+                bot_identity = Identity.generate()
+                lobby.admission.trust(bot_identity.public)
                 nursery.start_soon(
-                    _run_bot, options, listener.port, f"bot-{number + 1}", bot_strategy
+                    _run_bot,
+                    options,
+                    listener.port,
+                    f"bot-{number + 1}",
+                    bot_strategy,
+                    bot_identity,
                 )
+            attending = trio.CancelScope()
+            if desk is not None:
+                nursery.start_soon(_attend, desk, lobby, attending)
+                desk.lobby(lobby.state())
+            advertised = 1
             while len(lobby.seated) < players:
                 await lobby.changed.wait()
-                if advert is not None:
-                    await advert.update(seats_taken=len(lobby.seated))
+                if advert is not None and advertised != len(lobby.seated):
+                    advertised = len(lobby.seated)
+                    await advert.update(seats_taken=advertised)
+            lobby.started = True
+            attending.cancel()
             seats = lobby.seats_for(lobby.seated[0]).seats
-            genesis = _genesis(table_id, rules, seats)
+            genesis = _genesis(table_id, rules, seats, [s.commitment for s in lobby.seated])
             envelope = genesis.sign(options.identity, 0)
             offer = encode_lobby(GenesisOffer(envelope.encode(), hands))
             transcript = Transcript(envelope, default_registry())
             peers = [PeerAddress(i, s.address, s.port) for i, s in enumerate(seats)]
-            session, log = sit_down(options, transcript, 0, hands, table_name, peers)
+            session, log = sit_down(options, transcript, 0, hands, table_name, peers, nonce)
             session_box.append(session)
             run = TableRun(session, options, tuple(s.name for s in seats), inbox=inbox, log=log)
             ready.set()
+            lobby.touch()  # requests still waiting are refused by their tasks
             for seated in lobby.seated[1:]:
                 assert seated.connection is not None
                 try:
                     await seated.connection.send(offer)
                 except (ConnectionClosed, NetError):
-                    say(f"{seated.name} left before the game began.")
+                    say(f"{peer_text(seated.name, 64)} left before the game began.")
             if advert is not None:
                 await advert.update(phase="playing", seats_taken=players)
             status = await play_table(run, nursery)
             nursery.cancel_scope.cancel()
     return status
+
+
+async def _attend(desk: HostDesk, lobby: _HostLobby, scope: trio.CancelScope) -> None:
+    """Run the host's person's answers until the game begins."""
+    with scope:
+        await desk.attend(lobby)
 
 
 async def _advertise(
@@ -255,7 +357,7 @@ async def _advertise(
             rules.name,
             "lobby",
         )
-        advert = await disco.advertise(info, listener.port)
+        advert = await disco.advertise(info, listener.port, options.identity)
     except (DiscoveryError, OSError, ValueError) as exc:
         options.say(f"Not advertised on the local network ({exc}); players can join by address.")
         return None
@@ -272,53 +374,139 @@ def _dial_host(options: PeerOptions) -> str:
     return addresses[0] if addresses else "127.0.0.1"
 
 
-def _genesis(table_id: bytes, rules: Rules, seats: tuple[SeatAddress, ...]) -> Genesis:
-    return Genesis(table_id, rules.to_wire(), tuple(SeatInfo(s.name, s.key) for s in seats))
+def _genesis(
+    table_id: bytes, rules: Rules, seats: tuple[SeatAddress, ...], commitments: list[bytes]
+) -> Genesis:
+    infos = (SeatInfo(s.name, s.key, c) for s, c in zip(seats, commitments, strict=True))
+    return Genesis(table_id, rules.to_wire(), tuple(infos))
 
 
 async def _lobby_member(connection: Connection, lobby: _HostLobby, ready: trio.Event) -> None:
-    """Seat a joiner (first message: join), then keep it until the genesis goes out."""
+    """Seat a joiner (first message: join) once admitted; keep it until the genesis goes out."""
+    address = connection.remote_address
     try:
-        with trio.fail_after(10):
+        with trio.fail_after(JOIN_DEADLINE):
             first = await connection.receive()
-    except (ConnectionClosed, trio.TooSlowError):
+    except trio.TooSlowError:
+        lobby.strangers.warn(address, f"no join message within {JOIN_DEADLINE:g} s")
+        await connection.aclose("no join message")
+        return
+    except ConnectionClosed:
         return
     message = lobby_message(first) if isinstance(first, Data) else None
     if not isinstance(message, Join):
+        lobby.strangers.warn(address, "sent something other than a join message")
         await connection.aclose("expected a join message")
         return
-    if ready.is_set() or len(lobby.seated) >= lobby.players:
-        await connection.send(encode_lobby(Refuse("the table is full")))
-        await connection.aclose("table full")
+    if ready.is_set():
+        await _refuse(connection, Refusal("playing", "the game has begun"))
         return
-    if any(s.key == connection.peer for s in lobby.seated):
-        await connection.send(encode_lobby(Refuse("this player already holds a seat")))
-        await connection.aclose("already seated")
+    decision = lobby.admission.request(
+        connection.peer,
+        message.name,
+        address,
+        seats_free=lobby.players - len(lobby.seated),
+        seated=any(s.key == connection.peer for s in lobby.seated),
+    )
+    name = peer_text(message.name, 64)
+    if isinstance(decision, Refusal):
+        log.info(
+            "turned %s (%s) at %s away: %s",
+            name,
+            connection.peer.fingerprint,
+            address,
+            decision.code,
+        )
+        await _refuse(connection, decision)
         return
+    if isinstance(decision, Request):
+        log.info(
+            "%s (%s) at %s asks for a seat (request %d)",
+            name,
+            connection.peer.fingerprint,
+            peer_text(address, 64),
+            decision.number,
+        )
+        # A request waits up to ANSWER_TIMEOUT, longer than the transport lets a stranger stay:
+        # admission's caps (MAX_PENDING, per source) bound pending requests instead.
+        connection.trust()
+        lobby.touch()  # the host's person is asked (HostDesk.lobby)
+        if not await _await_answer(connection, lobby, ready, decision):
+            return
+        if len(lobby.seated) >= lobby.players:
+            await _refuse(connection, Refusal("full", "the table is full"))
+            return
     seated = _Seated(
         message.name,
         connection.peer,
-        _bare_host(connection.remote_address),
+        _bare_host(address),
         message.listen_port,
         message.host_address,
         connection,
+        message.commitment,
     )
     lobby.seated.append(seated)
     connection.trust()  # seated: out of the listener's stranger limits (transport)
     lobby.options.say(
-        f"{message.name} ({connection.peer.short_fingerprint}) took seat "
+        f"{name} ({connection.peer.fingerprint}) took seat "
         f"{len(lobby.seated) - 1} ({len(lobby.seated)} of {lobby.players})."
     )
     await lobby.broadcast_seats()
-    # Hold the connection (and notice a joiner who leaves) until the game begins.
+    # Hold the connection (and notice a joiner who leaves, or is removed) until the game begins.
     while not ready.is_set():
-        with trio.move_on_after(0.2):
-            await ready.wait()
-        if connection.closed:
-            lobby.seated.remove(seated)
-            lobby.options.say(f"{message.name} left the lobby.")
+        changed = lobby.changed
+        with trio.move_on_after(0.5):
+            await changed.wait()
+        if ready.is_set():
+            return
+        if seated not in lobby.seated:
+            await _refuse(connection, Refusal("removed", "the host removed you from the table"))
             await lobby.broadcast_seats()
             return
+        if connection.closed:
+            lobby.seated.remove(seated)
+            lobby.options.say(f"{name} left the lobby.")
+            await lobby.broadcast_seats()
+            return
+
+
+async def _await_answer(
+    connection: Connection, lobby: _HostLobby, ready: trio.Event, request: Request
+) -> bool:
+    """Wait for the host's answer to `request`; False (the joiner told why) unless seated."""
+    admission = lobby.admission
+    while True:
+        verdict = admission.verdict(request.number)
+        if verdict is True:
+            return True
+        if verdict is False:
+            await _refuse(connection, Refusal("refused", "the host refused you a seat"))
+            return False
+        if connection.closed:
+            if admission.withdraw(request.number) is not None:
+                lobby.options.say(f"{request.name} stopped asking (request {request.number}).")
+                lobby.touch()
+            return False
+        if ready.is_set() or len(lobby.seated) >= lobby.players:
+            admission.withdraw(request.number)
+            lobby.touch()
+            await _refuse(connection, Refusal("full", "the table is full"))
+            return False
+        if any(r.number == request.number for r in admission.expire()):
+            lobby.options.say(f"Nobody answered {request.name} (request {request.number}).")
+            lobby.touch()
+            await _refuse(connection, Refusal("unanswered", "the host did not answer"))
+            return False
+        changed = lobby.changed
+        with trio.move_on_after(max(0.0, min(0.5, request.deadline - admission.now()))):
+            await changed.wait()
+
+
+async def _refuse(connection: Connection, refusal: Refusal) -> None:
+    """Tell a joiner why it has no seat (with a machine-readable code), then hang up."""
+    with suppress(ConnectionClosed, NetError, trio.BrokenResourceError):
+        await connection.send(encode_lobby(Refuse(refusal.code, refusal.reason)))
+    await connection.aclose(refusal.code)
 
 
 def _seated_only(session_box: list[TableSession]) -> Callable[[PublicIdentity], str | None]:
@@ -347,7 +535,14 @@ async def _serve_seated(connection: Connection, session: TableSession, inbox: In
     await serve_link(inbox, seat, connection)
 
 
-async def _run_bot(options: PeerOptions, port: int, name: str, strategy: str) -> None:
+async def _run_bot(
+    options: PeerOptions, port: int, name: str, strategy: str, identity: Identity
+) -> None:
+    """A bot peer as a child process, with an identity the host made (and so seats unasked).
+
+    The bot's private key goes to it on its standard input, never on its command line (which
+    other local users can read).
+    """
     host = _dial_host(options) if options.interface else "127.0.0.1"
     command = [
         sys.executable,
@@ -364,13 +559,17 @@ async def _run_bot(options: PeerOptions, port: int, name: str, strategy: str) ->
         "none",
         "--port",
         "0",
+        "--identity-stdin",
     ]
     if options.interface:
         command += ["--interface", options.interface]
     if options.timing is not None:
         command += ["--timing", str(bot_timing_path(options.timing.path, name))]
     await trio.run_process(
-        command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, check=False
+        command,
+        stdin=identity.private_bytes().hex().encode() + b"\n",
+        stdout=subprocess.DEVNULL,
+        check=False,
     )
 
 
@@ -388,38 +587,112 @@ class Target:
 
 
 async def find_table(name: str | None, *, interface: str | None, timeout: float) -> Target:
-    """Browse the LAN for a table by name (or the only one) and return how to reach its host."""
+    """Browse the LAN for a table by name, table id or host fingerprint (or the only one) and
+    return how to reach its host (pinned to the key that signed the ad).
+
+    Every verified ad is searched, not only the listed ones, so a flood of fake tables cannot
+    push the wanted one out of reach; a name that several tables carry must be made precise.
+    """
     tables: list[TableAd] = []
     deadline = trio.current_time() + timeout
     while trio.current_time() < deadline:
-        tables = await browse_tables(min(3.0, timeout), interface=interface)
+        tables = await browse_tables(min(3.0, timeout), interface=interface, limit=None)
         chosen = _choose(tables, name)
-        if chosen is not None:
+        if isinstance(chosen, TableAd):
             return Target(chosen.addresses, chosen.port, chosen.info.fingerprint)
+        if chosen:
+            raise PeerFailure(chosen)
     if not tables:
         raise PeerFailure(
             "no table found on the local network (same Wi-Fi? guest networks and AP isolation "
             "block discovery; try --connect HOST:PORT)"
         )
-    names = ", ".join(t.info.table_name for t in tables)
+    names = _listing(tables)
     raise PeerFailure(
-        f"no table called {name!r} (found: {names})"
+        f"no table called {peer_text(name, 64)!r} (found: {names})"
         if name
         else f"several tables: {names}; name one"
     )
 
 
-def _choose(tables: list[TableAd], name: str | None) -> TableAd | None:
+def _listing(tables: list[TableAd], limit: int = 8) -> str:
+    """A short, cleaned list of tables for an error line (name, host's short fingerprint)."""
+    shown = [f"{peer_text(t.info.table_name, 32)} ({t.info.short_fingerprint})" for t in tables]
+    more = len(shown) - limit
+    return ", ".join(shown[:limit]) + (f" and {more} more" if more > 0 else "")
+
+
+def _choose(tables: list[TableAd], name: str | None) -> TableAd | str | None:
+    """The one table in the lobby that ``name`` means; an error line when several match.
+
+    ``name`` is a table name (any case), or the start of a table id (hex) or of the host's
+    fingerprint (as shown by ``tables``, dashes optional). None when nothing matches yet.
+    """
     lobby = [t for t in tables if t.info.phase == "lobby"]
     if name is None:
         return lobby[0] if len(lobby) == 1 else None
-    wanted = name.casefold()
-    for table in lobby:
-        if table.info.table_name.casefold() == wanted or table.info.table_id.hex().startswith(
-            wanted
-        ):
-            return table
+    wanted = name.strip().casefold()
+    if not wanted:
+        return None
+    by_name = [t for t in lobby if t.info.table_name.casefold() == wanted]
+    compact = wanted.replace("-", "").upper()
+    by_id = [
+        t
+        for t in lobby
+        if t.info.table_id.hex().startswith(wanted)
+        or (len(compact) >= 4 and t.info.fingerprint.replace("-", "").startswith(compact))
+    ]
+    found = by_name or by_id
+    if len(found) == 1:
+        return found[0]
+    if len(found) > 1:
+        return (
+            f"several tables match {peer_text(name, 64)!r}: {_listing(found)}; "
+            "name one by its table id or its host's fingerprint (see `p2p-dominoes tables`)"
+        )
     return None
+
+
+BUSY_FIRST_WAIT: Final = 1.0
+BUSY_LONGEST_WAIT: Final = 15.0
+BUSY_PATIENCE: Final = 180.0
+"""Seconds a joiner refused as `busy` keeps asking again (backoff, jittered, capped)."""
+
+
+class _TryAgain(Exception):
+    """The host refused with a code that says: ask again later."""
+
+    def __init__(self, refusal: Refuse) -> None:
+        super().__init__(refusal.reason)
+        self.refusal = refusal
+
+
+def busy_waits(patience: float = BUSY_PATIENCE) -> list[float]:
+    """How long to wait before each new request after `busy` refusals: doubling from
+    BUSY_FIRST_WAIT up to BUSY_LONGEST_WAIT, each cut by a random 0–50 % (so that joiners turned
+    away together do not come back together), at most `patience` seconds in all."""
+    jitter = secrets.SystemRandom()
+    waits: list[float] = []
+    delay = BUSY_FIRST_WAIT
+    while sum(waits) + delay <= patience:
+        waits.append(delay * jitter.uniform(0.5, 1.0))
+        delay = min(delay * 2, BUSY_LONGEST_WAIT)
+    return waits
+
+
+def _announced_only(
+    session_box: list[TableSession], announced: set[PublicIdentity]
+) -> Callable[[PublicIdentity], str | None]:
+    """A joiner's listener: before the genesis only the host and the keys of its latest seat
+    list get past the handshake; after it, only the genesis's seats."""
+
+    def authorize(peer: PublicIdentity) -> str | None:
+        if session_box:
+            seat = session_box[0].transcript.genesis.seat_of(peer)
+            return "not seated at this table" if seat is None else None
+        return None if peer in announced else "not seated at this table"
+
+    return authorize
 
 
 async def join_table(options: PeerOptions, target: Target) -> int:
@@ -430,56 +703,116 @@ async def join_table(options: PeerOptions, target: Target) -> int:
         options.timing.mark("listening")
     inbox = Inbox.new()
     session_box: list[TableSession] = []
+    announced: set[PublicIdentity] = set()
     ready = trio.Event()
 
     async def handler(connection: Connection) -> None:
-        with trio.move_on_after(SEAT_WAIT):
-            await ready.wait()
+        # Only an announced seat gets here before the genesis: hold it until we have the
+        # genesis too (it dialled first), and let it go if the host's seat list drops it.
+        deadline = trio.current_time() + SEAT_WAIT
+        while not ready.is_set() and trio.current_time() < deadline:
+            if connection.peer not in announced or connection.closed:
+                return
+            with trio.move_on_after(0.5):
+                await ready.wait()
         if ready.is_set():
             await _serve_seated(connection, session_box[0], inbox)
 
+    waits = busy_waits()
     async with trio.open_nursery() as outer:
         await outer.start(
-            partial(listener.serve, authorize=_seated_only(session_box)),
+            partial(listener.serve, authorize=_announced_only(session_box, announced)),
             options.identity,
             handler,
         )
         say(f"Listening on port {listener.port} for the other players.")
-        async with dialed(
-            options.identity,
-            target.addresses,
-            target.port,
-            target.expect,
-            patience=target.patience,
-        ) as host:
-            if target.expect is None:
-                say(f"Connected to {host.remote_address}, fingerprint {host.peer.fingerprint}:")
-                say("compare it with the one the host's screen shows.")
-            join = Join(options.name, listener.port, _bare_host(host.remote_address))
-            await host.send(encode_lobby(join))
-            offer, addresses, lobby = await _await_genesis(host, say)
-            table_name = lobby.table_name
-            transcript, seat = accept_genesis(offer, options.identity, host.peer)
-            _check_genesis_against_lobby(transcript, lobby)
-            seats = transcript.genesis.seats
-            peers = [PeerAddress(i, *address) for i, address in sorted(addresses.items())]
-            session, log = sit_down(options, transcript, seat, offer.max_hands, table_name, peers)
-            session_box.append(session)
-            run = TableRun(session, options, tuple(s.name for s in seats), inbox=inbox, log=log)
-            ready.set()
-            async with trio.open_nursery() as nursery:
-                host_address = (target.addresses[0], target.port)
-                nursery.start_soon(_host_link, options, inbox, host, host_address, seats[0].key)
-                assert session.seat is not None
-                for seat in range(1, session.seat):
-                    address = addresses.get(seat)
-                    if address is not None:
-                        nursery.start_soon(
-                            _dial_seat, options, inbox, seat, address, seats[seat].key
-                        )
-                status = await play_table(run, nursery)
-                nursery.cancel_scope.cancel()
+        # Table code: committed in our join (the same nonce on every retry), revealed once seated.
+        nonce = new_table_nonce()
+        while True:
+            async with dialed(
+                options.identity,
+                target.addresses,
+                target.port,
+                target.expect,
+                patience=target.patience,
+            ) as host:
+                if target.expect is None:
+                    say(f"Connected to {host.remote_address}, fingerprint {host.peer.fingerprint}:")
+                    say("compare it with the one the host's screen shows.")
+                announced.clear()
+                announced.add(host.peer)
+                join = Join(
+                    options.name,
+                    listener.port,
+                    _bare_host(host.remote_address),
+                    seat_commitment(options.identity.public, nonce),
+                )
+                await host.send(encode_lobby(join))
+                say("Asked the host for a seat; waiting for the answer.")
+                try:
+                    offer, addresses, lobby = await _await_genesis(host, say, announced)
+                except _TryAgain as busy:
+                    if not waits:
+                        raise PeerFailure(
+                            f"the host is still busy after {BUSY_PATIENCE:g} s "
+                            f"({peer_text(busy.refusal.reason, 200)}); try again later"
+                        ) from None
+                    wait = waits.pop(0)
+                    say(
+                        f"The host is busy ({peer_text(busy.refusal.reason, 200)}); "
+                        f"asking again in {wait:.0f} s."
+                    )
+                else:
+                    status = await _play_joined(
+                        options,
+                        target,
+                        host,
+                        offer,
+                        addresses,
+                        lobby,
+                        inbox,
+                        session_box,
+                        ready,
+                        nonce,
+                    )
+                    break
+            await trio.sleep(wait)
         outer.cancel_scope.cancel()
+    return status
+
+
+async def _play_joined(
+    options: PeerOptions,
+    target: Target,
+    host: Connection,
+    offer: GenesisOffer,
+    addresses: dict[int, tuple[str, int]],
+    lobby: Seats,
+    inbox: Inbox,
+    session_box: list[TableSession],
+    ready: trio.Event,
+    nonce: bytes,
+) -> int:
+    """Sign the host's genesis (after checking it against the lobby), then play the table."""
+    table_name = lobby.table_name
+    transcript, seat = accept_genesis(offer, options.identity, host.peer, nonce)
+    _check_genesis_against_lobby(transcript, lobby)
+    seats = transcript.genesis.seats
+    peers = [PeerAddress(i, *address) for i, address in sorted(addresses.items())]
+    session, log = sit_down(options, transcript, seat, offer.max_hands, table_name, peers, nonce)
+    session_box.append(session)
+    run = TableRun(session, options, tuple(s.name for s in seats), inbox=inbox, log=log)
+    ready.set()
+    async with trio.open_nursery() as nursery:
+        host_address = (target.addresses[0], target.port)
+        nursery.start_soon(_host_link, options, inbox, host, host_address, seats[0].key)
+        assert session.seat is not None
+        for seat in range(1, session.seat):
+            address = addresses.get(seat)
+            if address is not None:
+                nursery.start_soon(_dial_seat, options, inbox, seat, address, seats[seat].key)
+        status = await play_table(run, nursery)
+        nursery.cancel_scope.cancel()
     return status
 
 
@@ -511,13 +844,24 @@ def _check_genesis_against_lobby(transcript: Transcript, lobby: Seats) -> None:
         raise PeerFailure("the host's genesis seats other players than the lobby showed")
 
 
+_REFUSED_BECAUSE: Final = {
+    "full": "the table is full",
+    "refused": "the host refused you a seat",
+    "removed": "the host removed you from the table",
+    "playing": "the game has already begun",
+    "unanswered": "the host did not answer",
+    "seated": "this identity already holds a seat (or has asked) at this table",
+}
+
+
 async def _await_genesis(
-    host: Connection, say: Callable[[str], None]
+    host: Connection, say: Callable[[str], None], announced: set[PublicIdentity]
 ) -> tuple[GenesisOffer, dict[int, tuple[str, int]], Seats]:
     """Follow the lobby (seat list updates) until the host sends the genesis.
 
     Returns the genesis offer, where each seat listens, and the table's name (from the last
-    seat list).
+    seat list). `announced` follows the last seat list (and the host): the keys our listener
+    lets in before the genesis. A `busy` refusal raises _TryAgain; any other is final.
     """
     shown: tuple[str, ...] = ()
     addresses: dict[int, tuple[str, int]] = {}
@@ -526,16 +870,27 @@ async def _await_genesis(
         try:
             message = lobby_message(await host.receive())
         except ConnectionClosed as exc:
-            raise PeerFailure(f"the host closed the connection: {exc}") from None
+            raise PeerFailure(
+                f"the host closed the connection: {peer_text(str(exc), 200)}"
+            ) from None
         if isinstance(message, Refuse):
-            raise PeerFailure(f"the host refused: {message.reason}")
+            if message.code in RETRY_CODES:
+                raise _TryAgain(message)
+            because = _REFUSED_BECAUSE.get(message.code, "the host refused")
+            said = peer_text(message.reason, 200)
+            words = because if said in ("", because) else f"{because} (the host says: {said})"
+            raise PeerFailure(f"no seat [{message.code}]: {words}")
         if isinstance(message, Seats):
             addresses = {i: (s.address, s.port) for i, s in enumerate(message.seats)}
             lobby = message
-            names = tuple(f"{s.name} ({s.key.short_fingerprint})" for s in message.seats)
+            announced.clear()
+            announced.add(host.peer)
+            announced.update(s.key for s in message.seats)
+            names = tuple(f"{peer_text(s.name, 64)} ({s.key.fingerprint})" for s in message.seats)
             if names != shown:
+                table, rules = peer_text(message.table_name, 64), peer_text(message.rules, 64)
                 say(
-                    f"Table '{message.table_name}' ({message.rules}): "
+                    f"Table '{table}' ({rules}): "
                     f"{len(names)} of {message.seats_total} seats: " + ", ".join(names)
                 )
                 shown = names
@@ -587,6 +942,19 @@ async def _dial_seat(
         await trio.sleep(backoff.next())
 
 
+def _resume_nonce(
+    directory: Path, transcript: Transcript, seat: int, messages: list[bytes]
+) -> bytes:
+    """Our table nonce: from the transcript if our genesis_sign is logged, else from its file."""
+    for data in messages[1 : 1 + len(transcript.genesis.seats)]:
+        with suppress(InvalidMessage):
+            envelope = Envelope.decode(data, default_registry())
+            nonce = envelope.field("nonce") if envelope.type == GENESIS_SIGN else None
+            if envelope.seat == seat and isinstance(nonce, bytes):
+                return nonce
+    return TableNonceFile(directory).load(transcript.table_id, seat)
+
+
 async def resume_table(options: PeerOptions, directory: Path) -> int:
     """Come back to a table from its log: replay our transcript, find the others, catch up."""
     try:
@@ -603,12 +971,18 @@ async def resume_table(options: PeerOptions, directory: Path) -> int:
         log.close()
         raise PeerFailure("this identity does not hold the seat this log was kept for")
     secrets = HandSecrets(directory)
+    try:
+        nonce = _resume_nonce(directory, transcript, header.seat, messages)
+    except NonceFileError as exc:
+        log.close()
+        raise PeerFailure(f"cannot resume: {exc}") from None
     session = TableSession(
         transcript,
         header.seat,
         options.identity,
         max_hands=header.max_hands,
         hand_keys=secrets.keys_for,
+        table_nonce=nonce,
     )
     try:
         for data in messages[1:]:

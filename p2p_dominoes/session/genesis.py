@@ -1,8 +1,10 @@
 """Table genesis: who sits where with which key, under which rules; and each seat's signature.
 
-The genesis message (type 1) is the first entry of every transcript. Then every seat, in seat
-order, sends one ``genesis_sign`` (type 2) whose body is the genesis message hash; the table is
-set up once all have signed, and nothing else may come before that.
+The genesis message (type 1) is the first entry of every transcript; each seat in it carries the
+commitment to its secret table nonce (`table_code`). Then every seat, in seat order, sends one
+``genesis_sign`` (type 2) whose body is the genesis message hash and the nonce that opens its
+commitment; the table is set up once all have signed, and nothing else may come before that.
+Every seat's nonce then gives the table code the players compare aloud.
 """
 
 from __future__ import annotations
@@ -39,6 +41,13 @@ from p2p_dominoes.session.schema import (
     Wire,
     record,
 )
+from p2p_dominoes.session.table_code import (
+    COMMITMENT_SIZE,
+    TABLE_NONCE_SIZE,
+    TableCode,
+    opens_commitment,
+    table_code,
+)
 
 if TYPE_CHECKING:
     from p2p_dominoes.session.transcript import Transcript
@@ -61,6 +70,7 @@ _RULES: Final = Opaque(RULES_MAX_DEPTH)
 SEAT_SCHEMA: Final = record(
     ("name", _NAME),
     ("key", Checked(Bin(PUBLIC_KEY_SIZE), _is_public_key, "Ed25519 public key")),
+    ("commitment", Bin(COMMITMENT_SIZE)),
 )
 
 GENESIS: Final = MessageType(
@@ -73,20 +83,28 @@ GENESIS: Final = MessageType(
         ("seats", ArrayOf(SEAT_SCHEMA, min_len=MIN_SEATS, max_len=MAX_SEATS)),
     ),
 )
-GENESIS_SIGN: Final = MessageType(2, "genesis_sign", record(("genesis_hash", Bin(HASH_SIZE))))
+GENESIS_SIGN: Final = MessageType(
+    2,
+    "genesis_sign",
+    record(("genesis_hash", Bin(HASH_SIZE)), ("nonce", Bin(TABLE_NONCE_SIZE))),
+)
 
 
 @dataclass(frozen=True)
 class SeatInfo:
-    """One seat at the table: the player's display name and long-term public key."""
+    """One seat: the player's display name, long-term public key and table-nonce commitment."""
 
     name: str
     key: PublicIdentity
+    commitment: bytes
+    """``seat_commitment(key, nonce)`` for the nonce this seat reveals in its genesis_sign."""
 
     def __post_init__(self) -> None:
         _NAME.check(self.name, "seat.name")
         if not isinstance(self.key, PublicIdentity):
             raise TypeError("SeatInfo.key must be a PublicIdentity")
+        if type(self.commitment) is not bytes or len(self.commitment) != COMMITMENT_SIZE:
+            raise InvalidMessage("bad-genesis", f"a seat commitment is {COMMITMENT_SIZE} bytes")
 
 
 @dataclass(frozen=True)
@@ -131,15 +149,16 @@ class Genesis:
         infos = []
         for seat in seats:
             assert isinstance(seat, tuple)
-            name, key = seat
+            name, key, commitment = seat
             assert isinstance(name, str) and isinstance(key, bytes)
-            infos.append(SeatInfo(name, PublicIdentity(key)))
+            assert isinstance(commitment, bytes)
+            infos.append(SeatInfo(name, PublicIdentity(key), commitment))
         assert isinstance(version, int) and isinstance(table_id, bytes)
         return cls(table_id, rules, tuple(infos), version)
 
     def to_wire(self) -> tuple[Wire, ...]:
-        """The genesis message body: ``[protocol_version, table_id, rules, [[name, key], …]]``."""
-        seats = tuple((seat.name, seat.key.raw) for seat in self.seats)
+        """The body: ``[protocol_version, table_id, rules, [[name, key, commitment], …]]``."""
+        seats = tuple((seat.name, seat.key.raw, seat.commitment) for seat in self.seats)
         return (self.protocol_version, self.table_id, self.rules, seats)
 
     def seat_of(self, key: PublicIdentity) -> int | None:
@@ -183,9 +202,36 @@ def next_genesis_signer(transcript: Transcript) -> int | None:
     return signed if signed < len(transcript.genesis.seats) else None
 
 
-def sign_genesis(transcript: Transcript, identity: Identity, seat: int) -> Envelope:
-    """This seat's ``genesis_sign`` message at the transcript's current head."""
-    return transcript.sign_next(identity, seat, GENESIS_SIGN, (transcript.genesis_hash,))
+def sign_genesis(transcript: Transcript, identity: Identity, seat: int, nonce: bytes) -> Envelope:
+    """This seat's ``genesis_sign`` at the current head, revealing its table nonce.
+
+    Raises ValueError unless ``nonce`` opens the seat's commitment in the genesis: revealing a
+    wrong one would only get this seat blamed.
+    """
+    seats = transcript.genesis.seats
+    if not 0 <= seat < len(seats) or not opens_commitment(
+        seats[seat].key, nonce, seats[seat].commitment
+    ):
+        raise ValueError(f"this nonce does not open seat {seat}'s commitment in the genesis")
+    return transcript.sign_next(identity, seat, GENESIS_SIGN, (transcript.genesis_hash, nonce))
+
+
+def revealed_nonces(transcript: Transcript) -> tuple[bytes, ...]:
+    """The table nonces revealed so far, in seat order (every seat's once the table is set up)."""
+    entries = transcript.entries[1 : 1 + len(genesis_signers(transcript))]
+    nonces = []
+    for entry in entries:
+        nonce = entry.envelope.field("nonce")
+        assert isinstance(nonce, bytes)
+        nonces.append(nonce)
+    return tuple(nonces)
+
+
+def transcript_table_code(transcript: Transcript) -> TableCode | None:
+    """The table code once every seat has signed the genesis (revealed its nonce), else None."""
+    if next_genesis_signer(transcript) is not None:
+        return None
+    return table_code(transcript.genesis_hash, revealed_nonces(transcript))
 
 
 def check_setup_message(transcript: Transcript, envelope: Envelope) -> None:
@@ -201,6 +247,12 @@ def check_setup_message(transcript: Transcript, envelope: Envelope) -> None:
             raise InvalidMessage("out-of-turn", f"seat {expected} signs the genesis next")
         if envelope.field("genesis_hash") != transcript.genesis_hash:
             raise InvalidMessage("bad-genesis", "genesis_sign names a different genesis")
+        seat = transcript.genesis.seats[envelope.seat]
+        nonce = envelope.field("nonce")
+        if not isinstance(nonce, bytes) or not opens_commitment(seat.key, nonce, seat.commitment):
+            raise InvalidMessage(
+                "bad-nonce", "the revealed table nonce does not open the seat's commitment"
+            )
     elif expected is not None:
         raise InvalidMessage(
             "out-of-turn", f"{envelope.type.name} before every seat signed the genesis"

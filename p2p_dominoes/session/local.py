@@ -21,6 +21,7 @@ from p2p_dominoes.session.genesis import Genesis, SeatInfo
 from p2p_dominoes.session.identity import Identity
 from p2p_dominoes.session.messages import default_registry
 from p2p_dominoes.session.table import TableSession
+from p2p_dominoes.session.table_code import new_table_nonce, seat_commitment
 from p2p_dominoes.session.transcript import Transcript
 
 Link = Callable[[int, int, bytes], list[bytes]]
@@ -58,13 +59,19 @@ class LocalTable:
         rngs: Sequence[RandomSource] | None = None,
         identities: Sequence[Identity] | None = None,
         table_id: bytes | None = None,
+        nonces: Sequence[bytes] | None = None,
     ) -> LocalTable:
-        """A new table: fresh identities, a genesis signed by seat 0, one session per seat.
+        """A new table: fresh identities and table nonces, a genesis signed by seat 0 that
+        carries every seat's commitment, one session per seat.
 
-        `rngs`, `identities` and `table_id` make a table reproducible (test vectors).
+        `rngs`, `identities`, `table_id` and `nonces` make a table reproducible (test vectors).
         """
         ids = list(identities) if identities is not None else [Identity.generate() for _ in names]
-        seats = [SeatInfo(n, i.public) for n, i in zip(names, ids, strict=True)]
+        secret = list(nonces) if nonces is not None else [new_table_nonce() for _ in names]
+        seats = [
+            SeatInfo(n, i.public, seat_commitment(i.public, nonce))
+            for n, i, nonce in zip(names, ids, secret, strict=True)
+        ]
         genesis = (
             Genesis.new(rules.to_wire(), seats)
             if table_id is None
@@ -78,6 +85,7 @@ class LocalTable:
                 ids[seat],
                 max_hands=max_hands,
                 rng=rngs[seat] if rngs is not None else SYSTEM_RANDOM,
+                table_nonce=secret[seat],
             )
             for seat in range(len(names))
         ]

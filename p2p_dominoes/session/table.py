@@ -79,9 +79,11 @@ from p2p_dominoes.session.genesis import (
     check_setup_message,
     next_genesis_signer,
     sign_genesis,
+    transcript_table_code,
 )
 from p2p_dominoes.session.identity import Identity
 from p2p_dominoes.session.schema import Wire
+from p2p_dominoes.session.table_code import TableCode, opens_commitment
 from p2p_dominoes.session.transcript import EquivocationDetected, ReplayedMessage, Transcript
 
 MAX_BUFFERED_PER_SEAT = 64
@@ -183,7 +185,10 @@ class TableSession:
         max_hands: int | None = None,
         rng: RandomSource = SYSTEM_RANDOM,
         hand_keys: HandKeysSource | None = None,
+        table_nonce: bytes | None = None,
     ) -> None:
+        """``table_nonce`` is this seat's secret nonce, the one its genesis seat commits to
+        (required for a seat; an observer has none)."""
         self.transcript = transcript
         self.seat = seat
         self._identity = identity
@@ -197,6 +202,14 @@ class TableSession:
             raise InvalidMessage("bad-genesis", f"the genesis rules are invalid: {exc}") from None
         if seat is not None and (identity is None or genesis.seats[seat].key != identity.public):
             raise ValueError(f"identity does not hold seat {seat}")
+        if seat is not None and (
+            table_nonce is None
+            or not opens_commitment(
+                genesis.seats[seat].key, table_nonce, genesis.seats[seat].commitment
+            )
+        ):
+            raise ValueError(f"the table nonce does not open seat {seat}'s commitment")
+        self._table_nonce = table_nonce
         self.max_hands = max_hands
         self._hand_keys = hand_keys or mental.new_hand_keys
         self.match = Match(self.rules, self.players)
@@ -264,6 +277,13 @@ class TableSession:
             if position in hand.known:  # a drawn tile is known once every share is in
                 mask |= hand.known[position].bit
         return PeerView(hand.public, self.seat, mask, hand.pending)
+
+    @property
+    def table_code(self) -> TableCode | None:
+        """The code the players compare aloud, once every seat has signed the genesis."""
+        if self.phase is Phase.SETUP:
+            return None
+        return transcript_table_code(self.transcript)
 
     @property
     def scores(self) -> tuple[int, ...]:
@@ -903,7 +923,8 @@ class TableSession:
         phase, hand = self.phase, self.hand
         if phase is Phase.SETUP:
             assert self._identity is not None and self.seat is not None
-            return sign_genesis(self.transcript, self._identity, self.seat)
+            assert self._table_nonce is not None
+            return sign_genesis(self.transcript, self._identity, self.seat, self._table_nonce)
         assert hand is not None and hand.keys is not None and self.seat is not None
         number, keys, rng = hand.number, hand.keys, self._rng
         if phase is Phase.COMMIT:

@@ -14,6 +14,7 @@ from p2p_dominoes.session.errors import InvalidMessage
 from p2p_dominoes.session.events import Event, HandEnded, MatchEnded
 from p2p_dominoes.session.messages import default_registry
 from p2p_dominoes.session.table import Phase, TableSession
+from p2p_dominoes.session.table_code import TableCode
 from p2p_dominoes.session.transcript import RECORD_MESSAGE, Transcript, read_records
 
 
@@ -44,6 +45,8 @@ class VerifyReport:
     failure: Failure | None = None
     names: tuple[str, ...] = ()
     events: list[Event] = field(default_factory=list)
+    code: TableCode | None = None
+    """The table code the players compared (None until every seat signed the genesis)."""
 
     @property
     def ok(self) -> bool:
@@ -88,6 +91,7 @@ def verify_transcript(
                         report.outcome = event.outcome
             report.messages = index + 1
     except InvalidMessage as exc:
+        report.code = session.table_code if session is not None else None
         at = exc.index if exc.index is not None else max(index, 0)
         seat = exc.seat
         if seat is None and exc.index is None and session is not None:
@@ -100,6 +104,7 @@ def verify_transcript(
     if session is None:
         report.failure = Failure(None, None, "the file holds no genesis")
         return report
+    report.code = session.table_code
     report.scores = session.scores
     report.head = session.transcript.head
     report.complete = session.phase is Phase.OVER

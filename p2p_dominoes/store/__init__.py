@@ -1,4 +1,4 @@
-"""Persistence: identity keys, transcript files, table logs, hand secrets (all the file I/O).
+"""Persistence: identity keys, transcript files, table logs, hand secrets and table nonces.
 
 Where the files go: docs/files.md. The table log format: PROTOCOL.md §8.1.
 """
@@ -10,7 +10,13 @@ from p2p_dominoes.store.identity_file import (
     load_or_create_identity,
     write_identity_file,
 )
-from p2p_dominoes.store.paths import data_dir, default_data_dir, table_dir, tables_dir
+from p2p_dominoes.store.paths import (
+    data_dir,
+    default_data_dir,
+    runtime_dir,
+    table_dir,
+    tables_dir,
+)
 from p2p_dominoes.store.secrets import HandSecrets, SecretsFileError, secrets_path
 from p2p_dominoes.store.table_log import (
     LOG_FILE_NAME,
@@ -26,6 +32,11 @@ from p2p_dominoes.store.table_log import (
     read_log,
     transcript_bytes,
 )
+from p2p_dominoes.store.table_nonce import (
+    NONCE_FILE_NAME,
+    NonceFileError,
+    TableNonceFile,
+)
 from p2p_dominoes.store.transcript_file import (
     MAX_TRANSCRIPT_FILE_SIZE,
     load_transcript,
@@ -36,16 +47,19 @@ __all__ = [
     "IDENTITY_FILE_NAME",
     "LOG_FILE_NAME",
     "MAX_TRANSCRIPT_FILE_SIZE",
+    "NONCE_FILE_NAME",
     "HandSecrets",
     "IdentityFileError",
     "LogContents",
     "LogCorrupted",
     "LogHeader",
+    "NonceFileError",
     "PeerAddress",
     "SecretsFileError",
     "TableLog",
     "TableLogBusy",
     "TableLogError",
+    "TableNonceFile",
     "TableSummary",
     "data_dir",
     "default_data_dir",
@@ -54,6 +68,7 @@ __all__ = [
     "load_or_create_identity",
     "load_transcript",
     "read_log",
+    "runtime_dir",
     "save_transcript",
     "secrets_path",
     "table_dir",

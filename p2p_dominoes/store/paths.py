@@ -67,3 +67,19 @@ def table_dir(data: str | os.PathLike[str], table_id: bytes) -> Path:
     if type(table_id) is not bytes or len(table_id) != TABLE_ID_SIZE:
         raise ValueError(f"table id must be {TABLE_ID_SIZE} bytes")
     return tables_dir(data) / table_id.hex()
+
+
+RUNTIME_DIR_NAME: Final = "run"
+
+
+def runtime_dir(data: str | os.PathLike[str], environ: Mapping[str, str] | None = None) -> Path:
+    """Where this program keeps files that live only while it runs (the page's redirect file).
+
+    ``$XDG_RUNTIME_DIR/p2p-dominoes`` when the session has a runtime directory (Linux), else
+    ``DATA/run``. Either way it is made private (0700) by whoever writes into it.
+    """
+    env = os.environ if environ is None else environ
+    xdg = env.get("XDG_RUNTIME_DIR")
+    if xdg and os.path.isabs(xdg) and os.path.isdir(xdg):
+        return Path(xdg) / APP_DIR_NAME
+    return Path(data) / RUNTIME_DIR_NAME

@@ -65,9 +65,7 @@ class HandSecrets:
     def __init__(self, directory: str | os.PathLike[str]) -> None:
         self.directory = Path(directory)
 
-    def keys_for(
-        self, ctx: HandContext, seat: int, rng: RandomSource = SYSTEM_RANDOM
-    ) -> HandKeys:
+    def keys_for(self, ctx: HandContext, seat: int, rng: RandomSource = SYSTEM_RANDOM) -> HandKeys:
         """This seat's keys for the hand of ``ctx``: loaded if stored, else drawn and stored.
 
         Returns only once the keys are durably on disk, so they may be used (committed to) at

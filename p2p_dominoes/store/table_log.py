@@ -400,7 +400,8 @@ class TableLog:
         path = Path(directory) / LOG_FILE_NAME
         make_private_dirs(path.parent)
         data = (
-            LOG_MAGIC + encode_record(KIND_HEADER, header.to_bytes())
+            LOG_MAGIC
+            + encode_record(KIND_HEADER, header.to_bytes())
             + encode_record(KIND_MESSAGE, genesis)
         )
         write_private_new(path, data)

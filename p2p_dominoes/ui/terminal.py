@@ -1,4 +1,5 @@
-"""The terminal UI's pure parts: the table drawn as text, and a menu of the legal actions."""
+"""The terminal UI's pure parts: the table drawn as text, a menu of the legal actions, and the
+host's lobby questions (who asks for a seat) and the answers typed to them."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from p2p_dominoes.engine import DRAW, PASS, Action, Play, SeatView, describe, side_name
+from p2p_dominoes.net.admission import LobbyState, Request
 
 _WORDS = {
     "en": {
@@ -125,3 +127,88 @@ def render_menu(menu: Sequence[MenuItem], lang: str = "en") -> str:
     w = _w(lang)
     lines = [f"  {item.key}) {item.label}" for item in menu]
     return "\n".join([*lines, f"{w['prompt']}: "])
+
+
+# -- the host's lobby ---------------------------------------------------------------------------
+
+_LOBBY_WORDS = {
+    "en": {
+        "asks": 'Request {n}: "{name}" asks for a seat — fingerprint {fp}, from {source}. '
+        'Type "y {n}" to seat them, "n {n}" to refuse.',
+        "seats": "Seats ({taken} of {total}): {seats}",
+        "bot": "bot",
+        "you": "you",
+        "remove_hint": 'Type "remove N" to take seat N back before the game begins.',
+        "help": 'Answer with "y N" (seat request N), "n N" (refuse it) or "remove N" (seat N).',
+        "nothing": "Nothing to do for that (no such request or seat now).",
+    },
+    "ru": {
+        "asks": "Запрос {n}: «{name}» просит место — отпечаток {fp}, адрес {source}. "
+        "Введите «y {n}», чтобы посадить, «n {n}» — отказать.",
+        "seats": "Места ({taken} из {total}): {seats}",
+        "bot": "бот",
+        "you": "вы",
+        "remove_hint": "Введите «remove N», чтобы освободить место N до начала игры.",
+        "help": "Ответ: «y N» (посадить запрос N), «n N» (отказать) или «remove N» (место N).",
+        "nothing": "Этого сейчас нельзя (нет такого запроса или места).",
+    },
+}
+
+_YES = frozenset({"y", "yes", "д", "да"})
+_NO = frozenset({"n", "no", "н", "нет"})
+_REMOVE = frozenset({"remove", "r", "убрать"})
+
+
+def lobby_words(lang: str) -> dict[str, str]:
+    """The host lobby's texts in `lang` (English unless Russian)."""
+    return _LOBBY_WORDS["ru" if lang == "ru" else "en"]
+
+
+def render_request(request: Request, lang: str = "en") -> str:
+    """The question the host's person answers for one pending request (name already cleaned)."""
+    return lobby_words(lang)["asks"].format(
+        n=request.number, name=request.name, fp=request.key.fingerprint, source=request.source
+    )
+
+
+def render_seats(state: LobbyState, lang: str = "en") -> str:
+    """The seats taken so far, numbered (the numbers `remove N` takes)."""
+    w = lobby_words(lang)
+    seats = ", ".join(
+        f"{s.seat} {s.name}"
+        + (f" ({w['you']})" if s.seat == 0 else f" ({w['bot']})" if s.bot else "")
+        for s in state.seats
+    )
+    return w["seats"].format(taken=len(state.seats), total=state.players, seats=seats)
+
+
+@dataclass(frozen=True)
+class LobbyAnswer:
+    """What the host's person typed in the lobby: approve/refuse a request, or remove a seat."""
+
+    verb: str
+    """"approve", "refuse" or "remove"."""
+    number: int
+
+
+def parse_lobby_answer(text: str, pending: Sequence[int]) -> LobbyAnswer | None:
+    """`y N` / `n N` / `remove N` (a bare `y` or `n` when exactly one request waits), or None."""
+    words = text.strip().lower().split()
+    if not words or len(words) > 2:
+        return None
+    verb = words[0]
+    if len(words) == 1:
+        if len(pending) != 1 or verb not in _YES | _NO:
+            return None
+        number = pending[0]
+    elif words[1].isdigit() and len(words[1]) <= 6:
+        number = int(words[1])
+    else:
+        return None
+    if verb in _YES:
+        return LobbyAnswer("approve", number)
+    if verb in _NO:
+        return LobbyAnswer("refuse", number)
+    if verb in _REMOVE:
+        return LobbyAnswer("remove", number)
+    return None

@@ -37,7 +37,12 @@ class Checkpoint:
 
 
 _INTERNED: tuple[object, ...] = (
-    *TILES, *PLACES, DRAW, PASS, *LEADS, *(play for plays in PLAYS_ON for play in plays.values())
+    *TILES,
+    *PLACES,
+    DRAW,
+    PASS,
+    *LEADS,
+    *(play for plays in PLAYS_ON for play in plays.values()),
 )
 _SHARED: dict[int, object] = {id(value): value for value in _INTERNED}
 
@@ -58,8 +63,12 @@ def checkpoints(players: int, preset: str) -> tuple[Checkpoint, ...]:
     """One checkpoint per message of one honest hand at this table."""
     ids = tuple(Identity.generate() for _ in range(players))
     table = LocalTable.create(
-        PRESETS[preset], [f"p{s}" for s in range(players)], [random_bot] * players,
-        seed=players, identities=ids, max_hands=1,
+        PRESETS[preset],
+        [f"p{s}" for s in range(players)],
+        [random_bot] * players,
+        seed=players,
+        identities=ids,
+        max_hands=1,
     )
     points: list[Checkpoint] = []
     seen: set[bytes] = set()

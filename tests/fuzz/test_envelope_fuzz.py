@@ -21,7 +21,9 @@ from tests.fuzz.mutate import mutate_bytes, random_wire
 
 SEEDS = 100
 FUZZ = settings(
-    max_examples=SEEDS, deadline=None, database=None,
+    max_examples=SEEDS,
+    deadline=None,
+    database=None,
     suppress_health_check=[HealthCheck.too_slow],
 )
 

@@ -36,7 +36,9 @@ from tests.fuzz.mutate import mutate_bytes, random_wire
 SEEDS = 100
 SEED = st.integers(0, 2**64 - 1)
 FUZZ = settings(
-    max_examples=SEEDS, deadline=None, database=None,
+    max_examples=SEEDS,
+    deadline=None,
+    database=None,
     suppress_health_check=[HealthCheck.too_slow],
 )
 

@@ -37,8 +37,24 @@ from tests.fuzz.mutate import mutate_bytes, random_wire
 STRANGER = Identity.generate()
 TYPES = list(REGISTRY)
 MUTATIONS = (
-    "field", "flip", "flip", "flip", "resize", "splice", "splice", "items", "hand", "type",
-    "other-seat", "impersonate", "stranger", "old-head", "new-head", "raw", "duplicate", "real",
+    "field",
+    "flip",
+    "flip",
+    "flip",
+    "resize",
+    "splice",
+    "splice",
+    "items",
+    "hand",
+    "type",
+    "other-seat",
+    "impersonate",
+    "stranger",
+    "old-head",
+    "new-head",
+    "raw",
+    "duplicate",
+    "real",
 )
 
 
@@ -119,12 +135,18 @@ def _set(value: Wire, path: tuple[int, ...], new: Wire) -> Wire:
 
 
 def _sign(
-    identity: Identity, envelope: Envelope, *, seat: int | None = None, head: bytes | None = None,
-    mtype: Any = None, body: tuple[Wire, ...] | None = None,
+    identity: Identity,
+    envelope: Envelope,
+    *,
+    seat: int | None = None,
+    head: bytes | None = None,
+    mtype: Any = None,
+    body: tuple[Wire, ...] | None = None,
 ) -> bytes | None:
     try:
         return Envelope.sign(
-            identity, table_id=envelope.table_id,
+            identity,
+            table_id=envelope.table_id,
             seat=envelope.seat if seat is None else seat,
             head=envelope.head if head is None else head,
             mtype=envelope.type if mtype is None else mtype,
@@ -152,8 +174,10 @@ def _mutated_body(
         path = rnd.choice(paths)
         leaf = _get(body, path)
         assert isinstance(leaf, bytes)
-        new = leaf[: rnd.randrange(len(leaf) + 1)] if rnd.random() < 0.5 else leaf + rnd.randbytes(
-            rnd.choice((1, 32, 64))
+        new = (
+            leaf[: rnd.randrange(len(leaf) + 1)]
+            if rnd.random() < 0.5
+            else leaf + rnd.randbytes(rnd.choice((1, 32, 64)))
         )
         return tuple(_set(body, path, new))  # type: ignore[arg-type]
     if kind == "splice":
@@ -249,7 +273,9 @@ def deliver(point: Checkpoint, data: bytes, signer: int | None, kind: str) -> st
 
 @pytest.mark.parametrize(("players", "preset"), CONFIGS, ids=[f"{p}-{r}" for p, r in CONFIGS])
 @settings(
-    max_examples=scaled(20), deadline=None, database=None,
+    max_examples=scaled(20),
+    deadline=None,
+    database=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )
 @given(seed=st.integers(0, 2**64 - 1))

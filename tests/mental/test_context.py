@@ -22,7 +22,7 @@ def test_context_validation() -> None:
 
 def test_encodings_are_unambiguous() -> None:
     assert HandContext(b"ab", 1, 2).to_bytes() != HandContext(b"a", 1, 2).to_bytes()
-    assert HandContext(b"t", 1, 2).to_bytes() == bytes.fromhex("0001" "00000001" "74") + (
+    assert HandContext(b"t", 1, 2).to_bytes() == bytes.fromhex("00010000000174") + (
         (1).to_bytes(8, "big") + b"\x02"
     )
     assert Step(StepKind.SHARE, 3).to_bytes() == b"\x04\x03"

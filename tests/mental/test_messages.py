@@ -56,7 +56,9 @@ MESSAGES: dict[str, tuple[bytes, Callable[[bytes], None], int]] = {
     "shuffle": (HAND.steps[1].to_bytes(), _accept_shuffle, 25),
     "share": (HAND.share(1, 3).to_bytes(), _accept_share, 40),
     "tile reveal": (
-        reveal_tile(HAND.ctx, HAND.keys[1], HAND.final, 4, _TILE).to_bytes(), _accept_tile, 40,
+        reveal_tile(HAND.ctx, HAND.keys[1], HAND.final, 4, _TILE).to_bytes(),
+        _accept_tile,
+        40,
     ),
     "secret": (reveal_secret(HAND.keys[1]).to_bytes(), _accept_secret, 40),
 }

@@ -122,5 +122,3 @@ def test_any_flipped_byte_of_a_small_proof_is_rejected(data: st.DataObject) -> N
     flipped = raw[:index] + bytes([raw[index] ^ (1 << bit)]) + raw[index + 1 :]
     with pytest.raises((EncodingError, ProofError)):
         ShuffleProof.from_bytes(flipped, 3).verify(B, PK, inputs, outputs)
-
-

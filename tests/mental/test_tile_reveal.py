@@ -44,8 +44,11 @@ def test_bad_share_in_reveal_blamed() -> None:
     hand, others, _, reveal = _setup()
     with pytest.raises(InvalidMessageError) as info:
         check_tile_reveal(
-            hand.ctx, dataclasses.replace(reveal, share=reveal.share + G), hand.joint,
-            hand.final, others,
+            hand.ctx,
+            dataclasses.replace(reveal, share=reveal.share + G),
+            hand.joint,
+            hand.final,
+            others,
         )
     assert info.value.seat == 1
     bad_other = dataclasses.replace(others[1], share=others[1].share + G)

@@ -83,7 +83,7 @@ async def _peer(args: argparse.Namespace) -> dict[str, Any]:
                     rules="draw",
                     phase="lobby",
                 )
-                ad = await disco.advertise(info, listener.port)
+                ad = await disco.advertise(info, listener.port, identity)
                 report["instance"] = ad.instance
                 with trio.move_on_after(args.timeout):
 

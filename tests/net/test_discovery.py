@@ -16,14 +16,24 @@ from typing import Any
 import pytest
 
 from p2p_dominoes.net import (
+    AD_SIGNATURE_DOMAIN,
+    MAX_TABLES_KEPT,
+    MAX_TABLES_LISTED,
     SERVICE_TYPE,
+    Discovery,
+    InvalidAd,
+    SignedAd,
+    TableAd,
     TableInfo,
     instance_name,
     lan_addresses,
     open_discovery,
 )
+from p2p_dominoes.net.ad_record import instance_label, signed_bytes, txt_properties
 from p2p_dominoes.net.discovery import _plan
+from p2p_dominoes.net.tables import _choose
 from p2p_dominoes.session import Identity
+from p2p_dominoes.ui.web.controller import LOBBY_TABLES_BYTES, _table_rows
 from tests.net.conftest import HygieneViolation
 from tests.net.netns import (
     REPO_ROOT,
@@ -298,3 +308,285 @@ def test_no_discovery_when_the_bridge_drops_multicast() -> None:
     assert client.stdout == "hello back\n"
     assert [r["rc"] for r in reports] == [1, 1]
     assert [r["seen"] for r in reports] == [[], []]
+
+
+# -- signed advertisements (pure) -------------------------------------------------------------
+
+HOST = Identity.from_private_bytes(b"\x01" * 32)
+OTHER = Identity.from_private_bytes(b"\x02" * 32)
+LABEL = "Ана [" + FP[:9] + "/0001]"
+
+
+def _signed(
+    identity: Identity = HOST,
+    *,
+    info: TableInfo | None = None,
+    seq: int = 5,
+    label: str = LABEL,
+    port: int = 47800,
+    addresses: tuple[str, ...] = ("10.213.0.1",),
+) -> dict[bytes, bytes | None]:
+    props = SignedAd.txt(
+        identity, info or _info(), instance=label, port=port, seq=seq, addresses=addresses
+    )
+    return dict(props)
+
+
+def test_a_signed_ad_verifies_and_says_what_was_signed() -> None:
+    props = _signed()
+    ad = SignedAd.verify(LABEL, 47800, props)
+    assert ad.info == _info() and ad.key == HOST.public and ad.seq == 5
+    assert ad.addresses == ("10.213.0.1",) and ad.port == 47800
+    assert all(len(k) + 1 + len(v or b"") <= 255 for k, v in props.items())
+    record = b"".join(
+        bytes((len(k) + 1 + len(v or b""),)) + k + b"=" + (v or b"") for k, v in props.items()
+    )
+    assert len(record) < 400  # small: one packet with the SRV and A records
+    assert txt_properties(record) == props
+    assert signed_bytes(LABEL, 47800, props).startswith(AD_SIGNATURE_DOMAIN)
+
+
+@pytest.mark.parametrize(
+    ("key", "value"),
+    [
+        (b"table", b"Other"),
+        (b"player", b"Mallory"),
+        (b"seats", b"2/4"),
+        (b"rules", b"block"),
+        (b"phase", b"closed"),
+        (b"tid", b"ff" * 16),
+        (b"seq", b"6"),
+        (b"addr", b"10.213.0.66"),
+        (b"v", b"2"),
+        (b"extra", b"1"),  # unknown keys are signed too
+    ],
+)
+def test_a_tampered_field_breaks_the_signature(key: bytes, value: bytes) -> None:
+    props = _signed()
+    props[key] = value
+    with pytest.raises(InvalidAd, match="bad signature"):
+        SignedAd.verify(LABEL, 47800, props)
+
+
+def test_the_instance_name_and_the_port_are_signed() -> None:
+    props = _signed()
+    with pytest.raises(InvalidAd, match="bad signature"):
+        SignedAd.verify("Ана [" + FP[:9] + "/0002]", 47800, props)
+    with pytest.raises(InvalidAd, match="bad signature"):
+        SignedAd.verify(LABEL, 47801, props)
+
+
+def test_the_instance_name_must_carry_the_key_and_the_table() -> None:
+    # A valid signature by Mallory's own key, under the host's instance name.
+    info = _info(fingerprint=OTHER.public.fingerprint)
+    with pytest.raises(InvalidAd, match="short fingerprint"):
+        SignedAd.verify(LABEL, 47800, _signed(OTHER, info=info))
+    label = "Ана [" + FP[:9] + "/ffff]"
+    with pytest.raises(InvalidAd, match="table id"):
+        SignedAd.verify(label, 47800, _signed(label=label))
+    renamed = "Ана [" + FP[:9] + "/0001-a1b2c3]"  # the suffix after a probe conflict
+    assert SignedAd.verify(renamed, 47800, _signed(label=renamed)).seq == 5
+
+
+def test_a_key_that_is_not_the_fingerprints_is_refused() -> None:
+    # Mallory signs an ad that claims the host's fingerprint with her own key …
+    forged = _signed(OTHER, info=_info(fingerprint=OTHER.public.fingerprint))
+    forged[b"fp"] = FP.encode()
+    with pytest.raises(InvalidAd, match="pk does not match"):
+        SignedAd.verify(LABEL, 47800, forged)
+    # … or carries the host's key with her signature.
+    forged[b"pk"] = _signed()[b"pk"]
+    with pytest.raises(InvalidAd, match="bad signature"):
+        SignedAd.verify(LABEL, 47800, forged)
+    with pytest.raises(ValueError, match="not this identity"):
+        _signed(OTHER)
+
+
+@pytest.mark.parametrize("missing", [b"pk", b"sig", b"seq", b"addr"])
+def test_an_unsigned_ad_is_refused(missing: bytes) -> None:
+    props = _signed()
+    del props[missing]
+    with pytest.raises(InvalidAd):
+        SignedAd.verify(LABEL, 47800, props)
+
+
+@pytest.mark.parametrize(
+    ("key", "value"),
+    [
+        (b"pk", b"A" * 43),  # not a valid point
+        (b"pk", b"AAAA"),
+        (b"sig", b"!" * 86),
+        (b"seq", b"0"),
+        (b"seq", b"01"),
+        (b"seq", b"9" * 17),
+        (b"addr", b"not-an-ip"),
+        (b"addr", b""),
+        (b"table", b"x" * 250),  # within 255 bytes but over the 64-byte name limit
+        (b"player", b"y" * 260),  # over the 255-byte TXT entry limit
+    ],
+)
+def test_malformed_signed_fields_are_refused(key: bytes, value: bytes) -> None:
+    props = _signed()
+    props[key] = value
+    with pytest.raises(InvalidAd):
+        SignedAd.verify(LABEL, 47800, props)
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "Evil._P2P-Dominoes._tcp.local.",
+        "Evil._p2p-dominoes._TCP.local.",
+        "Evil._p2p-dominoes._tcp.LOCAL.",
+        "x" * 64 + "._p2p-dominoes._tcp.local.",
+        ".".join(["x" * 60] * 5) + "._p2p-dominoes._tcp.local.",
+        "a.b._p2p-dominoes._tcp.local.",
+        "._p2p-dominoes._tcp.local.",
+        "_p2p-dominoes._tcp.local.",
+        "bell\x07._p2p-dominoes._tcp.local.",
+        "rtl\u202eevil._p2p-dominoes._tcp.local.",
+        " padded._p2p-dominoes._tcp.local.",
+        "Evil._http._tcp.local.",
+    ],
+)
+def test_names_that_are_not_ours_exactly_are_ignored(name: str) -> None:
+    assert instance_label(name) is None
+
+
+def test_our_own_instance_names_are_ours() -> None:
+    for info in (_info(), _info(player_name="é" * 32), _info(player_name="a.b\u202ec\u200bd")):
+        for suffix in ("", "a1b2c3"):
+            label = instance_name(info, suffix)
+            assert instance_label(f"{label}.{SERVICE_TYPE}") == label
+            assert len(label.encode()) <= 63
+
+
+# -- what a browser believes (the browse state, without zeroconf) ------------------------------
+
+
+class _Cache:
+    def __init__(self) -> None:
+        self.records: dict[tuple[str, int], list[Any]] = {}
+
+    def get_all_by_details(self, name: str, type_: int, class_: int) -> list[Any]:
+        return list(self.records.get((name.lower(), type_), []))
+
+
+class _Zeroconf:
+    def __init__(self) -> None:
+        self.cache = _Cache()
+
+
+class _Service:
+    """What zeroconf's resolved ServiceInfo offers the browser."""
+
+    def __init__(self, props: dict[bytes, bytes | None], port: int, address: str) -> None:
+        self.properties = props
+        self.port = port
+        self._address = address
+
+    def parsed_addresses(self) -> list[str]:
+        return [self._address]
+
+
+def _browser() -> Discovery:
+    return Discovery(_Zeroconf(), _plan("10.213.0.9"), ())  # type: ignore[arg-type]
+
+
+def _offer(
+    disco: Discovery,
+    props: dict[bytes, bytes | None],
+    *,
+    label: str = LABEL,
+    port: int = 47800,
+    address: str = "10.213.0.1",
+) -> None:
+    disco._consider(f"{label}.{SERVICE_TYPE}", _Service(props, port, address))  # type: ignore[arg-type]
+
+
+async def test_a_browser_lists_signed_ads_only_and_refuses_replays() -> None:
+    disco = _browser()
+    unsigned = {k.encode(): v.encode() for k, v in _info().to_txt().items()}
+    _offer(disco, dict(unsigned))
+    assert disco.tables() == []
+    _offer(disco, _signed(seq=5))
+    (ad,) = disco.tables()
+    assert ad.seq == 5 and ad.addresses == ("10.213.0.1",) and ad.confirmed
+    _offer(disco, _signed(info=_info(seats_taken=2), seq=7))
+    assert [t.info.seats_taken for t in disco.tables()] == [2]
+    _offer(disco, _signed(info=_info(seats_taken=3), seq=6))  # an older record, replayed
+    assert [t.info.seats_taken for t in disco.tables()] == [2]
+    tampered = _signed(seq=8)
+    tampered[b"phase"] = b"closed"
+    _offer(disco, tampered)  # a bare, unsigned "close"
+    assert [t.seq for t in disco.tables()] == [7]
+
+
+async def test_a_signed_close_removes_the_table_for_good() -> None:
+    disco = _browser()
+    _offer(disco, _signed(seq=5))
+    _offer(disco, _signed(info=_info(phase="closed"), seq=6))
+    assert disco.tables() == []
+    _offer(disco, _signed(seq=5))  # the old lobby record, replayed after the close
+    assert disco.tables() == []
+
+
+async def test_a_spoofed_record_beside_the_hosts_does_not_hide_it() -> None:
+    disco = _browser()
+    good = _signed(seq=5)
+    text = b"".join(
+        bytes((len(k) + 1 + len(v or b""),)) + k + b"=" + (v or b"") for k, v in good.items()
+    )
+    name = f"{LABEL}.{SERVICE_TYPE}".lower()
+    cache: Any = disco._zc.cache
+    cache.records[(name, 16)] = [type("T", (), {"text": text})()]
+    cache.records[(name, 33)] = [
+        type("S", (), {"port": 9})(),
+        type("S", (), {"port": 47800})(),
+    ]
+    spoofed = dict(good)
+    spoofed[b"seats"] = b"4/4"
+    _offer(disco, spoofed, port=9)  # zeroconf resolved to the attacker's TXT and SRV
+    assert [(t.info.seats_taken, t.port) for t in disco.tables()] == [(1, 47800)]
+
+
+async def test_a_flood_is_capped_and_does_not_push_out_other_hosts() -> None:
+    disco = _browser()
+    for number in range(MAX_TABLES_KEPT + 40):
+        identity = Identity.from_private_bytes(number.to_bytes(2, "big") * 16)
+        fp = identity.public.fingerprint
+        info = _info(fingerprint=fp, table_name=f"Fake {number}", table_id=bytes(16))
+        label = f"fake {number} [{fp[:9]}/0000]"
+        _offer(disco, _signed(identity, info=info, label=label), label=label, address="10.213.0.2")
+    assert len(disco.tables()) == MAX_TABLES_LISTED
+    assert len(disco.tables(limit=None)) == MAX_TABLES_KEPT
+    _offer(disco, _signed(seq=5))  # the real host comes last, from its own address
+    assert "Kitchen" in [t.info.table_name for t in disco.tables()]
+    assert len(disco.tables(limit=None)) == MAX_TABLES_KEPT
+
+
+def _ad(number: int, name: str = "Kitchen", phase: str = "lobby") -> TableAd:
+    fp = Identity.from_private_bytes(bytes([number + 1]) * 32).public.fingerprint
+    info = _info(fingerprint=fp, table_name=name, table_id=bytes([number]) * 16, phase=phase)
+    return TableAd(f"x{number}.{SERVICE_TYPE}", info, ("10.213.0.1",), 47800, 1)
+
+
+def test_join_by_name_refuses_an_ambiguous_name_and_takes_a_fingerprint() -> None:
+    tables = [_ad(1), _ad(2), _ad(3, "Hall")]
+    assert _choose(tables, "hall") == tables[2]
+    ambiguous = _choose(tables, "Kitchen")
+    assert isinstance(ambiguous, str) and "several tables match 'Kitchen'" in ambiguous
+    assert _choose(tables, tables[1].fingerprint[:9]) == tables[1]
+    assert _choose(tables, tables[1].fingerprint[:9].lower().replace("-", "")) == tables[1]
+    assert _choose(tables, "0101") == tables[0]  # a table id prefix
+    assert _choose([_ad(4, phase="playing")], None) is None
+
+
+def test_the_lobby_push_is_bounded_and_cleaned() -> None:
+    name = "\u202e" + "é" * 30
+    tables = [_ad(n % 250, name=name) for n in range(MAX_TABLES_KEPT)]
+    rows = _table_rows(tables)
+    assert len(rows) <= MAX_TABLES_LISTED
+    size = len(json.dumps(rows, ensure_ascii=False).encode())
+    assert size <= LOBBY_TABLES_BYTES
+    assert all("\u202e" not in r["table"] for r in rows)

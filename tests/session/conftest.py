@@ -20,6 +20,7 @@ from p2p_dominoes.session import (
     check_setup_message,
     default_registry,
     record,
+    seat_commitment,
     sign_genesis,
 )
 
@@ -34,6 +35,11 @@ def fixed_identity(label: str) -> Identity:
     return Identity.from_private_bytes(hashlib.sha256(label.encode()).digest())
 
 
+def fixed_nonce(label: str) -> bytes:
+    """A reproducible table nonce for the seat whose identity has ``label``."""
+    return hashlib.sha256(b"table nonce/" + label.encode()).digest()
+
+
 def make_registry() -> MessageRegistry:
     return default_registry().extended(NOTE)
 
@@ -41,6 +47,7 @@ def make_registry() -> MessageRegistry:
 @dataclass
 class Table:
     ids: list[Identity]
+    nonces: list[bytes]
     genesis: Genesis
     registry: MessageRegistry
     transcript: Transcript
@@ -55,14 +62,18 @@ class Table:
 
 def make_table(seats: int = 3, *, set_up: bool = True) -> Table:
     ids = [fixed_identity(f"player {i}") for i in range(seats)]
-    seat_infos = tuple(SeatInfo(f"P{i}", k.public) for i, k in enumerate(ids))
+    nonces = [fixed_nonce(f"player {i}") for i in range(seats)]
+    seat_infos = tuple(
+        SeatInfo(f"P{i}", k.public, seat_commitment(k.public, nonces[i])) for i, k in enumerate(ids)
+    )
     genesis = Genesis(TABLE_ID, RULES, seat_infos)
     registry = make_registry()
     transcript = Transcript(genesis.sign(ids[0], 0), registry)
     if set_up:
         for seat in range(seats):
-            transcript.append(sign_genesis(transcript, ids[seat], seat), check_setup_message)
-    return Table(ids, genesis, registry, transcript)
+            signed = sign_genesis(transcript, ids[seat], seat, nonces[seat])
+            transcript.append(signed, check_setup_message)
+    return Table(ids, nonces, genesis, registry, transcript)
 
 
 @pytest.fixture

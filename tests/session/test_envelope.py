@@ -94,7 +94,7 @@ def test_golden_vector() -> None:
     """A fixed key and fields give fixed bytes (Ed25519 is deterministic): pins the format."""
     envelope = Envelope.sign(
         fixed_identity("alice"), table_id=TABLE_ID, seat=2, head=HEAD,
-        mtype=GENESIS_SIGN, body=(b"\x22" * 32,),
+        mtype=GENESIS_SIGN, body=(b"\x22" * 32, b"\x33" * 32),
     )
     assert envelope.encode().hex() == GOLDEN_GENESIS_SIGN_HEX
     assert envelope.hash.hex() == GOLDEN_GENESIS_SIGN_HASH
@@ -104,12 +104,14 @@ def test_golden_vector() -> None:
 GOLDEN_GENESIS_SIGN_HEX = (
     "9701c410000102030405060708090a0b0c0d0e0f02c420"
     + "11" * 32
-    + "0291c420"
+    + "0292c420"
     + "22" * 32
-    + "c440fec91fdfd37ee80e1e406f17491b2873862e57fc2115f63469ad470caa43d8ed2b29d3591e247a67ee99"
-    "65c34678476350a981bfb5288b0f13c80de15675ba01"
+    + "c420"
+    + "33" * 32
+    + "c440d352caaef56cbea01a237558bd1e186a8492c31bca642d78c8e0ba03b23b2ea753601e9595b0d08e2085"
+    "c78e9e016cf3908e5a04b17bc4456d6977147654810a"
 )
-GOLDEN_GENESIS_SIGN_HASH = "4f831fb89bbb3e72f93a2250f70be546fbd1488b869189fe23c2a61e63bfbda9"
+GOLDEN_GENESIS_SIGN_HASH = "0aedabced0296a6a9d9fcb3bf370488c0036526be3a88aa840e08d19d5c846f9"
 
 
 # -- signatures ----------------------------------------------------------------------------------

@@ -112,7 +112,7 @@ def test_envelope_shaped_msgpack(values: tuple[object, ...], extra: int) -> None
 def test_signed_random_bodies_round_trip(digest: bytes) -> None:
     envelope = Envelope.sign(
         fixed_identity("fuzz"), table_id=TABLE_ID, seat=3, head=digest,
-        mtype=GENESIS_SIGN, body=(digest,),
+        mtype=GENESIS_SIGN, body=(digest, digest[::-1]),
     )
     assert decode_or_invalid(envelope.encode()) == envelope
 

@@ -16,15 +16,19 @@ from p2p_dominoes.session import (
     default_registry,
     genesis_head,
     next_genesis_signer,
+    seat_commitment,
     sign_genesis,
+    transcript_table_code,
 )
-from tests.session.conftest import RULES, TABLE_ID, fixed_identity, make_table
+from tests.session.conftest import RULES, TABLE_ID, fixed_identity, fixed_nonce, make_table
 
 IDS = [fixed_identity(f"player {i}") for i in range(5)]
+NONCES = [fixed_nonce(f"player {i}") for i in range(5)]
+COMMITS = [seat_commitment(IDS[i].public, NONCES[i]) for i in range(5)]
 
 
 def seats(n: int) -> tuple[SeatInfo, ...]:
-    return tuple(SeatInfo(f"Player {i}", IDS[i].public) for i in range(n))
+    return tuple(SeatInfo(f"Player {i}", IDS[i].public, COMMITS[i]) for i in range(n))
 
 
 def test_genesis_round_trip() -> None:
@@ -40,7 +44,13 @@ def test_genesis_round_trip() -> None:
 def test_wire_form_is_an_array_of_arrays() -> None:
     genesis = Genesis(TABLE_ID, RULES, seats(2))
     assert genesis.to_wire() == (
-        1, TABLE_ID, RULES, (("Player 0", IDS[0].public.raw), ("Player 1", IDS[1].public.raw))
+        1,
+        TABLE_ID,
+        RULES,
+        (
+            ("Player 0", IDS[0].public.raw, COMMITS[0]),
+            ("Player 1", IDS[1].public.raw, COMMITS[1]),
+        ),
     )
 
 
@@ -49,22 +59,24 @@ def test_setup_phase_in_seat_order() -> None:
     t = table.transcript
     assert next_genesis_signer(t) == 0
     with pytest.raises(InvalidMessage) as caught:  # seat 1 before seat 0
-        t.append(sign_genesis(t, table.ids[1], 1), check_setup_message)
+        t.append(sign_genesis(t, table.ids[1], 1, table.nonces[1]), check_setup_message)
     assert (caught.value.code, caught.value.seat) == ("out-of-turn", 1)
     with pytest.raises(InvalidMessage, match="before every seat"):
         t.append(table.note(0), check_setup_message)
     for seat in range(3):
-        t.append(sign_genesis(t, table.ids[seat], seat), check_setup_message)
+        assert transcript_table_code(t) is None  # not every nonce is revealed yet
+        t.append(sign_genesis(t, table.ids[seat], seat, table.nonces[seat]), check_setup_message)
     assert next_genesis_signer(t) is None
+    assert transcript_table_code(t) is not None
     with pytest.raises(InvalidMessage, match="already signed"):
-        t.append(sign_genesis(t, table.ids[0], 0), check_setup_message)
+        t.append(sign_genesis(t, table.ids[0], 0, table.nonces[0]), check_setup_message)
     t.append(table.note(0), check_setup_message)
 
 
 def test_genesis_sign_must_name_this_genesis() -> None:
     table = make_table(2, set_up=False)
     t = table.transcript
-    wrong = t.sign_next(table.ids[0], 0, GENESIS_SIGN, (b"\x00" * 32,))
+    wrong = t.sign_next(table.ids[0], 0, GENESIS_SIGN, (b"\x00" * 32, table.nonces[0]))
     with pytest.raises(InvalidMessage) as caught:
         t.append(wrong, check_setup_message)
     assert (caught.value.code, caught.value.seat) == ("bad-genesis", 0)
@@ -123,7 +135,7 @@ def test_seat_count_limits(count: int) -> None:
 
 
 def test_one_key_cannot_hold_two_seats() -> None:
-    twice = (SeatInfo("A", IDS[0].public), SeatInfo("B", IDS[0].public))
+    twice = (SeatInfo("A", IDS[0].public, COMMITS[0]), SeatInfo("B", IDS[0].public, COMMITS[0]))
     with pytest.raises(InvalidMessage, match="two seats"):
         Genesis(TABLE_ID, RULES, twice)
 
@@ -135,12 +147,12 @@ def test_one_key_cannot_hold_two_seats() -> None:
 )
 def test_bad_names_rejected(name: str) -> None:
     with pytest.raises(InvalidMessage):
-        SeatInfo(name, IDS[0].public)
+        SeatInfo(name, IDS[0].public, COMMITS[0])
 
 
 @pytest.mark.parametrize("name", ["Аня", "李雷", "x" * 64, "é" * 32, "🂡 dealer", "O'Brien-Smith"])
 def test_good_names_accepted(name: str) -> None:
-    assert SeatInfo(name, IDS[0].public).name == name
+    assert SeatInfo(name, IDS[0].public, COMMITS[0]).name == name
 
 
 @pytest.mark.parametrize(
@@ -153,6 +165,40 @@ def test_rules_must_be_plain_msgpack_arrays_and_atoms(rules: object) -> None:
 
 def test_bad_key_in_genesis_body_rejected() -> None:
     body = list(Genesis(TABLE_ID, RULES, seats(2)).to_wire())
-    body[3] = (("A", IDS[0].public.raw), ("B", b"\x01" + b"\x00" * 31))
+    body[3] = (("A", IDS[0].public.raw, COMMITS[0]), ("B", b"\x01" + b"\x00" * 31, COMMITS[1]))
     with pytest.raises(InvalidMessage, match="Ed25519 public key"):
         Genesis.from_wire(body)
+
+
+def test_a_seat_commitment_is_32_bytes() -> None:
+    for commitment in (b"", b"\x00" * 31, b"\x00" * 33):
+        with pytest.raises(InvalidMessage, match="commitment"):
+            SeatInfo("A", IDS[0].public, commitment)
+    body = list(Genesis(TABLE_ID, RULES, seats(2)).to_wire())
+    body[3] = (("A", IDS[0].public.raw), ("B", IDS[1].public.raw))  # no commitments
+    with pytest.raises(InvalidMessage):
+        Genesis.from_wire(body)
+
+
+def test_a_nonce_that_does_not_open_the_commitment_is_blamed_on_its_seat() -> None:
+    """Seat 1 reveals another nonce than the one its genesis seat committed to."""
+    table = make_table(3, set_up=False)
+    t = table.transcript
+    t.append(sign_genesis(t, table.ids[0], 0, table.nonces[0]), check_setup_message)
+    for wrong in (table.nonces[0], table.nonces[2], b"\x00" * 32):
+        forged = t.sign_next(table.ids[1], 1, GENESIS_SIGN, (t.genesis_hash, wrong))
+        with pytest.raises(InvalidMessage) as caught:
+            t.append(forged, check_setup_message)
+        assert (caught.value.code, caught.value.seat) == ("bad-nonce", 1)
+    with pytest.raises(ValueError, match="does not open"):
+        sign_genesis(t, table.ids[1], 1, table.nonces[2])  # our own code refuses to send it
+    t.append(sign_genesis(t, table.ids[1], 1, table.nonces[1]), check_setup_message)
+    assert next_genesis_signer(t) == 2
+
+
+def test_a_genesis_sign_without_a_nonce_is_not_a_message() -> None:
+    table = make_table(2, set_up=False)
+    t = table.transcript
+    with pytest.raises(InvalidMessage) as caught:
+        t.sign_next(table.ids[0], 0, GENESIS_SIGN, (t.genesis_hash,))
+    assert caught.value.code == "bad-body"

@@ -15,7 +15,15 @@ from p2p_dominoes import mental
 from p2p_dominoes.bots import greedy_bot, random_bot
 from p2p_dominoes.engine import DRAW, SeatView
 from p2p_dominoes.mental import Deck, DecryptionShare, HandContext, ShuffleStep
-from p2p_dominoes.session import Envelope, Genesis, Identity, SeatInfo, Transcript
+from p2p_dominoes.session import (
+    Envelope,
+    Genesis,
+    Identity,
+    SeatInfo,
+    Transcript,
+    new_table_nonce,
+    seat_commitment,
+)
 from p2p_dominoes.session import hand_messages as msg
 from p2p_dominoes.session.local import LocalTable
 from p2p_dominoes.session.table import Phase, TableSession
@@ -374,7 +382,7 @@ def test_a_genesis_signature_for_a_forged_genesis_is_blamed() -> None:
     ids = [Identity.generate() for _ in range(3)]
 
     def other_genesis(envelope: Envelope) -> tuple[object, ...]:
-        return (message_hash(b"a different table"),)
+        return (message_hash(b"a different table"), envelope.field("nonce"))
 
     link = rewriting_link(CHEATER, "genesis_sign", ids[CHEATER], other_genesis)
     played = play_table("draw", 3, link=link, identities=ids)
@@ -386,13 +394,17 @@ def test_a_genesis_that_does_not_seat_you_or_is_not_signed_by_seat_0_is_refused(
     from p2p_dominoes.session import InvalidMessage
 
     ids = [Identity.generate() for _ in range(3)]
+    nonces = [new_table_nonce() for _ in ids]
+    infos = [
+        SeatInfo(f"p{i}", k.public, seat_commitment(k.public, nonces[i])) for i, k in enumerate(ids)
+    ]
     stranger = Identity.generate()
-    genesis = Genesis.new(
-        DRAW_RULES.to_wire(), [SeatInfo(f"p{i}", k.public) for i, k in enumerate(ids)]
-    )
+    genesis = Genesis.new(DRAW_RULES.to_wire(), infos)
     envelope = genesis.sign(ids[0], 0)
     with pytest.raises(ValueError, match="does not hold seat 1"):
-        TableSession(Transcript(envelope, REGISTRY), 1, stranger)
+        TableSession(Transcript(envelope, REGISTRY), 1, stranger, table_nonce=nonces[1])
+    with pytest.raises(ValueError, match="does not open seat 1"):  # another seat's nonce
+        TableSession(Transcript(envelope, REGISTRY), 1, ids[1], table_nonce=nonces[2])
     forged = Envelope.sign(
         stranger,
         table_id=genesis.table_id,
@@ -403,8 +415,8 @@ def test_a_genesis_that_does_not_seat_you_or_is_not_signed_by_seat_0_is_refused(
     )
     with pytest.raises(InvalidMessage, match="bad signature"):
         Transcript(forged, REGISTRY)
-    bad_rules = Genesis.new(
-        (("name", "draw"),), [SeatInfo(f"p{i}", k.public) for i, k in enumerate(ids)]
-    )
+    bad_rules = Genesis.new((("name", "draw"),), infos)
     with pytest.raises(InvalidMessage, match="rules"):
-        TableSession(Transcript(bad_rules.sign(ids[0], 0), REGISTRY), 0, ids[0])
+        TableSession(
+            Transcript(bad_rules.sign(ids[0], 0), REGISTRY), 0, ids[0], table_nonce=nonces[0]
+        )

@@ -46,7 +46,10 @@ def _copy(session: TableSession) -> TableSession:
 
 def wire_values() -> st.SearchStrategy[object]:
     leaves = st.one_of(
-        st.none(), st.booleans(), st.integers(-(2**64), 2**64), st.binary(max_size=80),
+        st.none(),
+        st.booleans(),
+        st.integers(-(2**64), 2**64),
+        st.binary(max_size=80),
         st.text(max_size=10),
     )
     return st.recursive(leaves, lambda inner: st.lists(inner, max_size=4).map(tuple), max_leaves=8)
@@ -69,8 +72,12 @@ def test_a_seated_peer_signing_mutated_messages_is_blamed_or_harmless(data: st.D
         body[field] = data.draw(wire_values(), label="value")
     try:
         forged = Envelope.sign(
-            ids[envelope.seat], table_id=envelope.table_id, seat=envelope.seat,
-            head=envelope.head, mtype=envelope.type, body=tuple(body),
+            ids[envelope.seat],
+            table_id=envelope.table_id,
+            seat=envelope.seat,
+            head=envelope.head,
+            mtype=envelope.type,
+            body=tuple(body),
         ).encode()
     except Exception:
         return

@@ -86,8 +86,12 @@ def test_seat_not_at_table_rejected(table: Table) -> None:
 
 def test_other_table_rejected(table: Table) -> None:
     env = Envelope.sign(
-        table.ids[1], table_id=b"\x00" * 16, seat=1, head=table.transcript.head,
-        mtype=NOTE, body=("x", 1),
+        table.ids[1],
+        table_id=b"\x00" * 16,
+        seat=1,
+        head=table.transcript.head,
+        mtype=NOTE,
+        body=("x", 1),
     )
     with pytest.raises(InvalidMessage, match="another table"):
         table.transcript.append(env)
@@ -188,8 +192,12 @@ def test_file_keeps_equivocation_evidence(table: Table) -> None:
     t = table.transcript
     t.append(table.note(1, "a"))
     conflicting = Envelope.sign(
-        table.ids[1], table_id=TABLE_ID, seat=1, head=t.entries[-1].envelope.head,
-        mtype=NOTE, body=("b", 1),
+        table.ids[1],
+        table_id=TABLE_ID,
+        seat=1,
+        head=t.entries[-1].envelope.head,
+        mtype=NOTE,
+        body=("b", 1),
     )
     with pytest.raises(EquivocationDetected):
         t.append(conflicting)

@@ -94,3 +94,30 @@ def test_the_file_is_the_messages_framed_in_order() -> None:
 def test_the_hand_shows_every_turn_message() -> None:
     names = {m["name"] for m in _vectors()["messages"]}
     assert {"play", "draw", "draw_share", "pass", "hand_reveal", "secret_reveal"} <= names
+
+
+def test_the_table_code_follows_the_spec() -> None:
+    """PROTOCOL.md §7.3 from the vectors alone: commitments, nonces revealed, code and words."""
+    vectors = _vectors()
+    nonces = []
+    for seat in vectors["seats"]:
+        nonce = hashlib.sha256(seat["table_nonce_label"].encode()).digest()
+        assert nonce.hex() == seat["table_nonce"]
+        key = bytes.fromhex(seat["public_key"])
+        commitment = hashlib.sha256(b"p2p-dominoes v1 seat commitment\0" + key + nonce)
+        assert commitment.hexdigest() == seat["commitment"]
+        nonces.append(nonce)
+    genesis_hash = bytes.fromhex(vectors["messages"][0]["hash"])
+    for seat, nonce in enumerate(nonces):  # each genesis_sign reveals its seat's nonce last
+        assert vectors["messages"][1 + seat]["envelope"].endswith(
+            "c420" + nonce.hex() + "c440" + vectors["messages"][1 + seat]["envelope"][-128:]
+        )
+    code = hashlib.sha256(b"p2p-dominoes v1 table code\0" + genesis_hash + b"".join(nonces))
+    value = code.digest()[:4]
+    assert value.hex() == vectors["table_code"]["value"]
+    words = ROOT / "p2p_dominoes" / "session" / "table_code_words.txt"
+    lines = [line.split() for line in words.read_text("utf-8").splitlines() if line[:1].isdigit()]
+    assert [int(line[0]) for line in lines] == list(range(256))
+    assert " ".join(lines[b][1] for b in value) == vectors["table_code"]["en"]
+    assert " ".join(lines[b][2] for b in value) == vectors["table_code"]["ru"]
+    assert "-".join(f"{b:03d}" for b in value) == vectors["table_code"]["digits"]

@@ -70,6 +70,8 @@ def test_the_verify_command_exits_0_when_clean_and_1_naming_the_bad_message(tmp_
     assert "clean — " in out.stdout and "2 hands audited" in out.stdout
     summary = json.loads(run("verify", str(path), "--json").stdout)
     assert summary["ok"] and summary["hands"] == 2 and summary["failure"] is None
+    code = summary["table_code"]  # the code the players compared, for the audit
+    assert f"table code {code['en']} / {code['ru']} ({code['digits']})" in out.stdout
     spoiled = bytearray(saved_match())
     offset = len(spoiled) // 2
     spoiled[offset] ^= 0x10

@@ -98,7 +98,8 @@ def test_truncated_real_key_is_corrupt(tmp_path: Path) -> None:
 def test_non_ed25519_key_refused(tmp_path: Path) -> None:
     path = tmp_path / IDENTITY_FILE_NAME
     pem = ec.generate_private_key(ec.SECP256R1()).private_bytes(
-        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+        serialization.Encoding.PEM,
+        serialization.PrivateFormat.PKCS8,
         serialization.NoEncryption(),
     )
     path.write_bytes(pem)
@@ -111,10 +112,13 @@ def test_encrypted_key_refused_as_corrupt(tmp_path: Path) -> None:
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
     path = tmp_path / IDENTITY_FILE_NAME
-    path.write_bytes(Ed25519PrivateKey.generate().private_bytes(
-        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
-        serialization.BestAvailableEncryption(b"pw"),
-    ))
+    path.write_bytes(
+        Ed25519PrivateKey.generate().private_bytes(
+            serialization.Encoding.PEM,
+            serialization.PrivateFormat.PKCS8,
+            serialization.BestAvailableEncryption(b"pw"),
+        )
+    )
     path.chmod(0o600)
     with pytest.raises(IdentityFileError, match="corrupt"):
         load_identity_file(path)

@@ -22,12 +22,19 @@ from p2p_dominoes import mental
 from p2p_dominoes.bots import random_bot
 from p2p_dominoes.engine import PRESETS
 from p2p_dominoes.mental import HandContext, HandKeys, RandomSource
-from p2p_dominoes.session import Envelope, Identity, Transcript, default_registry
+from p2p_dominoes.session import (
+    Envelope,
+    Identity,
+    Transcript,
+    default_registry,
+    new_table_nonce,
+    transcript_table_code,
+)
 from p2p_dominoes.session.events import Update
 from p2p_dominoes.session.local import LocalTable
 from p2p_dominoes.session.table import Phase, TableSession
 from p2p_dominoes.session.verify import verify_transcript
-from p2p_dominoes.store import HandSecrets, TableLog, read_log, table_dir
+from p2p_dominoes.store import HandSecrets, TableLog, TableNonceFile, read_log, table_dir
 
 PLAYERS = 3
 VICTIM = 1
@@ -38,12 +45,20 @@ class Peers:
 
     def __init__(self, data: Path, crash_at: int, tear: bool) -> None:
         self.ids = [Identity.generate() for _ in range(PLAYERS)]
+        nonces = [new_table_nonce() for _ in range(PLAYERS)]
         self.table = LocalTable.create(
-            PRESETS["draw"], [f"p{s}" for s in range(PLAYERS)], [random_bot] * PLAYERS,
-            seed=crash_at, max_hands=1, identities=self.ids,
+            PRESETS["draw"],
+            [f"p{s}" for s in range(PLAYERS)],
+            [random_bot] * PLAYERS,
+            seed=crash_at,
+            max_hands=1,
+            identities=self.ids,
+            nonces=nonces,
         )
         genesis = self.table.sessions[0].transcript
         self.dirs = [table_dir(data / f"peer{s}", genesis.table_id) for s in range(PLAYERS)]
+        for seat, directory in enumerate(self.dirs):  # as `sit_down` does, before the log
+            TableNonceFile(directory).save(genesis.table_id, seat, nonces[seat])
         self.secrets = [HandSecrets(d) for d in self.dirs]
         self.logs = [
             TableLog.create(d, genesis.table_id, s, genesis[0].encoded, max_hands=1)
@@ -82,8 +97,9 @@ class Peers:
         assert (dropped > 0) == self.tear  # the torn record, less the 3 bytes cut, is dropped
         registry = default_registry()
         transcript = Transcript(Envelope.decode(messages[0], registry), registry)
+        nonce = TableNonceFile(self.dirs[VICTIM]).load(transcript.table_id, VICTIM)
         session = TableSession(
-            transcript, VICTIM, self.ids[VICTIM], max_hands=log.header.max_hands
+            transcript, VICTIM, self.ids[VICTIM], max_hands=log.header.max_hands, table_nonce=nonce
         )
         for data in messages[1:]:
             session.admit(Envelope.decode(data, registry))
@@ -125,3 +141,6 @@ def test_a_peer_rebuilt_from_its_log_finishes_the_hand_with_the_others(
     logs = [read_log(directory) for directory in peers.dirs]
     assert all(contents.messages == record for contents in logs)  # every log, the same bytes
     assert verify_transcript(logs[VICTIM].transcript_bytes()).ok
+    codes = {s.table_code for s in sessions}  # the victim revealed the nonce it committed to
+    assert len(codes) == 1 and None not in codes
+    assert transcript_table_code(sessions[VICTIM].transcript) in codes

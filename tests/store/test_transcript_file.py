@@ -18,7 +18,9 @@ from p2p_dominoes.session import (
     Transcript,
     check_setup_message,
     default_registry,
+    new_table_nonce,
     record,
+    seat_commitment,
     sign_genesis,
 )
 from p2p_dominoes.store import load_transcript, save_transcript
@@ -31,12 +33,16 @@ class Table:
 
     def __init__(self, n: int) -> None:
         self.ids = [Identity.generate() for _ in range(n)]
-        seats = [SeatInfo(f"P{i}", k.public) for i, k in enumerate(self.ids)]
+        nonces = [new_table_nonce() for _ in range(n)]
+        seats = [
+            SeatInfo(f"P{i}", k.public, seat_commitment(k.public, nonces[i]))
+            for i, k in enumerate(self.ids)
+        ]
         genesis = Genesis.new(("draw",), seats)
         self.registry: MessageRegistry = default_registry().extended(CHAT)
         self.transcript = Transcript(genesis.sign(self.ids[0], 0), self.registry)
         for seat, identity in enumerate(self.ids):
-            signature = sign_genesis(self.transcript, identity, seat)
+            signature = sign_genesis(self.transcript, identity, seat, nonces[seat])
             self.transcript.append(signature, check_setup_message)
 
     def say(self, seat: int, text: str) -> None:

@@ -1,7 +1,16 @@
 """What the page is told: the line from end to end, where a tile fits, and why buttons are off."""
 
+from p2p_dominoes.bots import random_bot
 from p2p_dominoes.engine import BLOCK, DRAW_RULES, HandView, Place, Play, Side, parse_tile
-from p2p_dominoes.ui.web.snapshot import chain, draw_and_pass, end_of, play_options
+from p2p_dominoes.session.local import LocalTable
+from p2p_dominoes.ui.web.snapshot import (
+    TableProgress,
+    chain,
+    draw_and_pass,
+    end_of,
+    play_options,
+    table_snapshot,
+)
 from tests.engine.dealing import deal
 
 
@@ -52,3 +61,27 @@ def test_draw_and_pass_are_off_with_a_reason() -> None:
     controls2 = draw_and_pass(HandView(state2, 1), "en")
     assert controls2["can_draw"] and not controls2["can_pass"]
     assert controls2["pass_reason"] == "You hold a tile that fits."
+
+
+def test_the_table_screen_carries_the_table_code_once_every_seat_has_signed() -> None:
+    table = LocalTable.create(DRAW_RULES, ["a", "b"], [random_bot, random_bot], max_hands=1)
+    names = ["a", "b"]
+    fingerprints = [k.fingerprint for k in table.sessions[0].transcript.keys]
+    before = table_snapshot(table.sessions[1], names, fingerprints, TableProgress(), "en")
+    assert before["code"] is None  # nothing to compare before every nonce is revealed
+    table.run()
+    shown = [
+        table_snapshot(s, names, fingerprints, TableProgress(), "ru")["code"]
+        for s in table.sessions
+    ]
+    code = table.sessions[0].table_code
+    assert code is not None
+    assert (
+        shown[0]
+        == shown[1]
+        == {
+            "en": list(code.words("en")),
+            "ru": list(code.words("ru")),
+            "digits": code.digits,
+        }
+    )

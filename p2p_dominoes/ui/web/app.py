@@ -1,27 +1,36 @@
 """The ASGI app served to this player's own browser: the page, its assets and one WebSocket.
 
-Everything is bound to 127.0.0.1. A random token in the URL fragment (never sent over HTTP)
-opens the WebSocket; the Host header must name 127.0.0.1 or localhost at our port (DNS
-rebinding), and a WebSocket or a non-GET request must come from our own origin.
+Everything is bound to 127.0.0.1. The Host header must name 127.0.0.1 or localhost at our port
+(DNS rebinding), and a WebSocket or a non-GET request must come from our own origin. The link
+`play` gives the browser carries a one-time token (`/?token=…`); its first load trades it for
+an HttpOnly, SameSite=Strict session cookie and a socket key the page keeps in localStorage,
+and moves to `/` (access.py). The page needs that cookie, its WebSocket the cookie and the key;
+without them a visitor gets the "open elsewhere" screen (403).
+Nothing a client sends gets a 500: bad links get 400, bad commands a `refused` message.
 """
 
 from __future__ import annotations
 
 import json
-import secrets
+import logging
 from typing import Any
-from urllib.parse import parse_qs
 
 import trio
 from starlette.applications import Starlette
 from starlette.datastructures import Headers
-from starlette.responses import FileResponse, PlainTextResponse
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from p2p_dominoes.ui.web.hub import Hub
+from p2p_dominoes.net.strangers import StrangerLog
+from p2p_dominoes.ui.web.access import PageAccess, cookie_name, well_formed
+from p2p_dominoes.ui.web.hub import Hub, elsewhere
+
+log = logging.getLogger("p2p_dominoes.ui.web")
+_strangers = StrangerLog(log)
 
 _STATIC = StaticFiles(packages=[("p2p_dominoes.ui.web", "static")])
 MAX_COMMAND_BYTES = 4096
@@ -37,13 +46,22 @@ SECURITY_HEADERS = [
     (b"cache-control", b"no-store"),
 ]
 
+_ENTER_PAGE = """<!doctype html>
+<html lang="{lang}"><head><meta charset="utf-8"><title>p2p-dominoes</title>
+<meta name="p2p-dominoes-key" content="{key}">
+<script src="/static/enter.js"></script></head>
+<body><p><a href="/">p2p-dominoes</a></p></body></html>
+"""
+MALFORMED_LINK = (
+    "This link is malformed. Open the address that p2p-dominoes play printed in its window.\n"
+)
+
 
 class Guard:
-    """Pure ASGI middleware: Host and Origin checks, and the token for the WebSocket."""
+    """Pure ASGI middleware: Host and Origin checks, and the security headers."""
 
-    def __init__(self, app: ASGIApp, token: str) -> None:
+    def __init__(self, app: ASGIApp) -> None:
         self.app = app
-        self.token = token
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] not in ("http", "websocket"):
@@ -53,17 +71,13 @@ class Guard:
         headers = Headers(scope=scope)
         host, origin = headers.get("host", ""), headers.get("origin")
         allowed = host in (f"127.0.0.1:{port}", f"localhost:{port}")
-        if allowed and scope["type"] == "websocket":
-            query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
-            token = query.get("token", [""])[0]
-            allowed = origin == f"http://{host}" and secrets.compare_digest(token, self.token)
-        elif allowed and scope.get("method") not in ("GET", "HEAD"):
-            allowed = origin == f"http://{host}"
+        if allowed and (scope["type"] == "websocket" or scope.get("method") not in ("GET", "HEAD")):
+            allowed = origin == f"http://{host}"  # no other page's socket, no CSRF
         if not allowed:
             if scope["type"] == "websocket":
-                await send({"type": "websocket.close", "code": 1008})
+                await send({"type": "websocket.close", "code": 1008})  # the client sees 403
                 return
-            await PlainTextResponse("Forbidden", 403)(scope, receive, send)
+            await PlainTextResponse("Forbidden\n", 403)(scope, receive, send)
             return
 
         async def send_with_headers(message: Message) -> None:
@@ -75,43 +89,109 @@ class Guard:
         await self.app(scope, receive, send_with_headers)
 
 
-def create_app(hub: Hub, token: str) -> ASGIApp:
-    """The web app for one player; `token` must match the one in the URL given to them."""
+def create_app(hub: Hub, access: PageAccess, lang: str = "en") -> ASGIApp:
+    """The web app for one player; `access` holds the link token `play` gave them."""
+    page = _STATIC.lookup_path("index.html")[0]
+    with open(page, encoding="utf-8") as file:
+        index_html = file.read().replace('<html lang="en">', f'<html lang="{lang}">', 1)
+    elsewhere_html = index_html.replace("<body>", '<body data-screen="elsewhere">', 1)
 
-    async def index(request: Any) -> FileResponse:
-        path = _STATIC.lookup_path("index.html")[0]
-        return FileResponse(path, media_type="text/html; charset=utf-8")
+    def enter_html(key: str) -> str:
+        return _ENTER_PAGE.format(lang=lang, key=key)
+
+    def session_cookie(connection: Request | WebSocket) -> str | None:
+        server = connection.scope.get("server")
+        return connection.cookies.get(cookie_name(server[1])) if server else None
+
+    async def index(request: Request) -> Response:
+        tokens = request.query_params.getlist("token")
+        admitted = access.admits(session_cookie(request))
+        if tokens:
+            if len(tokens) != 1 or not well_formed(tokens[0]):
+                return PlainTextResponse(MALFORMED_LINK, 400)
+            session = access.exchange(tokens[0]) if request.method == "GET" else None
+            if session is not None:
+                hub.release_all(takeover=False)  # a new session: the old cookie is dead
+                response = HTMLResponse(enter_html(session.key))
+                response.set_cookie(
+                    cookie_name(request.scope["server"][1]),
+                    session.cookie,
+                    httponly=True,
+                    samesite="strict",
+                    path="/",
+                )
+                return response
+            if admitted:  # this browser's own old link (its history): go to the page
+                return HTMLResponse(enter_html(""))
+        if admitted:
+            return HTMLResponse(index_html)
+        if tokens:
+            client = request.client.host if request.client else "?"
+            _strangers.warn(client, "opened the page with a spent or wrong link")
+        return HTMLResponse(elsewhere_html, 403)
 
     async def socket(websocket: WebSocket) -> None:
-        await websocket.accept()
-        pages = hub.subscribe()
-        async with trio.open_nursery() as nursery:
-            nursery.start_soon(_pump, websocket, pages, nursery.cancel_scope)
-            try:
-                while True:
-                    text = await websocket.receive_text()
-                    if len(text) > MAX_COMMAND_BYTES:
-                        continue
-                    try:
-                        message = json.loads(text)
-                    except json.JSONDecodeError:
-                        continue
-                    if isinstance(message, dict) and isinstance(message.get("type"), str):
-                        hub.command(message)
-            except (WebSocketDisconnect, KeyError, RuntimeError):
-                pass
-            finally:
-                hub.unsubscribe(pages)
-                nursery.cancel_scope.cancel()
+        try:
+            key = websocket.query_params.get("key")
+            admitted = access.admits_socket(session_cookie(websocket), key)
+            await _serve_socket(websocket, hub, admitted)
+        except (WebSocketDisconnect, trio.BrokenResourceError, trio.ClosedResourceError):
+            pass
+        except Exception as exc:  # one page's socket fails alone, never the peer
+            log.warning("the page's socket failed: %s: %s", type(exc).__name__, exc)
 
     app = Starlette(
         routes=[
-            Route("/", index),
+            Route("/", index, methods=["GET"]),
             Mount("/static", app=_STATIC),
             WebSocketRoute("/ws", socket),
         ]
     )
-    return Guard(app, token)
+    return Guard(app)
+
+
+async def _serve_socket(websocket: WebSocket, hub: Hub, admitted: bool) -> None:
+    tab = websocket.query_params.get("tab", "")
+    if not admitted or not well_formed(tab):
+        await websocket.close(1008)  # before accepting: the client sees HTTP 403
+        return
+    await websocket.accept()
+    holder = hub.holder()
+    if holder not in (None, tab) and websocket.query_params.get("takeover") != "1":
+        await websocket.send_text(json.dumps(elsewhere(takeover=True)))
+        await websocket.close(1000)
+        return
+    pages = hub.subscribe(tab)
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(_pump, websocket, pages, nursery.cancel_scope)
+        try:
+            while True:
+                message = await websocket.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                command, problem = parse_command(message.get("text"))
+                if command is None:
+                    hub.tell(pages, {"type": "refused", "text": problem})
+                elif hub.holds(pages):
+                    hub.command(command)
+        finally:
+            hub.unsubscribe(pages)
+            nursery.cancel_scope.cancel()
+
+
+def parse_command(text: object) -> tuple[dict[str, Any] | None, str]:
+    """A page's message as a command (a JSON object with a string "type"), or None and why not."""
+    if not isinstance(text, str):
+        return None, "Commands are JSON text, not binary."
+    if len(text) > MAX_COMMAND_BYTES or len(text.encode("utf-8", "replace")) > MAX_COMMAND_BYTES:
+        return None, "That command is too long."
+    try:
+        message = json.loads(text)
+    except (ValueError, RecursionError):  # bad JSON, too deep, or a number too long to read
+        return None, "That command is not JSON."
+    if not isinstance(message, dict) or not isinstance(message.get("type"), str):
+        return None, 'A command is a JSON object with a "type".'
+    return message, ""
 
 
 async def _pump(

@@ -9,7 +9,11 @@ from __future__ import annotations
 import base64
 import contextlib
 import functools
+import ipaddress
+import json
 import logging
+import re
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import partial
@@ -18,10 +22,18 @@ from typing import Any
 import trio
 
 from p2p_dominoes.engine import DRAW, PASS, PRESETS, Action, Line, SeatView, describe, preset
+from p2p_dominoes.net.admission import LobbyControl, LobbyState
 from p2p_dominoes.net.connection import normalize_fingerprint
-from p2p_dominoes.net.discovery import DiscoveryError, TableAd, lan_addresses, open_discovery
+from p2p_dominoes.net.discovery import (
+    MAX_TABLES_LISTED,
+    DiscoveryError,
+    TableAd,
+    lan_addresses,
+    open_discovery,
+)
 from p2p_dominoes.net.runtime import PeerFailure, PeerOptions
 from p2p_dominoes.net.tables import Target, host_table, join_table, split_host_port
+from p2p_dominoes.peer_text import peer_text
 from p2p_dominoes.session import Identity
 from p2p_dominoes.session.events import (
     ActionTaken,
@@ -36,7 +48,13 @@ from p2p_dominoes.session.hand_messages import MAX_HANDS
 from p2p_dominoes.session.table import TableSession
 from p2p_dominoes.ui.narration import narrate
 from p2p_dominoes.ui.web.hub import Hub
-from p2p_dominoes.ui.web.snapshot import TableProgress, chain, end_of, table_snapshot
+from p2p_dominoes.ui.web.snapshot import (
+    TableProgress,
+    chain,
+    end_of,
+    host_lobby_snapshot,
+    table_snapshot,
+)
 
 log = logging.getLogger("p2p_dominoes.ui.web")
 
@@ -54,6 +72,7 @@ class WebUI:
         self.actions_send, self.actions = trio.open_memory_channel[dict[str, Any]](16)
 
     def say(self, line: str) -> None:
+        line = peer_text(line, 400)
         self.progress.log.append(line)
         self.controller.lobby_lines.append(line)
         self.publish()
@@ -126,22 +145,23 @@ class WebUI:
     def snapshot(self) -> dict[str, Any]:
         session = self.session
         assert session is not None
-        fingerprints = [key.short_fingerprint for key in session.transcript.keys]
+        fingerprints = [key.fingerprint for key in session.transcript.keys]
         return table_snapshot(session, self.names, fingerprints, self.progress, self.lang)
 
 
 def _action_from(command: dict[str, Any], view: SeatView, line: Line) -> Action | None:
-    """The legal action a page command names, or None."""
+    """The legal action a page command names, or None (also for any malformed command)."""
     kind = command.get("type")
     if kind == "draw":
         return DRAW if view.can_draw() else None
     if kind == "pass":
         return PASS if view.can_pass() else None
-    if kind != "play":
+    tile, end = command.get("tile"), command.get("end")
+    if kind != "play" or not isinstance(tile, str) or not isinstance(end, str):
         return None
     _, ends = chain(line)
     for play in view.legal_plays():
-        if play.tile.key == command.get("tile") and end_of(play, ends) == command.get("end"):
+        if play.tile.key == tile and end_of(play, ends) == end:
             return play
     return None
 
@@ -164,13 +184,17 @@ class PlayController:
     ui: WebUI | None = None
     busy: bool = False
     last_host: dict[str, Any] | None = None
+    host_lobby: LobbyState | None = None
+    """The table this player hosts, before the start (who sits, who asks); None otherwise."""
+    lobby_control: LobbyControl | None = None
 
     def publish(self) -> None:
         if self.screen == "table" and self.ui is not None and self.ui.session is not None:
             self.hub.publish({"type": "state", **self.ui.snapshot(), **self._me()}, snapshot=True)
         else:
             self.hub.publish(
-                {"type": "state", **self.lobby_snapshot(), **self._me()}, snapshot=True
+                {"type": "state", **self.lobby_snapshot(), **self._desk(), **self._me()},
+                snapshot=True,
             )
 
     def _me(self) -> dict[str, Any]:
@@ -179,7 +203,6 @@ class PlayController:
             "me": {
                 "name": self.name,
                 "fingerprint": self.identity.public.fingerprint,
-                "short": self.identity.public.short_fingerprint,
                 "addresses": list(addresses),
                 "port": self.lan_port,
             },
@@ -188,26 +211,48 @@ class PlayController:
         }
 
     def lobby_snapshot(self) -> dict[str, Any]:
+        """The lobby for the page: tables (verified ads, at most ``MAX_TABLES_LISTED`` rows of
+        cleaned, bounded text, and at most ``LOBBY_TABLES_BYTES`` of JSON), lines, status."""
         return {
             "screen": "lobby",
             "busy": self.busy,
-            "tables": [
-                {
-                    "table": t.info.table_name,
-                    "host": t.info.player_name,
-                    "fingerprint": t.info.fingerprint[:9],
-                    "seats": f"{t.info.seats_taken}/{t.info.seats_total}",
-                    "rules": t.info.rules,
-                    "phase": t.info.phase,
-                    "id": t.info.table_id.hex(),
-                    "address": _dialable(t),
-                    "pin": t.info.fingerprint,
-                }
-                for t in self.tables
-            ],
+            "tables": _table_rows(self.tables),
             "lines": self.lobby_lines[-30:],
             "discovery": self.discovery_note,
         }
+
+    def _desk(self) -> dict[str, Any]:
+        now = time.monotonic()  # the admission clock
+        return {"host_lobby": host_lobby_snapshot(self.host_lobby, now)}
+
+    # -- the host's desk (net.admission.HostDesk): the page asks the player who may sit -------
+
+    def lobby(self, state: LobbyState) -> None:
+        self.host_lobby = state
+        self.publish()
+
+    async def attend(self, control: LobbyControl) -> None:
+        """Take the page's approve / refuse / remove commands until the game begins."""
+        self.lobby_control = control
+        try:
+            await trio.sleep_forever()
+        finally:
+            self.lobby_control = None
+            self.host_lobby = None
+
+    def _answer(self, command: dict[str, Any]) -> None:
+        answer = _lobby_answer(command)
+        control = self.lobby_control
+        if answer is None:
+            self.hub.publish({"type": "refused", "text": "That answer is not valid."})
+            return
+        if control is None:
+            self.hub.publish({"type": "refused", "text": "No table is waiting for players."})
+            return
+        verb, number = answer
+        act = {"approve": control.approve, "refuse": control.refuse, "remove": control.remove}
+        if not act[verb](number):
+            self.hub.publish({"type": "refused", "text": "That request or seat is gone."})
 
     async def run(self) -> None:
         """Handle the page's commands and keep the list of tables fresh, until cancelled."""
@@ -221,31 +266,53 @@ class PlayController:
                 await self._command(command, nursery)
 
     async def _browse(self) -> None:
-        try:
-            async with open_discovery(interface=self.interface) as disco:
-                while True:
-                    self.tables = disco.tables()
-                    if self.screen == "lobby":
-                        self.publish()
-                    with trio.move_on_after(2):
-                        await disco.wait_for_change()
-        except (DiscoveryError, OSError) as exc:
-            self.discovery_note = str(exc)
-            self.publish()
+        """Keep ``tables`` fresh from mDNS; a failure is logged and browsing starts again
+        (after a pause), except when discovery cannot run here at all."""
+        while True:
+            try:
+                async with open_discovery(interface=self.interface) as disco:
+                    while True:
+                        self.tables = disco.tables()
+                        if self.screen == "lobby":
+                            self.publish()
+                        with trio.move_on_after(2):
+                            await disco.wait_for_change()
+            except (DiscoveryError, OSError) as exc:
+                self.discovery_note = str(exc)
+                self.publish()
+                return
+            except Exception as exc:  # discovery must never end the page's peer
+                log.warning("discovery failed, browsing again: %r", exc)
+                self.discovery_note = "restarting"
+                self.publish()
+            await trio.sleep(5)
 
     async def _command(self, command: dict[str, Any], nursery: trio.Nursery) -> None:
+        """One command from the page: a malformed or unknown one is refused with a message,
+        and nothing in it can end the peer (the page is untrusted input like the network)."""
+        try:
+            await self._dispatch(command, nursery)
+        except Exception as exc:
+            log.warning("a page command failed: %s: %s", type(exc).__name__, exc)
+            self.hub.publish({"type": "refused", "text": "That command could not be carried out."})
+
+    async def _dispatch(self, command: dict[str, Any], nursery: trio.Nursery) -> None:
         kind = command.get("type")
-        if kind in ("play", "draw", "pass"):
+        if not isinstance(kind, str):
+            self.hub.publish({"type": "refused", "text": 'A command has a "type".'})
+        elif kind in ("play", "draw", "pass"):
             if self.ui is not None:
                 with contextlib.suppress(trio.WouldBlock):  # clicks beyond the queue are dropped
                     self.ui.actions_send.send_nowait(command)
         elif kind == "record":
             self._send_record()
+        elif kind in ("approve", "refuse", "remove"):
+            self._answer(command)
         elif kind == "lobby":
             if not self.busy:
                 self.screen = "lobby"
                 self.publish()
-        elif self.busy:
+        elif kind in ("host", "rematch", "join") and self.busy:
             self.hub.publish({"type": "refused", "text": "A table is already running."})
         elif kind == "host":
             settings = _host_settings(command)
@@ -265,6 +332,8 @@ class PlayController:
                 return
             self.busy = True
             nursery.start_soon(self._play, partial(self._join, target))
+        else:
+            self.hub.publish({"type": "refused", "text": "That command is not known here now."})
 
     def _options(self) -> PeerOptions:
         self.ui = WebUI(self.hub, self.lang, self)
@@ -286,6 +355,7 @@ class PlayController:
             bots=settings["bots"],
             bot_strategy="random",
             hands=settings["hands"],
+            desk=self,
         )
 
     async def _join(self, target: Target) -> int:
@@ -298,13 +368,13 @@ class PlayController:
         try:
             await run()
         except PeerFailure as exc:
-            self.lobby_lines.append(str(exc))
+            self.lobby_lines.append(peer_text(str(exc), 400))
             self.screen = "lobby"
         except BaseExceptionGroup as group:
             failures = group.subgroup(PeerFailure)
             if failures is None:
                 raise
-            self.lobby_lines.append(str(failures.exceptions[0]))
+            self.lobby_lines.append(peer_text(str(failures.exceptions[0]), 400))
             self.screen = "lobby"
         finally:
             self.busy = False
@@ -330,17 +400,63 @@ def _lan_addresses() -> tuple[str, ...]:
     return tuple(lan_addresses())
 
 
+LOBBY_TABLES_BYTES = 16_384
+"""Most bytes of JSON the lobby's table list may take in one push to the page."""
+
+
+def _table_rows(tables: Sequence[TableAd]) -> list[dict[str, str]]:
+    """Page rows for at most ``MAX_TABLES_LISTED`` tables, text cleaned, within the byte cap."""
+    rows: list[dict[str, str]] = []
+    size = 2
+    for t in tables[:MAX_TABLES_LISTED]:
+        row = {
+            "table": peer_text(t.info.table_name, 64),
+            "host": peer_text(t.info.player_name, 64),
+            "fingerprint": t.info.fingerprint,  # before the genesis: the full one
+            "seats": f"{t.info.seats_taken}/{t.info.seats_total}",
+            "rules": peer_text(t.info.rules, 32),
+            "phase": t.info.phase,
+            "id": t.info.table_id.hex(),
+            "address": peer_text(_dialable(t), 64),
+            "pin": t.info.fingerprint,
+        }
+        size += len(json.dumps(row, ensure_ascii=False).encode("utf-8")) + 1
+        if size > LOBBY_TABLES_BYTES:
+            break
+        rows.append(row)
+    return rows
+
+
 def _dialable(table: TableAd) -> str:
     host = table.addresses[0] if table.addresses else ""
     return f"[{host}]:{table.port}" if ":" in host else f"{host}:{table.port}"
 
 
+def _lobby_answer(command: dict[str, Any]) -> tuple[str, int] | None:
+    """("approve" | "refuse", request number) or ("remove", seat) from a page command, or None."""
+    kind = command.get("type")
+    field = "seat" if kind == "remove" else "request"
+    number = command.get(field)
+    if kind not in ("approve", "refuse", "remove") or type(number) is not int:
+        return None
+    if not 0 <= number < 1_000_000:
+        return None
+    return str(kind), number
+
+
 def _host_settings(command: dict[str, Any]) -> dict[str, Any] | None:
-    table = str(command.get("table") or "").strip()[:64] or "Dominoes"
+    """The table settings a page's "host" command asks for, or None unless every field is of
+    the right type and in range."""
+    name = command.get("table")
+    if name is not None and not isinstance(name, str):
+        return None
+    table = (name or "").strip()[:64] or "Dominoes"
     rules = command.get("rules", "draw")
     players, bots = command.get("players"), command.get("bots", 0)
     hands = command.get("hands")
-    if rules not in PRESETS or type(players) is not int or type(bots) is not int:
+    if not isinstance(rules, str) or rules not in PRESETS:
+        return None
+    if type(players) is not int or type(bots) is not int:
         return None
     if not 2 <= players <= 4 or not 0 <= bots < players:
         return None
@@ -351,20 +467,40 @@ def _host_settings(command: dict[str, Any]) -> dict[str, Any] | None:
     return {"table": table, "rules": rules, "players": players, "bots": bots, "hands": hands}
 
 
+_HOST_NAME = re.compile(
+    r"(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,62})(?:\.[A-Za-z0-9-]{1,63})*\.?"
+)
+
+
+def _dialable_host(host: str) -> bool:
+    """An IP address (v6 with an optional zone) or a DNS host name: nothing else is dialled."""
+    try:
+        ipaddress.ip_address(host.split("%", 1)[0])
+    except ValueError:
+        return _HOST_NAME.fullmatch(host) is not None
+    return host.isascii() and host.isprintable() and len(host) <= 64
+
+
 def _join_target(command: dict[str, Any]) -> Target | None:
+    """Where a page's "join" command asks to go (`HOST:PORT`, an optional full fingerprint to
+    pin), or None when the address or the fingerprint is malformed."""
     address = command.get("address")
     fingerprint = command.get("fingerprint")
-    if isinstance(address, str):
+    if not isinstance(address, str) or len(address) > 300:
+        return None
+    try:
+        host, port = split_host_port(address.strip())
+    except ValueError:
+        return None
+    if not _dialable_host(host):
+        return None
+    pin = None
+    if fingerprint is not None:
+        if not isinstance(fingerprint, str) or len(fingerprint) > 100:
+            return None
         try:
-            host, port = split_host_port(address.strip())
+            normalize_fingerprint(fingerprint)
         except ValueError:
             return None
-        pin = None
-        if isinstance(fingerprint, str):
-            try:
-                normalize_fingerprint(fingerprint)
-            except ValueError:
-                return None
-            pin = fingerprint
-        return Target((host,), port, pin)
-    return None
+        pin = fingerprint
+    return Target((host,), port, pin)

@@ -23,7 +23,9 @@ from p2p_dominoes.engine import (
     side_name,
 )
 from p2p_dominoes.engine.legality import why_no_draw
+from p2p_dominoes.net.admission import LobbyState
 from p2p_dominoes.session.table import Phase, TableSession
+from p2p_dominoes.session.table_code import TableCode
 
 _REASONS = {
     "en": {
@@ -195,6 +197,7 @@ def table_snapshot(
         "screen": "table",
         "names": list(names),
         "fingerprints": list(fingerprints),
+        "code": code_json(session.table_code),
         "seat": seat,
         "rules": session.rules.name,
         "target": session.rules.target(session.players),
@@ -255,6 +258,13 @@ def table_snapshot(
     return data
 
 
+def code_json(code: TableCode | None) -> dict[str, Any] | None:
+    """The table code for the page: words in each language, and digits (None before setup)."""
+    if code is None:
+        return None
+    return {"en": list(code.words("en")), "ru": list(code.words("ru")), "digits": code.digits}
+
+
 def _end_json(progress: TableProgress, lang: str) -> dict[str, Any] | None:
     result = progress.last_result
     if result is None:
@@ -268,4 +278,32 @@ def _end_json(progress: TableProgress, lang: str) -> dict[str, Any] | None:
         "arithmetic": result.arithmetic() if result.end is not HandEnd.UNFINISHED else "",
         "hands": progress.last_hands,
         "audit": "clean",
+    }
+
+
+def host_lobby_snapshot(state: LobbyState | None, now: float) -> dict[str, Any] | None:
+    """The host's own table before the start: seats (removable) and who asks for a seat.
+
+    Names were cleaned (peer_text) by the lobby; the page still shows them as text only.
+    `now` is the admission clock's time, for the seconds each request has left.
+    """
+    if state is None:
+        return None
+    return {
+        "table": state.table,
+        "players": state.players,
+        "seats": [
+            {"seat": s.seat, "name": s.name, "fingerprint": s.fingerprint, "bot": s.bot}
+            for s in state.seats
+        ],
+        "pending": [
+            {
+                "number": r.number,
+                "name": r.name,
+                "fingerprint": r.key.fingerprint,
+                "source": r.source,
+                "seconds": max(0, round(r.deadline - now)),
+            }
+            for r in state.pending
+        ],
     }

@@ -59,15 +59,21 @@ class Peer:
                 "--lang",
                 lang,
             ],
+            stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             text=True,
         )
         assert self.process.stdout is not None
         line = self.process.stdout.readline()
-        found = re.search(r"open (http://127\.0\.0\.1:(\d+)/#token=\S+)", line)
+        found = re.search(r"open (http://127\.0\.0\.1:(\d+)/\?token=\S+)", line)
         assert found, line
-        self.url = found.group(1)
+        self.url = found.group(1)  # the one-time link
+        self.port = int(found.group(2))
         self.origin = f"http://127.0.0.1:{found.group(2)}"
+        line = self.process.stdout.readline()
+        file = re.search(r"\(or open the file (file://\S+)\)", line)
+        assert file, line
+        self.file_url = file.group(1)  # the redirect file that play opens the browser on
 
     def stop(self) -> None:
         self.process.terminate()

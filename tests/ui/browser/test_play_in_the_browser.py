@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable
 
@@ -50,12 +51,31 @@ def test_two_players_and_a_bot_play_a_complete_hand_by_clicking(
     expect(page_a.locator("#lobby-lines")).to_contain_text("is open on port 47811")
     page_b.fill("#join-address", "127.0.0.1:47811")
     page_b.click("#join-button")
+    # Ann's page asks her about Bob (the bot she started was seated without asking).
+    request = page_a.locator("#requests li")
+    expect(request).to_contain_text("Bob asks for a seat")
+    request.locator("button.approve").click()
     expect(page_b.locator("#table")).to_be_visible()
     expect(page_a.locator("#table")).to_be_visible()
-    # Every seated player with a short fingerprint, and the line asking to compare them.
+    # Every seated player, and the table code to read aloud: the same words on both screens
+    # (as the two peers computed them), with the full fingerprints one click away.
     for page in (page_a, page_b):
         expect(page.locator("#players li")).to_have_count(3)
-        expect(page.locator("#table .compare")).to_contain_text("Compare the fingerprints")
+        expect(page.locator("#table .compare")).to_contain_text("Compare the table code")
+        expect(page.locator("#code-digits")).to_have_text(re.compile(r"^\(\d{3}(-\d{3}){3}\)$"))
+        expect(page.locator("#fingerprint-list li")).to_have_count(3)
+        expect(page.locator("#fingerprint-list li").first).not_to_be_visible()
+    code_a = page_a.locator("#code-words").text_content()
+    assert code_a and len(code_a.split()) == 4, code_a
+    assert code_a == page_b.locator("#code-words").text_content()
+    assert page_a.locator("#code-digits").text_content() == (
+        page_b.locator("#code-digits").text_content()
+    )
+    page_a.click("#fingerprints summary")
+    expect(page_a.locator("#fingerprint-list li").first).to_be_visible()
+    expect(page_a.locator("#fingerprint-list li").first).to_have_text(
+        re.compile(r"^Ann: [A-Z2-7]{4}(-[A-Z2-7]{4}){7}$")  # the full 160-bit fingerprint
+    )
 
     actions: dict[str, int] = {"play": 0, "draw": 0, "pass": 0}
     drew = {page_a: False, page_b: False}
@@ -84,6 +104,7 @@ def test_two_players_and_a_bot_play_a_complete_hand_by_clicking(
     assert result_a == page_b.locator("#end-points").text_content()
     assert result_a and ("=" in result_a or "Nobody scores" in result_a)
     expect(page_a.locator("#end-audit")).to_contain_text("clean")
+    expect(page_a.locator("#end-code")).to_contain_text(f"Table code: {code_a}")
     assert page_a.locator("#end-hands li").all_text_contents() == (
         page_b.locator("#end-hands li").all_text_contents()
     )

@@ -17,6 +17,8 @@ const TEXT = {
     create_button: "Create and wait for players", join_address: "Join by address",
     host_port: "Host:port", join_button: "Join", join: "Join", status: "Status",
     compare_line: "Compare the fingerprints on every screen: they must match.",
+    code_label: "Table code", fingerprints: "Full fingerprints", code_waiting: "(once every seat has signed)",
+    code_compare: "Compare the table code aloud: every screen must show the same words. If one differs, leave the table.",
     table: "Table", draw: "Draw (D)", pass: "Pass (P)", scores: "Scores",
     download: "Download the signed record", rematch: "Rematch", to_lobby: "Back to the lobby",
     log: "What happened", you: "you", tiles: (n) => (n === 1 ? "1 tile" : `${n} tiles`),
@@ -42,6 +44,17 @@ const TEXT = {
     connected: "Connected to your peer.", disconnected: "Connection to your peer lost — reload the page.",
     discovery_off: "Discovery is unavailable here: join by address.",
     refused: "Not allowed:",
+    your_table: "Your table", requests: "Asking for a seat",
+    no_requests: "Nobody is asking right now.",
+    requests_hint: "Seat only people you know: compare the fingerprint with the one on their screen.",
+    seats_taken: (n, total) => `Seats taken: ${n} of ${total}. You can remove a player before the game begins.`,
+    asks: (name) => `${name} asks for a seat`,
+    from_source: (source, s) => `from ${source} · ${s} s left to answer`,
+    approve: "Seat", refuse: "Refuse", remove: "Remove", bot: "bot",
+    elsewhere_title: "This page is open elsewhere",
+    elsewhere_tab: "Your game is open in another tab or window of this browser; only one can show your tiles.",
+    elsewhere_link: "The link to this page works only once, and it has been used. If that was not you, someone else on this computer tried to open your page. To open it here, press Enter in the p2p-dominoes window and open the new link it prints.",
+    take_over: "Use it here",
   },
   ru: {
     title: "p2p-домино", lobby: "Лобби", your_address: "К вам можно присоединиться по адресу",
@@ -57,6 +70,8 @@ const TEXT = {
     create_button: "Создать и ждать игроков", join_address: "Присоединиться по адресу",
     host_port: "Хост:порт", join_button: "Присоединиться", join: "Сесть", status: "Состояние",
     compare_line: "Сверьте отпечатки на всех экранах: они должны совпадать.",
+    code_label: "Код стола", fingerprints: "Полные отпечатки", code_waiting: "(когда все места подпишут)",
+    code_compare: "Сверьте код стола вслух: на всех экранах должны быть те же слова. Если хоть одно отличается, уходите из-за стола.",
     table: "Стол", draw: "Взять (D)", pass: "Пропустить (P)", scores: "Счёт",
     download: "Скачать подписанную запись", rematch: "Реванш", to_lobby: "В лобби",
     log: "Что произошло", you: "вы", tiles: (n) => `костей: ${n}`,
@@ -82,14 +97,26 @@ const TEXT = {
     connected: "Связь с вашим узлом есть.", disconnected: "Связь с узлом потеряна — обновите страницу.",
     discovery_off: "Поиск столов здесь недоступен: присоединяйтесь по адресу.",
     refused: "Нельзя:",
+    your_table: "Ваш стол", requests: "Просят место",
+    no_requests: "Сейчас никто не просит места.",
+    requests_hint: "Сажайте только знакомых: сверьте отпечаток с тем, что на их экране.",
+    seats_taken: (n, total) => `Занято мест: ${n} из ${total}. До начала игры можно убрать игрока.`,
+    asks: (name) => `${name} просит место`,
+    from_source: (source, s) => `с адреса ${source} · на ответ осталось ${s} с`,
+    approve: "Посадить", refuse: "Отказать", remove: "Убрать", bot: "бот",
+    elsewhere_title: "Эта страница открыта в другом месте",
+    elsewhere_tab: "Ваша игра открыта в другой вкладке или окне этого браузера; ваши кости видны только в одной.",
+    elsewhere_link: "Ссылка на эту страницу действует один раз, и она уже использована. Если это были не вы, кто-то другой на этом компьютере пытался открыть вашу страницу. Чтобы открыть её здесь, нажмите Enter в окне p2p-dominoes и откройте новую ссылку, которую оно напечатает.",
+    take_over: "Открыть здесь",
   },
 };
 
-let lang = "en";
+let lang = document.documentElement.lang === "ru" ? "ru" : "en";
 let state = null;
 let selected = null;   // key of the selected tile in hand
 let socket = null;
 let lastDescription = "";
+let elsewhereShown = false;  // another tab holds the session: draw nothing it sends
 const $ = (id) => document.getElementById(id);
 const t = (key, ...args) => {
   const entry = (TEXT[lang] || TEXT.en)[key] ?? TEXT.en[key];
@@ -98,12 +125,49 @@ const t = (key, ...args) => {
 
 // -- the connection to our own peer ---------------------------------------------------------------
 
-function connect() {
-  const token = new URLSearchParams(location.hash.slice(1)).get("token") || "";
-  socket = new WebSocket(`ws://${location.host}/ws?token=${encodeURIComponent(token)}`);
-  socket.addEventListener("open", () => { $("connection").textContent = t("connected"); });
-  socket.addEventListener("close", () => { $("connection").textContent = t("disconnected"); });
-  socket.addEventListener("message", (event) => receive(JSON.parse(event.data)));
+// The session cookie (HttpOnly, set when the one-time link was opened) and the socket key
+// (kept by enter.js in this origin's localStorage) authorise the socket.
+// One tab at a time holds the session; a tab keeps its id across reloads (sessionStorage), so a
+// reload takes the session back at once, while another tab is offered "use it here".
+function tabId() {
+  let id = sessionStorage.getItem("p2p-dominoes-tab");
+  if (!id) {
+    id = Array.from(crypto.getRandomValues(new Uint8Array(12)), (b) => b.toString(16).padStart(2, "0")).join("");
+    sessionStorage.setItem("p2p-dominoes-tab", id);
+  }
+  return id;
+}
+
+function connect(takeover = false) {
+  const key = encodeURIComponent(localStorage.getItem("p2p-dominoes-key") || "");
+  const query = `tab=${tabId()}&key=${key}` + (takeover ? "&takeover=1" : "");
+  const ws = new WebSocket(`ws://${location.host}/ws?${query}`);
+  socket = ws;
+  ws.addEventListener("open", () => { if (socket === ws) $("connection").textContent = t("connected"); });
+  ws.addEventListener("close", () => {
+    if (socket === ws && !elsewhereShown) $("connection").textContent = t("disconnected");
+  });
+  ws.addEventListener("message", (event) => { if (socket === ws) receive(JSON.parse(event.data)); });
+}
+
+// "This page is open elsewhere": in another tab of this browser (which may take the session
+// back here), or, without the session cookie, wherever the one-time link was opened.
+function showElsewhere(takeover) {
+  elsewhereShown = true;
+  $("lobby").hidden = true;
+  $("table").hidden = true;
+  $("elsewhere").hidden = false;
+  $("elsewhere-tab").hidden = !takeover;
+  $("elsewhere-link").hidden = takeover;
+  $("take-over").hidden = !takeover;
+  $("connection").textContent = "";
+}
+
+function takeOver() {
+  elsewhereShown = false;
+  $("elsewhere").hidden = true;
+  if (socket) socket.close();
+  connect(true);
 }
 
 function send(message) {
@@ -111,7 +175,11 @@ function send(message) {
 }
 
 function receive(message) {
-  if (message.type === "state") {
+  if (message.type === "elsewhere") {
+    showElsewhere(Boolean(message.takeover));
+  } else if (elsewhereShown) {
+    return;
+  } else if (message.type === "state") {
     state = message;
     if (message.lang && message.lang !== lang) { lang = message.lang; translateStatic(); }
     render();
@@ -170,6 +238,45 @@ function renderLobby() {
   $("join-button").disabled = state.busy;
   const lines = $("lobby-lines");
   lines.replaceChildren(...state.lines.map((line) => Object.assign(document.createElement("li"), { textContent: line })));
+  renderHostLobby();
+}
+
+// The table this player hosts, before the start: who sits (removable) and who asks for a seat.
+// Every name comes from the network: it is only ever set as textContent.
+function renderHostLobby() {
+  const desk = state.host_lobby;
+  $("host-lobby").hidden = !desk;
+  if (!desk) return;
+  $("host-seats-title").textContent = t("seats_taken", desk.seats.length, desk.players);
+  const seats = $("host-seats");
+  seats.replaceChildren(...desk.seats.map((seat) => {
+    const item = document.createElement("li");
+    item.dataset.seat = seat.seat;
+    const label = seat.seat === 0 ? ` (${t("you")})` : (seat.bot ? ` (${t("bot")})` : "");
+    item.append(Object.assign(document.createElement("span"), { className: "name", textContent: seat.name + label }), " ");
+    item.append(Object.assign(document.createElement("code"), { className: "fp", textContent: seat.fingerprint }));
+    if (seat.seat !== 0) {
+      const remove = Object.assign(document.createElement("button"), { type: "button", className: "remove", textContent: t("remove") });
+      remove.addEventListener("click", () => send({ type: "remove", seat: seat.seat }));
+      item.append(" ", remove);
+    }
+    return item;
+  }));
+  const requests = $("requests");
+  $("no-requests").hidden = desk.pending.length > 0;
+  requests.replaceChildren(...desk.pending.map((request) => {
+    const item = document.createElement("li");
+    item.dataset.request = request.number;
+    item.append(Object.assign(document.createElement("strong"), { className: "name", textContent: t("asks", request.name) }));
+    item.append(Object.assign(document.createElement("code"), { className: "fp", textContent: request.fingerprint }));
+    item.append(Object.assign(document.createElement("span"), { className: "source", textContent: t("from_source", request.source, request.seconds) }));
+    for (const [kind, label] of [["approve", t("approve")], ["refuse", t("refuse")]]) {
+      const button = Object.assign(document.createElement("button"), { type: "button", className: kind, textContent: label });
+      button.addEventListener("click", () => send({ type: kind, request: request.number }));
+      item.append(button);
+    }
+    return item;
+  }));
 }
 
 function renderTable() {
@@ -187,11 +294,11 @@ function renderTable() {
     const count = s.counts.length ? ` · ${t("tiles", s.counts[seat])}` : "";
     item.innerHTML = "";
     item.append(`${name}${you} `);
-    const fp = Object.assign(document.createElement("span"), { className: "fp", textContent: s.fingerprints[seat] });
-    item.append(fp, `${count} · ${s.scores[seat]}`);
+    item.append(`${count} · ${s.scores[seat]}`);
     if (s.turn === seat) item.classList.add("turn");
     players.append(item);
   });
+  renderCode();
 
   const progress = s.progress;
   $("progress").textContent = progress.total && progress.done < progress.total
@@ -389,6 +496,24 @@ function renderChart() {
   });
 }
 
+// The table code every player reads aloud; the full fingerprints stay one click away.
+function codeText(code) {
+  if (!code) return "";
+  const words = (code[lang] || code.en).join(" ");
+  return lang === "en" ? words : `${words} / ${code.en.join(" ")}`;
+}
+
+function renderCode() {
+  const code = state.code;
+  $("code-words").textContent = code ? codeText(code) : t("code_waiting");
+  $("code-digits").textContent = code ? `(${code.digits})` : "";
+  $("fingerprint-list").replaceChildren(...state.names.map((name, seat) => {
+    const item = Object.assign(document.createElement("li"), { textContent: `${name}: ` });
+    item.append(Object.assign(document.createElement("span"), { className: "fp", textContent: state.fingerprints[seat] }));
+    return item;
+  }));
+}
+
 function renderEnd() {
   const end = state.end;
   const panel = $("end");
@@ -404,6 +529,7 @@ function renderEnd() {
   else text += " " + t("scored", names[end.winner], end.arithmetic);
   $("end-points").textContent = text;
   $("end-audit").textContent = t("audit");
+  $("end-code").textContent = state.code ? `${t("code_label")}: ${codeText(state.code)} (${state.code.digits})` : "";
   $("end-match").textContent = over
     ? (state.match.winner !== null ? t("match_won", names[state.match.winner]) : (state.match.draw ? t("match_drawn") : t("match_stopped")))
     : "";
@@ -449,6 +575,7 @@ function setup() {
   $("download").addEventListener("click", () => send({ type: "record" }));
   $("rematch").addEventListener("click", () => send({ type: "rematch" }));
   $("to-lobby").addEventListener("click", () => send({ type: "lobby" }));
+  $("take-over").addEventListener("click", takeOver);
   document.addEventListener("keydown", (event) => {
     if (!state || state.screen !== "table" || event.target.tagName === "INPUT") return;
     if (event.key === "d" || event.key === "D") { if (!$("draw").disabled) send({ type: "draw" }); }
@@ -456,7 +583,8 @@ function setup() {
     else if (event.key === "Escape") { selected = null; renderBoard(); renderHand(); }
   });
   window.addEventListener("resize", () => { if (state && state.screen === "table") renderBoard(); });
-  connect();
+  if (document.body.dataset.screen === "elsewhere") showElsewhere(false);  // no session cookie
+  else connect();
 }
 
 setup();

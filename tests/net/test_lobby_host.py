@@ -10,6 +10,7 @@ silent connections do not stay.
 from __future__ import annotations
 
 import functools
+import secrets
 from collections.abc import Sequence
 
 import pytest
@@ -123,7 +124,7 @@ def ports(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 async def _squat(port: int, name: str, refusals: list[str]) -> None:
     """A stranger asks for a seat and holds on until it is refused."""
     async with connect("127.0.0.1", port, Identity.generate(), expect=None) as host:
-        await host.send(encode_lobby(Join(name, 9, "127.0.0.1")))
+        await host.send(encode_lobby(Join(name, 9, "127.0.0.1", secrets.token_bytes(32))))
         while True:
             message = await host.receive()
             refusal = decode_lobby(getattr(message, "payload", b"\x02")[1:])

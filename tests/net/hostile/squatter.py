@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import json
+import secrets
 import sys
 from collections import Counter
 from pathlib import Path
@@ -27,7 +28,7 @@ async def _squat(port: int, name: str, counts: Counter[str], stats: Path) -> Non
         try:
             async with connect("127.0.0.1", port, Identity.generate(), expect=None) as host:
                 counts["asked"] += 1
-                await host.send(encode_lobby(Join(name, 9, "127.0.0.1")))
+                await host.send(encode_lobby(Join(name, 9, "127.0.0.1", secrets.token_bytes(32))))
                 while True:
                     message = await host.receive()
                     payload = getattr(message, "payload", b"")

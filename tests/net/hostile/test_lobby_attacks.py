@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import re
+import secrets
 import subprocess
 import sys
 import threading
@@ -191,7 +192,7 @@ def _stranger(port: int, name: str, *, bye: str | None = None, hold: float = 0.5
 
     async def main() -> None:
         async with connect("127.0.0.1", port, Identity.generate(), expect=None) as host:
-            await host.send(encode_lobby(Join(name, 9, "127.0.0.1")))
+            await host.send(encode_lobby(Join(name, 9, "127.0.0.1", secrets.token_bytes(32))))
             await trio.sleep(hold)
             await host.aclose(bye or "bye")
 

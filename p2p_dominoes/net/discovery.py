@@ -107,6 +107,9 @@ _TYPE_TXT: Final = 16
 _TYPE_SRV: Final = 33
 _MAX_CANDIDATES: Final = 8
 _CLASS_IN: Final = 1
+_SHUTDOWN_BUDGET: Final = 8.0
+"""Seconds the shielded shutdown (closing record, goodbyes, threads) may take: a zeroconf
+thread swamped by a flood must not keep the peer from exiting (its threads are abandoned)."""
 _UNKNOWN_SOURCE: Final = "mDNS"
 
 
@@ -273,25 +276,29 @@ class Advertisement:
         assert port is not None
         service = self._discovery._service_info(self._identity, info, port, self._label, seq)
         try:
-            await trio.to_thread.run_sync(self._discovery._zc.update_service, service)
+            await trio.to_thread.run_sync(
+                self._discovery._zc.update_service, service, abandon_on_cancel=True
+            )
         except (ZeroconfError, OSError, RuntimeError) as exc:
             log.warning("could not re-announce %r: %s", self.instance, exc)
         self._service, self._info, self._seq = service, info, seq
 
     async def withdraw(self) -> None:
         """Announce a signed "closed" record, then send goodbyes (shielded: completes even
-        when cancelled). Browsers drop the table on the signed record; a bare goodbye would
-        only make them ask again. Idempotent."""
+        when cancelled, within ``_SHUTDOWN_BUDGET``). Browsers drop the table on the signed
+        record; a bare goodbye would only make them ask again. Idempotent."""
         if self._withdrawn:
             return
-        with trio.CancelScope(shield=True):
+        with trio.CancelScope(shield=True, deadline=trio.current_time() + _SHUTDOWN_BUDGET):
             try:
                 await self._announce(replace(self._info, phase="closed"))
             finally:
                 self._withdrawn = True
                 try:
                     await trio.to_thread.run_sync(
-                        self._discovery._zc.unregister_service, self._service
+                        self._discovery._zc.unregister_service,
+                        self._service,
+                        abandon_on_cancel=True,
                     )
                 except (ZeroconfError, OSError, RuntimeError) as exc:
                     log.warning("could not withdraw %r: %s", self.instance, exc)
@@ -706,12 +713,15 @@ async def open_discovery(
                 finally:
                     nursery.cancel_scope.cancel()
     finally:
-        with trio.CancelScope(shield=True):
+        with trio.CancelScope(shield=True) as shutdown:
+            shutdown.deadline = trio.current_time() + _SHUTDOWN_BUDGET
             for advert in list(discovery._adverts):
                 await advert.withdraw()
             if browser is not None:
-                await trio.to_thread.run_sync(browser.cancel)
-            await trio.to_thread.run_sync(zc.close)
+                await trio.to_thread.run_sync(browser.cancel, abandon_on_cancel=True)
+            await trio.to_thread.run_sync(zc.close, abandon_on_cancel=True)
+        if shutdown.cancelled_caught:
+            log.warning("mDNS shutdown took longer than %g s; left it behind", _SHUTDOWN_BUDGET)
 
 
 async def browse_tables(

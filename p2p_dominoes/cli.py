@@ -1,22 +1,82 @@
-"""The `p2p-dominoes` command line: one subcommand per job, each in its own module."""
+"""The `p2p-dominoes` command line: one subcommand per job, each in its own module.
+
+Exit status (also in the README): 0 done; 1 a record that fails verification (or a demo whose
+table did not end cleanly); 2 bad usage or input, or something on this machine in the way (a
+busy port, a missing folder), always with one line saying what to do; 3 a table stopped by
+another peer (blame); 130 interrupted with Ctrl+C. No command ends in a traceback: an error we
+did not foresee is one line too (exit 70, a bug; ``P2P_DOMINOES_TRACEBACK=1`` shows it).
+"""
 
 from __future__ import annotations
 
 import argparse
+import errno
+import os
 import sys
+import traceback
 from collections.abc import Sequence
+from typing import Final, NoReturn
 
 from p2p_dominoes import __version__
+
+EXIT_OK: Final = 0
+EXIT_UNVERIFIED: Final = 1
+EXIT_USAGE: Final = 2
+EXIT_BLAMED: Final = 3
+EXIT_BUG: Final = 70
+EXIT_INTERRUPTED: Final = 130
+EXIT_CODES: Final = frozenset({EXIT_OK, EXIT_UNVERIFIED, EXIT_USAGE, EXIT_BLAMED, EXIT_INTERRUPTED})
+"""The documented exit statuses of every command (EXIT_BUG is never meant to happen)."""
 
 
 class UsageError(Exception):
     """Bad input from the user: printed as one line, exit status 2."""
 
 
+class Interrupted(Exception):
+    """Ctrl+C: printed as one line (how to come back, if anything can be), exit status 130."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line naming the command and pointing to --help."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(EXIT_USAGE, f"{self.prog}: {message} (see: {self.prog} --help)\n")
+
+
+def os_error_text(exc: OSError) -> str:
+    """One sentence for an OS error that says what to do (port busy, address missing, ...)."""
+    where = f"{exc.filename}: " if exc.filename else ""
+    code = exc.errno
+    if code == errno.EADDRINUSE:
+        return "that port is already in use: choose another --port (0 picks any free port)"
+    if code == errno.EADDRNOTAVAIL:
+        return "that address is not one of this machine's: see `ip addr`, or leave out --interface"
+    if code in (errno.EACCES, errno.EPERM):
+        return (
+            f"{where}permission denied: pick a folder you own (--data-dir DIR) or a port above 1023"
+        )
+    if code == errno.ENOENT:
+        return f"{where}no such file or folder: check the path"
+    if code == errno.ENOTDIR:
+        return f"{where}a part of the path is a file, not a folder"
+    if code == errno.EISDIR:
+        return f"{where}that is a folder: give a file name"
+    if code == errno.ENOSPC:
+        return f"{where}the disk is full: free some space"
+    if code == errno.EROFS:
+        return f"{where}the file system is read-only: pick another folder"
+    if code in (errno.ENETUNREACH, errno.EHOSTUNREACH):
+        return "no route to that address: are you on the same network?"
+    return f"{where}{exc.strerror or exc}"
+
+
 def _build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="p2p-dominoes",
         description="Draw dominoes with friends on a local network.",
+        epilog="Exit status: 0 done, 1 a record fails verification, 2 bad usage or input, "
+        "3 a table stopped by another peer, 130 interrupted (Ctrl+C).",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
@@ -30,15 +90,51 @@ def _build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one subcommand and return its exit status; user errors never show a traceback."""
-    parser = _build_parser()
-    args = parser.parse_args(argv)
+    try:
+        parser = _build_parser()
+        args = parser.parse_args(argv)
+    except KeyboardInterrupt:
+        return EXIT_INTERRUPTED
+    label = f"p2p-dominoes {args.command}"
     try:
         status: int = args.run(args)
-    except UsageError as exc:
-        print(f"p2p-dominoes {args.command}: {exc}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        return 130
-    except BrokenPipeError:
-        return 0
+    except (SystemExit, GeneratorExit):
+        raise
+    except BaseException as exc:  # nurseries wrap errors in exception groups
+        return _report(label, exc)
     return status
+
+
+def _leaves(exc: BaseException) -> list[BaseException]:
+    if isinstance(exc, BaseExceptionGroup):
+        return [leaf for inner in exc.exceptions for leaf in _leaves(inner)]
+    return [exc]
+
+
+def _report(label: str, exc: BaseException) -> int:
+    """Print the one line for an error that reached the top, and return its exit status."""
+    leaves = _leaves(exc)
+    for kind in (UsageError, Interrupted, KeyboardInterrupt, BrokenPipeError, OSError):
+        found = next((leaf for leaf in leaves if isinstance(leaf, kind)), None)
+        if found is None:
+            continue
+        if isinstance(found, UsageError):
+            print(f"{label}: {found}", file=sys.stderr)
+            return EXIT_USAGE
+        if isinstance(found, Interrupted | KeyboardInterrupt):
+            print(f"\n{label}: {found or 'interrupted'}", file=sys.stderr)
+            return EXIT_INTERRUPTED
+        if isinstance(found, BrokenPipeError):
+            return EXIT_OK
+        assert isinstance(found, OSError)
+        print(f"{label}: {os_error_text(found)}", file=sys.stderr)
+        return EXIT_USAGE
+    if os.environ.get("P2P_DOMINOES_TRACEBACK"):
+        traceback.print_exception(exc)
+    first = leaves[0]
+    print(
+        f"{label}: unexpected error ({type(first).__name__}: {first}); this is a bug, please "
+        "report it (P2P_DOMINOES_TRACEBACK=1 shows the details)",
+        file=sys.stderr,
+    )
+    return EXIT_BUG

@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from p2p_dominoes.commands.arguments import int_between, seconds_between
+
 
 def register(commands: Any) -> None:
     parser: argparse.ArgumentParser = commands.add_parser(
@@ -13,7 +15,12 @@ def register(commands: Any) -> None:
     which = parser.add_subparsers(dest="bench", metavar="WHAT", required=True)
 
     engine = which.add_parser("engine", help="complete hands per second against `dominoes`")
-    engine.add_argument("--seconds", type=float, default=3.0, help="time per measurement")
+    engine.add_argument(
+        "--seconds",
+        type=seconds_between(0, 3600),
+        default=3.0,
+        help="time per measurement (at most 3600)",
+    )
     engine.add_argument("--json", action="store_true", help="print one JSON object")
     engine.set_defaults(run=_run_engine)
 
@@ -40,7 +47,11 @@ def register(commands: Any) -> None:
         help="seat count to measure (repeatable; default 2, 3 and 4)",
     )
     session.add_argument(
-        "--hands", type=int, default=3, metavar="H", help="hands per seat count (default 3)"
+        "--hands",
+        type=int_between(1, 1000),
+        default=3,
+        metavar="H",
+        help="hands per seat count, 1–1000 (default 3)",
     )
     session.add_argument("--json", action="store_true", help="print one JSON object")
     session.set_defaults(run=_run_session)
@@ -50,7 +61,13 @@ def register(commands: Any) -> None:
         help="action latency, hand time and start-up over TCP on 127.0.0.1, a process per peer",
     )
     lan.add_argument("--players", type=int, default=4, choices=(2, 3, 4), help="seats (default 4)")
-    lan.add_argument("--hands", type=int, default=3, metavar="H", help="hands to play (default 3)")
+    lan.add_argument(
+        "--hands",
+        type=int_between(1, 1000),
+        default=3,
+        metavar="H",
+        help="hands to play, 1–1000 (default 3)",
+    )
     lan.add_argument("--json", action="store_true", help="print one JSON object")
     lan.set_defaults(run=_run_lan)
 

@@ -6,26 +6,44 @@ import argparse
 import dataclasses
 import json
 import os
+import signal
 import subprocess
 import sys
 import tempfile
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Final, TypeVar
 
 import trio
 
 from p2p_dominoes.bots import BOTS, bot_named
-from p2p_dominoes.cli import UsageError
+from p2p_dominoes.cli import Interrupted, UsageError
+from p2p_dominoes.commands.arguments import (
+    PortBusy,
+    data_folder,
+    int_between,
+    interface_address,
+    listening_port,
+    output_file,
+    player_name,
+    port,
+    seconds_between,
+)
 from p2p_dominoes.engine import LANGUAGES, PRESETS, preset
+from p2p_dominoes.net.discovery import DiscoveryError
 from p2p_dominoes.net.runtime import PeerFailure, PeerOptions
 from p2p_dominoes.net.tables import Target, find_table, host_table, join_table, split_host_port
 from p2p_dominoes.net.timing import Timing
 from p2p_dominoes.peer_text import peer_text
 from p2p_dominoes.session import Identity
 from p2p_dominoes.session.hand_messages import MAX_HANDS
-from p2p_dominoes.store import IdentityFileError, data_dir, load_or_create_identity
+from p2p_dominoes.store import (
+    IdentityFileError,
+    data_dir,
+    discard_unfinished_writes,
+    load_or_create_identity,
+)
 from p2p_dominoes.ui.text import PlayerGone, TextUI
 
 DEFAULT_PORT = 47800
@@ -37,14 +55,27 @@ def register(commands: Any) -> None:
         help="open a table on the local network and play",
         description="Open a table, wait for players (and start bots for empty seats), play.",
     )
-    host.add_argument("--table", default=None, help="table name (default: NAME's table)")
+    host.add_argument(
+        "--table", type=player_name, default=None, help="table name (default: NAME's table)"
+    )
     host.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
-    host.add_argument("--bots", type=int, default=0, help="fill this many seats with bot peers")
+    host.add_argument(
+        "--bots",
+        type=int_between(0, 3),
+        default=0,
+        metavar="K",
+        help="fill K seats with bot peers (at most PLAYERS-1)",
+    )
     host.add_argument("--rules", default="draw", choices=sorted(PRESETS))
-    host.add_argument("--hands", type=int, metavar="H", help="play H hands instead of a match")
+    host.add_argument(
+        "--hands",
+        type=int_between(1, MAX_HANDS),
+        metavar="H",
+        help=f"play H hands (1–{MAX_HANDS}) instead of a match",
+    )
     host.add_argument(
         "--stall-timeout",
-        type=int,
+        type=int_between(1, 86_400),
         metavar="S",
         help="seconds before a silent seat is named as stalling (part of the table's rules)",
     )
@@ -71,13 +102,22 @@ def register(commands: Any) -> None:
         description="Join a table found on the local network, or at HOST:PORT.",
     )
     join.add_argument("table", nargs="?", help="table name (default: the only open table)")
-    join.add_argument("--connect", metavar="HOST:PORT", help="join by address (no discovery)")
+    join.add_argument(
+        "--connect",
+        type=_host_and_port,
+        metavar="HOST:PORT",
+        help="join by address (no discovery)",
+    )
     _peer_arguments(join)
     join.set_defaults(run=run_join)
 
     tables = commands.add_parser("tables", help="list the tables on the local network")
-    tables.add_argument("--timeout", type=float, default=3.0, help="seconds to listen")
-    tables.add_argument("--interface", metavar="ADDR", help="use only this local address")
+    tables.add_argument(
+        "--timeout", type=seconds_between(0, 600), default=3.0, help="seconds to listen (≤ 600)"
+    )
+    tables.add_argument(
+        "--interface", type=interface_address, metavar="ADDR", help="use only this local address"
+    )
     tables.add_argument("--json", action="store_true")
     tables.set_defaults(run=run_tables)
 
@@ -99,31 +139,49 @@ def register(commands: Any) -> None:
     )
     demo.add_argument("--players", type=int, default=4, choices=(2, 3, 4))
     count = demo.add_mutually_exclusive_group()
-    count.add_argument("--hands", type=int, metavar="H", help="play H hands (default 1)")
+    count.add_argument(
+        "--hands",
+        type=int_between(1, MAX_HANDS),
+        metavar="H",
+        help=f"play H hands, 1–{MAX_HANDS} (default 1)",
+    )
     count.add_argument("--match", action="store_true", help="play a whole match")
     demo.add_argument("--rules", default="draw", choices=sorted(PRESETS))
-    demo.add_argument("--record", type=Path, metavar="FILE", help="keep the transcript here")
+    demo.add_argument("--record", type=output_file, metavar="FILE", help="keep the transcript here")
     demo.add_argument("--lang", default="en", choices=LANGUAGES)
     _timing_argument(demo)
     demo.set_defaults(run=run_demo)
 
 
 def _peer_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--name", default=None, help="your name at the table")
+    parser.add_argument(
+        "--name", type=player_name, default=None, help="your name at the table (≤ 64 characters)"
+    )
     parser.add_argument(
         "--port",
-        type=int,
-        default=DEFAULT_PORT,
-        help=f"TCP port to listen on (default {DEFAULT_PORT}; 0: any free port)",
+        type=port,
+        default=None,
+        help=f"TCP port to listen on (default {DEFAULT_PORT}, or a free one when it is taken; "
+        "a port given here must be free; 0: any free port)",
     )
-    parser.add_argument("--interface", metavar="ADDR", help="use only this local address")
+    parser.add_argument(
+        "--interface", type=interface_address, metavar="ADDR", help="use only this local address"
+    )
     parser.add_argument(
         "--bot", metavar="STRATEGY", choices=sorted(BOTS), help="let a bot play this seat"
     )
     parser.add_argument("--ui", choices=("text", "none"), default="text")
     parser.add_argument("--lang", default="en", choices=LANGUAGES)
-    parser.add_argument("--record", type=Path, metavar="FILE", help="write the transcript here")
-    parser.add_argument("--data-dir", type=Path, help="where your identity key is kept")
+    parser.add_argument(
+        "--record", type=output_file, metavar="FILE", help="write the transcript here"
+    )
+    parser.add_argument(
+        "--data-dir",
+        type=data_folder,
+        metavar="DIR",
+        help="where your identity key and table logs are kept (a second peer on this machine "
+        "needs its own)",
+    )
     parser.add_argument("--no-mdns", action="store_true", help="do not use multicast discovery")
     parser.add_argument(
         "--identity-stdin", action="store_true", help=argparse.SUPPRESS
@@ -134,15 +192,34 @@ def _peer_arguments(parser: argparse.ArgumentParser) -> None:
 def _timing_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--timing",
-        type=Path,
+        type=output_file,
         metavar="FILE",
         help="for benchmarks: write timestamps of this peer's steps to FILE as JSON lines "
         "(bots started here write FILE.<bot name>)",
     )
 
 
+def _host_and_port(text: str) -> tuple[str, int]:
+    try:
+        return split_host_port(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not HOST:PORT (for example 192.168.1.20:47800 or [fd00::1]:47800)"
+        ) from None
+
+
 def _data_dir(args: argparse.Namespace) -> Path:
     return data_dir(args.data_dir)
+
+
+def _port(args: argparse.Namespace) -> int:
+    """The port to listen on: an explicit --port must be free; the default falls back."""
+    if args.command == "resume" or args.identity_stdin:
+        return DEFAULT_PORT if args.port is None else int(args.port)
+    try:
+        return listening_port(args.port, DEFAULT_PORT, args.interface, "--port", print)
+    except PortBusy as exc:
+        raise UsageError(str(exc)) from None
 
 
 def _options(args: argparse.Namespace) -> PeerOptions:
@@ -163,8 +240,7 @@ def _options(args: argparse.Namespace) -> PeerOptions:
         except (IdentityFileError, OSError) as exc:
             raise UsageError(str(exc)) from None
     name = args.name or (f"{args.bot}-bot" if args.bot else os.environ.get("USER", "player"))
-    if not 0 <= args.port <= 65535:
-        raise UsageError("--port must be 0–65535")
+    listen_port = _port(args)
     lines = None
     if args.bot is None or _asks(args):
         send, lines = trio.open_memory_channel[str](16)
@@ -177,7 +253,7 @@ def _options(args: argparse.Namespace) -> PeerOptions:
         ui=ui,
         data_dir=_data_dir(args) if keeps_records else None,
         interface=args.interface,
-        port=args.port,
+        port=listen_port,
         bot=bot_named(args.bot) if args.bot else None,
         record=args.record,
         mdns=not args.no_mdns,
@@ -214,17 +290,62 @@ _PENDING_INPUT: list[trio.MemorySendChannel[str]] = []
 """Where the stdin reader puts the player's lines (one per process)."""
 
 
-def _run_peer(main: Callable[[], Awaitable[int]]) -> int:
-    """Run a peer; its PeerFailure becomes one line for the user, Ctrl+C exit status 130."""
+def _run_peer(main: Callable[[], Awaitable[int]], options: PeerOptions | None = None) -> int:
+    """Run a peer; its PeerFailure becomes one line for the user, Ctrl+C one line saying how
+    to come back (exit status 130)."""
+    before = _unfinished_ids(options)
     try:
         return trio.run(main)
     except BaseException as exc:  # nurseries wrap errors in exception groups
         failure = _first(exc, PeerFailure) or _first(exc, PlayerGone)
         if failure is not None:
             raise UsageError(peer_text(str(failure), 400)) from None
+        discovery = _first(exc, DiscoveryError)
+        if discovery is not None:
+            raise UsageError(_discovery_text(discovery)) from None
         if _first(exc, KeyboardInterrupt) is not None:
-            return 130
+            if options is not None and options.record is not None:
+                discard_unfinished_writes(options.record)
+            raise Interrupted(_come_back(options, before)) from None
         raise
+
+
+def _discovery_text(exc: DiscoveryError) -> str:
+    return (
+        f"cannot look for tables on the local network: {exc}. Join by address instead: "
+        "p2p-dominoes join --connect HOST:PORT (the host's screen shows it)"
+    )
+
+
+def _unfinished_ids(options: PeerOptions | None) -> set[bytes]:
+    if options is None or options.data_dir is None:
+        return set()
+    return {t.table_id for t in _unfinished(options.data_dir)}
+
+
+def _come_back(options: PeerOptions | None, before: set[bytes]) -> str:
+    """The line after Ctrl+C: how to come back to the table, if it was kept."""
+    if options is None:
+        return "interrupted"
+    if options.data_dir is None:
+        return "interrupted; this bot kept no table log, so there is nothing to resume"
+    tables = _unfinished(options.data_dir)
+    if not tables:
+        return "interrupted before the game began: nothing to resume"
+    command = "p2p-dominoes resume"
+    if options.data_dir != data_dir(None):
+        command += f" --data-dir {_quoted(str(options.data_dir))}"
+    new = [t for t in tables if t.table_id not in before] or tables
+    if len(tables) > 1:
+        table = new[-1]
+        command += f" {_quoted(table.name or table.table_id.hex()[:8])}"
+    return f"interrupted; your seat is kept: come back to the table with: {command}"
+
+
+def _quoted(text: str) -> str:
+    import shlex
+
+    return shlex.quote(text)
 
 
 _E = TypeVar("_E", bound=BaseException)
@@ -311,12 +432,10 @@ def run_resume(args: argparse.Namespace) -> int:
     async def main() -> int:
         return await _with_input(options, lambda: resume_table(options, directory))
 
-    return _run_peer(main)
+    return _run_peer(main, options)
 
 
 def run_host(args: argparse.Namespace) -> int:
-    options = _options(args)
-    _mention_unfinished(options)
     if args.hands is not None and not 1 <= args.hands <= MAX_HANDS:
         raise UsageError(f"--hands must be 1–{MAX_HANDS}")
     if not 0 <= args.bots <= args.players - 1:
@@ -326,6 +445,8 @@ def run_host(args: argparse.Namespace) -> int:
         if not 1 <= args.stall_timeout <= 86_400:
             raise UsageError("--stall-timeout must be 1–86400 seconds")
         rules = dataclasses.replace(rules, stall_timeout_s=args.stall_timeout)
+    options = _options(args)
+    _mention_unfinished(options)
     table = args.table or f"{options.name}'s table"
     bot = args.bot or "random"
     desk = options.ui if _asks(args) and isinstance(options.ui, TextUI) else None
@@ -345,29 +466,36 @@ def run_host(args: argparse.Namespace) -> int:
             ),
         )
 
-    return _run_peer(main)
+    return _run_peer(main, options)
 
 
 def run_join(args: argparse.Namespace) -> int:
+    if args.connect and args.table:
+        raise UsageError("give a table name or --connect HOST:PORT, not both")
     options = _options(args)
     _mention_unfinished(options)
 
     async def main() -> int:
         if args.connect:
-            try:
-                host, port = split_host_port(args.connect)
-            except ValueError as exc:
-                raise PeerFailure(str(exc)) from None
-            target = Target((host,), port, None)
+            host, port_number = args.connect
+            target = Target((host,), port_number, None)
         else:
             target = await find_table(args.table, interface=args.interface, timeout=10.0)
+            if target.expect == options.identity.public.fingerprint:
+                raise PeerFailure(_OWN_TABLE)
         return await _with_input(options, lambda: join_table(options, target))
 
-    return _run_peer(main)
+    return _run_peer(main, options)
+
+
+_OWN_TABLE: Final = (
+    "that table is hosted with your own identity: a second peer on this machine shares the "
+    "first one's data folder. Give it its own: --data-dir DIR (any empty folder)"
+)
 
 
 def run_tables(args: argparse.Namespace) -> int:
-    from p2p_dominoes.net.discovery import MAX_TABLES_LISTED, DiscoveryError, browse_tables
+    from p2p_dominoes.net.discovery import MAX_TABLES_LISTED, browse_tables
     from p2p_dominoes.peer_text import peer_text
 
     if not 0 < args.timeout <= 600:
@@ -376,8 +504,8 @@ def run_tables(args: argparse.Namespace) -> int:
     async def main() -> int:
         try:
             found = await browse_tables(args.timeout, interface=args.interface)
-        except (DiscoveryError, OSError) as exc:
-            raise PeerFailure(str(exc)) from None
+        except DiscoveryError as exc:
+            raise PeerFailure(f"cannot look for tables on the local network: {exc}") from None
         rows = [
             {
                 "table": peer_text(t.info.table_name, 64),
@@ -442,7 +570,7 @@ def run_demo(args: argparse.Namespace) -> int:
         "--lang",
         args.lang,
         "--data-dir",
-        str(record.parent / "host-identity"),
+        tempfile.mkdtemp(prefix="p2p-dominoes-demo-host-"),  # never beside the record
     ]
     if hands is not None:
         command += ["--hands", str(hands)]
@@ -450,9 +578,9 @@ def run_demo(args: argparse.Namespace) -> int:
         command += ["--timing", str(args.timing)]
     started = time.monotonic()
     print(f"Starting {args.players} bot peers on 127.0.0.1 …", flush=True)
-    process = subprocess.run(command, check=False)  # noqa: S603 - our own interpreter and module
-    if process.returncode != 0:
-        print(f"the demo table stopped with status {process.returncode}", file=sys.stderr)
+    returncode = _run_demo_host(command, record)
+    if returncode != 0:
+        print(f"the demo table stopped with status {returncode}", file=sys.stderr)
         return 1
     from p2p_dominoes.commands.verify import read_file
     from p2p_dominoes.session.verify import verify_transcript
@@ -467,3 +595,32 @@ def run_demo(args: argparse.Namespace) -> int:
         f"scores {', '.join(map(str, report.scores))} ({elapsed:.1f} s in all)"
     )
     return 0
+
+
+DEMO_STOP_WAIT: Final = 15.0
+"""Seconds `demo` waits, after Ctrl+C, for its host process to stop by itself (it writes the
+record), before it is asked again and then terminated."""
+
+
+def _run_demo_host(command: list[str], record: Path) -> int:
+    """Run the demo's host process; on Ctrl+C let it stop cleanly (never kill it mid-write),
+    and leave no half-written record file beside `record`."""
+    process = subprocess.Popen(command)  # noqa: S603 - our own interpreter and module
+    try:
+        return process.wait()
+    except KeyboardInterrupt:
+        for stop in (None, signal.SIGINT, signal.SIGTERM, signal.SIGKILL):
+            if stop is not None:
+                process.send_signal(stop)
+            try:
+                process.wait(timeout=DEMO_STOP_WAIT)
+                break
+            except subprocess.TimeoutExpired:
+                continue
+            except KeyboardInterrupt:  # pressed again: stop it now
+                process.kill()
+                process.wait()
+                break
+        discard_unfinished_writes(record)
+        kept = f"; the record so far is in {record}" if record.is_file() else ""
+        raise Interrupted(f"interrupted{kept}") from None

@@ -9,16 +9,27 @@ import sys
 import webbrowser
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 import trio
 
 from p2p_dominoes.cli import UsageError
+from p2p_dominoes.commands.arguments import (
+    PortBusy,
+    data_folder,
+    interface_address,
+    listening_port,
+    player_name,
+    port,
+)
 from p2p_dominoes.engine import LANGUAGES
 from p2p_dominoes.store import IdentityFileError, load_or_create_identity
 
 if TYPE_CHECKING:
     from p2p_dominoes.ui.web import PageAccess
+
+LAN_PORT: Final = 47800
+"""The port other peers reach us on, unless taken (the one `docs/playing.md` asks to open)."""
 
 
 def register(commands: Any) -> None:
@@ -28,13 +39,33 @@ def register(commands: Any) -> None:
         description="Start your peer and its web page on 127.0.0.1, print the address and open "
         "the browser. The page lists tables on the local network, creates and joins them.",
     )
-    play.add_argument("--name", default=None, help="your name at the table")
-    play.add_argument("--port", type=int, default=0, help="port of the web page (default: any)")
+    play.add_argument(
+        "--name", type=player_name, default=None, help="your name at the table (≤ 64 characters)"
+    )
+    play.add_argument(
+        "--port", type=port, default=None, help="port of the web page on 127.0.0.1 (default: any)"
+    )
     play.add_argument("--lang", default="en", choices=LANGUAGES)
-    play.add_argument("--data-dir", type=Path, help="where your identity key is kept")
+    play.add_argument(
+        "--data-dir",
+        type=data_folder,
+        metavar="DIR",
+        help="where your identity key is kept (a second peer on this machine needs its own)",
+    )
     play.add_argument("--no-browser", action="store_true", help="only print the address")
-    play.add_argument("--interface", metavar="ADDR", help="use only this local address on the LAN")
-    play.add_argument("--lan-port", type=int, default=47800, help="TCP port for other peers")
+    play.add_argument(
+        "--interface",
+        type=interface_address,
+        metavar="ADDR",
+        help="use only this local address on the LAN",
+    )
+    play.add_argument(
+        "--lan-port",
+        type=port,
+        default=None,
+        help=f"TCP port for other peers (default {LAN_PORT}, or a free one when it is taken; "
+        "a port given here must be free)",
+    )
     play.add_argument("--no-mdns", action="store_true", help="do not use multicast discovery")
     play.set_defaults(run=run)
 
@@ -109,8 +140,11 @@ def run(args: argparse.Namespace) -> int:
         serve_page,
     )
 
-    if not 0 <= args.port <= 65535 or not 0 <= args.lan_port <= 65535:
-        raise UsageError("ports are 0–65535")
+    try:
+        page_port = listening_port(args.port, 0, "127.0.0.1", "--port", print)
+        lan_port = listening_port(args.lan_port, LAN_PORT, args.interface, "--lan-port", print)
+    except PortBusy as exc:
+        raise UsageError(str(exc)) from None
     data = _data_dir(args)
     try:
         identity = load_or_create_identity(data)
@@ -128,11 +162,11 @@ def run(args: argparse.Namespace) -> int:
             args.lang,
             hub,
             interface=args.interface,
-            lan_port=args.lan_port,
+            lan_port=lan_port,
             mdns=not args.no_mdns,
         )
         async with trio.open_nursery() as nursery:
-            base = await nursery.start(partial(serve_page, hub, access, args.port, lang=args.lang))
+            base = await nursery.start(partial(serve_page, hub, access, page_port, lang=args.lang))
             links = _Links(access, base, runtime_dir(data))
             first = access.link_token
             assert first is not None  # nothing can spend it before the link is printed

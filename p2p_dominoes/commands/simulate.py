@@ -6,11 +6,11 @@ import argparse
 import json
 import secrets
 import time
-from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from p2p_dominoes.bots import Bot, bot_named
 from p2p_dominoes.cli import UsageError
+from p2p_dominoes.commands.arguments import SIMULATE_HANDS_LIMIT, int_between, output_file
 from p2p_dominoes.engine import (
     LANGUAGES,
     PRESETS,
@@ -27,11 +27,15 @@ from p2p_dominoes.engine import (
     result_text,
 )
 from p2p_dominoes.session.events import CheatingDetected, Event
+from p2p_dominoes.session.hand_messages import MAX_HANDS
 from p2p_dominoes.session.local import LocalTable
 from p2p_dominoes.session.verify import verify_transcript
 from p2p_dominoes.simulation import SimulationReport, simulate
 from p2p_dominoes.store import save_transcript
 from p2p_dominoes.ui import narrate
+
+SECURE_HANDS_LIMIT: Final = MAX_HANDS
+"""Most hands of `simulate --secure` (full peer sessions: about a second of CPU a hand)."""
 
 
 def register(commands: Any) -> None:
@@ -43,7 +47,13 @@ def register(commands: Any) -> None:
     parser.add_argument("--rules", default="draw", choices=sorted(PRESETS), help="rules preset")
     parser.add_argument("--players", type=int, default=4, choices=(2, 3, 4))
     count = parser.add_mutually_exclusive_group()
-    count.add_argument("--hands", type=int, metavar="H", help="play H hands (default 100)")
+    count.add_argument(
+        "--hands",
+        type=int_between(1, SIMULATE_HANDS_LIMIT),
+        metavar="H",
+        help=f"play H hands, 1–{SIMULATE_HANDS_LIMIT:,} (default 100; with --secure "
+        f"1–{SECURE_HANDS_LIMIT}, default 1)",
+    )
     count.add_argument("--match", action="store_true", help="play one whole match, hand by hand")
     parser.add_argument(
         "--bot",
@@ -51,7 +61,11 @@ def register(commands: Any) -> None:
         metavar="NAME",
         help="strategy per seat (random, greedy); repeat for each seat, the last one fills up",
     )
-    parser.add_argument("--seed", type=int, help="random seed (default: a fresh one, printed)")
+    parser.add_argument(
+        "--seed",
+        type=int_between(0, 2**64 - 1),
+        help="random seed, 0–2**64-1 (default: a fresh one, printed)",
+    )
     parser.add_argument("--lang", default="en", choices=LANGUAGES)
     parser.add_argument("--json", action="store_true", help="print one JSON object at the end")
     parser.add_argument("--verbose", action="store_true", help="every action and the board")
@@ -61,7 +75,10 @@ def register(commands: Any) -> None:
         help="run one full peer session per seat (signed transcript, proven shuffles and deal)",
     )
     parser.add_argument(
-        "--record", type=Path, metavar="FILE", help="with --secure: write the transcript here"
+        "--record",
+        type=output_file,
+        metavar="FILE",
+        help="with --secure: write the transcript here",
     )
     parser.set_defaults(run=run)
 
@@ -69,6 +86,10 @@ def register(commands: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.hands is not None and args.hands < 1:
         raise UsageError("--hands must be at least 1")
+    if args.secure and args.hands is not None and args.hands > SECURE_HANDS_LIMIT:
+        raise UsageError(f"--secure plays at most {SECURE_HANDS_LIMIT} hands (--hands)")
+    if args.record is not None and not args.secure:
+        raise UsageError("--record needs --secure (plain simulations keep no transcript)")
     rules = preset(args.rules)
     names = list(args.bot or ["random"])
     if len(names) > args.players:
@@ -82,8 +103,6 @@ def run(args: argparse.Namespace) -> int:
     seed = args.seed if args.seed is not None else secrets.randbelow(2**32)
     if args.secure:
         return run_secure(rules, names, bots, seed, None if args.match else (args.hands or 1), args)
-    if args.record is not None:
-        raise UsageError("--record needs --secure (plain simulations keep no transcript)")
     hands = None if args.match else (args.hands or 100)
     show_hands = (args.match or args.verbose) and not args.json
     observer = _HandPrinter(args.lang, args.verbose) if show_hands else None

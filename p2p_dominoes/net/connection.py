@@ -23,6 +23,7 @@ import base64
 import hashlib
 import ipaddress
 import logging
+import os
 import secrets
 from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
@@ -44,6 +45,7 @@ from p2p_dominoes.net.errors import (
     HandshakeError,
     IdentityMismatch,
     NetError,
+    OwnIdentity,
     PeerBusy,
     RefusedByPeer,
     TurnedAway,
@@ -363,7 +365,7 @@ def _peer_identity(hello: Hello, own: PublicIdentity) -> PublicIdentity:
     except InvalidIdentity as exc:
         raise HandshakeError(f"invalid identity key: {exc}") from None
     if peer == own:
-        raise IdentityMismatch("peer presented our own identity (connected to ourselves?)")
+        raise OwnIdentity("peer presented our own identity (connected to ourselves?)")
     return peer
 
 
@@ -393,6 +395,7 @@ async def _handshake(
             theirs, hello = await _read_plain(reader, "hello")
             if not isinstance(hello, Hello):
                 raise HandshakeError(f"expected hello, got {type(hello).__name__.lower()}")
+            refusal_code: str | None = None
             try:
                 peer = _peer_identity(hello, identity.public)
                 if initiator and expect is not None and not _matches(expect, peer):
@@ -405,9 +408,11 @@ async def _handshake(
                         raise TurnedAway(f"{peer.fingerprint} turned away: {refusal.reason}")
                     if refusal is not None:
                         text = refusal.reason if isinstance(refusal, Refusal) else refusal
+                        if isinstance(refusal, Refusal):
+                            refusal_code = refusal.code  # the dialer decides by it
                         raise IdentityMismatch(f"{peer.fingerprint} refused: {text}")
             except HandshakeError as exc:
-                code = BYE_BUSY if isinstance(exc, TurnedAway) else None
+                code = BYE_BUSY if isinstance(exc, TurnedAway) else refusal_code
                 await _send_bye_plain(stream, str(exc), code)
                 raise
             # From here the peer has sent a well-formed hello: allow full-size frames, since an
@@ -732,6 +737,19 @@ async def _running(connection: Connection) -> AsyncIterator[Connection]:
                     await connection.aclose("done")
 
 
+def _connect_failure(exc: OSError) -> str:
+    """What went wrong with one address, in a few words (trio groups its attempts' errors)."""
+    cause: BaseException | None = exc
+    while isinstance(cause, BaseExceptionGroup) or (
+        isinstance(cause, OSError) and cause.strerror is None and cause.__cause__ is not None
+    ):
+        cause = cause.exceptions[0] if isinstance(cause, BaseExceptionGroup) else cause.__cause__
+    if isinstance(cause, OSError) and cause.errno is not None and cause.errno > 0:
+        text = os.strerror(cause.errno)
+        return text[:1].lower() + text[1:]
+    return str(exc)
+
+
 async def _open_stream(addresses: Sequence[str], port: int, timeout: float) -> trio.SocketStream:
     errors: list[str] = []
     for host in addresses:
@@ -741,7 +759,7 @@ async def _open_stream(addresses: Sequence[str], port: int, timeout: float) -> t
         except trio.TooSlowError:
             errors.append(f"{host}: timed out after {timeout:g} s")
         except OSError as exc:
-            errors.append(f"{host}: {exc.strerror or exc}")
+            errors.append(f"{host}: {_connect_failure(exc)}")
     raise OSError(f"could not connect to port {port}: " + "; ".join(errors))
 
 

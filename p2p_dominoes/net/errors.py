@@ -34,6 +34,11 @@ class IdentityMismatch(HandshakeError):
     """The peer proved a key other than the one expected, or a key we refuse to talk to."""
 
 
+class OwnIdentity(IdentityMismatch):
+    """The peer proved our own key: we dialled ourselves, or a second peer shares our data
+    folder (and so our identity)."""
+
+
 class RefusedByPeer(HandshakeError):
     """The peer refused us during the handshake; ``reason`` is its (unauthenticated) reason.
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 import secrets
 import time
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,6 +29,7 @@ from p2p_dominoes.net.errors import (
     HandshakeError,
     IdentityMismatch,
     NetError,
+    OwnIdentity,
     PeerBusy,
     RefusedByPeer,
 )
@@ -537,6 +538,28 @@ async def serve_link(inbox: Inbox, seat: int, connection: Connection) -> None:
 DIAL_FIRST_DELAY: Final = 0.1
 DIAL_MAX_DELAY: Final = 2.0
 """Backoff of `dialed` (the host we join, within its patience)."""
+DIAL_PROGRESS_EVERY: Final = 5.0
+"""Seconds between the "still trying" lines while the host does not answer."""
+
+OWN_IDENTITY_HINT: Final = (
+    "the peer there has your own identity: a second peer on this machine shares the first "
+    "one's data folder. Give it its own: --data-dir DIR (any empty folder)"
+)
+_FULL_CODES: Final = frozenset({"full", "playing"})
+
+
+def _dial_problem(exc: BaseException, addresses: Sequence[str], port: int) -> str:
+    """A failed dial in a few words, without repeating the address (one line for the user)."""
+    if isinstance(exc, OSError):
+        text = str(exc)
+        _, sep, rest = text.partition(f"could not connect to port {port}: ")
+        text = rest if sep else text
+        if len(addresses) == 1 and text.startswith(f"{addresses[0]}: "):
+            text = text[len(addresses[0]) + 2 :]
+        return text
+    if isinstance(exc, RefusedByPeer):
+        return f"refused ({exc.reason})"
+    return str(exc)
 
 
 @asynccontextmanager
@@ -547,28 +570,53 @@ async def dialed(
     expect: PublicIdentity | str | None,
     *,
     patience: float,
+    progress: Callable[[str], None] | None = None,
 ) -> AsyncIterator[Connection]:
     """Dial with backoff for up to `patience` seconds; the connection lives for the block.
 
     What is retried is decided by the error's type, never by a peer's words: a failed TCP
     connect, a broken handshake and a `busy` refusal (PeerBusy) are retried; a refusal without
-    that code and a different key at the address (IdentityMismatch) end it at once.
+    that code and a different key at the address (IdentityMismatch) end it at once. `progress`
+    hears what is being tried, and every few seconds that it is still being tried.
     """
-    deadline = time.monotonic() + patience
+    started = time.monotonic()
+    deadline = started + patience
     backoff = Backoff(first=DIAL_FIRST_DELAY, cap=DIAL_MAX_DELAY)
+    where = f"{_shown(addresses[0])}:{port}"
+    if len(addresses) > 1:
+        where += f" (or {', '.join(addresses[1:])})"
+    said = started
+    if progress is not None:
+        progress(f"Dialling {where} …")
     while True:
         try:
             manager = connect(list(addresses), port, identity, expect=expect)
             connection = await manager.__aenter__()
         except (OSError, HandshakeError) as exc:
-            final = isinstance(exc, IdentityMismatch) or (
-                isinstance(exc, RefusedByPeer) and not isinstance(exc, PeerBusy)
-            )
-            if final:
-                raise PeerFailure(f"{addresses[0]}:{port}: {exc}") from None
+            if isinstance(exc, OwnIdentity):
+                raise PeerFailure(f"{where}: {OWN_IDENTITY_HINT}") from None
+            if isinstance(exc, RefusedByPeer) and exc.code in _FULL_CODES:
+                raise PeerFailure(
+                    f"no seat at {where}: the table is full (its game has begun)"
+                ) from None
+            if isinstance(exc, RefusedByPeer) and not isinstance(exc, PeerBusy):
+                raise PeerFailure(f"the host at {where} refused: {exc.reason}") from None
+            if isinstance(exc, IdentityMismatch):
+                raise PeerFailure(f"{where}: {exc}") from None
+            problem = _dial_problem(exc, addresses, port)
             delay = backoff.next()
-            if time.monotonic() + delay > deadline:
-                raise PeerFailure(f"cannot reach {addresses[0]}:{port}: {exc}") from None
+            now = time.monotonic()
+            if now + delay > deadline:
+                raise PeerFailure(
+                    f"gave up on {where} after {now - started:.0f} s ({problem}): check the "
+                    "address and port the host's screen shows, and that you are on the same "
+                    "network"
+                ) from None
+            if progress is not None and now - said >= DIAL_PROGRESS_EVERY:
+                said = now
+                progress(
+                    f"Still trying {where} ({problem}), {now - started:.0f} of {patience:g} s …"
+                )
             await trio.sleep(delay)
             continue
         break
@@ -579,6 +627,10 @@ async def dialed(
             raise
     else:
         await manager.__aexit__(None, None, None)
+
+
+def _shown(address: str) -> str:
+    return f"[{address}]" if ":" in address else address
 
 
 # -- building the table -----------------------------------------------------------------------

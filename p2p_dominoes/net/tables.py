@@ -35,6 +35,7 @@ from p2p_dominoes.net.admission import (
 )
 from p2p_dominoes.net.backoff import Backoff
 from p2p_dominoes.net.connection import Connection, connect
+from p2p_dominoes.net.connection import Refusal as HandshakeRefusal
 from p2p_dominoes.net.discovery import (
     Advertisement,
     DiscoveryError,
@@ -509,14 +510,19 @@ async def _refuse(connection: Connection, refusal: Refusal) -> None:
     await connection.aclose(refusal.code)
 
 
-def _seated_only(session_box: list[TableSession]) -> Callable[[PublicIdentity], str | None]:
-    """Once the genesis exists, refuse (at the handshake) every key it does not seat."""
+def _seated_only(
+    session_box: list[TableSession],
+) -> Callable[[PublicIdentity], HandshakeRefusal | None]:
+    """Once the genesis exists, refuse (at the handshake) every key it does not seat: the
+    table is full, and the code says so to a joiner (`playing`)."""
 
-    def authorize(peer: PublicIdentity) -> str | None:
+    def authorize(peer: PublicIdentity) -> HandshakeRefusal | None:
         if not session_box:
             return None  # the lobby: anyone may ask for a seat
         seat = session_box[0].transcript.genesis.seat_of(peer)
-        return "not seated at this table" if seat is None else None
+        if seat is not None:
+            return None
+        return HandshakeRefusal("the table is full: its game has begun", "playing")
 
     return authorize
 
@@ -735,6 +741,7 @@ async def join_table(options: PeerOptions, target: Target) -> int:
                 target.port,
                 target.expect,
                 patience=target.patience,
+                progress=say,
             ) as host:
                 if target.expect is None:
                     say(f"Connected to {host.remote_address}, fingerprint {host.peer.fingerprint}:")

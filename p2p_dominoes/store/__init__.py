@@ -39,6 +39,7 @@ from p2p_dominoes.store.table_nonce import (
 )
 from p2p_dominoes.store.transcript_file import (
     MAX_TRANSCRIPT_FILE_SIZE,
+    discard_unfinished_writes,
     load_transcript,
     save_transcript,
 )
@@ -63,6 +64,7 @@ __all__ = [
     "TableSummary",
     "data_dir",
     "default_data_dir",
+    "discard_unfinished_writes",
     "list_tables",
     "load_identity_file",
     "load_or_create_identity",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import Final
 
@@ -14,9 +15,38 @@ from p2p_dominoes.store._atomic import write_private_replace
 MAX_TRANSCRIPT_FILE_SIZE: Final = 256 * 1024 * 1024
 
 
+_TEMP_SUFFIX: Final = re.compile(r"\.tmp-[0-9a-f]{16}")
+
+
 def save_transcript(path: str | os.PathLike[str], transcript: Transcript) -> None:
-    """Write the whole transcript to ``path`` atomically (temp file, fsync, rename)."""
-    write_private_replace(Path(path), transcript.to_bytes())
+    """Write the whole transcript to ``path`` atomically (temp file, fsync, rename); an
+    interrupted write (Ctrl+C) leaves the previous file and no temp file beside it."""
+    path = Path(path)
+    try:
+        write_private_replace(path, transcript.to_bytes())
+    except BaseException:
+        discard_unfinished_writes(path)
+        raise
+
+
+def discard_unfinished_writes(path: str | os.PathLike[str]) -> None:
+    """Remove the temp files (``.NAME.tmp-*``) that writes of ``path`` left when they were
+    stopped midway: by Ctrl+C, or by a kill of the process that wrote them."""
+    path = Path(path)
+    prefix = f".{path.name}"
+    try:
+        candidates = list(path.parent.iterdir())
+    except OSError:
+        return
+    for candidate in candidates:
+        name = candidate.name
+        if not name.startswith(prefix) or _TEMP_SUFFIX.fullmatch(name[len(prefix) :]) is None:
+            continue
+        try:
+            if candidate.is_file() and candidate.stat().st_uid == os.getuid():
+                candidate.unlink()
+        except OSError:
+            continue
 
 
 def load_transcript(

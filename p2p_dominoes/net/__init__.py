@@ -62,6 +62,7 @@ from p2p_dominoes.net.errors import (
 )
 from p2p_dominoes.net.framing import (
     BYE_BUSY,
+    BYE_OWN_IDENTITY,
     KIND_AUTH,
     KIND_BYE,
     KIND_DATA,
@@ -106,6 +107,7 @@ __all__ = [
     "AUTH_DOMAIN_INITIATOR",
     "AUTH_DOMAIN_RESPONDER",
     "BYE_BUSY",
+    "BYE_OWN_IDENTITY",
     "CONNECTION_BURST",
     "CONNECTION_RATE",
     "DEFAULT_CONFIG",

@@ -52,6 +52,7 @@ from p2p_dominoes.net.errors import (
 )
 from p2p_dominoes.net.framing import (
     BYE_BUSY,
+    BYE_OWN_IDENTITY,
     KEY_SIZE,
     LENGTH_PREFIX_SIZE,
     MAX_FRAME_SIZE,
@@ -413,6 +414,8 @@ async def _handshake(
                         raise IdentityMismatch(f"{peer.fingerprint} refused: {text}")
             except HandshakeError as exc:
                 code = BYE_BUSY if isinstance(exc, TurnedAway) else refusal_code
+                if isinstance(exc, OwnIdentity):
+                    code = BYE_OWN_IDENTITY  # the dialer says: a second peer needs --data-dir
                 await _send_bye_plain(stream, str(exc), code)
                 raise
             # From here the peer has sent a well-formed hello: allow full-size frames, since an

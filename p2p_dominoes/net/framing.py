@@ -30,6 +30,8 @@ MAX_REASON_BYTES: Final = 256
 MAX_CODE_BYTES: Final = 32
 BYE_BUSY: Final = "busy"
 """Bye code: the refusal is temporary (too many connections); dial again later, with backoff."""
+BYE_OWN_IDENTITY: Final = "own-identity"
+"""Bye code: the dialer proved our own key (a second peer sharing this one's data folder)."""
 KEY_SIZE: Final = 32
 NONCE_SIZE: Final = 32
 SIGNATURE_SIZE: Final = 64

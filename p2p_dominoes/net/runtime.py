@@ -33,7 +33,7 @@ from p2p_dominoes.net.errors import (
     PeerBusy,
     RefusedByPeer,
 )
-from p2p_dominoes.net.framing import Data, SyncRequest
+from p2p_dominoes.net.framing import BYE_OWN_IDENTITY, Data, SyncRequest
 from p2p_dominoes.net.lobby import (
     CHANNEL_LOBBY,
     CHANNEL_SESSION,
@@ -593,7 +593,9 @@ async def dialed(
             manager = connect(list(addresses), port, identity, expect=expect)
             connection = await manager.__aenter__()
         except (OSError, HandshakeError) as exc:
-            if isinstance(exc, OwnIdentity):
+            if isinstance(exc, OwnIdentity) or (
+                isinstance(exc, RefusedByPeer) and exc.code == BYE_OWN_IDENTITY
+            ):
                 raise PeerFailure(f"{where}: {OWN_IDENTITY_HINT}") from None
             if isinstance(exc, RefusedByPeer) and exc.code in _FULL_CODES:
                 raise PeerFailure(

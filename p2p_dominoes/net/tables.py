@@ -522,7 +522,9 @@ def _seated_only(
         seat = session_box[0].transcript.genesis.seat_of(peer)
         if seat is not None:
             return None
-        return HandshakeRefusal("the table is full: its game has begun", "playing")
+        return HandshakeRefusal(
+            "not seated at this table (the table is full: its game has begun)", "playing"
+        )
 
     return authorize
 

@@ -1,0 +1,347 @@
+"""Bad input and a hostile machine get one line and a documented exit status, never a traceback.
+
+Every command runs as a real process. The cases that need "no LAN address" or the default port
+(47800) run in a fresh ``unshare -n`` namespace with only loopback, so no multicast leaves it
+and no other peer on this machine holds the port.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+from tests.net.netns import REPO_ROOT, unshare_argv
+
+CLI = [sys.executable, "-m", "p2p_dominoes"]
+
+
+def _env(data: Path) -> dict[str, str]:
+    return {**os.environ, "P2P_DOMINOES_DATA_DIR": str(data), "PYTHONUNBUFFERED": "1"}
+
+
+def run(
+    *args: str, data: Path, isolated: bool = False, timeout: float = 90
+) -> subprocess.CompletedProcess[str]:
+    argv = [*CLI, *args]
+    return subprocess.run(
+        unshare_argv(argv) if isolated else argv,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env=_env(data),
+        cwd=REPO_ROOT,
+        stdin=subprocess.DEVNULL,
+    )
+
+
+def one_line(out: subprocess.CompletedProcess[str], status: int = 2) -> str:
+    """The single error line of a failed command (and checks: that status, no traceback)."""
+    assert "Traceback" not in out.stderr, out.stderr
+    assert "unexpected error" not in out.stderr, out.stderr
+    lines = [line for line in out.stderr.splitlines() if line.strip()]
+    assert out.returncode == status, (out.returncode, out.stdout, out.stderr)
+    assert len(lines) == 1, out.stderr
+    return lines[0]
+
+
+@contextmanager
+def busy_port(host: str = "127.0.0.1") -> Iterator[int]:
+    with socket.socket() as blocker:
+        blocker.bind((host, 0))
+        blocker.listen()
+        yield blocker.getsockname()[1]
+
+
+# -- the six tracebacks -----------------------------------------------------------------------
+
+
+@pytest.mark.netns
+def test_join_by_name_without_a_lan_address(tmp_path: Path) -> None:
+    line = one_line(run("join", "Ann's table", data=tmp_path, isolated=True))
+    assert line.startswith("p2p-dominoes join: cannot look for tables on the local network")
+    assert "p2p-dominoes join --connect HOST:PORT" in line
+
+
+@pytest.mark.netns
+def test_bare_join_without_a_lan_address(tmp_path: Path) -> None:
+    line = one_line(run("join", data=tmp_path, isolated=True))
+    assert "no LAN IPv4 address" in line and "--connect HOST:PORT" in line
+
+
+def test_host_on_an_address_this_machine_lacks(tmp_path: Path) -> None:
+    line = one_line(run("host", "--interface", "192.0.2.77", data=tmp_path))
+    assert "192.0.2.77 is not an address of this machine" in line
+
+
+@pytest.mark.parametrize("command", ["host", "join", "tables", "resume", "play"])
+def test_interface_that_is_no_address(tmp_path: Path, command: str) -> None:
+    line = one_line(run(command, "--interface", "notanip", data=tmp_path))
+    assert f"p2p-dominoes {command}: argument --interface: 'notanip' is not an IP address" in line
+    assert not (tmp_path / "identity.key").exists()  # nothing was done
+
+
+def test_play_on_a_busy_page_port(tmp_path: Path) -> None:
+    with busy_port() as taken:
+        line = one_line(run("play", "--port", str(taken), "--no-browser", data=tmp_path))
+    assert line == (
+        f"p2p-dominoes play: port {taken} is already in use (another p2p-dominoes?): "
+        "choose another --port, or --port 0 for any free port"
+    )
+
+
+def test_play_when_the_page_port_is_taken_after_the_check(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The race the check cannot close: hypercorn's own bind error is one line too.
+    from p2p_dominoes import cli
+    from p2p_dominoes.commands import play
+
+    monkeypatch.setenv("P2P_DOMINOES_DATA_DIR", str(tmp_path))
+    with busy_port() as taken:
+        monkeypatch.setattr(play, "listening_port", lambda chosen, *a: chosen or 0)
+        status = cli.main(["play", "--port", str(taken), "--no-browser", "--no-mdns"])
+    err = capsys.readouterr().err
+    assert status == 2 and "Traceback" not in err, err
+    assert err.strip() == (
+        "p2p-dominoes play: that port is already in use: choose another --port "
+        "(0 picks any free port)"
+    )
+
+
+# -- ports ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("command", "option"), [("host", "--port"), ("join", "--port"), ("play", "--lan-port")]
+)
+def test_an_explicit_busy_port_is_an_error(tmp_path: Path, command: str, option: str) -> None:
+    with busy_port() as taken:
+        args = [command, option, str(taken), "--interface", "127.0.0.1", "--no-mdns"]
+        if command == "join":
+            args += ["--connect", "127.0.0.1:9"]
+        line = one_line(run(*args, data=tmp_path))
+    assert f"port {taken} is already in use" in line and f"choose another {option}" in line
+
+
+BUSY_DEFAULT = """
+import socket, subprocess, sys
+blocker = socket.socket()
+blocker.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+blocker.bind(("127.0.0.1", 47800))
+blocker.listen()
+peer = subprocess.Popen(sys.argv[1:], stdout=subprocess.PIPE, text=True, stdin=subprocess.PIPE)
+for line in peer.stdout:
+    print(line, end="", flush=True)
+    if "is open on port" in line:
+        peer.send_signal(2)
+sys.exit(peer.wait())
+"""
+
+
+@pytest.mark.netns
+def test_the_default_port_falls_back_and_says_so(tmp_path: Path) -> None:
+    host = [*CLI, "host", "--interface", "127.0.0.1", "--no-mdns", "--ui", "none"]
+    out = subprocess.run(
+        unshare_argv([sys.executable, "-c", BUSY_DEFAULT, *host]),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=_env(tmp_path),
+        cwd=REPO_ROOT,
+    )
+    assert "Port 47800 is in use (another p2p-dominoes on this machine?)" in out.stdout
+    opened = next(line for line in out.stdout.splitlines() if "is open on port" in line)
+    assert "port 47800" not in opened, opened
+    # ... and Ctrl+C before anyone sat down: one line, exit 130.
+    line = one_line(out, 130)
+    assert line == "p2p-dominoes host: interrupted before the game began: nothing to resume"
+
+
+# -- dialling ---------------------------------------------------------------------------------
+
+
+def test_dialling_nobody_shows_progress_and_gives_up_in_one_sentence(tmp_path: Path) -> None:
+    with busy_port() as free:
+        pass  # a port nothing listens on now
+    out = run(
+        "join",
+        "--connect",
+        f"127.0.0.1:{free}",
+        "--interface",
+        "127.0.0.1",
+        "--port",
+        "0",
+        "--no-mdns",
+        data=tmp_path,
+    )
+    line = one_line(out)
+    assert f"Dialling 127.0.0.1:{free} …" in out.stdout
+    assert f"Still trying 127.0.0.1:{free} (connection refused)" in out.stdout
+    assert line.startswith(f"p2p-dominoes join: gave up on 127.0.0.1:{free} after ")
+    assert line.endswith(
+        "(connection refused): check the address and port the host's screen shows, and that "
+        "you are on the same network"
+    )
+    assert line.count(str(free)) == 1  # said once, not three times
+
+
+# -- peers on one machine, a full table, Ctrl+C -------------------------------------------------
+
+
+class Peer:
+    """A peer process whose output lines are read as they come."""
+
+    def __init__(self, args: Sequence[str], data: Path) -> None:
+        self.process = subprocess.Popen(
+            [*CLI, *args],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            stdin=subprocess.PIPE,
+            text=True,
+            env=_env(data),
+            cwd=REPO_ROOT,
+        )
+        self.seen: list[str] = []
+
+    def wait_for(self, words: str, timeout: float = 60) -> str:
+        deadline = time.monotonic() + timeout
+        assert self.process.stdout is not None
+        while time.monotonic() < deadline:
+            line = self.process.stdout.readline()
+            if not line:
+                break
+            self.seen.append(line)
+            if words in line:
+                return line
+        raise AssertionError(f"{words!r} never came: {''.join(self.seen)}")
+
+    def interrupt(self) -> subprocess.CompletedProcess[str]:
+        self.process.send_signal(signal.SIGINT)
+        self.process.wait(timeout=30)  # standard input stays open: Ctrl+C alone stops it
+        assert self.process.stdout is not None and self.process.stderr is not None
+        out, err = self.process.stdout.read(), self.process.stderr.read()
+        return subprocess.CompletedProcess(self.process.args, self.process.returncode, out, err)
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.kill()
+        self.process.communicate(timeout=30)
+
+
+@contextmanager
+def peer(args: Sequence[str], data: Path) -> Iterator[Peer]:
+    started = Peer(args, data)
+    try:
+        yield started
+    finally:
+        started.stop()
+
+
+LOCAL = ["--interface", "127.0.0.1", "--port", "0", "--no-mdns", "--ui", "none"]
+
+
+def _port_of(line: str) -> int:
+    return int(line.split("open on port ", 1)[1].split(".", 1)[0])
+
+
+def test_a_second_peer_with_the_same_data_folder_is_told_to_use_data_dir(tmp_path: Path) -> None:
+    shared = tmp_path / "shared"
+    with peer(["host", *LOCAL, "--data-dir", str(shared)], tmp_path) as host:
+        port = _port_of(host.wait_for("is open on port"))
+        out = run("join", "--connect", f"127.0.0.1:{port}", *LOCAL, "--data-dir", str(shared),
+                  data=tmp_path)  # fmt: skip
+    line = one_line(out)
+    assert line == (
+        f"p2p-dominoes join: 127.0.0.1:{port}: the peer there has your own identity: a second "
+        "peer on this machine shares the first one's data folder. Give it its own: "
+        "--data-dir DIR (any empty folder)"
+    )
+
+
+def test_joining_a_full_table_says_it_is_full_and_ctrl_c_says_how_to_come_back(
+    tmp_path: Path,
+) -> None:
+    # The host's person never moves (nothing on its standard input): the game stays on.
+    host_data = tmp_path / "host"
+    args = ["host", *LOCAL, "--bots", "1", "--data-dir", str(host_data)]
+    with peer(args, tmp_path) as host:
+        port = _port_of(host.wait_for("is open on port"))
+        host.wait_for("Seated at seat 0")
+        out = run("join", "--connect", f"127.0.0.1:{port}", *LOCAL, "--data-dir",
+                  str(tmp_path / "late"), data=tmp_path)  # fmt: skip
+        line = one_line(out)
+        assert line == (
+            f"p2p-dominoes join: no seat at 127.0.0.1:{port}: the table is full (its game "
+            "has begun)"
+        )
+        stopped = host.interrupt()
+    assert stopped.returncode == 130 and "Traceback" not in stopped.stderr, stopped.stderr
+    # (the host's log names the refused stranger above it)
+    line = stopped.stderr.strip().splitlines()[-1]
+    assert line == (
+        "p2p-dominoes host: interrupted; your seat is kept: come back to the table with: "
+        f"p2p-dominoes resume --data-dir {host_data}"
+    )
+
+
+# -- --record FILE ----------------------------------------------------------------------------
+
+
+def test_record_in_a_missing_folder_or_a_folder_is_refused_before_the_game(
+    tmp_path: Path,
+) -> None:
+    missing = tmp_path / "no" / "such" / "game.p2pd"
+    for command in (["demo"], ["simulate", "--secure"], ["host", "--no-mdns"]):
+        line = one_line(run(*command, "--record", str(missing), data=tmp_path))
+        assert f"argument --record: the folder {missing.parent} does not exist" in line
+        line = one_line(run(*command, "--record", str(tmp_path), data=tmp_path))
+        assert f"argument --record: {tmp_path} is a folder: give a file name inside it" in line
+    assert not (tmp_path / "no").exists()
+    assert list(tmp_path.iterdir()) == []  # no identity, no log: nothing started
+
+
+def test_demo_leaves_only_the_record_beside_it(tmp_path: Path) -> None:
+    record = tmp_path / "games" / "demo.p2pd"
+    record.parent.mkdir()
+    out = run("demo", "--players", "2", "--record", str(record), data=tmp_path, timeout=240)
+    assert out.returncode == 0, out.stderr
+    assert f"verify {record}: clean" in out.stdout
+    assert [p.name for p in record.parent.iterdir()] == ["demo.p2pd"]
+
+
+def test_ctrl_c_in_demo_leaves_no_half_written_record(tmp_path: Path) -> None:
+    record = tmp_path / "demo.p2pd"
+    demo = subprocess.Popen(
+        [*CLI, "demo", "--players", "4", "--match", "--record", str(record)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=_env(tmp_path / "data"),
+        cwd=REPO_ROOT,
+        start_new_session=True,  # its own process group, as a terminal gives it
+    )
+    try:
+        deadline = time.monotonic() + 120
+        while not record.exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert record.exists(), "the demo never wrote its record"
+        time.sleep(0.5)  # while it writes the record at every message
+        os.killpg(demo.pid, signal.SIGINT)  # what Ctrl+C in a terminal does
+        _, err = demo.communicate(timeout=60)
+    finally:
+        if demo.poll() is None:
+            os.killpg(demo.pid, signal.SIGKILL)
+            demo.communicate()
+    assert demo.returncode == 130, err
+    assert "Traceback" not in err, err
+    assert f"p2p-dominoes demo: interrupted; the record so far is in {record}" in err
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".demo.p2pd.tmp-")] == []

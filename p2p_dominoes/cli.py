@@ -41,7 +41,12 @@ class _Parser(argparse.ArgumentParser):
     """argparse, but a usage error is one line naming the command and pointing to --help."""
 
     def error(self, message: str) -> NoReturn:
-        self.exit(EXIT_USAGE, f"{self.prog}: {message} (see: {self.prog} --help)\n")
+        from p2p_dominoes.peer_text import peer_text
+
+        # argparse repeats what was typed: no control characters or line breaks reach the
+        # terminal from it.
+        said = peer_text(message, 400)
+        self.exit(EXIT_USAGE, f"{self.prog}: {said} (see: {self.prog} --help)\n")
 
 
 def os_error_text(exc: OSError) -> str:
@@ -105,6 +110,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     return status
 
 
+def _line(text: str) -> str:
+    """One line of error text: what the user typed or a peer said may hold control characters
+    and line breaks, which never reach the terminal."""
+    from p2p_dominoes.peer_text import peer_text
+
+    return peer_text(text, 1000)
+
+
 def _leaves(exc: BaseException) -> list[BaseException]:
     if isinstance(exc, BaseExceptionGroup):
         return [leaf for inner in exc.exceptions for leaf in _leaves(inner)]
@@ -119,22 +132,22 @@ def _report(label: str, exc: BaseException) -> int:
         if found is None:
             continue
         if isinstance(found, UsageError):
-            print(f"{label}: {found}", file=sys.stderr)
+            print(f"{label}: {_line(str(found))}", file=sys.stderr)
             return EXIT_USAGE
         if isinstance(found, Interrupted | KeyboardInterrupt):
-            print(f"\n{label}: {found or 'interrupted'}", file=sys.stderr)
+            print(f"\n{label}: {_line(str(found) or 'interrupted')}", file=sys.stderr)
             return EXIT_INTERRUPTED
         if isinstance(found, BrokenPipeError):
             return EXIT_OK
         assert isinstance(found, OSError)
-        print(f"{label}: {os_error_text(found)}", file=sys.stderr)
+        print(f"{label}: {_line(os_error_text(found))}", file=sys.stderr)
         return EXIT_USAGE
     if os.environ.get("P2P_DOMINOES_TRACEBACK"):
         traceback.print_exception(exc)
     first = leaves[0]
     print(
-        f"{label}: unexpected error ({type(first).__name__}: {first}); this is a bug, please "
-        "report it (P2P_DOMINOES_TRACEBACK=1 shows the details)",
+        f"{label}: unexpected error ({type(first).__name__}: {_line(str(first))}); this is "
+        "a bug, please report it (P2P_DOMINOES_TRACEBACK=1 shows the details)",
         file=sys.stderr,
     )
     return EXIT_BUG

@@ -72,17 +72,29 @@ def port(text: str) -> int:
 
 
 def player_name(text: str) -> str:
-    """A name others read: 1–64 printable characters (no control or invisible characters)."""
+    """A name others read: printable text of at most 64 bytes of UTF-8 (what the lobby and the
+    genesis carry), no control, invisible or direction-changing characters."""
     if not text.strip():
         raise argparse.ArgumentTypeError("a name cannot be empty")
-    if len(text) > NAME_LIMIT:
-        raise argparse.ArgumentTypeError(f"a name is at most {NAME_LIMIT} characters")
-    if peer_text(text, NAME_LIMIT) != text:
+    shown = peer_text(text, 4 * NAME_LIMIT)
+    if shown != text or not text.isprintable():
         raise argparse.ArgumentTypeError(
-            f"{peer_text(text, NAME_LIMIT)!r}: a name is plain printable text (no control, "
-            "invisible or direction-changing characters)"
+            f"{shown[:NAME_LIMIT]!r}: a name is plain printable text (no control, invisible "
+            "or direction-changing characters)"
+        )
+    if len(text.encode("utf-8")) > NAME_LIMIT:
+        raise argparse.ArgumentTypeError(
+            f"a name is at most {NAME_LIMIT} bytes of UTF-8 ({NAME_LIMIT} Latin letters, "
+            f"{NAME_LIMIT // 2} Cyrillic ones)"
         )
     return text
+
+
+def fitted_name(text: str) -> str:
+    """`text` made a valid name: cleaned, cut to 64 bytes of UTF-8 (for names we make up)."""
+    cleaned = "".join(c for c in peer_text(text, 4 * NAME_LIMIT) if c.isprintable()).strip()
+    data = cleaned.encode("utf-8")[:NAME_LIMIT]
+    return data.decode("utf-8", "ignore").strip() or "player"
 
 
 def interface_address(text: str) -> str:

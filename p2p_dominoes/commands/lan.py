@@ -22,6 +22,7 @@ from p2p_dominoes.cli import Interrupted, UsageError
 from p2p_dominoes.commands.arguments import (
     PortBusy,
     data_folder,
+    fitted_name,
     int_between,
     interface_address,
     listening_port,
@@ -239,7 +240,9 @@ def _options(args: argparse.Namespace) -> PeerOptions:
             identity = load_or_create_identity(_data_dir(args))
         except (IdentityFileError, OSError) as exc:
             raise UsageError(str(exc)) from None
-    name = args.name or (f"{args.bot}-bot" if args.bot else os.environ.get("USER", "player"))
+    name = args.name or fitted_name(
+        f"{args.bot}-bot" if args.bot else os.environ.get("USER", "player")
+    )
     listen_port = _port(args)
     lines = None
     if args.bot is None or _asks(args):
@@ -248,7 +251,7 @@ def _options(args: argparse.Namespace) -> PeerOptions:
     ui = TextUI(args.lang, progress_only=args.ui == "none", lines=lines)
     keeps_records = args.bot is None or args.data_dir is not None
     return PeerOptions(
-        name=name[:64],
+        name=name,
         identity=identity,
         ui=ui,
         data_dir=_data_dir(args) if keeps_records else None,
@@ -447,7 +450,7 @@ def run_host(args: argparse.Namespace) -> int:
         rules = dataclasses.replace(rules, stall_timeout_s=args.stall_timeout)
     options = _options(args)
     _mention_unfinished(options)
-    table = args.table or f"{options.name}'s table"
+    table = args.table or fitted_name(f"{options.name}'s table")
     bot = args.bot or "random"
     desk = options.ui if _asks(args) and isinstance(options.ui, TextUI) else None
 
@@ -456,7 +459,7 @@ def run_host(args: argparse.Namespace) -> int:
             options,
             lambda: host_table(
                 options,
-                table_name=table[:64],
+                table_name=table,
                 rules=rules,
                 players=args.players,
                 bots=args.bots,

@@ -17,6 +17,7 @@ from p2p_dominoes.cli import UsageError
 from p2p_dominoes.commands.arguments import (
     PortBusy,
     data_folder,
+    fitted_name,
     interface_address,
     listening_port,
     player_name,
@@ -151,7 +152,7 @@ def run(args: argparse.Namespace) -> int:
     except (IdentityFileError, OSError) as exc:
         raise UsageError(str(exc)) from None
 
-    name = (args.name or os.environ.get("USER") or "player")[:64]
+    name = args.name or fitted_name(os.environ.get("USER") or "player")
     access = PageAccess()
 
     async def main() -> None:

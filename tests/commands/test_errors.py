@@ -291,6 +291,25 @@ def test_joining_a_full_table_says_it_is_full_and_ctrl_c_says_how_to_come_back(
         "p2p-dominoes host: interrupted; your seat is kept: come back to the table with: "
         f"p2p-dominoes resume --data-dir {host_data}"
     )
+    # ... and so does `resume`, interrupted in its turn.
+    with peer(["resume", *LOCAL, "--data-dir", str(host_data)], tmp_path) as again:
+        again.wait_for("Resuming")
+        stopped = again.interrupt()
+    assert stopped.returncode == 130 and "Traceback" not in stopped.stderr, stopped.stderr
+    assert stopped.stderr.strip().splitlines()[-1] == (
+        "p2p-dominoes resume: interrupted; your seat is kept: come back to the table with: "
+        f"p2p-dominoes resume --data-dir {host_data}"
+    )
+
+
+def test_ctrl_c_while_joining_says_there_is_nothing_to_resume(tmp_path: Path) -> None:
+    with busy_port() as free:
+        pass  # nothing listens there: the joiner keeps dialling
+    with peer(["join", "--connect", f"127.0.0.1:{free}", *LOCAL], tmp_path) as joiner:
+        joiner.wait_for("Dialling")
+        stopped = joiner.interrupt()
+    line = one_line(stopped, 130)
+    assert line == "p2p-dominoes join: interrupted before the game began: nothing to resume"
 
 
 # -- --record FILE ----------------------------------------------------------------------------

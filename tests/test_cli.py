@@ -1,9 +1,12 @@
 """The command line starts and answers --version."""
 
+import errno
 import subprocess
 import sys
 
-from p2p_dominoes import __version__
+import pytest
+
+from p2p_dominoes import __version__, cli
 
 
 def test_version_via_python_m() -> None:
@@ -14,3 +17,73 @@ def test_version_via_python_m() -> None:
         check=True,
     )
     assert __version__ in out.stdout
+
+
+def _main_raising(exc: BaseException, monkeypatch: pytest.MonkeyPatch) -> int:
+    """`main` with `simulate`'s work replaced by raising `exc` (as a command's body might)."""
+    from p2p_dominoes.commands import simulate
+
+    def boom(args: object) -> int:
+        raise exc
+
+    monkeypatch.setattr(simulate, "run", boom)
+    return cli.main(["simulate"])
+
+
+@pytest.mark.parametrize(
+    ("exc", "status", "line"),
+    [
+        (cli.UsageError("no such \x1b[2Jthing"), 2, "p2p-dominoes simulate: no such [2Jthing"),
+        (
+            OSError(errno.EADDRINUSE, "Address already in use"),
+            2,
+            "p2p-dominoes simulate: that port is already in use: choose another --port "
+            "(0 picks any free port)",
+        ),
+        (
+            PermissionError(errno.EACCES, "Permission denied", "/root/x"),
+            2,
+            "p2p-dominoes simulate: /root/x: permission denied: pick a folder you own "
+            "(--data-dir DIR) or a port above 1023",
+        ),
+        (
+            ExceptionGroup("nursery", [OSError(errno.EADDRNOTAVAIL, "Cannot assign")]),
+            2,
+            "p2p-dominoes simulate: that address is not one of this machine's: see `ip addr`, "
+            "or leave out --interface",
+        ),
+        (
+            BaseExceptionGroup("nursery", [KeyboardInterrupt()]),
+            130,
+            "p2p-dominoes simulate: interrupted",
+        ),
+        (
+            ZeroDivisionError("division by zero"),
+            70,
+            "p2p-dominoes simulate: unexpected error (ZeroDivisionError: division by zero); this "
+            "is a bug, please report it (P2P_DOMINOES_TRACEBACK=1 shows the details)",
+        ),
+    ],
+)
+def test_every_error_that_reaches_main_is_one_line(
+    exc: BaseException,
+    status: int,
+    line: str,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.delenv("P2P_DOMINOES_TRACEBACK", raising=False)
+    assert _main_raising(exc, monkeypatch) == status
+    err = capsys.readouterr().err
+    assert err.strip() == line
+    assert "Traceback" not in err
+
+
+def test_usage_errors_are_one_line_pointing_to_help(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        cli.main(["host", "--players", "5"])
+    assert stopped.value.code == 2
+    assert capsys.readouterr().err == (
+        "p2p-dominoes host: argument --players: invalid choice: 5 (choose from 2, 3, 4) "
+        "(see: p2p-dominoes host --help)\n"
+    )

@@ -58,9 +58,9 @@ def os_error_text(exc: OSError) -> str:
     if code == errno.EADDRNOTAVAIL:
         return "that address is not one of this machine's: see `ip addr`, or leave out --interface"
     if code in (errno.EACCES, errno.EPERM):
-        return (
-            f"{where}permission denied: pick a folder you own (--data-dir DIR) or a port above 1023"
-        )
+        if exc.filename:
+            return f"{where}permission denied: pick a file or folder you own (--data-dir DIR)"
+        return "permission denied: ports below 1024 need root, choose a --port above 1023"
     if code == errno.ENOENT:
         return f"{where}no such file or folder: check the path"
     if code == errno.ENOTDIR:

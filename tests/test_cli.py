@@ -43,8 +43,14 @@ def _main_raising(exc: BaseException, monkeypatch: pytest.MonkeyPatch) -> int:
         (
             PermissionError(errno.EACCES, "Permission denied", "/root/x"),
             2,
-            "p2p-dominoes simulate: /root/x: permission denied: pick a folder you own "
-            "(--data-dir DIR) or a port above 1023",
+            "p2p-dominoes simulate: /root/x: permission denied: pick a file or folder you own "
+            "(--data-dir DIR)",
+        ),
+        (
+            PermissionError(errno.EACCES, "Permission denied"),
+            2,
+            "p2p-dominoes simulate: permission denied: ports below 1024 need root, choose a "
+            "--port above 1023",
         ),
         (
             ExceptionGroup("nursery", [OSError(errno.EADDRNOTAVAIL, "Cannot assign")]),

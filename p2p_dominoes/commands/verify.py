@@ -126,9 +126,9 @@ def match_state(report: VerifyReport, lang: str = "en") -> str:
     outcome = report.outcome
     if report.complete and outcome is not None and outcome.over:
         if outcome.winner is None:
-            return "матч окончен вничью" if ru else "match over, drawn"
+            return "матч окончен вничью" if ru else "match complete, drawn"
         winner = seat_name(outcome.winner, report.names, lang)
-        return f"матч окончен, победитель — {winner}" if ru else f"match over, won by {winner}"
+        return f"матч окончен, победитель — {winner}" if ru else f"match complete, won by {winner}"
     if report.limit_reached:
         assert report.max_hands is not None
         text = hands_played_text(report.hands, report.max_hands, lang)

@@ -8,6 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from p2p_dominoes.bots import random_bot
+from p2p_dominoes.engine import DRAW_RULES, match_outcome
+from p2p_dominoes.session.local import LocalTable
 from tests.commands.records import (
     match_transcript,
     random_bytes,
@@ -78,3 +81,29 @@ def test_input_that_is_not_a_record_is_exit_2_with_one_line(tmp_path: Path) -> N
         assert out.stderr.startswith("p2p-dominoes verify: "), case
         assert out.stderr.count("\n") == 1 and said in out.stderr, (case, out.stderr)
         assert "Traceback" not in out.stderr, case
+
+
+def test_a_whole_match_names_its_winner(tmp_path: Path) -> None:
+    table = LocalTable.create(DRAW_RULES, ["Ann", "Bob"], [random_bot] * 2, seed=2)
+    table.run()
+    outcome = match_outcome(DRAW_RULES, table.sessions[0].scores)
+    assert outcome.over and table.sessions[0].transcript.genesis.max_hands is None
+    path = tmp_path / "whole.p2pd"
+    path.write_bytes(table.sessions[0].transcript.to_bytes())
+    out = run("verify", str(path))
+    assert out.returncode == 0, out.stderr
+    if outcome.winner is None:
+        assert "match complete, drawn" in out.stdout
+    else:
+        assert f"match complete, won by {['Ann', 'Bob'][outcome.winner]}, scores Ann " in out.stdout
+    replayed = run("replay", str(path)).stdout.splitlines()
+    assert (
+        replayed[-2].endswith(
+            " wins the match: "
+            + ", ".join(
+                f"{n} {s}" for n, s in zip(["Ann", "Bob"], table.sessions[0].scores, strict=True)
+            )
+            + "."
+        )
+        or "drawn" in replayed[-2]
+    )

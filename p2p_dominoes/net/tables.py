@@ -150,8 +150,10 @@ class _HostLobby:
         rules: Rules,
         desk: HostDesk | None,
         commitment: bytes,
+        max_hands: int | None = None,
     ) -> None:
         self.options = options
+        self.max_hands = max_hands
         self.players = players
         self.table = table
         self.rules = rules
@@ -174,7 +176,7 @@ class _HostLobby:
             else:
                 address = seated.observed
             seats.append(SeatAddress(seated.name, seated.key, address, seated.port))
-        return Seats(self.table, self.rules.name, self.players, tuple(seats))
+        return Seats(self.table, self.rules.name, self.players, tuple(seats), self.max_hands)
 
     def state(self) -> LobbyState:
         """The lobby as the host's person sees it (names cleaned)."""
@@ -252,7 +254,7 @@ async def host_table(
     table_id = secrets.token_bytes(16)
     nonce = new_table_nonce()  # table code: committed now, revealed in our genesis_sign
     commitment = seat_commitment(options.identity.public, nonce)
-    lobby = _HostLobby(options, listener, players, table_name, rules, desk, commitment)
+    lobby = _HostLobby(options, listener, players, table_name, rules, desk, commitment, hands)
     inbox = Inbox.new()
     session_box: list[TableSession] = []
     ready = trio.Event()
@@ -302,12 +304,13 @@ async def host_table(
             lobby.started = True
             attending.cancel()
             seats = lobby.seats_for(lobby.seated[0]).seats
-            genesis = _genesis(table_id, rules, seats, [s.commitment for s in lobby.seated])
+            commitments = [s.commitment for s in lobby.seated]
+            genesis = _genesis(table_id, rules, seats, commitments, hands)
             envelope = genesis.sign(options.identity, 0)
-            offer = encode_lobby(GenesisOffer(envelope.encode(), hands))
+            offer = encode_lobby(GenesisOffer(envelope.encode()))
             transcript = Transcript(envelope, default_registry())
             peers = [PeerAddress(i, s.address, s.port) for i, s in enumerate(seats)]
-            session, log = sit_down(options, transcript, 0, hands, table_name, peers, nonce)
+            session, log = sit_down(options, transcript, 0, table_name, peers, nonce)
             session_box.append(session)
             run = TableRun(session, options, tuple(s.name for s in seats), inbox=inbox, log=log)
             ready.set()
@@ -375,10 +378,14 @@ def _dial_host(options: PeerOptions) -> str:
 
 
 def _genesis(
-    table_id: bytes, rules: Rules, seats: tuple[SeatAddress, ...], commitments: list[bytes]
+    table_id: bytes,
+    rules: Rules,
+    seats: tuple[SeatAddress, ...],
+    commitments: list[bytes],
+    max_hands: int | None,
 ) -> Genesis:
     infos = (SeatInfo(s.name, s.key, c) for s, c in zip(seats, commitments, strict=True))
-    return Genesis(table_id, rules.to_wire(), tuple(infos))
+    return Genesis(table_id, rules.to_wire(), tuple(infos), max_hands=max_hands)
 
 
 async def _lobby_member(connection: Connection, lobby: _HostLobby, ready: trio.Event) -> None:
@@ -799,7 +806,7 @@ async def _play_joined(
     _check_genesis_against_lobby(transcript, lobby)
     seats = transcript.genesis.seats
     peers = [PeerAddress(i, *address) for i, address in sorted(addresses.items())]
-    session, log = sit_down(options, transcript, seat, offer.max_hands, table_name, peers, nonce)
+    session, log = sit_down(options, transcript, seat, table_name, peers, nonce)
     session_box.append(session)
     run = TableRun(session, options, tuple(s.name for s in seats), inbox=inbox, log=log)
     ready.set()
@@ -842,6 +849,18 @@ def _check_genesis_against_lobby(transcript: Transcript, lobby: Seats) -> None:
     seated = [(s.name, s.key) for s in genesis.seats]
     if len(seated) != lobby.seats_total or seated != [(s.name, s.key) for s in lobby.seats]:
         raise PeerFailure("the host's genesis seats other players than the lobby showed")
+    if genesis.max_hands != lobby.max_hands:
+        raise PeerFailure(
+            f"the host's genesis plays {_match_length(genesis.max_hands)}, "
+            f"not {_match_length(lobby.max_hands)} as the lobby showed"
+        )
+
+
+def _match_length(max_hands: int | None) -> str:
+    """How long a match lasts, in words: "2 hands", "1 hand" or "a whole match"."""
+    if max_hands is None:
+        return "a whole match"
+    return f"{max_hands} hand{'s' if max_hands != 1 else ''}"
 
 
 _REFUSED_BECAUSE: Final = {
@@ -889,6 +908,8 @@ async def _await_genesis(
             names = tuple(f"{peer_text(s.name, 64)} ({s.key.fingerprint})" for s in message.seats)
             if names != shown:
                 table, rules = peer_text(message.table_name, 64), peer_text(message.rules, 64)
+                if message.max_hands is not None:
+                    rules += f", {_match_length(message.max_hands)}"
                 say(
                     f"Table '{table}' ({rules}): "
                     f"{len(names)} of {message.seats_total} seats: " + ", ".join(names)
@@ -980,7 +1001,6 @@ async def resume_table(options: PeerOptions, directory: Path) -> int:
         transcript,
         header.seat,
         options.identity,
-        max_hands=header.max_hands,
         hand_keys=secrets.keys_for,
         table_nonce=nonce,
     )

@@ -85,6 +85,8 @@ from p2p_dominoes.session import (
 from p2p_dominoes.session.table import TableSession
 from p2p_dominoes.session.transcript import Transcript
 from p2p_dominoes.store import (
+    BotSeat,
+    BotSeatError,
     HandSecrets,
     NonceFileError,
     PeerAddress,
@@ -92,6 +94,8 @@ from p2p_dominoes.store import (
     TableLogBusy,
     TableLogError,
     TableNonceFile,
+    bot_seats,
+    keep_bot_seat,
     read_log,
 )
 
@@ -281,13 +285,16 @@ async def host_table(
             for number in range(bots):
                 bot_identity = Identity.generate()
                 lobby.admission.trust(bot_identity.public)
+                bot_name = f"bot-{number + 1}"
+                kept = _keep_bot(options, table_id, bot_name, bot_strategy, bot_identity)
                 nursery.start_soon(
                     _run_bot,
                     options,
                     listener.port,
-                    f"bot-{number + 1}",
+                    bot_name,
                     bot_strategy,
                     bot_identity,
+                    kept,
                 )
             attending = trio.CancelScope()
             if desk is not None:
@@ -535,42 +542,72 @@ async def _serve_seated(connection: Connection, session: TableSession, inbox: In
     await serve_link(inbox, seat, connection)
 
 
-async def _run_bot(
-    options: PeerOptions, port: int, name: str, strategy: str, identity: Identity
-) -> None:
-    """A bot peer as a child process, with an identity the host made (and so seats unasked).
+def _keep_bot(
+    options: PeerOptions, table_id: bytes, name: str, strategy: str, identity: Identity
+) -> BotSeat | None:
+    """The bot's own data directory under our table's (None when we keep no data ourselves)."""
+    if options.data_dir is None:
+        return None
+    try:
+        return keep_bot_seat(options.data_dir, table_id, name, strategy, identity)
+    except BotSeatError as exc:
+        raise PeerFailure(str(exc)) from None
 
-    The bot's private key goes to it on its standard input, never on its command line (which
-    other local users can read).
-    """
-    host = _dial_host(options) if options.interface else "127.0.0.1"
-    command = [
-        sys.executable,
-        "-m",
-        "p2p_dominoes",
-        "join",
-        "--connect",
-        f"{host}:{port}",
-        "--name",
-        name,
-        "--bot",
-        strategy,
-        "--ui",
-        "none",
-        "--port",
-        "0",
-        "--identity-stdin",
-    ]
+
+def _bot_command(options: PeerOptions, name: str, verb: list[str], strategy: str) -> list[str]:
+    """The command line of a bot peer we start (`join …` or `resume`), without its identity."""
+    command = [sys.executable, "-m", "p2p_dominoes", *verb, "--bot", strategy]
+    command += ["--ui", "none", "--port", "0"]
     if options.interface:
         command += ["--interface", options.interface]
     if options.timing is not None:
         command += ["--timing", str(bot_timing_path(options.timing.path, name))]
-    await trio.run_process(
+    return command
+
+
+async def _run_bot(
+    options: PeerOptions,
+    port: int,
+    name: str,
+    strategy: str,
+    identity: Identity,
+    kept: BotSeat | None,
+) -> None:
+    """A bot peer as a child process, with an identity the host made (and so seats unasked).
+
+    With a data directory of its own (`kept`: its identity key is stored there, 0600) the bot
+    keeps its table log and hand secrets, and comes back when we resume; without one its private
+    key goes to it on its standard input, never on its command line (which other local users
+    can read).
+    """
+    host = _dial_host(options) if options.interface else "127.0.0.1"
+    verb = ["join", "--connect", f"{host}:{port}", "--name", name]
+    command = _bot_command(options, name, verb, strategy)
+    if kept is not None:
+        command += ["--data-dir", str(kept.directory)]
+        given = b""
+    else:
+        command += ["--identity-stdin"]
+        given = identity.private_bytes().hex().encode() + b"\n"
+    await trio.run_process(command, stdin=given, stdout=subprocess.DEVNULL, check=False)
+
+
+async def _resume_bot(options: PeerOptions, bot: BotSeat) -> None:
+    """Resume a bot we started at this table, on its own data directory. One still running
+    (we were killed, it was not) answers that its table is busy and keeps playing."""
+    command = _bot_command(
+        options, bot.name, ["resume", "--data-dir", str(bot.directory)], bot.strategy
+    )
+    done = await trio.run_process(
         command,
-        stdin=identity.private_bytes().hex().encode() + b"\n",
+        stdin=b"",
         stdout=subprocess.DEVNULL,
+        capture_stderr=True,
         check=False,
     )
+    if done.returncode != 0:
+        said = peer_text(done.stderr.decode("utf-8", "replace").strip(), 300)
+        log.info("bot %s resumed with status %d: %s", bot.name, done.returncode, said)
 
 
 # -- joining ------------------------------------------------------------------------------------
@@ -1006,6 +1043,9 @@ async def resume_table(options: PeerOptions, directory: Path) -> int:
 
     async with trio.open_nursery() as nursery:
         await nursery.start(listener.serve, options.identity, handler)
+        if header.seat == 0:
+            for bot in bot_seats(directory):
+                nursery.start_soon(_resume_bot, options, bot)
         for seat, address in peers.items():
             if seat != header.seat:
                 nursery.start_soon(_dial_seat, options, inbox, seat, address, seats[seat].key)

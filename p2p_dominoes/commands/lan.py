@@ -460,6 +460,7 @@ def run_demo(args: argparse.Namespace) -> int:
         command += ["--timing", str(args.timing)]
     started = time.monotonic()
     print(f"Starting {args.players} bot peers on 127.0.0.1 …", flush=True)
+    print(f"(their table logs are kept in {data} until the record verifies)", flush=True)
     status = _wait_for_demo(command)
     if status != 0:
         print(

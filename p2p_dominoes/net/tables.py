@@ -274,7 +274,7 @@ async def host_table(
             seat = next(i for i, s in enumerate(lobby.seated) if s.connection is connection)
             await serve_link(inbox, seat, connection)
 
-    async with AsyncExitStack() as stack:
+    async with AsyncExitStack() as stack, trio.open_nursery() as bot_nursery:
         advert = await _advertise(stack, options, table_id, table_name, rules, players, listener)
         async with trio.open_nursery() as nursery:
             await nursery.start(
@@ -287,7 +287,7 @@ async def host_table(
                 lobby.admission.trust(bot_identity.public)
                 bot_name = f"bot-{number + 1}"
                 kept = _keep_bot(options, table_id, bot_name, bot_strategy, bot_identity)
-                nursery.start_soon(
+                bot_nursery.start_soon(
                     _run_bot,
                     options,
                     listener.port,
@@ -329,6 +329,7 @@ async def host_table(
                 await advert.update(phase="playing", seats_taken=players)
             status = await play_table(run, nursery)
             nursery.cancel_scope.cancel()
+        _let_bots_finish(bot_nursery)
     return status
 
 
@@ -590,6 +591,16 @@ async def _run_bot(
         command += ["--identity-stdin"]
         given = identity.private_bytes().hex().encode() + b"\n"
     await trio.run_process(command, stdin=given, stdout=subprocess.DEVNULL, check=False)
+
+
+BOTS_FINISH: Final = 20.0
+"""Seconds our bots get, once our match is over, to log its end and exit on their own."""
+
+
+def _let_bots_finish(bots: trio.Nursery) -> None:
+    """Our table is over: the bots we started end on their own (their logs say "over"), and any
+    still running after BOTS_FINISH seconds is stopped."""
+    bots.cancel_scope.deadline = trio.current_time() + BOTS_FINISH
 
 
 async def _resume_bot(options: PeerOptions, bot: BotSeat) -> None:
@@ -1041,14 +1052,15 @@ async def resume_table(options: PeerOptions, directory: Path) -> int:
     async def handler(connection: Connection) -> None:
         await _serve_seated(connection, session, inbox)
 
-    async with trio.open_nursery() as nursery:
+    async with trio.open_nursery() as bot_nursery, trio.open_nursery() as nursery:
         await nursery.start(listener.serve, options.identity, handler)
         if header.seat == 0:
             for bot in bot_seats(directory):
-                nursery.start_soon(_resume_bot, options, bot)
+                bot_nursery.start_soon(_resume_bot, options, bot)
         for seat, address in peers.items():
             if seat != header.seat:
                 nursery.start_soon(_dial_seat, options, inbox, seat, address, seats[seat].key)
         status = await play_table(run, nursery)
         nursery.cancel_scope.cancel()
+        _let_bots_finish(bot_nursery)
     return status

@@ -8,23 +8,28 @@ from __future__ import annotations
 
 import re
 import signal
+import socket
 import time
 from pathlib import Path
 
+import pytest
+
 from tests.chaos.conftest import Figures
 from tests.chaos.whole_tables import (
-    PAGE_URL,
     Group,
     PageDriver,
     bot_identities,
     check_whole,
+    page_link,
     phase,
-    table_log,
     wait_until,
 )
 
-STOPS = ((signal.SIGKILL, ("turns",)), (signal.SIGINT, ("reveal",)))
-"""kill -9 mid-hand, then Ctrl-C at the end of a hand (hand_reveal / secret_reveal)."""
+MID_HAND, END_OF_HAND = ("turns",), ("reveal",)
+"""Where a table is stopped: in a hand's turns, and in its reveal (hand_reveal, secret_reveal)."""
+SIGNALS = pytest.mark.parametrize(
+    "signum", [signal.SIGKILL, signal.SIGINT], ids=["kill-9", "ctrl-c"]
+)
 NAMES = {signal.SIGKILL: "kill -9", signal.SIGINT: "Ctrl-C"}
 PEER = ("--ui", "none", "--no-mdns", "--interface", "127.0.0.1", "--port", "0")
 
@@ -37,7 +42,10 @@ def _wait_for_phase(data: Path, phases: tuple[str, ...], group: Group) -> str:
     return found
 
 
-def test_host_with_bots_comes_back_whole(tmp_path: Path, figures: Figures) -> None:
+@SIGNALS
+def test_host_with_bots_comes_back_whole(
+    tmp_path: Path, figures: Figures, signum: signal.Signals
+) -> None:
     data, record = tmp_path / "host-data", tmp_path / "host.p2pd"
     common = ["--bot", "random", *PEER, "--data-dir", str(data), "--record", str(record)]
     started = time.monotonic()
@@ -47,7 +55,7 @@ def test_host_with_bots_comes_back_whole(tmp_path: Path, figures: Figures) -> No
     )
     stops: list[str] = []
     try:
-        for number, (signum, phases) in enumerate(STOPS, start=1):
+        for number, phases in enumerate((MID_HAND, END_OF_HAND), start=1):
             at = _wait_for_phase(data, phases, group)
             if at == "over":
                 break
@@ -109,6 +117,76 @@ def test_demo_comes_back_whole(tmp_path: Path, figures: Figures) -> None:
     figures.whole_tables.append(
         {
             "table": "demo --players 3",
+            "stops": stops,
+            "records_verified": verified,
+            "seconds": round(time.monotonic() - started, 1),
+        }
+    )
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _play(tmp_path: Path, name: str, lan_port: int, run: int) -> Group:
+    argv = ["play", "--no-browser", "--no-mdns", "--interface", "127.0.0.1", "--name", name]
+    argv += ["--lan-port", str(lan_port), "--data-dir", str(tmp_path / f"{name}-data")]
+    return Group.start(argv, tmp_path / f"{name}-run{run}.out")
+
+
+@SIGNALS
+def test_play_table_comes_back_whole(
+    tmp_path: Path, figures: Figures, signum: signal.Signals
+) -> None:
+    """Two `play` peers driven over their pages and a bot seat (the host's); the host's `play`
+    (with its bot) is stopped (kill -9 or Ctrl-C) mid-hand and at the end of a hand, started
+    again on the same data directory, and its page resumes the table."""
+    ann_port, bob_port = _free_port(), _free_port()
+    ann_data, bob_data = tmp_path / "ann-data", tmp_path / "bob-data"
+    started = time.monotonic()
+    ann, bob = _play(tmp_path, "ann", ann_port, 0), _play(tmp_path, "bob", bob_port, 0)
+    drivers: list[PageDriver] = []
+    stops: list[str] = []
+    try:
+        ann_page = PageDriver(*page_link(ann))
+        bob_page = PageDriver(*page_link(bob))
+        drivers += [ann_page, bob_page]
+        assert wait_until(lambda: bool(ann_page.lobby), 20)
+        assert ann_page.lobby.get("unfinished") is None
+        table = {"type": "host", "table": "Web", "rules": "draw", "players": 3, "bots": 1}
+        ann_page.send({**table, "hands": 3})
+        assert wait_until(lambda: ann_page.lobby.get("host_lobby") is not None, 20), ann.text()
+        bob_page.send({"type": "join", "address": f"127.0.0.1:{ann_port}"})
+        for number, phases in enumerate((MID_HAND, END_OF_HAND), start=1):
+            at = _wait_for_phase(ann_data, phases, ann)
+            if at == "over":
+                break
+            status = ann.stop(signum)
+            assert status in (-signal.SIGKILL, 0, 130), (status, ann.text())
+            stops.append(f"{NAMES[signum]} in {at}")
+            ann = _play(tmp_path, "ann", ann_port, number)
+            ann_page = PageDriver(*page_link(ann))
+            drivers.append(ann_page)
+            offered = ann_page
+            assert wait_until(lambda p=offered: bool(p.lobby.get("unfinished")), 20), ann.text()
+            assert ann_page.lobby["unfinished"]["name"] == "Web"
+            ann_page.send({"type": "resume"})
+        assert wait_until(lambda: phase(ann_data) == "over" and phase(bob_data) == "over", 120), (
+            ann.text() + bob.text()
+        )
+        assert wait_until(lambda: ann_page.over and bob_page.over, 30)
+        verified = check_whole(ann_data, None, [bob_data])
+        assert not ann_page.refusals and not bob_page.refusals, ann_page.refusals
+    finally:
+        for driver in drivers:
+            driver.close()
+        ann.close()
+        bob.close()
+    figures.whole_tables.append(
+        {
+            "table": "play ×2 + a bot seat",
             "stops": stops,
             "records_verified": verified,
             "seconds": round(time.monotonic() - started, 1),

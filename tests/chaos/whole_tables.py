@@ -121,6 +121,14 @@ class Group:
             self.process.wait(timeout=5)
 
 
+def page_link(group: Group, timeout: float = 30.0) -> tuple[int, str]:
+    """The page's port and one-time token, from what `play` printed."""
+    assert wait_until(lambda: PAGE_URL.search(group.text()) is not None, timeout), group.text()
+    found = PAGE_URL.search(group.text())
+    assert found is not None
+    return int(found.group(1)), found.group(2)
+
+
 def check_whole(host_data: Path, record: Path | None, others: list[Path]) -> int:
     """Every log of the table (the host's, its bots', `others`) finished "over" and holding the
     host's transcript; `verify` clean on each table directory and on `record`. Returns how many
@@ -168,6 +176,7 @@ class PageDriver:
     _socket: PageSocket | None = None
     _thread: threading.Thread | None = None
     _sending: threading.Lock = field(default_factory=threading.Lock)
+    _approved: set[int] = field(default_factory=set)
 
     def __post_init__(self) -> None:
         login = log_in(self.port, self.token)
@@ -191,10 +200,20 @@ class PageDriver:
                 continue
             if message.get("screen") != "table":
                 self.lobby = message
+                with contextlib.suppress(OSError):
+                    self._approve(message)
                 continue
             self.last = message
             with contextlib.suppress(OSError):
                 self._act(message)
+
+    def _approve(self, state: dict[str, Any]) -> None:
+        """Seat whoever asks at the table this page hosts (once per request)."""
+        desk = state.get("host_lobby") or {}
+        for request in desk.get("pending", []):
+            if request["number"] not in self._approved:
+                self._approved.add(request["number"])
+                self.send({"type": "approve", "request": request["number"]})
 
     def _act(self, state: dict[str, Any]) -> None:
         if state.get("turn") is None or state.get("turn") != state.get("seat"):

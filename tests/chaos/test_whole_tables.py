@@ -10,6 +10,7 @@ import re
 import signal
 import socket
 import time
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -130,6 +131,10 @@ def _free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+def _offers_resume(page: PageDriver) -> bool:
+    return bool(page.lobby.get("unfinished"))
+
+
 def _play(tmp_path: Path, name: str, lan_port: int, run: int) -> Group:
     argv = ["play", "--no-browser", "--no-mdns", "--interface", "127.0.0.1", "--name", name]
     argv += ["--lan-port", str(lan_port), "--data-dir", str(tmp_path / f"{name}-data")]
@@ -169,8 +174,7 @@ def test_play_table_comes_back_whole(
             ann = _play(tmp_path, "ann", ann_port, number)
             ann_page = PageDriver(*page_link(ann))
             drivers.append(ann_page)
-            offered = ann_page
-            assert wait_until(lambda p=offered: bool(p.lobby.get("unfinished")), 20), ann.text()
+            assert wait_until(partial(_offers_resume, ann_page), 20), ann.text()
             assert ann_page.lobby["unfinished"]["name"] == "Web"
             ann_page.send({"type": "resume"})
         assert wait_until(lambda: phase(ann_data) == "over" and phase(bob_data) == "over", 120), (

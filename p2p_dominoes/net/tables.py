@@ -1055,7 +1055,10 @@ async def resume_table(options: PeerOptions, directory: Path) -> int:
     async with trio.open_nursery() as bot_nursery, trio.open_nursery() as nursery:
         await nursery.start(listener.serve, options.identity, handler)
         if header.seat == 0:
-            for bot in bot_seats(directory):
+            bots = bot_seats(directory)
+            if bots:
+                options.say("Bringing back our bots: " + ", ".join(b.name for b in bots) + ".")
+            for bot in bots:
                 bot_nursery.start_soon(_resume_bot, options, bot)
         for seat, address in peers.items():
             if seat != header.seat:

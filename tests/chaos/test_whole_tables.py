@@ -66,6 +66,9 @@ def test_host_with_bots_comes_back_whole(
             group = Group.start(["resume", *common], tmp_path / f"run{number}.out")
         assert group.process.wait(timeout=120) == 0, group.text()
         assert bot_identities(data) == {"bot-1": 0o600, "bot-2": 0o600}
+        for number in range(1, len(stops) + 1):
+            said = (tmp_path / f"run{number}.out").read_text()
+            assert "Bringing back our bots: bot-1, bot-2." in said, said
         verified = check_whole(data, record, [])
     finally:
         group.close()

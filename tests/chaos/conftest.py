@@ -135,8 +135,9 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
     for whole in summary["whole_tables"]:
         write(
             f"whole table {whole['table']}: stopped by {', '.join(whole['stops']) or 'nothing'}; "
-            f"resumed, finished, {whole['records_verified']} records verified clean "
-            f"({whole['seconds']} s)"
+            f"back in play after {', '.join(f'{b} s' for b in whole['back_in_play_s'])} "
+            f"(restart to a new message); finished, {whole['records_verified']} records "
+            f"verified clean ({whole['seconds']} s)"
         )
     write(f"written to {FIGURES_FILE}")
 

@@ -19,8 +19,10 @@ from tests.chaos.conftest import Figures
 from tests.chaos.whole_tables import (
     Group,
     PageDriver,
+    back_in_play,
     bot_identities,
     check_whole,
+    logged,
     page_link,
     phase,
     wait_until,
@@ -55,6 +57,7 @@ def test_host_with_bots_comes_back_whole(
         tmp_path / "run0.out",
     )
     stops: list[str] = []
+    back: list[float] = []
     try:
         for number, phases in enumerate((MID_HAND, END_OF_HAND), start=1):
             at = _wait_for_phase(data, phases, group)
@@ -63,7 +66,9 @@ def test_host_with_bots_comes_back_whole(
             status = group.stop(signum)
             assert status in (-signal.SIGKILL, 130), (status, group.text())
             stops.append(f"{NAMES[signum]} in {at}")
+            before, since = logged(data), time.monotonic()
             group = Group.start(["resume", *common], tmp_path / f"run{number}.out")
+            back.append(back_in_play(data, before, since, group.text))
         assert group.process.wait(timeout=120) == 0, group.text()
         assert bot_identities(data) == {"bot-1": 0o600, "bot-2": 0o600}
         for number in range(1, len(stops) + 1):
@@ -77,6 +82,7 @@ def test_host_with_bots_comes_back_whole(
             "table": "host --bots 2",
             "stops": stops,
             "records_verified": verified,
+            "back_in_play_s": back,
             "seconds": round(time.monotonic() - started, 1),
         }
     )
@@ -92,6 +98,7 @@ def test_demo_comes_back_whole(tmp_path: Path, figures: Figures) -> None:
     )
     resumed: Group | None = None
     stops: list[str] = []
+    back: list[float] = []
     try:
         assert wait_until(lambda: "kept in" in demo.text(), 30), demo.text()
         found = re.search(r"kept in (\S+) until", demo.text())
@@ -103,14 +110,18 @@ def test_demo_comes_back_whole(tmp_path: Path, figures: Figures) -> None:
         assert demo.stop(signal.SIGINT) == 130, demo.text()
         assert "to finish it: p2p-dominoes resume --data-dir" in demo.text(), demo.text()
         stops.append(f"Ctrl-C in {at}")
+        before, since = logged(data), time.monotonic()
         command = ["resume", "--data-dir", str(data), "--bot", "random", "--ui", "none"]
         command += ["--record", str(record)]
         resumed = Group.start(command, tmp_path / "resume1.out")
+        back.append(back_in_play(data, before, since, resumed.text))
         at = _wait_for_phase(data, ("reveal",), resumed)
         if at != "over":
             assert resumed.stop(signal.SIGKILL) == -signal.SIGKILL
             stops.append(f"kill -9 in {at}")
+            before, since = logged(data), time.monotonic()
             resumed = Group.start(command, tmp_path / "resume2.out")
+            back.append(back_in_play(data, before, since, resumed.text))
         assert resumed.process.wait(timeout=120) == 0, resumed.text()
         verified = check_whole(data, record, [])
         assert sorted(p.name for p in folder.iterdir()) == ["demo.p2pd"]
@@ -123,6 +134,7 @@ def test_demo_comes_back_whole(tmp_path: Path, figures: Figures) -> None:
             "table": "demo --players 3",
             "stops": stops,
             "records_verified": verified,
+            "back_in_play_s": back,
             "seconds": round(time.monotonic() - started, 1),
         }
     )
@@ -157,6 +169,7 @@ def test_play_table_comes_back_whole(
     ann, bob = _play(tmp_path, "ann", ann_port, 0), _play(tmp_path, "bob", bob_port, 0)
     drivers: list[PageDriver] = []
     stops: list[str] = []
+    back: list[float] = []
     try:
         ann_page = PageDriver(*page_link(ann))
         bob_page = PageDriver(*page_link(bob))
@@ -174,12 +187,14 @@ def test_play_table_comes_back_whole(
             status = ann.stop(signum)
             assert status in (-signal.SIGKILL, 0, 130), (status, ann.text())
             stops.append(f"{NAMES[signum]} in {at}")
+            before, since = logged(ann_data), time.monotonic()
             ann = _play(tmp_path, "ann", ann_port, number)
             ann_page = PageDriver(*page_link(ann))
             drivers.append(ann_page)
             assert wait_until(partial(_offers_resume, ann_page), 20), ann.text()
             assert ann_page.lobby["unfinished"]["name"] == "Web"
             ann_page.send({"type": "resume"})
+            back.append(back_in_play(ann_data, before, since, ann.text))
         assert wait_until(lambda: phase(ann_data) == "over" and phase(bob_data) == "over", 120), (
             ann.text() + bob.text()
         )
@@ -196,6 +211,7 @@ def test_play_table_comes_back_whole(
             "table": "play ×2 + a bot seat",
             "stops": stops,
             "records_verified": verified,
+            "back_in_play_s": back,
             "seconds": round(time.monotonic() - started, 1),
         }
     )

@@ -69,6 +69,19 @@ def phase(data: Path) -> str | None:
     return PHASE_OF_TYPE.get(kind, kind)
 
 
+def logged(data: Path) -> int:
+    """How many messages the peer's table log holds now."""
+    contents = table_log(data)
+    return 0 if contents is None else len(contents.messages)
+
+
+def back_in_play(data: Path, before: int, since: float, what: Callable[[], str]) -> float:
+    """Seconds from `since` (a restart) until the log holds more than `before` messages or
+    says the match is over: the table is back in play."""
+    assert wait_until(lambda: logged(data) > before or phase(data) == "over", 90), what()
+    return round(time.monotonic() - since, 2)
+
+
 @dataclass
 class Group:
     """One command started in its own session (so its bots share its process group)."""

@@ -7,6 +7,7 @@ the match finishes and every peer's record verifies.
 from __future__ import annotations
 
 import re
+import shutil
 import signal
 import socket
 import time
@@ -97,6 +98,7 @@ def test_demo_comes_back_whole(tmp_path: Path, figures: Figures) -> None:
         ["demo", "--players", "3", "--hands", "3", "--record", str(record)], tmp_path / "demo.out"
     )
     resumed: Group | None = None
+    data: Path | None = None
     stops: list[str] = []
     back: list[float] = []
     try:
@@ -129,6 +131,8 @@ def test_demo_comes_back_whole(tmp_path: Path, figures: Figures) -> None:
         demo.close()
         if resumed is not None:
             resumed.close()
+        if data is not None:  # the demo's own temporary folder: the demo was stopped
+            shutil.rmtree(data, ignore_errors=True)
     figures.whole_tables.append(
         {
             "table": "demo --players 3",

@@ -89,6 +89,44 @@ def test_host_with_bots_comes_back_whole(
     )
 
 
+def test_a_host_killed_alone_finds_its_bots_still_playing(tmp_path: Path, figures: Figures) -> None:
+    """kill -9 of the host's process only: its bots live on and wait; the resumed host's own
+    attempt to resume them meets their busy logs, and the bots that never stopped play on."""
+    data, record = tmp_path / "host-data", tmp_path / "host.p2pd"
+    common = ["--bot", "random", *PEER, "--data-dir", str(data), "--record", str(record)]
+    started = time.monotonic()
+    first = Group.start(
+        ["host", "--name", "host", "--players", "3", "--bots", "2", "--hands", "2", *common],
+        tmp_path / "run0.out",
+    )
+    resumed: Group | None = None
+    try:
+        at = _wait_for_phase(data, MID_HAND, first)
+        assert at != "over", first.text()
+        first.process.kill()  # the host alone, by the PID we started
+        assert first.process.wait(timeout=10) == -signal.SIGKILL
+        assert not first.group_gone(), "the bots should have outlived their host"
+        before, since = logged(data), time.monotonic()
+        resumed = Group.start(["resume", *common], tmp_path / "run1.out")
+        back = back_in_play(data, before, since, resumed.text)
+        assert resumed.process.wait(timeout=120) == 0, resumed.text()
+        assert wait_until(first.group_gone, 30), "the first bots did not finish"
+        verified = check_whole(data, record, [])
+    finally:
+        first.close()
+        if resumed is not None:
+            resumed.close()
+    figures.whole_tables.append(
+        {
+            "table": "host --bots 2 (host alone killed)",
+            "stops": [f"kill -9 of the host only in {at}"],
+            "records_verified": verified,
+            "back_in_play_s": [back],
+            "seconds": round(time.monotonic() - started, 1),
+        }
+    )
+
+
 def test_demo_comes_back_whole(tmp_path: Path, figures: Figures) -> None:
     folder = tmp_path / "records"
     folder.mkdir()

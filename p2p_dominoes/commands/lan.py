@@ -6,6 +6,7 @@ import argparse
 import dataclasses
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -414,9 +415,18 @@ def run_tables(args: argparse.Namespace) -> int:
 
 
 def run_demo(args: argparse.Namespace) -> int:
-    """A host process with N−1 bot peers (its own child processes) on 127.0.0.1, then verify."""
+    """A host process with N−1 bot peers (its own child processes) on 127.0.0.1, then verify.
+
+    Every peer keeps its table log in a temporary data folder (the host's, its bots' under it),
+    so a demo stopped by Ctrl-C or a kill comes back with the `resume` line printed then; the
+    folder is removed once the record verifies. Nothing is written next to `--record FILE`.
+    """
     hands = None if args.match else (args.hands or 1)
-    record = args.record or Path(tempfile.mkdtemp(prefix="p2p-dominoes-demo-")) / "demo.p2pd"
+    if args.record is None:
+        scratch = Path(tempfile.mkdtemp(prefix="p2p-dominoes-demo-"))
+        record, data = scratch / "demo.p2pd", scratch / "data"
+    else:
+        record, data = args.record, Path(tempfile.mkdtemp(prefix="p2p-dominoes-demo-data-"))
     command = [
         sys.executable,
         "-m",
@@ -442,7 +452,7 @@ def run_demo(args: argparse.Namespace) -> int:
         "--lang",
         args.lang,
         "--data-dir",
-        str(record.parent / "host-identity"),
+        str(data),
     ]
     if hands is not None:
         command += ["--hands", str(hands)]
@@ -450,10 +460,16 @@ def run_demo(args: argparse.Namespace) -> int:
         command += ["--timing", str(args.timing)]
     started = time.monotonic()
     print(f"Starting {args.players} bot peers on 127.0.0.1 …", flush=True)
-    process = subprocess.run(command, check=False)  # noqa: S603 - our own interpreter and module
-    if process.returncode != 0:
-        print(f"the demo table stopped with status {process.returncode}", file=sys.stderr)
-        return 1
+    print(f"(their table logs are kept in {data} until the record verifies)", flush=True)
+    status = _wait_for_demo(command)
+    if status != 0:
+        print(
+            f"the demo table stopped with status {status}; to finish it: "
+            f"p2p-dominoes resume --data-dir {data} --bot random --ui none --record {record}",
+            file=sys.stderr,
+            flush=True,
+        )
+        return 130 if status in (130, -2) else 1
     from p2p_dominoes.commands.verify import read_file
     from p2p_dominoes.session.verify import verify_transcript
 
@@ -462,8 +478,20 @@ def run_demo(args: argparse.Namespace) -> int:
     if report.failure is not None:
         print(f"verify {record}: {report.failure}")
         return 1
+    shutil.rmtree(data, ignore_errors=True)
     print(
         f"verify {record}: clean — {report.messages} messages, {report.hands} hand(s) audited, "
         f"scores {', '.join(map(str, report.scores))} ({elapsed:.1f} s in all)"
     )
     return 0
+
+
+def _wait_for_demo(command: list[str]) -> int:
+    """Run the demo's host to its end. Ctrl-C reaches it (and its bots) too, so we wait for it
+    to stop on its own instead of killing it: its table log stays whole."""
+    process = subprocess.Popen(command)  # noqa: S603 - our own interpreter and module
+    while True:
+        try:
+            return process.wait()
+        except KeyboardInterrupt:
+            continue

@@ -130,6 +130,7 @@ def run(args: argparse.Namespace) -> int:
             interface=args.interface,
             lan_port=args.lan_port,
             mdns=not args.no_mdns,
+            data_dir=data,
         )
         async with trio.open_nursery() as nursery:
             base = await nursery.start(partial(serve_page, hub, access, args.port, lang=args.lang))

@@ -85,6 +85,8 @@ from p2p_dominoes.session import (
 from p2p_dominoes.session.table import TableSession
 from p2p_dominoes.session.transcript import Transcript
 from p2p_dominoes.store import (
+    BotSeat,
+    BotSeatError,
     HandSecrets,
     NonceFileError,
     PeerAddress,
@@ -92,6 +94,8 @@ from p2p_dominoes.store import (
     TableLogBusy,
     TableLogError,
     TableNonceFile,
+    bot_seats,
+    keep_bot_seat,
     read_log,
 )
 
@@ -272,7 +276,7 @@ async def host_table(
             seat = next(i for i, s in enumerate(lobby.seated) if s.connection is connection)
             await serve_link(inbox, seat, connection)
 
-    async with AsyncExitStack() as stack:
+    async with AsyncExitStack() as stack, trio.open_nursery() as bot_nursery:
         advert = await _advertise(stack, options, table_id, table_name, rules, players, listener)
         async with trio.open_nursery() as nursery:
             await nursery.start(
@@ -283,13 +287,16 @@ async def host_table(
             for number in range(bots):
                 bot_identity = Identity.generate()
                 lobby.admission.trust(bot_identity.public)
-                nursery.start_soon(
+                bot_name = f"bot-{number + 1}"
+                kept = _keep_bot(options, table_id, bot_name, bot_strategy, bot_identity)
+                bot_nursery.start_soon(
                     _run_bot,
                     options,
                     listener.port,
-                    f"bot-{number + 1}",
+                    bot_name,
                     bot_strategy,
                     bot_identity,
+                    kept,
                 )
             attending = trio.CancelScope()
             if desk is not None:
@@ -325,6 +332,7 @@ async def host_table(
                 await advert.update(phase="playing", seats_taken=players)
             status = await play_table(run, nursery)
             nursery.cancel_scope.cancel()
+        _let_bots_finish(bot_nursery)
     return status
 
 
@@ -542,42 +550,82 @@ async def _serve_seated(connection: Connection, session: TableSession, inbox: In
     await serve_link(inbox, seat, connection)
 
 
-async def _run_bot(
-    options: PeerOptions, port: int, name: str, strategy: str, identity: Identity
-) -> None:
-    """A bot peer as a child process, with an identity the host made (and so seats unasked).
+def _keep_bot(
+    options: PeerOptions, table_id: bytes, name: str, strategy: str, identity: Identity
+) -> BotSeat | None:
+    """The bot's own data directory under our table's (None when we keep no data ourselves)."""
+    if options.data_dir is None:
+        return None
+    try:
+        return keep_bot_seat(options.data_dir, table_id, name, strategy, identity)
+    except BotSeatError as exc:
+        raise PeerFailure(str(exc)) from None
 
-    The bot's private key goes to it on its standard input, never on its command line (which
-    other local users can read).
-    """
-    host = _dial_host(options) if options.interface else "127.0.0.1"
-    command = [
-        sys.executable,
-        "-m",
-        "p2p_dominoes",
-        "join",
-        "--connect",
-        f"{host}:{port}",
-        "--name",
-        name,
-        "--bot",
-        strategy,
-        "--ui",
-        "none",
-        "--port",
-        "0",
-        "--identity-stdin",
-    ]
+
+def _bot_command(options: PeerOptions, name: str, verb: list[str], strategy: str) -> list[str]:
+    """The command line of a bot peer we start (`join …` or `resume`), without its identity."""
+    command = [sys.executable, "-m", "p2p_dominoes", *verb, "--bot", strategy]
+    command += ["--ui", "none", "--port", "0"]
     if options.interface:
         command += ["--interface", options.interface]
     if options.timing is not None:
         command += ["--timing", str(bot_timing_path(options.timing.path, name))]
-    await trio.run_process(
+    return command
+
+
+async def _run_bot(
+    options: PeerOptions,
+    port: int,
+    name: str,
+    strategy: str,
+    identity: Identity,
+    kept: BotSeat | None,
+) -> None:
+    """A bot peer as a child process, with an identity the host made (and so seats unasked).
+
+    With a data directory of its own (`kept`: its identity key is stored there, 0600) the bot
+    keeps its table log and hand secrets, and comes back when we resume; without one its private
+    key goes to it on its standard input, never on its command line (which other local users
+    can read).
+    """
+    host = _dial_host(options) if options.interface else "127.0.0.1"
+    verb = ["join", "--connect", f"{host}:{port}", "--name", name]
+    command = _bot_command(options, name, verb, strategy)
+    if kept is not None:
+        command += ["--data-dir", str(kept.directory)]
+        given = b""
+    else:
+        command += ["--identity-stdin"]
+        given = identity.private_bytes().hex().encode() + b"\n"
+    await trio.run_process(command, stdin=given, stdout=subprocess.DEVNULL, check=False)
+
+
+BOTS_FINISH: Final = 20.0
+"""Seconds our bots get, once our match is over, to log its end and exit on their own."""
+
+
+def _let_bots_finish(bots: trio.Nursery) -> None:
+    """Our table is over: the bots we started end on their own (their logs say "over"), and any
+    still running after BOTS_FINISH seconds is stopped."""
+    bots.cancel_scope.deadline = trio.current_time() + BOTS_FINISH
+
+
+async def _resume_bot(options: PeerOptions, bot: BotSeat) -> None:
+    """Resume a bot we started at this table, on its own data directory. One still running
+    (we were killed, it was not) answers that its table is busy and keeps playing."""
+    command = _bot_command(
+        options, bot.name, ["resume", "--data-dir", str(bot.directory)], bot.strategy
+    )
+    done = await trio.run_process(
         command,
-        stdin=identity.private_bytes().hex().encode() + b"\n",
+        stdin=b"",
         stdout=subprocess.DEVNULL,
+        capture_stderr=True,
         check=False,
     )
+    if done.returncode != 0:
+        said = peer_text(done.stderr.decode("utf-8", "replace").strip(), 300)
+        log.info("bot %s resumed with status %d: %s", bot.name, done.returncode, said)
 
 
 # -- joining ------------------------------------------------------------------------------------
@@ -1024,11 +1072,18 @@ async def resume_table(options: PeerOptions, directory: Path) -> int:
     async def handler(connection: Connection) -> None:
         await _serve_seated(connection, session, inbox)
 
-    async with trio.open_nursery() as nursery:
+    async with trio.open_nursery() as bot_nursery, trio.open_nursery() as nursery:
         await nursery.start(listener.serve, options.identity, handler)
+        if header.seat == 0:
+            bots = bot_seats(directory)
+            if bots:
+                options.say("Bringing back our bots: " + ", ".join(b.name for b in bots) + ".")
+            for bot in bots:
+                bot_nursery.start_soon(_resume_bot, options, bot)
         for seat, address in peers.items():
             if seat != header.seat:
                 nursery.start_soon(_dial_seat, options, inbox, seat, address, seats[seat].key)
         status = await play_table(run, nursery)
         nursery.cancel_scope.cancel()
+        _let_bots_finish(bot_nursery)
     return status

@@ -125,8 +125,12 @@ def test_forged_genesis_rejected() -> None:
 def test_genesis_envelope_must_agree_with_body() -> None:
     genesis = Genesis(TABLE_ID, RULES, seats(2))
     other_table = Envelope.sign(
-        IDS[0], table_id=b"\x01" * 16, seat=0, head=genesis_head(b"\x01" * 16),
-        mtype=GENESIS, body=genesis.to_wire(),
+        IDS[0],
+        table_id=b"\x01" * 16,
+        seat=0,
+        head=genesis_head(b"\x01" * 16),
+        mtype=GENESIS,
+        body=genesis.to_wire(),
     )
     with pytest.raises(InvalidMessage, match="disagrees"):
         Transcript(other_table, default_registry())
@@ -136,8 +140,12 @@ def test_genesis_envelope_must_agree_with_body() -> None:
     with pytest.raises(InvalidMessage, match="genesis head"):
         Transcript(off_head, default_registry())
     outsider = Envelope.sign(
-        IDS[3], table_id=TABLE_ID, seat=3, head=genesis_head(TABLE_ID),
-        mtype=GENESIS, body=genesis.to_wire(),
+        IDS[3],
+        table_id=TABLE_ID,
+        seat=3,
+        head=genesis_head(TABLE_ID),
+        mtype=GENESIS,
+        body=genesis.to_wire(),
     )
     with pytest.raises(InvalidMessage, match="not at this table"):
         Transcript(outsider, default_registry())
@@ -169,8 +177,20 @@ def test_one_key_cannot_hold_two_seats() -> None:
 
 @pytest.mark.parametrize(
     "name",
-    ["", "x" * 65, "é" * 33, "tab\there", "new\nline", "del\x7f", "c1\x85", "rtl\u202eoverride",
-     "isolate\u2066", "lrm\u200e", "sep\u2028", "alm\u061c"],
+    [
+        "",
+        "x" * 65,
+        "é" * 33,
+        "tab\there",
+        "new\nline",
+        "del\x7f",
+        "c1\x85",
+        "rtl\u202eoverride",
+        "isolate\u2066",
+        "lrm\u200e",
+        "sep\u2028",
+        "alm\u061c",
+    ],
 )
 def test_bad_names_rejected(name: str) -> None:
     with pytest.raises(InvalidMessage):

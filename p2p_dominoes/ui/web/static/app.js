@@ -55,6 +55,8 @@ const TEXT = {
     elsewhere_tab: "Your game is open in another tab or window of this browser; only one can show your tiles.",
     elsewhere_link: "The link to this page works only once, and it has been used. If that was not you, someone else on this computer tried to open your page. To open it here, press Enter in the p2p-dominoes window and open the new link it prints.",
     take_over: "Use it here",
+    resume: "Resume the unfinished table",
+    unfinished: (name, seat, n) => `Table '${name}' was not finished (you sat at seat ${seat}, ${n} messages kept).`,
   },
   ru: {
     title: "p2p-домино", lobby: "Лобби", your_address: "К вам можно присоединиться по адресу",
@@ -108,6 +110,8 @@ const TEXT = {
     elsewhere_tab: "Ваша игра открыта в другой вкладке или окне этого браузера; ваши кости видны только в одной.",
     elsewhere_link: "Ссылка на эту страницу действует один раз, и она уже использована. Если это были не вы, кто-то другой на этом компьютере пытался открыть вашу страницу. Чтобы открыть её здесь, нажмите Enter в окне p2p-dominoes и откройте новую ссылку, которую оно напечатает.",
     take_over: "Открыть здесь",
+    resume: "Вернуться за недоигранный стол",
+    unfinished: (name, seat, n) => `Стол «${name}» не доигран (ваше место ${seat}, сохранено сообщений: ${n}).`,
   },
 };
 
@@ -236,6 +240,10 @@ function renderLobby() {
   $("discovery-note").textContent = state.discovery ? t("discovery_off") : "";
   $("create-button").disabled = state.busy;
   $("join-button").disabled = state.busy;
+  const unfinished = state.unfinished;
+  $("unfinished").hidden = !unfinished;
+  if (unfinished) $("unfinished-text").textContent = t("unfinished", unfinished.name, unfinished.seat, unfinished.messages) + " ";
+  $("resume-button").disabled = state.busy;
   const lines = $("lobby-lines");
   lines.replaceChildren(...state.lines.map((line) => Object.assign(document.createElement("li"), { textContent: line })));
   renderHostLobby();
@@ -574,6 +582,7 @@ function setup() {
   $("pass").addEventListener("click", () => send({ type: "pass" }));
   $("download").addEventListener("click", () => send({ type: "record" }));
   $("rematch").addEventListener("click", () => send({ type: "rematch" }));
+  $("resume-button").addEventListener("click", () => send({ type: "resume" }));
   $("to-lobby").addEventListener("click", () => send({ type: "lobby" }));
   $("take-over").addEventListener("click", takeOver);
   document.addEventListener("keydown", (event) => {

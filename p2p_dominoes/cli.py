@@ -86,9 +86,9 @@ def _build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
-    from p2p_dominoes.commands import bench, lan, play, replay, simulate, verify
+    from p2p_dominoes.commands import bench, export, lan, play, replay, simulate, verify
 
-    for module in (play, lan, simulate, replay, verify, bench):
+    for module in (play, lan, simulate, replay, verify, export, bench):
         module.register(commands)
     return parser
 

@@ -58,6 +58,8 @@ RNG_LABEL = "session-vector/seat/{seat}"
 """Seat s draws all of its protocol randomness from DeterministicRandom(ASCII of this label)."""
 NONCE_LABEL = "session-vector/table-nonce/{seat}"
 """Seat s's table nonce (PROTOCOL.md §7.3) is SHA-256 of the ASCII of this label."""
+MAX_HANDS = 1
+"""The genesis's signed match length (PROTOCOL.md §7.1): one hand, so the record is finished."""
 BOT_SEED = 3
 """The bots' seed: chosen so that the hand has draws, passes and a block (see `--search`)."""
 
@@ -87,7 +89,7 @@ def play_hand(bot_seed: int = BOT_SEED) -> tuple[LocalTable, list[HandEnded], li
         NAMES,
         [random_bot, random_bot],
         seed=bot_seed,
-        max_hands=1,
+        max_hands=MAX_HANDS,
         rngs=[DeterministicRandom(RNG_LABEL.format(seat=s).encode()) for s in range(2)],
         identities=identities(),
         table_id=TABLE_ID,
@@ -201,7 +203,7 @@ def build() -> tuple[dict[str, Any], bytes]:
     transcript = table.sessions[0].transcript
     data = transcript.to_bytes()
     report = verify_transcript(data)
-    if not report.ok:
+    if not report.ok or not report.complete:
         raise RuntimeError(f"the vector transcript does not verify: {report.failure}")
     hand = ended[0]
     record = hand.record
@@ -245,6 +247,7 @@ def build() -> tuple[dict[str, Any], bytes]:
         ),
         "protocol_version": 1,
         "rules": DRAW_RULES.name,
+        "max_hands": MAX_HANDS,
         "table_id": TABLE_ID.hex(),
         "seats": seats,
         "randomness": (

@@ -239,14 +239,13 @@ def metered_table(
         SeatInfo(f"bot-{s}", i.public, seat_commitment(i.public, nonces[s]))
         for s, i in enumerate(ids)
     ]
-    genesis = Genesis.new(rules.to_wire(), infos).sign(ids[0], 0)
+    genesis = Genesis.new(rules.to_wire(), infos, hands).sign(ids[0], 0)
     sessions: list[TableSession] = []
     for seat in range(seats):
         session = MeteredSession(
             Transcript(genesis, default_registry()),
             seat,
             ids[seat],
-            max_hands=hands,
             rng=rng,
             table_nonce=nonces[seat],
         )

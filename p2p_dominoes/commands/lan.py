@@ -6,6 +6,7 @@ import argparse
 import dataclasses
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -545,9 +546,18 @@ def run_tables(args: argparse.Namespace) -> int:
 
 
 def run_demo(args: argparse.Namespace) -> int:
-    """A host process with N−1 bot peers (its own child processes) on 127.0.0.1, then verify."""
+    """A host process with N−1 bot peers (its own child processes) on 127.0.0.1, then verify.
+
+    Every peer keeps its table log in a temporary data folder (the host's, its bots' under it),
+    so a demo stopped by Ctrl-C or a kill comes back with the `resume` line printed then; the
+    folder is removed once the record verifies. Nothing is written next to `--record FILE`.
+    """
     hands = None if args.match else (args.hands or 1)
-    record = args.record or Path(tempfile.mkdtemp(prefix="p2p-dominoes-demo-")) / "demo.p2pd"
+    if args.record is None:
+        scratch = Path(tempfile.mkdtemp(prefix="p2p-dominoes-demo-"))
+        record, data = scratch / "demo.p2pd", scratch / "data"
+    else:
+        record, data = args.record, Path(tempfile.mkdtemp(prefix="p2p-dominoes-demo-data-"))
     command = [
         sys.executable,
         "-m",
@@ -573,7 +583,7 @@ def run_demo(args: argparse.Namespace) -> int:
         "--lang",
         args.lang,
         "--data-dir",
-        tempfile.mkdtemp(prefix="p2p-dominoes-demo-host-"),  # never beside the record
+        str(data),
     ]
     if hands is not None:
         command += ["--hands", str(hands)]
@@ -581,9 +591,14 @@ def run_demo(args: argparse.Namespace) -> int:
         command += ["--timing", str(args.timing)]
     started = time.monotonic()
     print(f"Starting {args.players} bot peers on 127.0.0.1 …", flush=True)
-    returncode = _run_demo_host(command, record)
-    if returncode != 0:
-        print(f"the demo table stopped with status {returncode}", file=sys.stderr)
+    print(f"(their table logs are kept in {data} until the record verifies)", flush=True)
+    come_back = (
+        f"to finish it: p2p-dominoes resume --data-dir {data} --bot random --ui none "
+        f"--record {record}"
+    )
+    status = _run_demo_host(command, record, come_back)
+    if status != 0:
+        print(f"the demo table stopped with status {status}; {come_back}", file=sys.stderr)
         return 1
     from p2p_dominoes.commands.verify import read_file
     from p2p_dominoes.session.verify import verify_transcript
@@ -593,6 +608,7 @@ def run_demo(args: argparse.Namespace) -> int:
     if report.failure is not None:
         print(f"verify {record}: {report.failure}")
         return 1
+    shutil.rmtree(data, ignore_errors=True)
     print(
         f"verify {record}: clean — {report.messages} messages, {report.hands} hand(s) audited, "
         f"scores {', '.join(map(str, report.scores))} ({elapsed:.1f} s in all)"
@@ -605,9 +621,10 @@ DEMO_STOP_WAIT: Final = 15.0
 record), before it is asked again and then terminated."""
 
 
-def _run_demo_host(command: list[str], record: Path) -> int:
-    """Run the demo's host process; on Ctrl+C let it stop cleanly (never kill it mid-write),
-    and leave no half-written record file beside `record`."""
+def _run_demo_host(command: list[str], record: Path, come_back: str) -> int:
+    """Run the demo's host process; on Ctrl+C let it (and its bots, which the terminal's Ctrl+C
+    reaches too) stop cleanly, never killing it mid-write, so its table logs stay whole for
+    `come_back`; and leave no half-written record file beside `record`."""
     process = subprocess.Popen(command)  # noqa: S603 - our own interpreter and module
     try:
         return process.wait()
@@ -626,4 +643,4 @@ def _run_demo_host(command: list[str], record: Path) -> int:
                 break
         discard_unfinished_writes(record)
         kept = f"; the record so far is in {record}" if record.is_file() else ""
-        raise Interrupted(f"interrupted{kept}") from None
+        raise Interrupted(f"interrupted{kept}; {come_back}") from None

@@ -165,6 +165,7 @@ def run(args: argparse.Namespace) -> int:
             interface=args.interface,
             lan_port=lan_port,
             mdns=not args.no_mdns,
+            data_dir=data,
         )
         async with trio.open_nursery() as nursery:
             base = await nursery.start(partial(serve_page, hub, access, page_port, lang=args.lang))

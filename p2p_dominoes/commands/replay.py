@@ -1,4 +1,10 @@
-"""`p2p-dominoes replay FILE`: validate and replay a hand record."""
+"""`p2p-dominoes replay FILE`: validate and replay a hand record, a transcript or a table log.
+
+FILE is what `verify` reads (a transcript, a table.log, a table's folder), shown as it was
+played with every message checked, or a plain JSON hand record (protocol/records.md, as
+`export` writes it), replayed action by action. Exit 0 when it replays cleanly, 1 when a
+transcript fails verification, 2 when FILE cannot be read or is not a record.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +14,13 @@ from pathlib import Path
 from typing import Any
 
 from p2p_dominoes.cli import UsageError
-from p2p_dominoes.commands.verify import read_file, report_summary
+from p2p_dominoes.commands.verify import (
+    WHAT_IS_READ,
+    as_transcript,
+    match_state,
+    read_input,
+    report_summary,
+)
 from p2p_dominoes.engine import (
     LANGUAGES,
     EngineError,
@@ -20,7 +32,6 @@ from p2p_dominoes.engine import (
     replay,
     result_text,
 )
-from p2p_dominoes.session import TRANSCRIPT_MAGIC
 from p2p_dominoes.session.events import Event
 from p2p_dominoes.session.verify import verify_transcript
 from p2p_dominoes.ui import narrate
@@ -29,24 +40,31 @@ from p2p_dominoes.ui import narrate
 def register(commands: Any) -> None:
     parser: argparse.ArgumentParser = commands.add_parser(
         "replay",
-        help="validate and replay a hand record",
-        description="Validate a hand record (see protocol/records.md) and replay it.",
+        help="replay a hand record, a transcript or a table log, checking every step",
+        description="Replay a plain JSON hand record (see protocol/records.md; `export` writes "
+        "one), or show a transcript, a table.log or a table's folder as it was played, checking "
+        "every message as `verify` does. Exit 0 when clean, 1 when a transcript fails "
+        "verification, 2 when the file cannot be read or is not a record.",
     )
-    parser.add_argument("file", type=Path, help="the record (JSON)")
+    parser.add_argument("file", type=Path, help=f"a JSON hand record, or {WHAT_IS_READ}")
     parser.add_argument("--lang", default="en", choices=LANGUAGES)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    data = read_file(args.file)
-    if data.startswith(TRANSCRIPT_MAGIC):
-        return _replay_transcript(args, data)
+    source, data = read_input(args.file)
+    record = as_transcript(source, data)
+    if record is not None:
+        transcript, dropped = record
+        if dropped and not args.json:
+            print(f"{args.file}: a torn last record ({dropped} bytes) was left out")
+        return _replay_transcript(args, transcript)
     try:
         text = data.decode("utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
+    except UnicodeDecodeError:
         raise UsageError(
-            f"cannot read {args.file}: {getattr(exc, 'strerror', None) or exc}"
+            f"{args.file} is not a p2p-dominoes record; give a JSON hand record, or {WHAT_IS_READ}"
         ) from None
     try:
         outcome = replay(load_record(text), args.lang)
@@ -75,7 +93,10 @@ def _replay_transcript(args: argparse.Namespace, data: bytes) -> int:
             print(f"table code: {report.code.line(args.lang)}")
         for line in lines:
             print(line)
-        print(f"verify: {'clean' if report.ok else report.failure}")
+        if report.ok:
+            print(f"verify: clean, {match_state(report, args.lang)}")
+        else:
+            print(f"verify: {report.failure_text()}")
     return 0 if report.ok else 1
 
 
@@ -85,6 +106,8 @@ def replay_summary(outcome: Replay, lang: str) -> dict[str, Any]:
     match = outcome.match
     return {
         "rules": outcome.state.rules.name,
+        "hand": outcome.record.hand,
+        "players": list(outcome.record.players),
         "opener": outcome.state.opener,
         "actions": len(outcome.steps),
         "board": describe(outcome.state.line, lang),
@@ -94,6 +117,7 @@ def replay_summary(outcome: Replay, lang: str) -> dict[str, Any]:
             "points": list(result.points),
             "pips": list(result.pips),
         },
+        "text": result_text(result, lang, outcome.record.players),
         "scores": list(outcome.scores),
         "match": {
             "over": bool(match and match.over),
@@ -104,10 +128,11 @@ def replay_summary(outcome: Replay, lang: str) -> dict[str, Any]:
 
 
 def _print_replay(outcome: Replay, lang: str) -> None:
+    names = outcome.record.players
     for step in outcome.steps:
-        print(f"{step.index}: {action_text(step.seat, step.action, step.drawn, lang)}")
+        print(f"{step.index}: {action_text(step.seat, step.action, step.drawn, lang, names)}")
         if step.board is not None:
             print(f"   {step.board}")
-    print(result_text(outcome.result, lang))
+    print(result_text(outcome.result, lang, names))
     if outcome.match is not None:
-        print(match_text(outcome.match, outcome.scores, lang))
+        print(match_text(outcome.match, outcome.scores, lang, names))

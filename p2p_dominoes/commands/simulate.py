@@ -25,6 +25,7 @@ from p2p_dominoes.engine import (
     match_text,
     preset,
     result_text,
+    seat_name,
 )
 from p2p_dominoes.session.events import CheatingDetected, Event
 from p2p_dominoes.session.hand_messages import MAX_HANDS
@@ -124,9 +125,9 @@ class _HandPrinter:
     def __call__(self, match: Match, hand: HandState, seat: int, action: object) -> None:
         lang = self.lang
         if seat < 0:
-            print(f"Hand {match.hand_number - 1}: seat {hand.opener} leads")
+            print(f"Hand {match.hand_number - 1}: {seat_name(hand.opener)} leads")
             for s in range(hand.players):
-                print(f"  seat {s}: {' '.join(t.text for t in hand.hand_of(s))}")
+                print(f"  {seat_name(s)}: {' '.join(t.text for t in hand.hand_of(s))}")
             print(f"  boneyard: {hand.boneyard_size} tiles, {hand.rules.reserve} never drawn")
             return
         drawn = hand.drawn_tiles[-1] if isinstance(action, Draw) else None
@@ -181,7 +182,7 @@ def run_secure(
         "messages": len(transcript),
         "scores": list(table.sessions[0].scores),
         "identical_transcripts": len(heads) == 1,
-        "verify": "clean" if report.ok else str(report.failure),
+        "verify": "clean" if report.ok else report.failure_text(),
         "blame": blames,
         "cpu_s": round(cpu, 3),
     }
@@ -223,7 +224,7 @@ def _print_report(report: SimulationReport) -> None:
         print(f"matches {report.matches}: {report.matches_drawn} drawn")
     for seat in range(report.players):
         line = (
-            f"  seat {seat} ({report.bots[seat]}): {report.hands_won[seat]} hands won, "
+            f"  {seat_name(seat)} ({report.bots[seat]}): {report.hands_won[seat]} hands won, "
             f"{report.points[seat]} points"
         )
         if report.matches:

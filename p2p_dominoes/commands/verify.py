@@ -2,6 +2,8 @@
 
 FILE is a transcript file (``--record``), a table log (``table.log``) or a table directory of
 the data directory. A log is read as after a crash: a torn last record is dropped and said so.
+Exit 0 when clean, 1 when a message fails verification, 2 when FILE is missing, unreadable or
+not a record at all (one line on standard error).
 """
 
 from __future__ import annotations
@@ -12,11 +14,19 @@ from pathlib import Path
 from typing import Any
 
 from p2p_dominoes.cli import UsageError
-from p2p_dominoes.session import TableCode
+from p2p_dominoes.engine import hands_played_text, scores_text, seat_name
+from p2p_dominoes.session import TRANSCRIPT_MAGIC, TableCode
 from p2p_dominoes.session.verify import VerifyReport, verify_transcript
-from p2p_dominoes.store.table_log import LOG_MAGIC, TableLogError, log_path, parse_log
+from p2p_dominoes.store.table_log import (
+    LOG_FILE_NAME,
+    LOG_MAGIC,
+    TableLogError,
+    log_path,
+    parse_log,
+)
 
 MAX_FILE_SIZE = 256 * 1024 * 1024
+WHAT_IS_READ = "a transcript (as written by --record), a table.log, or a table's folder"
 
 
 def register(commands: Any) -> None:
@@ -24,18 +34,16 @@ def register(commands: Any) -> None:
         "verify",
         help="audit a saved transcript: signatures, chain, proofs, rules, scores",
         description="Audit a saved transcript or a peer's table log offline. Exit 0 when it is "
-        "clean, 1 when a message fails (named on one line), 2 when the file cannot be read.",
+        "clean, 1 when a message fails (named on one line), 2 when the file cannot be read or "
+        "is not a record.",
     )
-    parser.add_argument(
-        "file",
-        type=Path,
-        help="a transcript (as written by --record), a table.log, or a table's directory",
-    )
+    parser.add_argument("file", type=Path, help=WHAT_IS_READ)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.set_defaults(run=run)
 
 
 def read_file(path: Path) -> bytes:
+    """The bytes of ``path`` (at most MAX_FILE_SIZE); UsageError with one line otherwise."""
     try:
         with path.open("rb") as handle:
             data = handle.read(MAX_FILE_SIZE + 1)
@@ -46,21 +54,46 @@ def read_file(path: Path) -> bytes:
     return data
 
 
-def read_record(path: Path) -> tuple[bytes, int]:
-    """Transcript-file bytes from a transcript, a table log or a table directory.
-
-    Also returns how many bytes of a torn last log record were left out (0 for a transcript).
-    """
+def read_input(path: Path) -> tuple[Path, bytes]:
+    """The file to read for ``path`` (a table folder's log) and its bytes."""
     if path.is_dir():
-        path = log_path(path)
+        log = log_path(path)
+        if not log.is_file():
+            raise UsageError(
+                f"{path} is a folder with no {LOG_FILE_NAME} in it; give {WHAT_IS_READ}"
+            )
+        path = log
     data = read_file(path)
-    if not data.startswith(LOG_MAGIC):
+    if not data:
+        raise UsageError(f"{path} is empty; give {WHAT_IS_READ}")
+    return path, data
+
+
+def as_transcript(path: Path, data: bytes) -> tuple[bytes, int] | None:
+    """Transcript-file bytes from a transcript's or a table log's bytes, and how many bytes of a
+    torn last log record were left out (0 for a transcript); None for anything else."""
+    if data.startswith(TRANSCRIPT_MAGIC):
         return data, 0
+    if not data.startswith(LOG_MAGIC):
+        return None
     try:
         contents = parse_log(data)
     except TableLogError as exc:
         raise UsageError(f"{path}: {exc}") from None
     return contents.transcript_bytes(), contents.dropped_bytes
+
+
+def read_record(path: Path) -> tuple[bytes, int]:
+    """Transcript-file bytes from a transcript, a table log or a table directory.
+
+    Also returns how many bytes of a torn last log record were left out (0 for a transcript).
+    Anything else (missing, unreadable, a folder without a log, other bytes) is a UsageError.
+    """
+    source, data = read_input(path)
+    record = as_transcript(source, data)
+    if record is None:
+        raise UsageError(f"{path} is not a p2p-dominoes record; give {WHAT_IS_READ}")
+    return record
 
 
 def run(args: argparse.Namespace) -> int:
@@ -71,20 +104,42 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         summary = report_summary(report)
         summary["torn_bytes"] = dropped
-        print(json.dumps(summary))
+        print(json.dumps(summary, ensure_ascii=False))
     elif report.failure is not None:
-        print(f"{args.file}: {report.failure}")
+        print(f"{args.file}: {report.failure_text()}")
     else:
-        state = "match complete" if report.complete else "match unfinished"
         print(
             f"{args.file}: clean — {report.messages} messages, "
             f"{report.hands} hand{'s' if report.hands != 1 else ''} audited, "
-            f"{state}, scores {', '.join(map(str, report.scores))}, head {report.head.hex()[:16]}"
+            f"{match_state(report)}, scores {scores_text(report.scores, report.names)}, "
+            f"head {report.head.hex()[:16]}"
         )
     if report.ok and report.code is not None and not args.json:
         # The code the players compared aloud, so an audit afterwards can confirm it.
         print(f"{args.file}: table code {report.code.line()}")
     return 0 if report.ok else 1
+
+
+def match_state(report: VerifyReport, lang: str = "en") -> str:
+    """Where the match stands, in words: won, drawn, finished after its hands, or unfinished."""
+    ru = lang == "ru"
+    outcome = report.outcome
+    if report.complete and outcome is not None and outcome.over:
+        if outcome.winner is None:
+            return "матч окончен вничью" if ru else "match complete, drawn"
+        winner = seat_name(outcome.winner, report.names, lang)
+        return f"матч окончен, победитель — {winner}" if ru else f"match complete, won by {winner}"
+    if report.limit_reached:
+        assert report.max_hands is not None
+        text = hands_played_text(report.hands, report.max_hands, lang)
+        return text[0].lower() + text[1:]
+    if report.max_hands is not None:
+        return (
+            f"матч не окончен ({report.hands} из {report.max_hands})"
+            if ru
+            else f"match unfinished ({report.hands} of {report.max_hands} hands)"
+        )
+    return "матч не окончен" if ru else "match unfinished"
 
 
 def report_summary(report: VerifyReport) -> dict[str, Any]:
@@ -94,17 +149,28 @@ def report_summary(report: VerifyReport) -> dict[str, Any]:
         "ok": report.ok,
         "messages": report.messages,
         "hands": report.hands,
+        "max_hands": report.max_hands,
         "players": list(report.names),
         "scores": list(report.scores),
         "complete": report.complete,
         "match": None
         if outcome is None
-        else {"over": outcome.over, "winner": outcome.winner, "draw": outcome.draw},
+        else {
+            "over": outcome.over,
+            "winner": outcome.winner,
+            "draw": outcome.draw,
+            "limit_reached": report.limit_reached,
+        },
         "head": report.head.hex(),
         "table_code": None if report.code is None else code_summary(report.code),
         "failure": None
         if failure is None
-        else {"index": failure.index, "seat": failure.seat, "reason": failure.reason},
+        else {
+            "index": failure.index,
+            "seat": failure.seat,
+            "reason": failure.reason,
+            "text": report.failure_text(),
+        },
     }
 
 

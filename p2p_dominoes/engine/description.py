@@ -78,10 +78,44 @@ def _wording(lang: str) -> _Wording:
         raise InvalidRecord(f"unknown language {lang!r} (languages: en, ru)") from None
 
 
-def action_text(seat: int, action: Action, drawn: Tile | None = None, lang: str = "en") -> str:
-    """One action in words; `drawn` shows the drawn tile (only to those allowed to see it)."""
-    ru = _wording(lang) is _WORDINGS["ru"]
-    who = f"место {seat}" if ru else f"seat {seat}"
+def seat_name(seat: int, names: Sequence[str] = (), lang: str = "en") -> str:
+    """What a person reads for a seat: its player's name, else "seat 1" … (one-based)."""
+    if 0 <= seat < len(names) and names[seat]:
+        return names[seat]
+    return f"место {seat + 1}" if _is_ru(lang) else f"seat {seat + 1}"
+
+
+def _is_ru(lang: str) -> bool:
+    return _wording(lang) is _WORDINGS["ru"]
+
+
+def _sentence_start(seat: int, names: Sequence[str], lang: str) -> str:
+    """`seat_name`, capitalised when it is the one-based stand-in ("Seat 2 wins …")."""
+    name = seat_name(seat, names, lang)
+    if 0 <= seat < len(names) and names[seat]:
+        return name
+    return name[:1].upper() + name[1:]
+
+
+def scores_text(scores: Sequence[int], names: Sequence[str] = ()) -> str:
+    """The scores, each after its player's name when the names are known: "Ann 12, Bob 5"."""
+    if len(names) != len(scores):
+        return ", ".join(map(str, scores))
+    return ", ".join(f"{name} {score}" for name, score in zip(names, scores, strict=True))
+
+
+def action_text(
+    seat: int,
+    action: Action,
+    drawn: Tile | None = None,
+    lang: str = "en",
+    names: Sequence[str] = (),
+) -> str:
+    """One action in words; `drawn` shows the drawn tile (only to those allowed to see it).
+
+    The seat is named by `names` when given, else as "seat 1" … (one-based)."""
+    ru = _is_ru(lang)
+    who = seat_name(seat, names, lang)
     if isinstance(action, Play):
         verb = "кладёт" if ru else "plays"
         if action.place is None:
@@ -96,36 +130,55 @@ def action_text(seat: int, action: Action, drawn: Tile | None = None, lang: str 
     return f"{who} " + ("пропускает ход" if ru else "passes")
 
 
-def result_text(result: HandResult, lang: str = "en") -> str:
-    """How a hand ended and the arithmetic of its points."""
-    ru = _wording(lang) is _WORDINGS["ru"]
+def result_text(result: HandResult, lang: str = "en", names: Sequence[str] = ()) -> str:
+    """How a hand ended and the arithmetic of its points, naming the winner."""
+    ru = _is_ru(lang)
     if result.end is HandEnd.UNFINISHED:
         return "Сдача не окончена." if ru else "The hand is unfinished."
     if result.end is HandEnd.DOMINO:
         assert result.winner is not None
+        who = seat_name(result.winner, names, lang)
         if ru:
-            return f"Место {result.winner} выложило все кости: {result.arithmetic()}."
-        return f"Domino by seat {result.winner}: {result.arithmetic()}."
+            return f"Домино: {who} выкладывает последнюю кость, {result.arithmetic()}."
+        return f"Domino by {who}: {result.arithmetic()}."
     if result.winner is None:
         if ru:
             return "Блокировка: наименьшая сумма разделена, никто не получает очков."
         return "Block: the lowest total is shared, nobody scores."
+    who = seat_name(result.winner, names, lang)
     if ru:
         return (
-            f"Блокировка: у места {result.winner} единственная наименьшая сумма, "
-            f"{result.arithmetic()}."
+            f"Блокировка: наименьшая сумма только у одного игрока — {who}, {result.arithmetic()}."
         )
-    return f"Block: seat {result.winner} has the single lowest total, {result.arithmetic()}."
+    return f"Block: {who} has the single lowest total, {result.arithmetic()}."
 
 
-def match_text(outcome: MatchOutcome, scores: Sequence[int], lang: str = "en") -> str:
-    """The state of the match after a hand."""
-    ru = _wording(lang) is _WORDINGS["ru"]
-    listed = ", ".join(map(str, scores))
+def match_text(
+    outcome: MatchOutcome, scores: Sequence[int], lang: str = "en", names: Sequence[str] = ()
+) -> str:
+    """The state of the match after a hand, naming the winner once it is over."""
+    ru = _is_ru(lang)
+    listed = scores_text(scores, names)
     if not outcome.over:
         return f"Счёт: {listed}." if ru else f"Scores: {listed}."
     if outcome.winner is None:
         return f"Матч окончен вничью: {listed}." if ru else f"The match is drawn: {listed}."
     if ru:
-        return f"Место {outcome.winner} выигрывает матч: {listed}."
-    return f"Seat {outcome.winner} wins the match: {listed}."
+        return f"Матч выигрывает {seat_name(outcome.winner, names, lang)}: {listed}."
+    return f"{_sentence_start(outcome.winner, names, lang)} wins the match: {listed}."
+
+
+def hands_played_text(hands: int, max_hands: int, lang: str = "en") -> str:
+    """ "Match finished after 2 of 2 hands": a match that ended after its agreed hands."""
+    if _is_ru(lang):
+        word = "сдачи" if max_hands % 10 == 1 and max_hands % 100 != 11 else "сдач"
+        return f"Матч окончен после {hands} из {max_hands} {word}"
+    word = "hand" if max_hands == 1 else "hands"
+    return f"Match finished after {hands} of {max_hands} {word}"
+
+
+def match_length_text(
+    hands: int, max_hands: int, scores: Sequence[int], lang: str = "en", names: Sequence[str] = ()
+) -> str:
+    """A match that ended after its agreed number of hands (nobody reached the target)."""
+    return f"{hands_played_text(hands, max_hands, lang)}: {scores_text(scores, names)}."

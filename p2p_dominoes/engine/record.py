@@ -18,7 +18,8 @@ from p2p_dominoes.engine.rules import FirstOpener, Rules
 from p2p_dominoes.engine.scoring import HandResult, MatchOutcome, match_outcome
 from p2p_dominoes.engine.tiles import Tile, parse_tile, tiles_in
 
-_RECORD_KEYS = {"rules", "scores", "opener", "hands", "boneyard", "actions", "hand"}
+_RECORD_KEYS = {"rules", "scores", "opener", "hands", "boneyard", "actions", "hand", "players"}
+MAX_NAME_CHARS = 64
 _ACTION_KEYS = {"seat", "play", "at", "side", "draw", "pass"}
 
 
@@ -33,18 +34,24 @@ class HandRecord:
     boneyard: tuple[Tile, ...]
     actions: tuple[dict[str, Any], ...]
     hand: int = 1
+    players: tuple[str, ...] = ()
+    """The players' names in seat order, when known: what replay calls each seat."""
 
     def to_dict(self) -> dict[str, Any]:
         rules: Any = self.rules.name if _is_preset(self.rules) else self.rules.to_dict()
-        return {
-            "rules": rules,
-            "hand": self.hand,
-            "scores": list(self.scores),
-            "opener": self.opener,
-            "hands": [[t.key for t in hand] for hand in self.hands],
-            "boneyard": [t.key for t in self.boneyard],
-            "actions": [dict(a) for a in self.actions],
-        }
+        out: dict[str, Any] = {"rules": rules, "hand": self.hand}
+        if self.players:
+            out["players"] = list(self.players)
+        out.update(
+            {
+                "scores": list(self.scores),
+                "opener": self.opener,
+                "hands": [[t.key for t in hand] for hand in self.hands],
+                "boneyard": [t.key for t in self.boneyard],
+                "actions": [dict(a) for a in self.actions],
+            }
+        )
+        return out
 
 
 def _is_preset(rules: Rules) -> bool:
@@ -98,12 +105,28 @@ def parse_record(data: object) -> HandRecord:
     hand_number = data.get("hand", 1)
     if type(hand_number) is not int or hand_number < 1:
         raise InvalidRecord("'hand' must be a positive integer")
+    names = data.get("players", [])
+    if (
+        not isinstance(names, list)
+        or len(names) not in (0, players)
+        or not all(_is_name(n) for n in names)
+    ):
+        raise InvalidRecord(
+            f"'players' must be {players} names of 1–{MAX_NAME_CHARS} printable characters"
+        )
     actions = data["actions"]
     if not isinstance(actions, list):
         raise InvalidRecord("'actions' must be a list")
     for index, action in enumerate(actions):
         _check_action_shape(index, action, players)
-    return HandRecord(rules, tuple(scores), opener, hands, boneyard, tuple(actions), hand_number)
+    return HandRecord(
+        rules, tuple(scores), opener, hands, boneyard, tuple(actions), hand_number, tuple(names)
+    )
+
+
+def _is_name(name: object) -> bool:
+    """A player's name a record may carry: printable text that a terminal shows as it is."""
+    return isinstance(name, str) and 1 <= len(name) <= MAX_NAME_CHARS and name.isprintable()
 
 
 def _check_action_shape(index: int, action: object, players: int) -> None:
@@ -203,6 +226,7 @@ class Replay:
     """The outcome of replaying a record."""
 
     state: HandState
+    record: HandRecord
     steps: list[ReplayStep] = field(default_factory=list)
     scores: tuple[int, ...] = ()
     match: MatchOutcome | None = None
@@ -223,7 +247,7 @@ def replay(record: HandRecord, lang: str = "en") -> Replay:
                 f"not seat {record.opener}"
             )
     state = HandState(record.rules, record.hands, record.boneyard, record.opener, must_lead)
-    out = Replay(state)
+    out = Replay(state, record)
     for index, raw in enumerate(record.actions):
         seat = raw["seat"]
         try:

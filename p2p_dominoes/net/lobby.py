@@ -7,9 +7,11 @@ Every transport `data` payload starts with one channel byte: 0x01 a session enve
   `host_address` is the address the joiner used to reach the host (so the host can tell others
   how to reach bots that run beside it); `commitment` (32 bytes) fixes the joiner's secret table
   nonce before it sees anyone's (`session.table_code`), and the genesis must carry it;
-- `["seats", table_name, rules, seats_total, [[name, key, address, port], …]]` host → everyone
-  seated: the seats so far, clockwise in join order (seat 0 is the host);
-- `["genesis", envelope, max_hands | nil]` host → everyone: the signed genesis; play begins;
+- `["seats", table_name, rules, seats_total, [[name, key, address, port], …], max_hands | nil]`
+  host → everyone seated: the seats so far, clockwise in join order (seat 0 is the host), and how
+  many hands the match will last (nil: a whole match), which the genesis must then sign;
+- `["genesis", envelope]` host → everyone: the signed genesis (it carries `max_hands`); play
+  begins;
 - `["refuse", code, reason]` host → joiner: no seat, or no longer one; `code` is one of
   `REFUSAL_CODES` and is what a joiner acts on (it retries only `busy`), `reason` is words for a
   person (cleaned before display, never parsed).
@@ -24,6 +26,7 @@ import msgpack  # type: ignore[import-untyped]
 
 from p2p_dominoes.peer_text import peer_text
 from p2p_dominoes.session import COMMITMENT_SIZE, PublicIdentity
+from p2p_dominoes.session.hand_messages import MAX_HANDS
 from p2p_dominoes.session.identity import InvalidIdentity
 
 CHANNEL_SESSION: Final = 0x01
@@ -76,12 +79,15 @@ class Seats:
     rules: str
     seats_total: int
     seats: tuple[SeatAddress, ...]
+    max_hands: int | None = None
+    """The match length the host will sign in the genesis (None: a whole match)."""
 
 
 @dataclass(frozen=True)
 class GenesisOffer:
+    """The signed genesis; the match length travels inside it, signed."""
+
     envelope: bytes
-    max_hands: int | None
 
 
 @dataclass(frozen=True)
@@ -103,8 +109,9 @@ def encode_lobby(message: LobbyMessage) -> bytes:
     elif isinstance(message, Seats):
         seats = [[s.name, s.key.raw, s.address, s.port] for s in message.seats]
         body = ["seats", message.table_name, message.rules, message.seats_total, seats]
+        body.append(message.max_hands)
     elif isinstance(message, GenesisOffer):
-        body = ["genesis", message.envelope, message.max_hands]
+        body = ["genesis", message.envelope]
     else:
         body = ["refuse", message.code, message.reason]
     packed: bytes = msgpack.packb(body, use_bin_type=True)
@@ -135,19 +142,17 @@ def decode_lobby(payload: bytes) -> LobbyMessage:
         _check_name(name)
         _check_port(port)
         return Join(name, port, _check_address(host), _check_commitment(commitment))
-    if kind == "seats" and _types(args, str, str, int, list):
-        table, rules, total, raw_seats = args
+    if kind == "seats" and len(args) == 5 and _types(args[:4], str, str, int, list):
+        table, rules, total, raw_seats, hands = args
         _check_name(table)
         if not 2 <= total <= 4 or len(raw_seats) > total:
             raise LobbyError("seats: 2–4 seats, no more taken than there are")
-        return Seats(table, _printable(rules, 64), total, tuple(_seat(s) for s in raw_seats))
-    if (
-        kind == "genesis"
-        and len(args) == 2
-        and isinstance(args[0], bytes)
-        and (args[1] is None or (type(args[1]) is int and args[1] >= 1))
-    ):
-        return GenesisOffer(args[0], args[1])
+        if hands is not None and (type(hands) is not int or not 1 <= hands <= MAX_HANDS):
+            raise LobbyError(f"seats: max_hands is nil or 1–{MAX_HANDS}")
+        listed = tuple(_seat(s) for s in raw_seats)
+        return Seats(table, _printable(rules, 64), total, listed, hands)
+    if kind == "genesis" and _types(args, bytes):
+        return GenesisOffer(args[0])
     if kind == "refuse" and _types(args, str, str):
         code, reason = args
         # An unknown code (from a newer peer) is a final refusal: never retried.

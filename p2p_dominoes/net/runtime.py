@@ -642,20 +642,19 @@ def sit_down(
     options: PeerOptions,
     transcript: Transcript,
     seat: int,
-    max_hands: int | None,
     table_name: str,
     peers: Sequence[PeerAddress],
     nonce: bytes,
 ) -> tuple[TableSession, TableLog | None]:
     """The session for our seat, with its crash-safe log and stored hand secrets (if kept).
 
+    How many hands are played is the signed genesis's ``max_hands``.
+
     Our table nonce is on disk before the log exists, so a peer that crashes before its
     ``genesis_sign`` went out reveals the same nonce when it resumes.
     """
     if options.data_dir is None:
-        session = TableSession(
-            transcript, seat, options.identity, max_hands=max_hands, table_nonce=nonce
-        )
+        session = TableSession(transcript, seat, options.identity, table_nonce=nonce)
         return session, None
     directory = table_dir(options.data_dir, transcript.table_id)
     try:
@@ -668,7 +667,7 @@ def sit_down(
         seat,
         transcript[0].encoded,
         name=table_name,
-        max_hands=max_hands,
+        max_hands=transcript.genesis.max_hands,
     )
     log.note_peers(peers)
     keys = HandSecrets(directory).keys_for
@@ -676,7 +675,6 @@ def sit_down(
         transcript,
         seat,
         options.identity,
-        max_hands=max_hands,
         hand_keys=keys,
         table_nonce=nonce,
     )

@@ -86,6 +86,8 @@ from p2p_dominoes.session import (
 from p2p_dominoes.session.table import TableSession
 from p2p_dominoes.session.transcript import Transcript
 from p2p_dominoes.store import (
+    BotSeat,
+    BotSeatError,
     HandSecrets,
     NonceFileError,
     PeerAddress,
@@ -93,6 +95,8 @@ from p2p_dominoes.store import (
     TableLogBusy,
     TableLogError,
     TableNonceFile,
+    bot_seats,
+    keep_bot_seat,
     read_log,
 )
 
@@ -151,8 +155,10 @@ class _HostLobby:
         rules: Rules,
         desk: HostDesk | None,
         commitment: bytes,
+        max_hands: int | None = None,
     ) -> None:
         self.options = options
+        self.max_hands = max_hands
         self.players = players
         self.table = table
         self.rules = rules
@@ -175,7 +181,7 @@ class _HostLobby:
             else:
                 address = seated.observed
             seats.append(SeatAddress(seated.name, seated.key, address, seated.port))
-        return Seats(self.table, self.rules.name, self.players, tuple(seats))
+        return Seats(self.table, self.rules.name, self.players, tuple(seats), self.max_hands)
 
     def state(self) -> LobbyState:
         """The lobby as the host's person sees it (names cleaned)."""
@@ -253,7 +259,7 @@ async def host_table(
     table_id = secrets.token_bytes(16)
     nonce = new_table_nonce()  # table code: committed now, revealed in our genesis_sign
     commitment = seat_commitment(options.identity.public, nonce)
-    lobby = _HostLobby(options, listener, players, table_name, rules, desk, commitment)
+    lobby = _HostLobby(options, listener, players, table_name, rules, desk, commitment, hands)
     inbox = Inbox.new()
     session_box: list[TableSession] = []
     ready = trio.Event()
@@ -271,7 +277,7 @@ async def host_table(
             seat = next(i for i, s in enumerate(lobby.seated) if s.connection is connection)
             await serve_link(inbox, seat, connection)
 
-    async with AsyncExitStack() as stack:
+    async with AsyncExitStack() as stack, trio.open_nursery() as bot_nursery:
         advert = await _advertise(stack, options, table_id, table_name, rules, players, listener)
         async with trio.open_nursery() as nursery:
             await nursery.start(
@@ -282,13 +288,16 @@ async def host_table(
             for number in range(bots):
                 bot_identity = Identity.generate()
                 lobby.admission.trust(bot_identity.public)
-                nursery.start_soon(
+                bot_name = f"bot-{number + 1}"
+                kept = _keep_bot(options, table_id, bot_name, bot_strategy, bot_identity)
+                bot_nursery.start_soon(
                     _run_bot,
                     options,
                     listener.port,
-                    f"bot-{number + 1}",
+                    bot_name,
                     bot_strategy,
                     bot_identity,
+                    kept,
                 )
             attending = trio.CancelScope()
             if desk is not None:
@@ -303,12 +312,13 @@ async def host_table(
             lobby.started = True
             attending.cancel()
             seats = lobby.seats_for(lobby.seated[0]).seats
-            genesis = _genesis(table_id, rules, seats, [s.commitment for s in lobby.seated])
+            commitments = [s.commitment for s in lobby.seated]
+            genesis = _genesis(table_id, rules, seats, commitments, hands)
             envelope = genesis.sign(options.identity, 0)
-            offer = encode_lobby(GenesisOffer(envelope.encode(), hands))
+            offer = encode_lobby(GenesisOffer(envelope.encode()))
             transcript = Transcript(envelope, default_registry())
             peers = [PeerAddress(i, s.address, s.port) for i, s in enumerate(seats)]
-            session, log = sit_down(options, transcript, 0, hands, table_name, peers, nonce)
+            session, log = sit_down(options, transcript, 0, table_name, peers, nonce)
             session_box.append(session)
             run = TableRun(session, options, tuple(s.name for s in seats), inbox=inbox, log=log)
             ready.set()
@@ -323,6 +333,7 @@ async def host_table(
                 await advert.update(phase="playing", seats_taken=players)
             status = await play_table(run, nursery)
             nursery.cancel_scope.cancel()
+        _let_bots_finish(bot_nursery)
     return status
 
 
@@ -376,10 +387,14 @@ def _dial_host(options: PeerOptions) -> str:
 
 
 def _genesis(
-    table_id: bytes, rules: Rules, seats: tuple[SeatAddress, ...], commitments: list[bytes]
+    table_id: bytes,
+    rules: Rules,
+    seats: tuple[SeatAddress, ...],
+    commitments: list[bytes],
+    max_hands: int | None,
 ) -> Genesis:
     infos = (SeatInfo(s.name, s.key, c) for s, c in zip(seats, commitments, strict=True))
-    return Genesis(table_id, rules.to_wire(), tuple(infos))
+    return Genesis(table_id, rules.to_wire(), tuple(infos), max_hands=max_hands)
 
 
 async def _lobby_member(connection: Connection, lobby: _HostLobby, ready: trio.Event) -> None:
@@ -543,42 +558,82 @@ async def _serve_seated(connection: Connection, session: TableSession, inbox: In
     await serve_link(inbox, seat, connection)
 
 
-async def _run_bot(
-    options: PeerOptions, port: int, name: str, strategy: str, identity: Identity
-) -> None:
-    """A bot peer as a child process, with an identity the host made (and so seats unasked).
+def _keep_bot(
+    options: PeerOptions, table_id: bytes, name: str, strategy: str, identity: Identity
+) -> BotSeat | None:
+    """The bot's own data directory under our table's (None when we keep no data ourselves)."""
+    if options.data_dir is None:
+        return None
+    try:
+        return keep_bot_seat(options.data_dir, table_id, name, strategy, identity)
+    except BotSeatError as exc:
+        raise PeerFailure(str(exc)) from None
 
-    The bot's private key goes to it on its standard input, never on its command line (which
-    other local users can read).
-    """
-    host = _dial_host(options) if options.interface else "127.0.0.1"
-    command = [
-        sys.executable,
-        "-m",
-        "p2p_dominoes",
-        "join",
-        "--connect",
-        f"{host}:{port}",
-        "--name",
-        name,
-        "--bot",
-        strategy,
-        "--ui",
-        "none",
-        "--port",
-        "0",
-        "--identity-stdin",
-    ]
+
+def _bot_command(options: PeerOptions, name: str, verb: list[str], strategy: str) -> list[str]:
+    """The command line of a bot peer we start (`join …` or `resume`), without its identity."""
+    command = [sys.executable, "-m", "p2p_dominoes", *verb, "--bot", strategy]
+    command += ["--ui", "none", "--port", "0"]
     if options.interface:
         command += ["--interface", options.interface]
     if options.timing is not None:
         command += ["--timing", str(bot_timing_path(options.timing.path, name))]
-    await trio.run_process(
+    return command
+
+
+async def _run_bot(
+    options: PeerOptions,
+    port: int,
+    name: str,
+    strategy: str,
+    identity: Identity,
+    kept: BotSeat | None,
+) -> None:
+    """A bot peer as a child process, with an identity the host made (and so seats unasked).
+
+    With a data directory of its own (`kept`: its identity key is stored there, 0600) the bot
+    keeps its table log and hand secrets, and comes back when we resume; without one its private
+    key goes to it on its standard input, never on its command line (which other local users
+    can read).
+    """
+    host = _dial_host(options) if options.interface else "127.0.0.1"
+    verb = ["join", "--connect", f"{host}:{port}", "--name", name]
+    command = _bot_command(options, name, verb, strategy)
+    if kept is not None:
+        command += ["--data-dir", str(kept.directory)]
+        given = b""
+    else:
+        command += ["--identity-stdin"]
+        given = identity.private_bytes().hex().encode() + b"\n"
+    await trio.run_process(command, stdin=given, stdout=subprocess.DEVNULL, check=False)
+
+
+BOTS_FINISH: Final = 20.0
+"""Seconds our bots get, once our match is over, to log its end and exit on their own."""
+
+
+def _let_bots_finish(bots: trio.Nursery) -> None:
+    """Our table is over: the bots we started end on their own (their logs say "over"), and any
+    still running after BOTS_FINISH seconds is stopped."""
+    bots.cancel_scope.deadline = trio.current_time() + BOTS_FINISH
+
+
+async def _resume_bot(options: PeerOptions, bot: BotSeat) -> None:
+    """Resume a bot we started at this table, on its own data directory. One still running
+    (we were killed, it was not) answers that its table is busy and keeps playing."""
+    command = _bot_command(
+        options, bot.name, ["resume", "--data-dir", str(bot.directory)], bot.strategy
+    )
+    done = await trio.run_process(
         command,
-        stdin=identity.private_bytes().hex().encode() + b"\n",
+        stdin=b"",
         stdout=subprocess.DEVNULL,
+        capture_stderr=True,
         check=False,
     )
+    if done.returncode != 0:
+        said = peer_text(done.stderr.decode("utf-8", "replace").strip(), 300)
+        log.info("bot %s resumed with status %d: %s", bot.name, done.returncode, said)
 
 
 # -- joining ------------------------------------------------------------------------------------
@@ -808,7 +863,7 @@ async def _play_joined(
     _check_genesis_against_lobby(transcript, lobby)
     seats = transcript.genesis.seats
     peers = [PeerAddress(i, *address) for i, address in sorted(addresses.items())]
-    session, log = sit_down(options, transcript, seat, offer.max_hands, table_name, peers, nonce)
+    session, log = sit_down(options, transcript, seat, table_name, peers, nonce)
     session_box.append(session)
     run = TableRun(session, options, tuple(s.name for s in seats), inbox=inbox, log=log)
     ready.set()
@@ -851,6 +906,18 @@ def _check_genesis_against_lobby(transcript: Transcript, lobby: Seats) -> None:
     seated = [(s.name, s.key) for s in genesis.seats]
     if len(seated) != lobby.seats_total or seated != [(s.name, s.key) for s in lobby.seats]:
         raise PeerFailure("the host's genesis seats other players than the lobby showed")
+    if genesis.max_hands != lobby.max_hands:
+        raise PeerFailure(
+            f"the host's genesis plays {_match_length(genesis.max_hands)}, "
+            f"not {_match_length(lobby.max_hands)} as the lobby showed"
+        )
+
+
+def _match_length(max_hands: int | None) -> str:
+    """How long a match lasts, in words: "2 hands", "1 hand" or "a whole match"."""
+    if max_hands is None:
+        return "a whole match"
+    return f"{max_hands} hand{'s' if max_hands != 1 else ''}"
 
 
 _REFUSED_BECAUSE: Final = {
@@ -898,6 +965,8 @@ async def _await_genesis(
             names = tuple(f"{peer_text(s.name, 64)} ({s.key.fingerprint})" for s in message.seats)
             if names != shown:
                 table, rules = peer_text(message.table_name, 64), peer_text(message.rules, 64)
+                if message.max_hands is not None:
+                    rules += f", {_match_length(message.max_hands)}"
                 say(
                     f"Table '{table}' ({rules}): "
                     f"{len(names)} of {message.seats_total} seats: " + ", ".join(names)
@@ -989,7 +1058,6 @@ async def resume_table(options: PeerOptions, directory: Path) -> int:
         transcript,
         header.seat,
         options.identity,
-        max_hands=header.max_hands,
         hand_keys=secrets.keys_for,
         table_nonce=nonce,
     )
@@ -1013,11 +1081,18 @@ async def resume_table(options: PeerOptions, directory: Path) -> int:
     async def handler(connection: Connection) -> None:
         await _serve_seated(connection, session, inbox)
 
-    async with trio.open_nursery() as nursery:
+    async with trio.open_nursery() as bot_nursery, trio.open_nursery() as nursery:
         await nursery.start(listener.serve, options.identity, handler)
+        if header.seat == 0:
+            bots = bot_seats(directory)
+            if bots:
+                options.say("Bringing back our bots: " + ", ".join(b.name for b in bots) + ".")
+            for bot in bots:
+                bot_nursery.start_soon(_resume_bot, options, bot)
         for seat, address in peers.items():
             if seat != header.seat:
                 nursery.start_soon(_dial_seat, options, inbox, seat, address, seats[seat].key)
         status = await play_table(run, nursery)
         nursery.cancel_scope.cancel()
+        _let_bots_finish(bot_nursery)
     return status

@@ -84,8 +84,20 @@ class HandEnded(Event):
 
 @dataclass(frozen=True)
 class MatchEnded(Event):
+    """The match is over: a seat reached the target (`outcome.over`), or the genesis's
+    `max_hands` hands were played (`limit_reached`)."""
+
     outcome: MatchOutcome
     scores: tuple[int, ...]
+    hands: int = 0
+    """How many hands were played."""
+    max_hands: int | None = None
+    """The genesis's limit on hands, if it set one."""
+
+    @property
+    def limit_reached(self) -> bool:
+        """True when the match stopped because its agreed number of hands was played."""
+        return not self.outcome.over and self.max_hands is not None and self.hands >= self.max_hands
 
 
 @dataclass(frozen=True)

@@ -1,10 +1,12 @@
 """Table genesis: who sits where with which key, under which rules; and each seat's signature.
 
 The genesis message (type 1) is the first entry of every transcript; each seat in it carries the
-commitment to its secret table nonce (`table_code`). Then every seat, in seat order, sends one
-``genesis_sign`` (type 2) whose body is the genesis message hash and the nonce that opens its
-commitment; the table is set up once all have signed, and nothing else may come before that.
-Every seat's nonce then gives the table code the players compare aloud.
+commitment to its secret table nonce (`table_code`), and it fixes how long the match lasts (a
+number of hands, or nil for a whole match), so an offline record knows when it ended. Then
+every seat, in seat order, sends one ``genesis_sign`` (type 2) whose body is the genesis
+message hash and the nonce that opens its commitment; the table is set up once all have signed,
+and nothing else may come before that. Every seat's nonce then gives the table code the players
+compare aloud.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from p2p_dominoes.session.envelope import (
     genesis_head,
 )
 from p2p_dominoes.session.errors import InvalidMessage
+from p2p_dominoes.session.hand_messages import MAX_HANDS
 from p2p_dominoes.session.identity import (
     PUBLIC_KEY_SIZE,
     Identity,
@@ -36,6 +39,7 @@ from p2p_dominoes.session.schema import (
     Bin,
     Checked,
     Int,
+    Nullable,
     Opaque,
     Text,
     Wire,
@@ -67,6 +71,7 @@ def _is_public_key(value: Wire) -> bool:
 
 _NAME: Final = Text(MAX_NAME_BYTES)
 _RULES: Final = Opaque(RULES_MAX_DEPTH)
+_MAX_HANDS: Final = Nullable(Int(1, MAX_HANDS))
 SEAT_SCHEMA: Final = record(
     ("name", _NAME),
     ("key", Checked(Bin(PUBLIC_KEY_SIZE), _is_public_key, "Ed25519 public key")),
@@ -81,6 +86,7 @@ GENESIS: Final = MessageType(
         ("table_id", Bin(TABLE_ID_SIZE)),
         ("rules", _RULES),
         ("seats", ArrayOf(SEAT_SCHEMA, min_len=MIN_SEATS, max_len=MAX_SEATS)),
+        ("max_hands", _MAX_HANDS),
     ),
 )
 GENESIS_SIGN: Final = MessageType(
@@ -115,6 +121,9 @@ class Genesis:
     rules: Wire
     seats: tuple[SeatInfo, ...]
     protocol_version: int = PROTOCOL_VERSION
+    max_hands: int | None = None
+    """The match ends after this many hands (or earlier, when a seat reaches the target);
+    None plays the whole match to the rules' target."""
 
     def __post_init__(self) -> None:
         bad = "bad-genesis"
@@ -127,6 +136,9 @@ class Genesis:
                 "unsupported-version", f"protocol version {self.protocol_version} not supported"
             )
         object.__setattr__(self, "rules", _RULES.check(self.rules, "genesis.rules"))
+        hands = self.max_hands
+        if hands is not None and (type(hands) is not int or not 1 <= hands <= MAX_HANDS):
+            raise InvalidMessage(bad, f"max_hands is nil or a number of hands, 1..{MAX_HANDS}")
         seats = tuple(self.seats)
         if not MIN_SEATS <= len(seats) <= MAX_SEATS:
             raise InvalidMessage(bad, f"a table has {MIN_SEATS}..{MAX_SEATS} seats")
@@ -137,14 +149,14 @@ class Genesis:
         object.__setattr__(self, "seats", seats)
 
     @classmethod
-    def new(cls, rules: Wire, seats: Sequence[SeatInfo]) -> Genesis:
+    def new(cls, rules: Wire, seats: Sequence[SeatInfo], max_hands: int | None = None) -> Genesis:
         """A genesis for a new table with a fresh random table id."""
-        return cls(secrets.token_bytes(TABLE_ID_SIZE), rules, tuple(seats))
+        return cls(secrets.token_bytes(TABLE_ID_SIZE), rules, tuple(seats), max_hands=max_hands)
 
     @classmethod
     def from_wire(cls, body: Sequence[Wire]) -> Genesis:
         """Parse a genesis body (raises InvalidMessage)."""
-        version, table_id, rules, seats = GENESIS.body.check(body, GENESIS.name)
+        version, table_id, rules, seats, max_hands = GENESIS.body.check(body, GENESIS.name)
         assert isinstance(seats, tuple)
         infos = []
         for seat in seats:
@@ -154,12 +166,14 @@ class Genesis:
             assert isinstance(commitment, bytes)
             infos.append(SeatInfo(name, PublicIdentity(key), commitment))
         assert isinstance(version, int) and isinstance(table_id, bytes)
-        return cls(table_id, rules, tuple(infos), version)
+        assert max_hands is None or isinstance(max_hands, int)
+        return cls(table_id, rules, tuple(infos), version, max_hands)
 
     def to_wire(self) -> tuple[Wire, ...]:
-        """The body: ``[protocol_version, table_id, rules, [[name, key, commitment], …]]``."""
+        """The body: ``[protocol_version, table_id, rules, [[name, key, commitment], …],
+        max_hands | nil]``."""
         seats = tuple((seat.name, seat.key.raw, seat.commitment) for seat in self.seats)
-        return (self.protocol_version, self.table_id, self.rules, seats)
+        return (self.protocol_version, self.table_id, self.rules, seats, self.max_hands)
 
     def seat_of(self, key: PublicIdentity) -> int | None:
         """The seat held by ``key``, if any."""

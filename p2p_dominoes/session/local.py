@@ -62,7 +62,8 @@ class LocalTable:
         nonces: Sequence[bytes] | None = None,
     ) -> LocalTable:
         """A new table: fresh identities and table nonces, a genesis signed by seat 0 that
-        carries every seat's commitment, one session per seat.
+        carries every seat's commitment and `max_hands` (None: a whole match), one session
+        per seat.
 
         `rngs`, `identities`, `table_id` and `nonces` make a table reproducible (test vectors).
         """
@@ -73,9 +74,9 @@ class LocalTable:
             for n, i, nonce in zip(names, ids, secret, strict=True)
         ]
         genesis = (
-            Genesis.new(rules.to_wire(), seats)
+            Genesis.new(rules.to_wire(), seats, max_hands)
             if table_id is None
-            else Genesis(table_id, rules.to_wire(), tuple(seats))
+            else Genesis(table_id, rules.to_wire(), tuple(seats), max_hands=max_hands)
         )
         envelope = genesis.sign(ids[0], 0)
         sessions = [
@@ -83,7 +84,6 @@ class LocalTable:
                 Transcript(envelope, default_registry()),
                 seat,
                 ids[seat],
-                max_hands=max_hands,
                 rng=rngs[seat] if rngs is not None else SYSTEM_RANDOM,
                 table_nonce=secret[seat],
             )

@@ -10,7 +10,7 @@ named with the reason and the table stops; an honest peer never raises on any in
 The order of a hand (PROTOCOL.md §10):
 commit → reveal → shuffles in seat order → deal shares in seat order → (lead claims) → turns
 (a draw is followed by the other seats' shares for the drawn position) → hand reveals → secrets →
-audit → next hand, until the match (or the agreed number of hands) is over.
+audit → next hand, until the match (or the number of hands the genesis fixes) is over.
 """
 
 from __future__ import annotations
@@ -182,13 +182,13 @@ class TableSession:
         seat: int | None,
         identity: Identity | None,
         *,
-        max_hands: int | None = None,
         rng: RandomSource = SYSTEM_RANDOM,
         hand_keys: HandKeysSource | None = None,
         table_nonce: bytes | None = None,
     ) -> None:
         """``table_nonce`` is this seat's secret nonce, the one its genesis seat commits to
-        (required for a seat; an observer has none)."""
+        (required for a seat; an observer has none). How many hands the match lasts is the
+        genesis's ``max_hands``: signed by every seat, so every peer and any verifier agree."""
         self.transcript = transcript
         self.seat = seat
         self._identity = identity
@@ -210,7 +210,7 @@ class TableSession:
         ):
             raise ValueError(f"the table nonce does not open seat {seat}'s commitment")
         self._table_nonce = table_nonce
-        self.max_hands = max_hands
+        self.max_hands = genesis.max_hands
         self._hand_keys = hand_keys or mental.new_hand_keys
         self.match = Match(self.rules, self.players)
         self.phase = Phase.SETUP
@@ -886,7 +886,8 @@ class TableSession:
         done = self.max_hands is not None and len(self.match.results) >= self.max_hands
         if outcome.over or done:
             self.phase = Phase.OVER
-            events.append(MatchEnded(outcome, tuple(self.match.scores)))
+            played = len(self.match.results)
+            events.append(MatchEnded(outcome, tuple(self.match.scores), played, self.max_hands))
             return events
         return [*events, *self._begin_hand()]
 

@@ -6,10 +6,10 @@ every rule (including those only checkable at the end-of-hand audit) and every s
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from p2p_dominoes.engine import MatchOutcome
+from p2p_dominoes.engine import MatchOutcome, seat_name
 from p2p_dominoes.session.errors import InvalidMessage
 from p2p_dominoes.session.events import Event, HandEnded, MatchEnded
 from p2p_dominoes.session.messages import default_registry
@@ -27,8 +27,16 @@ class Failure:
     reason: str
 
     def __str__(self) -> str:
+        return self.text()
+
+    def text(self, names: Sequence[str] = ()) -> str:
+        """The failure for a person: the message, its seat by name and one-based number."""
         where = f"message #{self.index}" if self.index is not None else "the file"
-        who = f" (seat {self.seat})" if self.seat is not None else ""
+        who = ""
+        if self.seat is not None:
+            number = f"seat {self.seat + 1}"
+            name = seat_name(self.seat, names)
+            who = f" ({number})" if name == number else f" ({name}, {number})"
         return f"{where}{who}: {self.reason}"
 
 
@@ -47,10 +55,26 @@ class VerifyReport:
     events: list[Event] = field(default_factory=list)
     code: TableCode | None = None
     """The table code the players compared (None until every seat signed the genesis)."""
+    max_hands: int | None = None
+    """The match length the genesis signed (None: a whole match, to the rules' target)."""
 
     @property
     def ok(self) -> bool:
         return self.failure is None
+
+    @property
+    def limit_reached(self) -> bool:
+        """The match ended because the genesis's number of hands was played."""
+        return (
+            self.complete
+            and self.max_hands is not None
+            and self.hands >= self.max_hands
+            and not (self.outcome is not None and self.outcome.over)
+        )
+
+    def failure_text(self) -> str:
+        """The first failure, naming the seat as the players knew it ("" when clean)."""
+        return "" if self.failure is None else self.failure.text(self.names)
 
 
 def verify_transcript(
@@ -76,8 +100,7 @@ def verify_transcript(
                 transcript = Transcript(envelope, default_registry())
                 session = TableSession(transcript, None, None)
                 report.names = tuple(s.name for s in transcript.genesis.seats)
-                if on_names is not None:
-                    on_names(report.names)
+                report.max_hands = transcript.genesis.max_hands
                 if on_names is not None:
                     on_names(report.names)
             else:

@@ -3,6 +3,15 @@
 Where the files go: docs/files.md. The table log format: PROTOCOL.md §8.1.
 """
 
+from p2p_dominoes.store.bot_seat import (
+    BOT_FILE_NAME,
+    BOTS_DIR_NAME,
+    BotSeat,
+    BotSeatError,
+    bot_dir,
+    bot_seats,
+    keep_bot_seat,
+)
 from p2p_dominoes.store.identity_file import (
     IDENTITY_FILE_NAME,
     IdentityFileError,
@@ -45,10 +54,14 @@ from p2p_dominoes.store.transcript_file import (
 )
 
 __all__ = [
+    "BOTS_DIR_NAME",
+    "BOT_FILE_NAME",
     "IDENTITY_FILE_NAME",
     "LOG_FILE_NAME",
     "MAX_TRANSCRIPT_FILE_SIZE",
     "NONCE_FILE_NAME",
+    "BotSeat",
+    "BotSeatError",
     "HandSecrets",
     "IdentityFileError",
     "LogContents",
@@ -62,9 +75,12 @@ __all__ = [
     "TableLogError",
     "TableNonceFile",
     "TableSummary",
+    "bot_dir",
+    "bot_seats",
     "data_dir",
     "default_data_dir",
     "discard_unfinished_writes",
+    "keep_bot_seat",
     "list_tables",
     "load_identity_file",
     "load_or_create_identity",

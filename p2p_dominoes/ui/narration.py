@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from p2p_dominoes.engine import action_text, match_text, result_text
+from p2p_dominoes.engine import (
+    action_text,
+    match_length_text,
+    match_text,
+    result_text,
+    scores_text,
+    seat_name,
+)
 from p2p_dominoes.session.events import (
     ActionTaken,
     CheatingDetected,
@@ -53,11 +60,14 @@ _WORDS = {
 def narrate(
     event: Event, names: Sequence[str], lang: str = "en", me: int | None = None
 ) -> list[str]:
-    """Lines that tell `event`; `names` are the seats' names, `me` the seat of this peer."""
-    w = _WORDS["ru" if lang == "ru" else "en"]
+    """Lines that tell `event`; `names` are the seats' names, `me` the seat of this peer.
+
+    Every seat is named by its player's name (a one-based "seat 2" only if a name is missing)."""
+    lang = "ru" if lang == "ru" else "en"
+    w = _WORDS[lang]
 
     def name(seat: int) -> str:
-        return names[seat] if 0 <= seat < len(names) else f"seat {seat}"
+        return seat_name(seat, names, lang)
 
     if isinstance(event, TableReady):
         return [w["ready"]]
@@ -74,8 +84,7 @@ def narrate(
         return [line]
     if isinstance(event, ActionTaken):
         drawn = event.drawn if event.seat == me else None
-        text = action_text(event.seat, event.action, drawn, lang)
-        return ["  " + text.replace(_seat_word(event.seat, lang), name(event.seat), 1)]
+        return ["  " + action_text(event.seat, event.action, drawn, lang, names)]
     if isinstance(event, HandEnded):
         lines = [
             w["shows"].format(name=name(s), tiles=" ".join(t.text for t in tiles) or w["none"])
@@ -83,17 +92,18 @@ def narrate(
         ]
         lines += [
             w["audit"],
-            "  " + result_text(event.result, lang),
-            w["scores"].format(scores=", ".join(map(str, event.scores))),
+            "  " + result_text(event.result, lang, names),
+            w["scores"].format(scores=scores_text(event.scores, names)),
         ]
         return lines
     if isinstance(event, MatchEnded):
-        return [match_text(event.outcome, event.scores, lang)] if event.outcome.over else []
+        if event.outcome.over:
+            return [match_text(event.outcome, event.scores, lang, names)]
+        if event.limit_reached:
+            assert event.max_hands is not None
+            return [match_length_text(event.hands, event.max_hands, event.scores, lang, names)]
+        return []
     if isinstance(event, CheatingDetected):
         kind = "stall" if event.blame.code == "stall" else "cheat"  # a crash is not a cheat
         return [w[kind].format(name=name(event.blame.seat), reason=event.blame.reason)]
     return []
-
-
-def _seat_word(seat: int, lang: str) -> str:
-    return f"место {seat}" if lang == "ru" else f"seat {seat}"

@@ -37,6 +37,8 @@ class Figures:
     messages_lost: int = 0
     outages: list[dict[str, Any]] = field(default_factory=list)
     stalls: list[dict[str, Any]] = field(default_factory=list)
+    whole_tables: list[dict[str, Any]] = field(default_factory=list)
+    """Tables stopped whole (host and bots, or a `play` peer) and resumed (test_whole_tables)."""
 
     def add_kills(self, match: str, kills: list[Kill]) -> None:
         self.kills += [{"match": match, **asdict(kill)} for kill in kills]
@@ -64,6 +66,7 @@ class Figures:
             "resuming_line_s": _spread(line),
             "link_outages": self.outages,
             "stalls": self.stalls,
+            "whole_tables": self.whole_tables,
         }
 
 
@@ -129,6 +132,13 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
         write(f"link outage: {outage}")
     for stall in summary["stalls"]:
         write(f"stall: {stall}")
+    for whole in summary["whole_tables"]:
+        write(
+            f"whole table {whole['table']}: stopped by {', '.join(whole['stops']) or 'nothing'}; "
+            f"back in play after {', '.join(f'{b} s' for b in whole['back_in_play_s'])} "
+            f"(restart to a new message); finished, {whole['records_verified']} records "
+            f"verified clean ({whole['seconds']} s)"
+        )
     write(f"written to {FIGURES_FILE}")
 
 

@@ -1,10 +1,22 @@
-"""`p2p-dominoes replay`: text and JSON output, and exit status 2 with one line for bad records."""
+"""`p2p-dominoes replay`: text and JSON output, and exit status 2 with one line for bad records.
+
+It reads what `verify` reads (a transcript, a table.log, a table's folder) as well as a plain JSON
+hand record, and names the players in every result.
+"""
 
 import json
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+from tests.commands.records import (
+    match_transcript,
+    random_bytes,
+    write_table_folder,
+    write_transcript,
+)
 from tests.engine.test_record import EXAMPLE
 
 
@@ -19,7 +31,7 @@ def test_replay_prints_each_action_and_the_board(tmp_path: Path) -> None:
     path.write_text(json.dumps(EXAMPLE))
     out = run("replay", str(path))
     assert out.returncode == 0, out.stderr
-    assert "1: seat 1 plays [1|1] on [1|4] (low end)" in out.stdout
+    assert "1: seat 2 plays [1|1] on [1|4] (low end)" in out.stdout  # seats count from 1
     assert "Tiles: [1|4], [1|1]. Connections: [1|4] (low end) – [1|1] (side A)." in out.stdout
     assert out.stdout.strip().endswith("The hand is unfinished.")
 
@@ -66,3 +78,78 @@ def test_a_bad_record_exits_2_with_one_line_and_no_traceback(tmp_path: Path) -> 
     assert out.returncode == 2 and "not valid JSON" in out.stderr
     out = run("replay", str(tmp_path / "missing.json"))
     assert out.returncode == 2 and "cannot read" in out.stderr
+
+
+def test_a_named_record_says_the_players_names(tmp_path: Path) -> None:
+    path = tmp_path / "hand.json"
+    path.write_text(json.dumps(dict(EXAMPLE, players=["Ann", "Bob", "Cleo"])), encoding="utf-8")
+    out = run("replay", str(path))
+    assert out.returncode == 0, out.stderr
+    assert "0: Ann plays [1|4]" in out.stdout
+    assert "1: Bob plays [1|1] on [1|4] (low end)" in out.stdout
+    assert "2: Cleo draws [1|3]" in out.stdout
+    out = run("replay", str(path), "--lang", "ru")
+    assert "1: Bob кладёт [1|1] к [1|4] (конец с меньшим значением)" in out.stdout
+    path.write_text(json.dumps(dict(EXAMPLE, players=["Ann", "Bob"])))
+    out = run("replay", str(path))
+    assert out.returncode == 2 and "'players' must be 3 names" in out.stderr
+
+
+@pytest.mark.parametrize("form", ["transcript", "table.log", "table folder"])
+def test_replay_reads_a_transcript_a_table_log_and_a_table_folder(
+    tmp_path: Path, form: str
+) -> None:
+    """A finished `--hands 2` match: two hands told with names, no third hand, a finished match."""
+    if form == "transcript":
+        path = write_transcript(tmp_path / "match.p2pd")
+    else:
+        folder = write_table_folder(tmp_path / "table")
+        path = folder / "table.log" if form == "table.log" else folder
+    out = run("replay", str(path))
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert "Hand 1: keys committed and revealed, shuffling" in lines
+    assert "Hand 2: keys committed and revealed, shuffling" in lines
+    assert not any(line.startswith("Hand 3") for line in lines)  # the hand that never happened
+    assert [seat.name for seat in match_transcript().genesis.seats] == ["Ann", "Bob"]
+    assert any(line.startswith("Match finished after 2 of 2 hands: Ann ") for line in lines)
+    assert lines[-1] == "verify: clean, match finished after 2 of 2 hands"
+    assert not any("seat 0" in line or "seat 1" in line for line in lines)
+    assert "codec" not in out.stderr
+
+
+def test_replay_of_an_unfinished_log_says_how_far_it_got(tmp_path: Path) -> None:
+    last_five_missing = len(match_transcript()) - 5  # hand 2 is not over
+    folder = write_table_folder(tmp_path / "table", count=last_five_missing)
+    out = run("replay", str(folder))
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.splitlines()[-1] == "verify: clean, match unfinished (1 of 2 hands)"
+
+
+def test_a_tampered_transcript_replays_to_the_failure_and_exits_1(tmp_path: Path) -> None:
+    data = bytearray(match_transcript().to_bytes())
+    data[len(data) // 2] ^= 0x10
+    path = tmp_path / "bad.p2pd"
+    path.write_bytes(bytes(data))
+    out = run("replay", str(path))
+    assert out.returncode == 1
+    last = out.stdout.splitlines()[-1]
+    assert last.startswith("verify: message #")
+    assert "(Ann, seat 1)" in last or "(Bob, seat 2)" in last
+
+
+def test_what_is_not_a_record_is_exit_2_with_one_line(tmp_path: Path) -> None:
+    cases = {
+        "random bytes": (random_bytes(tmp_path / "junk.bin"), "is not a p2p-dominoes record"),
+        "empty file": (tmp_path / "empty.p2pd", "is empty"),
+        "folder without a log": (tmp_path / "folder", "is a folder with no table.log in it"),
+        "missing": (tmp_path / "missing.p2pd", "cannot read"),
+    }
+    (tmp_path / "empty.p2pd").write_bytes(b"")
+    (tmp_path / "folder").mkdir()
+    for case, (path, said) in cases.items():
+        out = run("replay", str(path))
+        assert out.returncode == 2, case
+        assert out.stdout == "", case
+        assert out.stderr.count("\n") == 1 and said in out.stderr, (case, out.stderr)
+        assert "Traceback" not in out.stderr and "codec" not in out.stderr, case

@@ -101,7 +101,7 @@ async def test_a_joiner_refuses_a_genesis_that_swaps_its_commitment() -> None:
                 SeatInfo("joiner", connection.peer, chosen),
             ],
         )
-        offer = GenesisOffer(genesis.sign(host, 0).encode(), 1)
+        offer = GenesisOffer(genesis.sign(host, 0).encode())
         await connection.send(encode_lobby(offer))
         try:
             while True:

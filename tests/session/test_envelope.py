@@ -30,7 +30,11 @@ def note(
 ) -> Envelope:
     return Envelope.sign(
         signer or fixed_identity("player 1"),
-        table_id=TABLE_ID, seat=seat, head=HEAD, mtype=NOTE, body=(text, n),
+        table_id=TABLE_ID,
+        seat=seat,
+        head=HEAD,
+        mtype=NOTE,
+        body=(text, n),
     )
 
 
@@ -93,8 +97,12 @@ def test_lists_in_bodies_are_normalised_to_tuples() -> None:
 def test_golden_vector() -> None:
     """A fixed key and fields give fixed bytes (Ed25519 is deterministic): pins the format."""
     envelope = Envelope.sign(
-        fixed_identity("alice"), table_id=TABLE_ID, seat=2, head=HEAD,
-        mtype=GENESIS_SIGN, body=(b"\x22" * 32, b"\x33" * 32),
+        fixed_identity("alice"),
+        table_id=TABLE_ID,
+        seat=2,
+        head=HEAD,
+        mtype=GENESIS_SIGN,
+        body=(b"\x22" * 32, b"\x33" * 32),
     )
     assert envelope.encode().hex() == GOLDEN_GENESIS_SIGN_HEX
     assert envelope.hash.hex() == GOLDEN_GENESIS_SIGN_HASH

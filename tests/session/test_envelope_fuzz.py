@@ -79,8 +79,12 @@ def test_mutated_envelopes_never_verify(pair: tuple[bytes, bytes]) -> None:
 
 
 ATOMS = (
-    st.none() | st.booleans() | st.integers(-(2**63), 2**64 - 1) | st.floats()
-    | st.text(max_size=20) | st.binary(max_size=70)
+    st.none()
+    | st.booleans()
+    | st.integers(-(2**63), 2**64 - 1)
+    | st.floats()
+    | st.text(max_size=20)
+    | st.binary(max_size=70)
 )
 VALUES = st.recursive(
     ATOMS,
@@ -111,8 +115,12 @@ def test_envelope_shaped_msgpack(values: tuple[object, ...], extra: int) -> None
 @given(st.binary(min_size=32, max_size=32))
 def test_signed_random_bodies_round_trip(digest: bytes) -> None:
     envelope = Envelope.sign(
-        fixed_identity("fuzz"), table_id=TABLE_ID, seat=3, head=digest,
-        mtype=GENESIS_SIGN, body=(digest, digest[::-1]),
+        fixed_identity("fuzz"),
+        table_id=TABLE_ID,
+        seat=3,
+        head=digest,
+        mtype=GENESIS_SIGN,
+        body=(digest, digest[::-1]),
     )
     assert decode_or_invalid(envelope.encode()) == envelope
 

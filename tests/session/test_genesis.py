@@ -51,7 +51,34 @@ def test_wire_form_is_an_array_of_arrays() -> None:
             ("Player 0", IDS[0].public.raw, COMMITS[0]),
             ("Player 1", IDS[1].public.raw, COMMITS[1]),
         ),
+        None,
     )
+    assert Genesis(TABLE_ID, RULES, seats(2), max_hands=3).to_wire()[4] == 3
+
+
+@pytest.mark.parametrize("hands", [None, 1, 2, 10_000])
+def test_the_match_length_is_signed_in_the_genesis(hands: int | None) -> None:
+    genesis = Genesis.new(RULES, seats(2), hands)
+    envelope = Envelope.decode(genesis.sign(IDS[0], 0).encode(), default_registry())
+    assert Genesis.from_wire(envelope.body).max_hands == hands
+    assert Transcript(envelope, default_registry()).genesis.max_hands == hands
+
+
+@pytest.mark.parametrize("hands", [0, -1, 10_001, True, "2", 2.0])
+def test_a_match_length_is_nil_or_a_number_of_hands(hands: object) -> None:
+    with pytest.raises(InvalidMessage, match="max_hands"):
+        Genesis(TABLE_ID, RULES, seats(2), max_hands=hands)  # type: ignore[arg-type]
+    body = list(Genesis(TABLE_ID, RULES, seats(2)).to_wire())
+    body[4] = hands
+    with pytest.raises(InvalidMessage, match="max_hands"):
+        Genesis.from_wire(body)
+
+
+def test_a_genesis_without_a_match_length_is_not_a_genesis() -> None:
+    """The field is part of the body of version 1: a four-element body is malformed."""
+    body = list(Genesis(TABLE_ID, RULES, seats(2)).to_wire())[:4]
+    with pytest.raises(InvalidMessage):
+        Genesis.from_wire(body)
 
 
 def test_setup_phase_in_seat_order() -> None:
@@ -98,8 +125,12 @@ def test_forged_genesis_rejected() -> None:
 def test_genesis_envelope_must_agree_with_body() -> None:
     genesis = Genesis(TABLE_ID, RULES, seats(2))
     other_table = Envelope.sign(
-        IDS[0], table_id=b"\x01" * 16, seat=0, head=genesis_head(b"\x01" * 16),
-        mtype=GENESIS, body=genesis.to_wire(),
+        IDS[0],
+        table_id=b"\x01" * 16,
+        seat=0,
+        head=genesis_head(b"\x01" * 16),
+        mtype=GENESIS,
+        body=genesis.to_wire(),
     )
     with pytest.raises(InvalidMessage, match="disagrees"):
         Transcript(other_table, default_registry())
@@ -109,8 +140,12 @@ def test_genesis_envelope_must_agree_with_body() -> None:
     with pytest.raises(InvalidMessage, match="genesis head"):
         Transcript(off_head, default_registry())
     outsider = Envelope.sign(
-        IDS[3], table_id=TABLE_ID, seat=3, head=genesis_head(TABLE_ID),
-        mtype=GENESIS, body=genesis.to_wire(),
+        IDS[3],
+        table_id=TABLE_ID,
+        seat=3,
+        head=genesis_head(TABLE_ID),
+        mtype=GENESIS,
+        body=genesis.to_wire(),
     )
     with pytest.raises(InvalidMessage, match="not at this table"):
         Transcript(outsider, default_registry())
@@ -142,8 +177,20 @@ def test_one_key_cannot_hold_two_seats() -> None:
 
 @pytest.mark.parametrize(
     "name",
-    ["", "x" * 65, "é" * 33, "tab\there", "new\nline", "del\x7f", "c1\x85", "rtl\u202eoverride",
-     "isolate\u2066", "lrm\u200e", "sep\u2028", "alm\u061c"],
+    [
+        "",
+        "x" * 65,
+        "é" * 33,
+        "tab\there",
+        "new\nline",
+        "del\x7f",
+        "c1\x85",
+        "rtl\u202eoverride",
+        "isolate\u2066",
+        "lrm\u200e",
+        "sep\u2028",
+        "alm\u061c",
+    ],
 )
 def test_bad_names_rejected(name: str) -> None:
     with pytest.raises(InvalidMessage):

@@ -98,9 +98,7 @@ class Peers:
         registry = default_registry()
         transcript = Transcript(Envelope.decode(messages[0], registry), registry)
         nonce = TableNonceFile(self.dirs[VICTIM]).load(transcript.table_id, VICTIM)
-        session = TableSession(
-            transcript, VICTIM, self.ids[VICTIM], max_hands=log.header.max_hands, table_nonce=nonce
-        )
+        session = TableSession(transcript, VICTIM, self.ids[VICTIM], table_nonce=nonce)
         for data in messages[1:]:
             session.admit(Envelope.decode(data, registry))
         self.logs[VICTIM] = log

@@ -17,6 +17,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import partial
+from pathlib import Path
 from typing import Any
 
 import trio
@@ -32,7 +33,13 @@ from p2p_dominoes.net.discovery import (
     open_discovery,
 )
 from p2p_dominoes.net.runtime import PeerFailure, PeerOptions
-from p2p_dominoes.net.tables import Target, host_table, join_table, split_host_port
+from p2p_dominoes.net.tables import (
+    Target,
+    host_table,
+    join_table,
+    resume_table,
+    split_host_port,
+)
 from p2p_dominoes.peer_text import peer_text
 from p2p_dominoes.session import Identity
 from p2p_dominoes.session.events import (
@@ -46,6 +53,7 @@ from p2p_dominoes.session.events import (
 )
 from p2p_dominoes.session.hand_messages import MAX_HANDS
 from p2p_dominoes.session.table import TableSession
+from p2p_dominoes.store import TableSummary, list_tables
 from p2p_dominoes.ui.narration import narrate
 from p2p_dominoes.ui.web.hub import Hub
 from p2p_dominoes.ui.web.snapshot import (
@@ -187,6 +195,10 @@ class PlayController:
     host_lobby: LobbyState | None = None
     """The table this player hosts, before the start (who sits, who asks); None otherwise."""
     lobby_control: LobbyControl | None = None
+    data_dir: Path | None = None
+    """Where this player's table logs and hand secrets are kept (None: nothing is kept)."""
+    unfinished: TableSummary | None = None
+    """The unfinished table the lobby offers to resume (looked up at start and after a table)."""
 
     def publish(self) -> None:
         if self.screen == "table" and self.ui is not None and self.ui.session is not None:
@@ -219,7 +231,19 @@ class PlayController:
             "tables": _table_rows(self.tables),
             "lines": self.lobby_lines[-30:],
             "discovery": self.discovery_note,
+            "unfinished": _unfinished_row(self.unfinished),
         }
+
+    def _look_for_unfinished(self) -> None:
+        """Find the most recent unfinished table in the data directory (None when none)."""
+        self.unfinished = None
+        if self.data_dir is None:
+            return
+        try:
+            tables = list_tables(self.data_dir)
+        except OSError:
+            return
+        self.unfinished = next((t for t in tables if not t.finished and t.problem is None), None)
 
     def _desk(self) -> dict[str, Any]:
         now = time.monotonic()  # the admission clock
@@ -261,6 +285,7 @@ class PlayController:
                 nursery.start_soon(self._browse)
             else:
                 self.discovery_note = "off"
+            self._look_for_unfinished()
             self.publish()
             async for command in self.hub.commands:
                 await self._command(command, nursery)
@@ -312,7 +337,7 @@ class PlayController:
             if not self.busy:
                 self.screen = "lobby"
                 self.publish()
-        elif kind in ("host", "rematch", "join") and self.busy:
+        elif kind in ("host", "rematch", "join", "resume") and self.busy:
             self.hub.publish({"type": "refused", "text": "A table is already running."})
         elif kind == "host":
             settings = _host_settings(command)
@@ -325,6 +350,18 @@ class PlayController:
         elif kind == "rematch" and self.last_host is not None:
             self.busy = True
             nursery.start_soon(self._play, partial(self._host, self.last_host))
+        elif kind == "resume":
+            table = self.unfinished if set(command) == {"type"} else None
+            if table is None:
+                text = (
+                    "A resume command has no other fields."
+                    if set(command) != {"type"}
+                    else "There is no unfinished table to resume."
+                )
+                self.hub.publish({"type": "refused", "text": text})
+                return
+            self.busy = True
+            nursery.start_soon(self._play, partial(self._resume, table.directory))
         elif kind == "join":
             target = _join_target(command)
             if target is None:
@@ -344,7 +381,11 @@ class PlayController:
             interface=self.interface,
             port=self.lan_port,
             mdns=self.mdns,
+            data_dir=self.data_dir,
         )
+
+    async def _resume(self, directory: Path) -> int:
+        return await resume_table(self._options(), directory)
 
     async def _host(self, settings: dict[str, Any]) -> int:
         return await host_table(
@@ -378,6 +419,7 @@ class PlayController:
             self.screen = "lobby"
         finally:
             self.busy = False
+            self._look_for_unfinished()
             self.publish()
 
     def _send_record(self) -> None:
@@ -392,6 +434,18 @@ class PlayController:
                 "data": base64.b64encode(data).decode("ascii"),
             }
         )
+
+
+def _unfinished_row(table: TableSummary | None) -> dict[str, Any] | None:
+    """The unfinished table the lobby offers to resume: its name (cleaned), seat, players."""
+    if table is None:
+        return None
+    return {
+        "name": peer_text(table.name, 64) or table.table_id.hex()[:8],
+        "seat": table.seat + 1,
+        "players": [peer_text(name, 64) for name in table.players],
+        "messages": table.messages,
+    }
 
 
 @functools.lru_cache(maxsize=1)

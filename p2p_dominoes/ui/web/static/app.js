@@ -16,7 +16,7 @@ const TEXT = {
     bots: "Bots for empty seats", hands: "Hands (empty: a whole match)",
     create_button: "Create and wait for players", join_address: "Join by address",
     host_port: "Host:port", join_button: "Join", join: "Join", status: "Status",
-    compare_line: "Compare the fingerprints on every screen: they must match.",
+    compare_line: "In the lobby, check a full fingerprint against the screen it belongs to; once everyone is seated, compare the table code aloud.",
     code_label: "Table code", fingerprints: "Full fingerprints", code_waiting: "(once every seat has signed)",
     code_compare: "Compare the table code aloud: every screen must show the same words. If one differs, leave the table.",
     table: "Table", draw: "Draw (D)", pass: "Pass (P)", scores: "Scores",
@@ -55,6 +55,8 @@ const TEXT = {
     elsewhere_tab: "Your game is open in another tab or window of this browser; only one can show your tiles.",
     elsewhere_link: "The link to this page works only once, and it has been used. If that was not you, someone else on this computer tried to open your page. To open it here, press Enter in the p2p-dominoes window and open the new link it prints.",
     take_over: "Use it here",
+    resume: "Resume the unfinished table",
+    unfinished: (name, seat, n) => `Table '${name}' was not finished (you sat at seat ${seat}, ${n} messages kept).`,
   },
   ru: {
     title: "p2p-домино", lobby: "Лобби", your_address: "К вам можно присоединиться по адресу",
@@ -69,7 +71,7 @@ const TEXT = {
     bots: "Боты на пустые места", hands: "Сдач (пусто — целый матч)",
     create_button: "Создать и ждать игроков", join_address: "Присоединиться по адресу",
     host_port: "Хост:порт", join_button: "Присоединиться", join: "Сесть", status: "Состояние",
-    compare_line: "Сверьте отпечатки на всех экранах: они должны совпадать.",
+    compare_line: "В лобби сверяйте полный отпечаток с экраном его владельца; когда все сядут, сверьте вслух код стола.",
     code_label: "Код стола", fingerprints: "Полные отпечатки", code_waiting: "(когда все места подпишут)",
     code_compare: "Сверьте код стола вслух: на всех экранах должны быть те же слова. Если хоть одно отличается, уходите из-за стола.",
     table: "Стол", draw: "Взять (D)", pass: "Пропустить (P)", scores: "Счёт",
@@ -108,6 +110,8 @@ const TEXT = {
     elsewhere_tab: "Ваша игра открыта в другой вкладке или окне этого браузера; ваши кости видны только в одной.",
     elsewhere_link: "Ссылка на эту страницу действует один раз, и она уже использована. Если это были не вы, кто-то другой на этом компьютере пытался открыть вашу страницу. Чтобы открыть её здесь, нажмите Enter в окне p2p-dominoes и откройте новую ссылку, которую оно напечатает.",
     take_over: "Открыть здесь",
+    resume: "Вернуться за недоигранный стол",
+    unfinished: (name, seat, n) => `Стол «${name}» не доигран (ваше место ${seat}, сохранено сообщений: ${n}).`,
   },
 };
 
@@ -236,6 +240,10 @@ function renderLobby() {
   $("discovery-note").textContent = state.discovery ? t("discovery_off") : "";
   $("create-button").disabled = state.busy;
   $("join-button").disabled = state.busy;
+  const unfinished = state.unfinished;
+  $("unfinished").hidden = !unfinished;
+  if (unfinished) $("unfinished-text").textContent = t("unfinished", unfinished.name, unfinished.seat, unfinished.messages) + " ";
+  $("resume-button").disabled = state.busy;
   const lines = $("lobby-lines");
   lines.replaceChildren(...state.lines.map((line) => Object.assign(document.createElement("li"), { textContent: line })));
   renderHostLobby();
@@ -574,6 +582,7 @@ function setup() {
   $("pass").addEventListener("click", () => send({ type: "pass" }));
   $("download").addEventListener("click", () => send({ type: "record" }));
   $("rematch").addEventListener("click", () => send({ type: "rematch" }));
+  $("resume-button").addEventListener("click", () => send({ type: "resume" }));
   $("to-lobby").addEventListener("click", () => send({ type: "lobby" }));
   $("take-over").addEventListener("click", takeOver);
   document.addEventListener("keydown", (event) => {

@@ -1,0 +1,109 @@
+"""`p2p-dominoes verify`: a finished `--hands` match reads as finished, failures name the player,
+and exit 1 is only for a record that fails verification (bad input is 2, with one line)."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from p2p_dominoes.bots import random_bot
+from p2p_dominoes.engine import DRAW_RULES, match_outcome
+from p2p_dominoes.session.local import LocalTable
+from tests.commands.records import (
+    match_transcript,
+    random_bytes,
+    write_table_folder,
+    write_transcript,
+)
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "p2p_dominoes", *args], capture_output=True, text=True, timeout=120
+    )
+
+
+@pytest.mark.parametrize("form", ["transcript", "table.log", "table folder"])
+def test_a_finished_hands_match_verifies_as_finished(tmp_path: Path, form: str) -> None:
+    if form == "transcript":
+        path = write_transcript(tmp_path / "match.p2pd")
+    else:
+        folder = write_table_folder(tmp_path / "table")
+        path = folder / "table.log" if form == "table.log" else folder
+    out = run("verify", str(path))
+    assert out.returncode == 0, out.stderr
+    first = out.stdout.splitlines()[0]
+    assert "2 hands audited, match finished after 2 of 2 hands, scores Ann " in first
+    assert ", Bob " in first and "unfinished" not in first
+    summary = json.loads(run("verify", str(path), "--json").stdout)
+    assert summary["complete"] and summary["max_hands"] == 2 and summary["hands"] == 2
+    assert summary["match"]["limit_reached"] is True
+    assert summary["players"] == ["Ann", "Bob"]
+
+
+def test_an_unfinished_log_says_how_many_of_its_hands_were_played(tmp_path: Path) -> None:
+    folder = write_table_folder(tmp_path / "table", count=len(match_transcript()) - 5)
+    out = run("verify", str(folder))
+    assert out.returncode == 0, out.stderr
+    assert "1 hand audited, match unfinished (1 of 2 hands)" in out.stdout
+
+
+def test_a_failing_message_names_the_player_and_exits_1(tmp_path: Path) -> None:
+    data = bytearray(match_transcript().to_bytes())
+    data[len(data) // 2] ^= 0x10
+    path = tmp_path / "bad.p2pd"
+    path.write_bytes(bytes(data))
+    out = run("verify", str(path))
+    assert out.returncode == 1
+    assert out.stdout.count("\n") == 1
+    assert "(Ann, seat 1): " in out.stdout or "(Bob, seat 2): " in out.stdout
+    failure = json.loads(run("verify", str(path), "--json").stdout)["failure"]
+    assert failure["seat"] in (0, 1) and failure["text"] in out.stdout
+
+
+def test_input_that_is_not_a_record_is_exit_2_with_one_line(tmp_path: Path) -> None:
+    (tmp_path / "empty.p2pd").write_bytes(b"")
+    (tmp_path / "folder").mkdir()
+    (tmp_path / "hand.json").write_text("{}")
+    cases = {
+        "random bytes": (random_bytes(tmp_path / "junk.bin"), "is not a p2p-dominoes record"),
+        "a JSON file": (tmp_path / "hand.json", "is not a p2p-dominoes record"),
+        "empty file": (tmp_path / "empty.p2pd", "is empty"),
+        "folder without a log": (tmp_path / "folder", "is a folder with no table.log in it"),
+        "missing": (tmp_path / "missing.p2pd", "cannot read"),
+    }
+    for case, (path, said) in cases.items():
+        out = run("verify", str(path))
+        assert out.returncode == 2, (case, out.stdout, out.stderr)
+        assert out.stdout == "", case
+        assert out.stderr.startswith("p2p-dominoes verify: "), case
+        assert out.stderr.count("\n") == 1 and said in out.stderr, (case, out.stderr)
+        assert "Traceback" not in out.stderr, case
+
+
+def test_a_whole_match_names_its_winner(tmp_path: Path) -> None:
+    table = LocalTable.create(DRAW_RULES, ["Ann", "Bob"], [random_bot] * 2, seed=2)
+    table.run()
+    outcome = match_outcome(DRAW_RULES, table.sessions[0].scores)
+    assert outcome.over and table.sessions[0].transcript.genesis.max_hands is None
+    path = tmp_path / "whole.p2pd"
+    path.write_bytes(table.sessions[0].transcript.to_bytes())
+    out = run("verify", str(path))
+    assert out.returncode == 0, out.stderr
+    if outcome.winner is None:
+        assert "match complete, drawn" in out.stdout
+    else:
+        assert f"match complete, won by {['Ann', 'Bob'][outcome.winner]}, scores Ann " in out.stdout
+    replayed = run("replay", str(path)).stdout.splitlines()
+    assert (
+        replayed[-2].endswith(
+            " wins the match: "
+            + ", ".join(
+                f"{n} {s}" for n, s in zip(["Ann", "Bob"], table.sessions[0].scores, strict=True)
+            )
+            + "."
+        )
+        or "drawn" in replayed[-2]
+    )

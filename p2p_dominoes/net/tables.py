@@ -169,6 +169,8 @@ class _HostLobby:
             _Seated(options.name, options.identity.public, "", listener.port, "", None, commitment)
         ]
         self.started = False
+        self.bot_numbers: dict[PublicIdentity, int] = {}
+        """Our own bots' keys and numbers: they sit in number order, whoever came first."""
         self.full = trio.Event()
         self.changed = trio.Event()
 
@@ -288,6 +290,7 @@ async def host_table(
             for number in range(bots):
                 bot_identity = Identity.generate()
                 lobby.admission.trust(bot_identity.public)
+                lobby.bot_numbers[bot_identity.public] = number
                 bot_name = f"bot-{number + 1}"
                 kept = _keep_bot(options, table_id, bot_name, bot_strategy, bot_identity)
                 bot_nursery.start_soon(
@@ -397,6 +400,16 @@ def _genesis(
     return Genesis(table_id, rules.to_wire(), tuple(infos), max_hands=max_hands)
 
 
+def _bots_in_order(seated: list[_Seated], numbers: dict[PublicIdentity, int]) -> None:
+    """Put our own bots, among the seats they hold, in the order of their numbers (they start
+    at once and arrive in any order; `bot-2` should not sit before `bot-1`). Other seats stay
+    where they are."""
+    places = [i for i, s in enumerate(seated) if s.key in numbers]
+    bots = sorted((seated[i] for i in places), key=lambda s: numbers[s.key])
+    for place, bot in zip(places, bots, strict=True):
+        seated[place] = bot
+
+
 async def _lobby_member(connection: Connection, lobby: _HostLobby, ready: trio.Event) -> None:
     """Seat a joiner (first message: join) once admitted; keep it until the genesis goes out."""
     address = connection.remote_address
@@ -462,10 +475,11 @@ async def _lobby_member(connection: Connection, lobby: _HostLobby, ready: trio.E
         message.commitment,
     )
     lobby.seated.append(seated)
+    _bots_in_order(lobby.seated, lobby.bot_numbers)
     connection.trust()  # seated: out of the listener's stranger limits (transport)
     lobby.options.say(
         f"{name} ({connection.peer.fingerprint}) took seat "
-        f"{len(lobby.seated) - 1} ({len(lobby.seated)} of {lobby.players})."
+        f"{lobby.seated.index(seated)} ({len(lobby.seated)} of {lobby.players})."
     )
     await lobby.broadcast_seats()
     # Hold the connection (and notice a joiner who leaves, or is removed) until the game begins.

@@ -199,6 +199,23 @@ def run(args: argparse.Namespace) -> int:
         if isinstance(exc, KeyboardInterrupt) or (
             isinstance(exc, BaseExceptionGroup) and exc.subgroup(KeyboardInterrupt) is not None
         ):
-            return 0
+            print(_stopped_line(data, args.data_dir is not None), file=sys.stderr, flush=True)
+            return 0  # Ctrl+C is how `play` is meant to end
         raise
     return 0
+
+
+def _stopped_line(data: Path, explicit: bool) -> str:
+    """What `play` says when Ctrl+C ends it: whether a table is kept, and how to come back."""
+    from p2p_dominoes.commands.lan import _unfinished
+    from p2p_dominoes.peer_text import peer_text
+
+    tables = _unfinished(data)
+    if not tables:
+        return "p2p-dominoes play: stopped."
+    label = peer_text(tables[0].name, 64) or tables[0].table_id.hex()[:8]
+    again = f"p2p-dominoes play --data-dir {data}" if explicit else "p2p-dominoes play"
+    return (
+        f"p2p-dominoes play: stopped; the unfinished table '{label}' is kept: "
+        f"run {again} and press Resume on the page to come back to it."
+    )

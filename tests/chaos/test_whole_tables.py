@@ -228,6 +228,8 @@ def test_play_table_comes_back_whole(
                 break
             status = ann.stop(signum)
             assert status in (-signal.SIGKILL, 0, 130), (status, ann.text())
+            if signum == signal.SIGINT:  # Ctrl-C: `play` says the table is kept, and how back
+                assert "the unfinished table 'Web' is kept: run p2p-dominoes play" in ann.text()
             stops.append(f"{NAMES[signum]} in {at}")
             before, since = logged(ann_data), time.monotonic()
             ann = _play(tmp_path, "ann", ann_port, number)

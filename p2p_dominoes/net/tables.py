@@ -279,7 +279,8 @@ async def host_table(
             seat = next(i for i, s in enumerate(lobby.seated) if s.connection is connection)
             await serve_link(inbox, seat, connection)
 
-    async with AsyncExitStack() as stack, trio.open_nursery() as bot_nursery:
+    # The stack (mDNS, whose nursery opens inside ours) closes first, then the bots finish.
+    async with trio.open_nursery() as bot_nursery, AsyncExitStack() as stack:
         advert = await _advertise(stack, options, table_id, table_name, rules, players, listener)
         async with trio.open_nursery() as nursery:
             await nursery.start(

@@ -3,13 +3,11 @@ signs no genesis whose length is not the one it was shown (real TCP, real handsh
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import msgpack  # type: ignore[import-untyped]
 import pytest
 import trio
 
-from p2p_dominoes.engine import Action, SeatView, preset
+from p2p_dominoes.engine import preset
 from p2p_dominoes.net.connection import Connection
 from p2p_dominoes.net.errors import ConnectionClosed
 from p2p_dominoes.net.framing import Data
@@ -28,8 +26,7 @@ from p2p_dominoes.net.lobby import (
 from p2p_dominoes.net.runtime import PeerFailure, PeerOptions, lobby_message
 from p2p_dominoes.net.tables import Target, join_table
 from p2p_dominoes.session import Genesis, Identity, SeatInfo, new_table_nonce, seat_commitment
-from p2p_dominoes.session.events import Event
-from p2p_dominoes.session.table import TableSession
+from tests.net.joiner_ui import LinesUI, peer_failure
 
 KEY = Identity.generate().public
 
@@ -55,42 +52,9 @@ def test_a_bad_match_length_in_seats_is_malformed(hands: object) -> None:
         decode_lobby(msgpack.packb(old, use_bin_type=True))
 
 
-class _Lines:
-    def __init__(self) -> None:
-        self.lines: list[str] = []
-
-    def say(self, line: str) -> None:
-        self.lines.append(line)
-
-    def seated(self, session: TableSession, names: Sequence[str]) -> None:
-        raise AssertionError("the joiner must not sit down")
-
-    def events(self, events: Sequence[Event], names: Sequence[str], seat: int) -> None:
-        pass
-
-    def waiting(self, name: str, seconds: float) -> None:
-        pass
-
-    async def choose(
-        self, view: SeatView, names: Sequence[str], scores: Sequence[int], target: int
-    ) -> Action:
-        raise AssertionError("no play")
-
-
-def _failure(error: BaseException) -> PeerFailure | None:
-    if isinstance(error, PeerFailure):
-        return error
-    if isinstance(error, BaseExceptionGroup):
-        for inner in error.exceptions:
-            found = _failure(inner)
-            if found is not None:
-                return found
-    return None
-
-
 async def test_a_joiner_signs_no_genesis_with_another_match_length_than_it_was_shown() -> None:
     host = Identity.generate()
-    lines = _Lines()
+    lines = LinesUI()
     joiner = PeerOptions(
         "joiner", Identity.generate(), lines, interface="127.0.0.1", port=0, mdns=False
     )
@@ -131,7 +95,7 @@ async def test_a_joiner_signs_no_genesis_with_another_match_length_than_it_was_s
             try:
                 await join_table(joiner, Target(("127.0.0.1",), listener.port, host.public))
             except BaseException as exc:  # the PeerFailure may come inside a group
-                failure = _failure(exc)
+                failure = peer_failure(exc)
                 if failure is None:
                     raise
             await trio.sleep(0.5)  # anything the joiner sent after the genesis has arrived

@@ -9,11 +9,9 @@ clear one-line reason and never send its `genesis_sign` (which would reveal its 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import trio
 
-from p2p_dominoes.engine import Action, SeatView, preset
+from p2p_dominoes.engine import preset
 from p2p_dominoes.net.connection import Connection
 from p2p_dominoes.net.errors import ConnectionClosed
 from p2p_dominoes.net.framing import Data
@@ -36,47 +34,13 @@ from p2p_dominoes.session import (
     new_table_nonce,
     seat_commitment,
 )
-from p2p_dominoes.session.events import Event
-from p2p_dominoes.session.table import TableSession
-
-
-class _Lines:
-    def __init__(self) -> None:
-        self.lines: list[str] = []
-
-    def say(self, line: str) -> None:
-        self.lines.append(line)
-
-    def seated(self, session: TableSession, names: Sequence[str]) -> None:
-        raise AssertionError("the joiner must not sit down")
-
-    def events(self, events: Sequence[Event], names: Sequence[str], seat: int) -> None:
-        pass
-
-    def waiting(self, name: str, seconds: float) -> None:
-        pass
-
-    async def choose(
-        self, view: SeatView, names: Sequence[str], scores: Sequence[int], target: int
-    ) -> Action:
-        raise AssertionError("no play")
-
-
-def _failure(error: BaseException) -> PeerFailure | None:
-    if isinstance(error, PeerFailure):
-        return error
-    if isinstance(error, BaseExceptionGroup):
-        for inner in error.exceptions:
-            found = _failure(inner)
-            if found is not None:
-                return found
-    return None
+from tests.net.joiner_ui import LinesUI, peer_failure
 
 
 async def test_a_joiner_refuses_a_genesis_that_swaps_its_commitment() -> None:
     host = Identity.generate()
     joiner = PeerOptions(
-        "joiner", Identity.generate(), _Lines(), interface="127.0.0.1", port=0, mdns=False
+        "joiner", Identity.generate(), LinesUI(), interface="127.0.0.1", port=0, mdns=False
     )
     rules = preset("draw")
     received: list[Join] = []
@@ -118,7 +82,7 @@ async def test_a_joiner_refuses_a_genesis_that_swaps_its_commitment() -> None:
             try:
                 await join_table(joiner, Target(("127.0.0.1",), listener.port, host.public))
             except BaseException as exc:  # the PeerFailure may come inside a group
-                failure = _failure(exc)
+                failure = peer_failure(exc)
                 if failure is None:
                     raise
             await trio.sleep(0.5)  # anything the joiner sent after the genesis has arrived

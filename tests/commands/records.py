@@ -4,6 +4,8 @@ table log and as a table folder (the data directory's layout)."""
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 from functools import cache
 from pathlib import Path
 
@@ -66,3 +68,10 @@ def random_bytes(path: Path, size: int = 4096) -> Path:
         data = os.urandom(size)
     path.write_bytes(b"\x95" + data)
     return path
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    """`p2p-dominoes ARGS` as a user runs it: its own process, output captured."""
+    return subprocess.run(
+        [sys.executable, "-m", "p2p_dominoes", *args], capture_output=True, text=True, timeout=120
+    )

@@ -2,8 +2,6 @@
 `replay` then reads with the players' names and the same result."""
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 from p2p_dominoes.engine import load_record, replay, result_text
@@ -12,15 +10,10 @@ from tests.commands.records import (
     match_hands,
     match_transcript,
     random_bytes,
+    run,
     write_table_folder,
     write_transcript,
 )
-
-
-def run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "p2p_dominoes", *args], capture_output=True, text=True, timeout=120
-    )
 
 
 def test_each_audited_hand_exports_a_record_that_replays_to_the_same_result(

@@ -5,8 +5,6 @@ hand record, and names the players in every result.
 """
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -14,16 +12,11 @@ import pytest
 from tests.commands.records import (
     match_transcript,
     random_bytes,
+    run,
     write_table_folder,
     write_transcript,
 )
 from tests.engine.test_record import EXAMPLE
-
-
-def run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "p2p_dominoes", *args], capture_output=True, text=True, timeout=60
-    )
 
 
 def test_replay_prints_each_action_and_the_board(tmp_path: Path) -> None:

@@ -2,8 +2,6 @@
 and exit 1 is only for a record that fails verification (bad input is 2, with one line)."""
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -14,15 +12,10 @@ from p2p_dominoes.session.local import LocalTable
 from tests.commands.records import (
     match_transcript,
     random_bytes,
+    run,
     write_table_folder,
     write_transcript,
 )
-
-
-def run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "p2p_dominoes", *args], capture_output=True, text=True, timeout=120
-    )
 
 
 @pytest.mark.parametrize("form", ["transcript", "table.log", "table folder"])

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import secrets
 import sys
 from collections import Counter
@@ -21,6 +22,13 @@ import trio
 from p2p_dominoes.net import ConnectionClosed, HandshakeError, NetError, connect
 from p2p_dominoes.net.lobby import Join, Refuse, decode_lobby, encode_lobby
 from p2p_dominoes.session import Identity
+
+
+def _write_atomically(path: Path, text: str) -> None:
+    # The test kills this process at any moment: a plain write_text could leave an empty file.
+    partial = path.with_name(path.name + ".partial")
+    partial.write_text(text)
+    os.replace(partial, path)
 
 
 async def _squat(port: int, name: str, counts: Counter[str], stats: Path) -> None:
@@ -39,7 +47,7 @@ async def _squat(port: int, name: str, counts: Counter[str], stats: Path) -> Non
                             break
         except (ConnectionClosed, HandshakeError, NetError, OSError):
             counts["dropped"] += 1
-        stats.write_text(json.dumps(counts))
+        _write_atomically(stats, json.dumps(counts))
         await trio.sleep(0.3)
 
 

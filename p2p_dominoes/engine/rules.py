@@ -493,7 +493,7 @@ def drawable(draft: Mapping[str, Any], players: int) -> int:
     if draft["drawing"] == Drawing.NEVER:
         return 0
     size = dict((n, s) for n, s in draft["hand_sizes"]).get(players, 0)
-    return max(0, 28 - players * size - int(draft["reserve"]))
+    return max(0, 28 - players * int(size) - int(draft["reserve"]))
 
 
 def polarity(draft: Mapping[str, Any]) -> Literal["bad", "good"]:

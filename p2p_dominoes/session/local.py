@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from p2p_dominoes.bots import Bot
 from p2p_dominoes.engine import Rules
 from p2p_dominoes.mental import SYSTEM_RANDOM, RandomSource
-from p2p_dominoes.session.events import Blame, Event, Update
 from p2p_dominoes.session.envelope import PROTOCOL_VERSION
+from p2p_dominoes.session.events import Blame, Event, Update
 from p2p_dominoes.session.genesis import Genesis, SeatInfo, new_table_id
 from p2p_dominoes.session.identity import Identity
 from p2p_dominoes.session.messages import default_registry

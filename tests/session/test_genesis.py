@@ -115,7 +115,9 @@ def test_forged_genesis_rejected() -> None:
     genesis = Genesis(TABLE_ID, RULES, seats(2))
     honest = genesis.sign(IDS[0], 0)
     # Seat 0's genesis, re-labelled as sent by seat 1 but still carrying seat 0's signature.
-    forged = Envelope(honest.version, TABLE_ID, 1, honest.head, GENESIS, honest.body, honest.signature)
+    forged = Envelope(
+        honest.version, TABLE_ID, 1, honest.head, GENESIS, honest.body, honest.signature
+    )
     with pytest.raises(InvalidMessage) as caught:
         Transcript(forged, default_registry())
     assert caught.value.code == "bad-signature"

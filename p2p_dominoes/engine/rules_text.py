@@ -158,7 +158,7 @@ VALUE_LABELS: Final[dict[str, dict[Any, Words]]] = {
         "luck-settlement": W("расчёт «на счастье»", "the threes-for-luck settlement"),
     },
     "move_scoring": {
-        "none": W("нет", "none"),
+        "none": W("нет", "nothing"),
         "ends": W("свободные концы", "the open ends"),
         "placed-tile": W("очки выложенной кости", "the pips of the tile laid"),
         "luck": W("«на счастье»", "threes for luck"),

@@ -6,9 +6,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from p2p_dominoes.engine.errors import InvalidRecord
-from p2p_dominoes.engine.rules import FIELD, PRESETS, Rules, draft_of
+from p2p_dominoes.engine.rules import FIELD, FIELDS, PRESETS, Rules, draft_of
 from p2p_dominoes.engine.rules_check import (
     ROWS,
     Finding,
@@ -595,3 +597,54 @@ def test_n20_a_cross_whose_sides_never_fill() -> None:
         "В игре не больше 14 костей (при 2 игроках): с 7 по каждую сторону крест не откроется "
         "— это линия.",
     )
+
+
+# --- any set a player can write ------------------------------------------------------------------
+
+
+LATER_CONFLICTS = {"K1", "K3", "K4", "K5", "K6", "K7", "K9", "K11", "K12", "K14"}
+
+
+@st.composite
+def drafts(draw: st.DrawFn) -> dict[str, Any]:
+    """A rules object as a player could write it: a preset, then any played values."""
+    out = draft_of(draw(st.sampled_from(sorted(PRESETS))))
+    for spec in FIELDS:
+        if spec.name in ("name", "hand_sizes", "targets") or not draw(st.booleans()):
+            continue
+        if spec.kind == "enum":
+            out[spec.name] = draw(st.sampled_from(spec.choices))
+        elif spec.kind == "bool":
+            out[spec.name] = draw(st.booleans()) if spec.low is None else False
+        elif spec.int_choices:
+            out[spec.name] = draw(st.sampled_from(spec.int_choices))
+        else:
+            assert spec.low is not None and spec.high is not None
+            out[spec.name] = draw(st.integers(spec.low, min(spec.high, 200)))
+    if draw(st.booleans()):
+        counts = draw(st.lists(st.integers(2, 4), min_size=1, max_size=3, unique=True))
+        out["hand_sizes"] = [[n, draw(st.integers(1, 28 // n))] for n in sorted(counts)]
+        out["targets"] = [[n, draw(st.integers(1, 200))] for n in sorted(counts)]
+    if out["goal"] == "fixed-hands" and draw(st.booleans()):
+        out["targets"] = []
+    return out
+
+
+@settings(max_examples=300, deadline=None)
+@given(drafts())
+def test_a_set_is_refused_exactly_when_the_check_names_a_conflict(rules: dict[str, Any]) -> None:
+    found = check_rules(rules)
+    counts = [n for n, _ in rules["hand_sizes"]]
+    for finding in found:
+        assert set(finding.fields) <= set(FIELD)
+        assert set(finding.players) <= set(counts)
+        assert "{" not in finding.text["en"] and "{" not in finding.text["ru"]
+    bad = conflicts(found)
+    # Rows about switches this version does not play never fire while those sit at defaults.
+    assert not {f.code for f in bad} & LATER_CONFLICTS
+    try:
+        Rules.from_dict(rules)
+    except InvalidRecord as exc:
+        assert bad and str(exc) == f"rules: {bad[0].text['en']}"
+    else:
+        assert not bad

@@ -108,7 +108,7 @@ def test_the_web_page_gets_segments_that_name_the_editor_control() -> None:
     assert "".join(s.text for s in found) == plain_page("en")
     boneyard = next(s for s in found if s.field == "drawing")
     assert boneyard.text == "whether there is a boneyard at all"
-    assert boneyard.value == "no" and not boneyard.greyed
+    assert boneyard.value == "no" and not boneyard.greyed and boneyard.control == "D3"
     reserve = next(s for s in found if s.field == "reserve")
     assert reserve.greyed  # block: nothing to draw
     assert all(s.value is None for s in found if s.field is None)

@@ -522,29 +522,11 @@ def polarity(draft: Mapping[str, Any]) -> Literal["bad", "good"]:
 
 def first_problem(draft: Mapping[str, Any]) -> str | None:
     """The first reason (English) a full rules object cannot be played, or None."""
-    try:
-        from p2p_dominoes.engine.rules_check import check_rules
-    except ImportError:  # pragma: no cover - until the checker lands
-        return _structure_problem(draft)
+    from p2p_dominoes.engine.rules_check import check_rules  # the checker reads FIELDS
+
     for finding in check_rules(draft):
         if finding.kind == "conflict":
             return str(finding.text["en"])
-    return None
-
-
-def _structure_problem(draft: Mapping[str, Any]) -> str | None:
-    sizes, targets = draft["hand_sizes"], draft["targets"]
-    counts = [n for n, _ in sizes]
-    fixed = draft["goal"] == Goal.FIXED_HANDS
-    if not counts or counts != sorted(set(counts)):
-        return "hand sizes must name player counts from 2 to 4, each once, ascending"
-    if targets != [] if fixed else [n for n, _ in targets] != counts:
-        return "hand sizes and targets must name the same player counts"
-    for players, size in sizes:
-        if not 2 <= players <= 4 or size < 1 or players * size + draft["reserve"] > 28:
-            return f"cannot deal {size} tiles to {players} players"
-    if any(t < 1 for _, t in targets):
-        return "targets must be positive"
     return None
 
 

@@ -531,13 +531,8 @@ def _n7(d: _Draft, n: int) -> _Hit | None:
 
 
 def _n8(d: _Draft, n: int) -> _Hit | None:
-    # Also live with the donkey rule: a lengthwise double is like any other tile, so it closes
-    # no ray (an addition to the sketch's row).
-    return _when(
-        d.s("layout") in ("line", "trains")
-        and not d.reads_end_total
-        and not d.b("double_closes_ray")
-    )
+    # The donkey rule closes a double's ray whichever way the double lies.
+    return _when(d.s("layout") in ("line", "trains") and not d.reads_end_total)
 
 
 def _n9(d: _Draft, n: int) -> _Hit | None:

@@ -477,7 +477,7 @@ def test_n8_doubles_lengthwise_in_a_line_where_ends_are_not_counted() -> None:
         "In a line or trains a double's orientation changes nothing unless the end total counts.",
         "В линии и в поездах положение дубля ни на что не влияет, пока сумма концов не считается.",
     )
-    for live in ({"extra_turn_sum": 7}, {"forced_draw_sum": 7}, {"double_closes_ray": True}):
+    for live in ({"extra_turn_sum": 7}, {"forced_draw_sum": 7}):
         assert not [f for f in check_rules(draft("house", **live)) if f.code == "N8"], live
 
 

@@ -170,6 +170,8 @@ class _Hand:
     drawer: int | None = None
     draw_sharers: list[int] = field(default_factory=list)
     pending: Tile | None = None
+    forced_draw: bool = False
+    """The draw in progress is a forced one (X3): its tile need not be played at once."""
     played: dict[int, Tile] = field(default_factory=dict)
     revealed: dict[int, tuple[Tile, ...]] = field(default_factory=dict)
     secrets: list[SecretReveal] = field(default_factory=list)
@@ -811,6 +813,7 @@ class TableSession:
 
         def apply() -> list[Event]:
             assert hand.public is not None
+            hand.forced_draw = hand.public.forced_due > 0
             hand.public.draw(seat)
             hand.action_indices.append(len(self.transcript) - 1)
             position = hand.next_position
@@ -850,7 +853,7 @@ class TableSession:
                 public = hand.public
                 assert public is not None
                 fits = not public.line.tiles or public.line.fit_mask & drawn.bit
-                if self.rules.play_drawn_at_once and fits:
+                if self.rules.play_drawn_at_once and fits and not hand.forced_draw:
                     hand.pending = drawn
             return [ActionTaken(drawer, DRAW, drawn)]
 

@@ -23,6 +23,7 @@ from p2p_dominoes.session.events import ActionTaken, Event, HandEnded, HandRedea
 from p2p_dominoes.session.local import LocalTable
 from p2p_dominoes.session.table import Phase
 from p2p_dominoes.session.verify import verify_transcript
+from p2p_dominoes.ui.narration import narrate
 from tests.session.tables import send_as
 
 SETS = 20
@@ -137,6 +138,8 @@ def test_a_deal_with_no_opening_double_is_redealt_in_the_same_transcript() -> No
         reveals = [e for e in table.sessions[0].transcript if e.type is msg.HAND_REVEAL]
         assert {e.field("hand") for e in reveals} == {ended[0].number}  # none for the void
         assert verify_transcript(table.sessions[0].transcript.to_bytes()).hands == 1
+        assert narrate(void, ["a", "b"])[-1].endswith("it is void and dealt again.")
+        assert narrate(void, ["a", "b"], "ru")[-1].endswith("сдача не в счёт, пересдача.")
         return
     raise AssertionError("no deal without a double in 30 tables (p ≈ 0.29 each)")
 

@@ -9,9 +9,10 @@ from typing import Final
 from p2p_dominoes.engine.actions import Action, Draw, Play, Skip
 from p2p_dominoes.engine.errors import InvalidRecord
 from p2p_dominoes.engine.line import Line, Place, Side
-from p2p_dominoes.engine.rules import HandScoring
+from p2p_dominoes.engine.rules import Goal, HandScoring, Rules
 from p2p_dominoes.engine.scoring import HandEnd, HandResult, MatchOutcome
 from p2p_dominoes.engine.tiles import Tile
+from p2p_dominoes.engine.turns import TurnNote
 
 
 @dataclass(frozen=True)
@@ -305,3 +306,42 @@ def match_length_text(
 ) -> str:
     """A match that ended after its agreed number of hands (nobody reached the target)."""
     return f"{hands_played_text(hands, max_hands, lang)}: {scores_text(scores, names)}."
+
+
+def note_text(note: TurnNote, lang: str = "en", names: Sequence[str] = ()) -> str:
+    """What a rule made happen after an action, in words (an extra turn, a forced draw, a
+    closed place, a second double that may follow)."""
+    ru = _is_ru(lang)
+    who = seat_name(note.seat, names, lang)
+    if note.kind == "extra_turn":
+        if ru:
+            return f"Сумма концов {note.total}: {who} ходит ещё раз."
+        return f"The ends total {note.total}: {who} moves again."
+    if note.kind == "forced_draw":
+        if ru:
+            return f"Сумма концов {note.total}: {who} сначала берёт из базара {note.count}."
+        return f"The ends total {note.total}: {who} must first draw {note.count}."
+    if note.kind == "closed":
+        assert note.place is not None
+        tile = note.place.tile.text
+        if ru:
+            return f"{tile} никто не покрыл: это место закрыто навсегда."
+        return f"Nobody covered {tile}: that place is closed for good."
+    if ru:
+        return f"{who} может положить второй дубль или пропустить."
+    return f"{_sentence_start(note.seat, names, lang)} may lay a second double, or skip."
+
+
+def goal_text(rules: Rules, players: int, lang: str = "en") -> str:
+    """The match's goal in words: "Whoever reaches 101 loses." …"""
+    ru = _is_ru(lang)
+    if rules.goal is Goal.FIXED_HANDS:
+        hands = rules.hands_limit
+        if ru:
+            word = "сдачи" if hands % 10 == 1 and hands % 100 != 11 else "сдач"
+            return f"Матч из {hands} {word}."
+        return f"The match is {hands} hand{'s' if hands != 1 else ''}."
+    target = rules.target(players)
+    if rules.goal is Goal.REACH_LOSES:
+        return f"Кто дойдёт до {target}, проигрывает." if ru else f"Whoever reaches {target} loses."
+    return f"Кто первым наберёт {target}, выигрывает." if ru else f"First to {target} wins."

@@ -9,7 +9,13 @@ from collections.abc import Sequence
 
 from p2p_dominoes.engine.actions import DRAW, PASS, PLAYS_ON, SKIP, Action, Draw, Pass, Play, Skip
 from p2p_dominoes.engine.errors import IllegalAction, InvalidRecord
-from p2p_dominoes.engine.legality import may_draw, playable_mask, plays_for, why_no_draw
+from p2p_dominoes.engine.legality import (
+    may_draw,
+    must_play_drawn,
+    playable_mask,
+    plays_for,
+    why_no_draw,
+)
 from p2p_dominoes.engine.line import Place, Side
 from p2p_dominoes.engine.rules import Rules
 from p2p_dominoes.engine.scoring import HandEnd, HandResult, score_hand
@@ -28,6 +34,8 @@ from p2p_dominoes.engine.turns import TurnMachine
 
 class HandState(TurnMachine):
     """The full state of one hand; `apply` checks every action before it changes anything."""
+
+    __slots__ = ("_drawn", "boneyard", "dealt", "hands", "pending", "result")
 
     def __init__(
         self,
@@ -88,15 +96,17 @@ class HandState(TurnMachine):
 
     def legal_plays(self) -> list[Play]:
         """Every (tile, open place) the seat to act may play."""
-        if self.result is not None or (self.forced_due and self.must_draw_first()):
+        if self.result is not None:
             return []
         line = self.line
-        if self.pending is not None or self.must_lead is not None or not line.tiles:
+        if not self._plain:
+            if self.must_draw_first():
+                return []
+            playable = self.playable_mask(self.turn)
+        elif self.pending is not None or self.must_lead is not None or not line.tiles:
             playable = self.playable_mask(self.turn)
         else:
             playable = self.hands[self.turn] & line.fit_mask
-            if self.second_double:
-                playable &= DOUBLES_MASK
         return plays_for(line, playable) if playable else []
 
     def legal_actions(self) -> list[Action]:
@@ -127,6 +137,7 @@ class HandState(TurnMachine):
             self._play(seat, action)  # type: ignore[arg-type]
         elif kind is Draw:
             self._draw(seat)
+            return
         elif kind is Pass:
             self._pass(seat)
         elif kind is Skip:
@@ -134,7 +145,7 @@ class HandState(TurnMachine):
             self._after_skip(seat)
         else:
             raise IllegalAction(seat, repr(action), "that is not an action")
-        if self.end is not None and self.result is None:
+        if self.end is not None:
             self._score()
 
     def _score(self) -> None:
@@ -154,18 +165,36 @@ class HandState(TurnMachine):
             raise self._illegal_play(seat, tile, place)
         if not self._plain:
             play = self.check_public_play(seat, play)
-        elif line.tiles:
+            hand ^= tile.bit
+            self.hands[seat] = hand
+            self.pending = None
+            self._after_play(seat, play, hand)
+            return
+        # The first version's rules: the same steps as TurnMachine._after_play, inlined (this
+        # is the engine's hot path).
+        tiles = line.tiles
+        if tiles:
             # Places are interned, so `in` compares identities.
             if place is None or place not in line.places or not VALUE_MASK[place.value] & tile.bit:
                 raise self._illegal_play(seat, tile, place)
-            if len(line.tiles) == 1 and place.side is Side.B:
+            line.attach(tile, place)
+            if len(tiles) == 2 and place.side is Side.B:
                 play = PLAYS_ON[place.id - 1][tile.bit]
         elif place is not None:
             raise self._illegal_play(seat, tile, place)
+        else:
+            line.start(tile)
         hand ^= tile.bit
         self.hands[seat] = hand
+        self.passes = 0
         self.pending = None
-        self._after_play(seat, play, hand)
+        self.must_lead = None
+        self.history.append((seat, play))
+        if not hand:
+            self.end = HandEnd.DOMINO
+            self.closer = seat
+        else:
+            self.turn = seat + 1 if seat + 1 < self.players else 0
 
     def _illegal_play(self, seat: int, tile: Tile, place: Place | None) -> IllegalAction:
         """The first rule that playing `tile` on `place` breaks."""
@@ -191,11 +220,7 @@ class HandState(TurnMachine):
         self._drawn += 1
         self.hands[seat] |= tile.bit
         self._after_draw(seat)
-        if (
-            self.rules.play_drawn_at_once
-            and not forced
-            and (not self.line.tiles or self.line.fit_mask & tile.bit)
-        ):
+        if must_play_drawn(self, tile, forced):
             self.pending = tile
 
     def _pass(self, seat: int) -> None:

@@ -182,8 +182,6 @@ class Line:
         if places[0] is place:
             places[0] = free
         else:
-            places[places.index(place)] = free
-        if len(places) == 2:
-            self.fit_mask = VALUE_MASK[places[0].value] | VALUE_MASK[places[1].value]
-        else:
-            self._refit()
+            places[1] = free
+        # Two places, or one once the donkey rule closed the other ([-1] is then [0]).
+        self.fit_mask = VALUE_MASK[places[0].value] | VALUE_MASK[places[-1].value]

@@ -21,6 +21,8 @@ from p2p_dominoes.engine.turns import TurnMachine
 class PublicHand(TurnMachine):
     """The public state of one hand: counts, boneyard size, line, turn and every public rule."""
 
+    __slots__ = ("counts",)
+
     def __init__(
         self, rules: Rules, players: int, opener: int, must_lead: Tile | None = None
     ) -> None:

@@ -278,7 +278,11 @@ def replay(record: HandRecord, lang: str = "en") -> Replay:
         except InvalidRecord as exc:
             raise InvalidRecord(f"action {index} (seat {seat}): {exc}") from None
         drawn = state.drawn_tiles[-1] if state.boneyard_size < before else None
-        board = describe(state.line, lang) if isinstance(action, Play) else None
+        board = (
+            describe(state.line, lang, state.rules.reads_end_total)
+            if isinstance(action, Play)
+            else None
+        )
         out.steps.append(ReplayStep(index, seat, action, drawn, board))
     result = state.outcome()
     out.scores = tuple(s + p for s, p in zip(record.scores, result.points, strict=True))

@@ -406,6 +406,14 @@ class Rules:
         return drawable(self.to_dict(), players)
 
     @property
+    def reads_end_total(self) -> bool:
+        """Some rule reads the open ends' total (so the board description states it)."""
+        return bool(self.extra_turn_sum or self.forced_draw_sum) or self.move_scoring in (
+            MoveScoring.ENDS,
+            MoveScoring.LUCK,
+        )
+
+    @property
     def bad_points(self) -> bool:
         """Recorded points are penalties (you want few) rather than gains."""
         return self.hand_scoring in (HandScoring.LOSERS_OWN, HandScoring.WORST_OWN)

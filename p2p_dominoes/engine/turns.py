@@ -25,6 +25,20 @@ FORCED_DRAWS = 2
 """Tiles the next seat must draw when the end total hits `forced_draw_sum` («прикуп двух»)."""
 
 
+@dataclass(frozen=True)
+class TurnNote:
+    """Something a rule made happen after an action, for the players to be told.
+
+    kind: "extra_turn" (seat moves again; total), "forced_draw" (seat must first draw `count`;
+    total), "closed" (place closed for good), "second_double" (seat may lay a second double)."""
+
+    kind: str
+    seat: int
+    total: int = 0
+    count: int = 0
+    place: Place | None = None
+
+
 @dataclass
 class _Clock:
     """A double laid on an end: it closes unless covered by the end of its layer's next turn
@@ -38,6 +52,27 @@ class _Clock:
 
 class TurnMachine:
     """Turn order, counts, the line and every public rule of a hand."""
+
+    __slots__ = (
+        "_clocks",
+        "_doubles_this_turn",
+        "_plain",
+        "boneyard_size",
+        "closer",
+        "drawn_this_turn",
+        "end",
+        "forced_due",
+        "history",
+        "line",
+        "must_lead",
+        "notes",
+        "opener",
+        "passes",
+        "players",
+        "rules",
+        "second_double",
+        "turn",
+    )
 
     def __init__(
         self, rules: Rules, players: int, opener: int, must_lead: Tile | None, boneyard: int
@@ -63,6 +98,8 @@ class TurnMachine:
         """The seat to move has just laid a double and may lay a second one or skip (T2)."""
         self._doubles_this_turn = 0
         self._clocks: list[_Clock] = []
+        self.notes: list[TurnNote] = []
+        """What the rules made happen after the last action (empty for most actions)."""
         self._plain = not (
             rules.two_doubles
             or rules.extra_turn_sum
@@ -194,6 +231,8 @@ class TurnMachine:
         self.must_lead = None
         self.passes = 0
         self.history.append((seat, play))
+        if self.notes:
+            self.notes = []
         if not hand_left:
             self.end = HandEnd.DOMINO
             self.closer = seat
@@ -210,11 +249,13 @@ class TurnMachine:
             self._doubles_this_turn += 1
             if self._doubles_this_turn == 1:
                 self.second_double = True
+                self.notes.append(TurnNote("second_double", seat))
                 return
         self._end_turn(seat, placed=True)
 
     def _after_skip(self, seat: int) -> None:
         self.history.append((seat, SKIP))
+        self.notes = []
         self._end_turn(seat, placed=True)
 
     def check_skip(self, seat: int) -> None:
@@ -232,10 +273,14 @@ class TurnMachine:
         if not self.drawable:
             self.forced_due = 0
         self.history.append((seat, DRAW))
+        if self.notes:
+            self.notes = []
 
     def _after_pass(self, seat: int) -> None:
         self.passes += 1
         self.history.append((seat, PASS))
+        if self.notes:
+            self.notes = []
         if self.passes >= self.players:
             self.end = HandEnd.BLOCK
         elif self._plain:
@@ -252,6 +297,7 @@ class TurnMachine:
                 self._clocks.remove(clock)
                 if clock.place in self.line.places:
                     self.line.close(clock.place)
+                    self.notes.append(TurnNote("closed", clock.layer, place=clock.place))
         if self.line.tiles and not self.line.places:
             self.end = HandEnd.BLOCK
             return
@@ -261,8 +307,13 @@ class TurnMachine:
         self.second_double = False
         self._doubles_this_turn = 0
         self.forced_due = 0
+        if again:
+            self.notes.append(TurnNote("extra_turn", seat, total))
         if rules.forced_draw_sum and total == rules.forced_draw_sum and self.drawable:
             self.forced_due = FORCED_DRAWS
+            self.notes.append(
+                TurnNote("forced_draw", following, total, min(FORCED_DRAWS, self.drawable))
+            )
         for clock in self._clocks:
             if following != clock.layer:
                 clock.others.add(following)

@@ -44,6 +44,7 @@ from p2p_dominoes.engine import (
     record_of,
 )
 from p2p_dominoes.engine.actions import SKIP, Skip
+from p2p_dominoes.engine.legality import must_play_drawn
 from p2p_dominoes.engine.opening import Opening, best_of
 from p2p_dominoes.mental import (
     SYSTEM_RANDOM,
@@ -852,8 +853,7 @@ class TableSession:
                 (drawn,) = self._open_own(hand, [position])
                 public = hand.public
                 assert public is not None
-                fits = not public.line.tiles or public.line.fit_mask & drawn.bit
-                if self.rules.play_drawn_at_once and fits and not hand.forced_draw:
+                if must_play_drawn(public, drawn, hand.forced_draw):
                     hand.pending = drawn
             return [ActionTaken(drawer, DRAW, drawn)]
 

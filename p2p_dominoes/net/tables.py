@@ -24,6 +24,7 @@ from typing import Final
 import trio
 
 from p2p_dominoes.engine import PRESETS, InvalidRecord, Rules
+from p2p_dominoes.engine.rules_text import describe_rules
 from p2p_dominoes.net.admission import (
     JOIN_DEADLINE,
     Admission,
@@ -830,7 +831,8 @@ async def join_table(options: PeerOptions, target: Target) -> int:
                 await host.send(encode_lobby(join))
                 say("Asked the host for a seat; waiting for the answer.")
                 try:
-                    offer, addresses, lobby = await _await_genesis(host, say, announced)
+                    lang = str(getattr(options.ui, "lang", "en"))
+                    offer, addresses, lobby = await _await_genesis(host, say, announced, lang)
                 except _TryAgain as busy:
                     if not waits:
                         raise PeerFailure(
@@ -922,24 +924,10 @@ def _same_rules(rules: Rules, other: Rules) -> bool:
     return dataclasses.replace(rules, stall_timeout_s=other.stall_timeout_s) == other
 
 
-def rules_summary(rules: Rules) -> str:
-    """The table's rules in a line: the preset it starts from and every switch that differs."""
-    base = rules.base_preset()
-    changed = [f"{name} {_value(rules, name)}" for name in rules.differences(base)]
-    changed = [c for c in changed if not c.startswith("stall_timeout_s ")]
-    if rules.name == base.name and not changed:
-        return base.name
-    start = f"'{rules.name}', from {base.name}"
-    return f"{start}: " + "; ".join(changed) if changed else start
-
-
-def _value(rules: Rules, name: str) -> str:
-    value = rules.to_dict()[name]
-    if isinstance(value, list):
-        return ", ".join(f"{n}: {v}" for n, v in value)
-    if isinstance(value, bool):
-        return "on" if value else "off"
-    return str(value)
+def rules_lines(rules: Rules, lang: str = "en") -> list[str]:
+    """The table's rules in plain words (en or ru): the preset they start from, then every
+    switch that differs from it."""
+    return describe_rules(rules.to_dict(), lang)
 
 
 def _check_genesis_against_lobby(transcript: Transcript, lobby: Seats) -> None:
@@ -985,7 +973,10 @@ _REFUSED_BECAUSE: Final = {
 
 
 async def _await_genesis(
-    host: Connection, say: Callable[[str], None], announced: set[PublicIdentity]
+    host: Connection,
+    say: Callable[[str], None],
+    announced: set[PublicIdentity],
+    lang: str = "en",
 ) -> tuple[GenesisOffer, dict[int, tuple[str, int]], Seats]:
     """Follow the lobby (seat list updates) until the host sends the genesis.
 
@@ -994,6 +985,7 @@ async def _await_genesis(
     lets in before the genesis. A `busy` refusal raises _TryAgain; any other is final.
     """
     shown: tuple[str, ...] = ()
+    rules_shown: Rules | None = None
     addresses: dict[int, tuple[str, int]] = {}
     lobby: Seats | None = None
     while True:
@@ -1019,7 +1011,7 @@ async def _await_genesis(
             names = tuple(f"{peer_text(s.name, 64)} ({s.key.fingerprint})" for s in message.seats)
             if names != shown:
                 table = peer_text(message.table_name, 64)
-                rules = peer_text(rules_summary(message.rules), 2000)
+                rules = peer_text(message.rules.name, 64)
                 if message.max_hands is not None:
                     rules += f", {_match_length(message.max_hands)}"
                 say(
@@ -1027,6 +1019,10 @@ async def _await_genesis(
                     f"{len(names)} of {message.seats_total} seats: " + ", ".join(names)
                 )
                 shown = names
+            if message.rules != rules_shown:  # what the table plays, before sitting down
+                for line in rules_lines(message.rules, lang):
+                    say("  " + peer_text(line, 400))
+                rules_shown = message.rules
         if isinstance(message, GenesisOffer):
             if lobby is None:
                 raise PeerFailure("the host sent a genesis before any seat list")

@@ -26,13 +26,18 @@ from p2p_dominoes.net.lobby import (
     encode_lobby,
 )
 from p2p_dominoes.net.runtime import PeerFailure, PeerOptions, lobby_message
-from p2p_dominoes.net.tables import Target, advertised_rules, join_table, rules_summary
+from p2p_dominoes.net.tables import Target, advertised_rules, join_table, rules_lines
 from p2p_dominoes.session import Genesis, Identity, SeatInfo, new_table_nonce, seat_commitment
 from tests.net.joiner_ui import LinesUI, peer_failure
 
 KEY = Identity.generate().public
 SEAT = (SeatAddress("Ann", KEY, "127.0.0.1", 47800),)
 CUSTOM = Rules.from_dict({"base": "house", "name": "kitchen", "draw_limit": 3, "rounding": 5})
+KITCHEN_EN = [
+    "Rules 'kitchen', based on: Dominoes (the default game):",
+    "When you cannot play: up to 3 tiles, then pass",
+    "Rounding: to 5",
+]
 
 
 def test_seats_carry_every_switch_of_a_custom_rule_set() -> None:
@@ -54,9 +59,9 @@ def test_seats_whose_rules_cannot_be_played_are_malformed() -> None:
 
 
 def test_the_joiner_reads_the_preset_a_table_starts_from_and_every_switch_it_changes() -> None:
-    assert rules_summary(preset("house")) == "house"
-    assert rules_summary(dataclasses.replace(preset("draw"), stall_timeout_s=30)) == "draw"
-    assert rules_summary(CUSTOM) == "'kitchen', from house: draw_limit 3; rounding 5"
+    assert rules_lines(preset("house")) == ["Rules: Dominoes (the default game), unchanged"]
+    assert rules_lines(CUSTOM) == KITCHEN_EN
+    assert rules_lines(CUSTOM, "ru")[0] == "Правила «kitchen», на основе: Домино (по умолчанию):"
 
 
 def test_mdns_names_a_preset_or_says_custom() -> None:
@@ -114,6 +119,6 @@ async def test_a_joiner_signs_no_genesis_with_other_rules_than_it_was_shown() ->
             nursery.cancel_scope.cancel()
     assert failure is not None
     assert "the host's genesis changes the rules it showed (draw_limit)" in str(failure)
-    shown = "Table 't' ('kitchen', from house: draw_limit 3; rounding 5): "
-    assert any(shown in line for line in lines.lines), lines.lines
+    assert any(ln.startswith("Table 't' (kitchen): 2 of 2") for ln in lines.lines), lines.lines
+    assert ["  " + line for line in KITCHEN_EN] == [ln for ln in lines.lines if ln[:2] == "  "]
     assert after_genesis == []  # no genesis_sign for rules it did not agree to

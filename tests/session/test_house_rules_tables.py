@@ -137,7 +137,8 @@ def test_a_deal_with_no_opening_double_is_redealt_in_the_same_transcript() -> No
         assert all(c.field("reveal") is None for c in claims[:2])  # nobody held a double
         reveals = [e for e in table.sessions[0].transcript if e.type is msg.HAND_REVEAL]
         assert {e.field("hand") for e in reveals} == {ended[0].number}  # none for the void
-        assert verify_transcript(table.sessions[0].transcript.to_bytes()).hands == 1
+        report = verify_transcript(table.sessions[0].transcript.to_bytes())
+        assert report.hands == 1 and report.void_hands == len(redeals)
         assert narrate(void, ["a", "b"])[-1].endswith("it is void and dealt again.")
         assert narrate(void, ["a", "b"], "ru")[-1].endswith("сдача не в счёт, пересдача.")
         return
@@ -163,6 +164,8 @@ def test_a_blocked_hand_that_does_not_count_is_void_and_the_next_hand_is_dealt()
         assert ended[0].scores == (0, 0)  # a void hand scores nothing
         assert ended[-1].result.end is not HandEnd.VOID  # and the match went on to count one
         assert table.sessions[0].match.counted_hands == 1
+        report = verify_transcript(table.sessions[0].transcript.to_bytes())
+        assert report.hands == 1 and report.void_hands >= 1 and report.limit_reached
         return
     raise AssertionError("no blocked hand in 30 tables")
 

@@ -992,9 +992,12 @@ class TableSession:
                 hand.public.turn, "the hand did not end as claimed", "audit-rules"
             )
         before = tuple(self.match.scores)
+        # The record's `hand` is the number the opening rule reads (counted hands + 1), so the
+        # engine alone replays it; after a void hand it differs from the wire's hand number.
+        opening_number = self.match.opening_number
         outcome = self.match.finish_hand(state)
         left = tuple(tuple(state.hand_of(s)) for s in range(self.players))
-        record = record_of(state, before, hand.number)
+        record = record_of(state, before, opening_number)
         events: list[Event] = [
             HandEnded(hand.number, result, left, tuple(self.match.scores), record)
         ]

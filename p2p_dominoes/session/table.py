@@ -11,6 +11,11 @@ The order of a hand (PROTOCOL.md §10):
 commit → reveal → shuffles in seat order → deal shares in seat order → (lead claims) → turns
 (a draw is followed by the other seats' shares for the drawn position) → hand reveals → secrets →
 audit → next hand, until the match (or the number of hands the genesis fixes) is over.
+
+Protocol v2 (v1 is kept for old logs): lead claims come in any hand whose opening the deal
+decides, each beating the best so far or nil, stopping at the rank-0 tile; a hand nobody can open
+goes from the claims straight to the secrets and is dealt again (void); every turn message,
+`skip` included, goes through the engine's public turn machine, which says whose turn it is.
 """
 
 from __future__ import annotations

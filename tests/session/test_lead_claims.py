@@ -211,3 +211,42 @@ def test_a_first_version_table_still_has_every_seat_reveal_and_verifies() -> Non
     assert [s for s, _ in made] == [0, 1, 2] and all(t is not None for _, t in made)
     report = verify_transcript(table.sessions[0].transcript.to_bytes())
     assert report.ok and report.hands == 1
+
+
+REDEAL = Rules.from_dict(
+    {
+        "base": "house",
+        "name": "redeal",
+        "hand_sizes": [[2, 2]],
+        "targets": [[2, 101]],
+        "first_fallback": "redeal",
+    }
+)
+
+
+def forced_redeal(seed: int) -> LocalTable | None:
+    """Seat 0 hides the double it holds, hoping for a redeal; None when the deal did not give
+    seat 0 the only double(s) (then there was nothing to force)."""
+    table = new_table(REDEAL, 2, seed)
+    cheat_claim(table, 0, lambda session: None)
+    table.run()
+    if any(e.type is msg.PLAY for e in table.sessions[1].transcript):
+        return None  # seat 1 claimed a double, so the hand was played
+    blame = table.sessions[1].blame
+    return table if blame is not None else None
+
+
+def test_hiding_a_double_to_force_a_redeal_is_blamed_before_any_redeal() -> None:
+    for seed in range(60):
+        table = forced_redeal(seed)
+        if table is None:
+            continue
+        honest = table.sessions[1]
+        assert honest.blame is not None
+        assert (honest.blame.seat, honest.blame.code) == (0, "audit-claim")
+        assert "claimed nothing, but held" in honest.blame.reason
+        kinds = [e.type for e in honest.transcript]
+        assert msg.HAND_REVEAL not in kinds  # straight to the secrets: nothing was played
+        assert kinds[-1] is msg.SECRET_REVEAL  # and no second deal began
+        return
+    raise AssertionError("no deal gave seat 0 the only double")

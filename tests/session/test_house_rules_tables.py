@@ -12,6 +12,8 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+import pytest
+
 from p2p_dominoes.bots import greedy_bot, random_bot
 from p2p_dominoes.engine import PRESETS, HandEnd, InvalidRecord, Rules, replay
 from p2p_dominoes.engine.actions import SKIP
@@ -98,6 +100,7 @@ def assert_clean(table: LocalTable, events: list[Event]) -> None:
         assert replay(ended.record).result == ended.result
 
 
+@pytest.mark.slow
 def test_twenty_random_switch_sets_play_to_the_end_for_two_to_four_seats() -> None:
     rng = random.Random(20261201)
     seen_players = set()

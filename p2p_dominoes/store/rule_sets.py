@@ -69,7 +69,9 @@ def list_rule_sets(data: str | os.PathLike[str]) -> list[str]:
     except FileNotFoundError:
         return []
     except OSError as exc:
-        raise RuleSetError("io", f"{rules_dir(data)}: cannot list rule sets ({exc.strerror})")
+        raise RuleSetError(
+            "io", f"{rules_dir(data)}: cannot list rule sets ({exc.strerror})"
+        ) from None
     names = [
         entry[: -len(RULE_SET_SUFFIX)]
         for entry in entries

@@ -23,7 +23,8 @@ from p2p_dominoes.store import (
 
 
 def test_a_saved_set_is_a_plain_json_file_that_loads_back(tmp_path: Path) -> None:
-    saved = save_rule_set(tmp_path, "short-block", {"base": "block", "targets": [[2, 50], [3, 31], [4, 31]]})
+    short = {"base": "block", "targets": [[2, 50], [3, 31], [4, 31]]}
+    saved = save_rule_set(tmp_path, "short-block", short)
     path = rules_dir(tmp_path) / "short-block.json"
     on_disk = json.loads(path.read_text(encoding="utf-8"))
     assert on_disk["name"] == "short-block" and on_disk["targets"] == [[2, 50], [3, 31], [4, 31]]
@@ -91,7 +92,8 @@ def test_broken_files_and_names_give_one_line(tmp_path: Path) -> None:
 
 def test_a_table_takes_a_preset_or_a_saved_set(tmp_path: Path) -> None:
     assert table_rules(tmp_path, "block") is PRESETS["block"]
-    saved = save_rule_set(tmp_path, "quick", {"base": "block", "targets": [[2, 30], [3, 30], [4, 30]]})
+    quick = {"base": "block", "targets": [[2, 30], [3, 30], [4, 30]]}
+    saved = save_rule_set(tmp_path, "quick", quick)
     assert table_rules(tmp_path, "quick") == saved
     assert isinstance(saved, Rules) and saved.name == "quick"
     with pytest.raises(RuleSetError, match="no saved rule set 'nope'"):

@@ -42,6 +42,15 @@ from p2p_dominoes.engine import (
     highest_double_lead,
     record_of,
 )
+from p2p_dominoes.engine.opening import (
+    Opening,
+    PreviousHands,
+    best_of,
+    fallback_opening,
+    rank_list,
+    unclaimed_opening,
+)
+from p2p_dominoes.engine.opening import opening as deal_opening
 from p2p_dominoes.mental import (
     SYSTEM_RANDOM,
     Deck,
@@ -58,7 +67,7 @@ from p2p_dominoes.mental import (
     TileReveal,
 )
 from p2p_dominoes.session import hand_messages as msg
-from p2p_dominoes.session.envelope import Envelope, MessageType
+from p2p_dominoes.session.envelope import FIRST_VERSION, Envelope, MessageType
 from p2p_dominoes.session.errors import InvalidMessage
 from p2p_dominoes.session.events import (
     ActionTaken,
@@ -119,6 +128,10 @@ _PHASE_TYPES: dict[Phase, tuple[MessageType, ...]] = {
 }
 
 
+def _text(tile: Tile | None) -> str:
+    return "nothing" if tile is None else tile.text
+
+
 _Effect = Callable[[], list[Event]]
 """The state change a validated message makes once it has joined the transcript."""
 
@@ -144,7 +157,16 @@ class _Hand:
     shares: dict[int, list[DecryptionShare]] = field(default_factory=dict)
     all_shares: list[DecryptionShare] = field(default_factory=list)
     tile_reveals: list[TileReveal] = field(default_factory=list)
-    claims: list[Tile] = field(default_factory=list)
+    claims: list[Tile | None] = field(default_factory=list)
+    """Each lead claim in seat order: the revealed tile, or None (v2: nothing beats the bound)."""
+    rank: tuple[Tile, ...] = ()
+    """v2: the tiles this hand is opened by, best first (empty: the deal does not decide)."""
+    bound: int = 0
+    """v2: a claim must rank better (lower) than this index; len(rank) means "nothing yet"."""
+    claim_bounds: list[int] = field(default_factory=list)
+    """v2: the bound each claiming seat saw, for the audit of its claim."""
+    unopened: bool = False
+    """v2: the claim phase found no opener (a redeal, or a lie the audit will find)."""
     held: list[list[int]] = field(default_factory=list)
     known: dict[int, Tile] = field(default_factory=dict)
     next_position: int = 0
@@ -195,6 +217,8 @@ class TableSession:
         self._rng = rng
         genesis = transcript.genesis
         self.players = len(genesis.seats)
+        self.version = genesis.protocol_version
+        """1: the first protocol (verify and resume of old logs); 2: today's (§10.5 claims)."""
         try:
             self.rules = Rules.from_wire(genesis.rules)
             self.rules.check_players(self.players)
@@ -213,6 +237,9 @@ class TableSession:
         self.max_hands = genesis.max_hands
         self._hand_keys = hand_keys or mental.new_hand_keys
         self.match = Match(self.rules, self.players)
+        self._hands_begun = 0
+        """Hands begun, void ones included: the wire's hand number (a void hand is redealt
+        under the next number, with fresh keys)."""
         self.phase = Phase.SETUP
         self.hand: _Hand | None = None
         self.blame: Blame | None = None
@@ -524,7 +551,8 @@ class TableSession:
         return [TableReady(), *self._begin_hand()]
 
     def _begin_hand(self) -> list[Event]:
-        number = self.match.hand_number
+        self._hands_begun += 1
+        number = self._hands_begun
         ctx = HandContext(self.transcript.table_id, number, self.players)
         keys = None
         if self.seat is not None:
@@ -616,18 +644,76 @@ class TableSession:
             events: list[Event] = []
             if self.seat is not None:
                 events.append(TilesDealt(self._open_own(hand, hand.held[self.seat])))
+            return [*events, *self._open_hand(hand)]
+
+        return apply
+
+    # -- who opens: v2 lead claims (PROTOCOL.md §10.5) ----------------------------------------
+
+    @property
+    def _counted_hand(self) -> int:
+        """The hand number the opening rules see: counted hands so far + 1 (void ones skip)."""
+        return len(self.match.results) + 1
+
+    @property
+    def _previous(self) -> PreviousHands:
+        match = self.match
+        if not match.results:
+            return PreviousHands()
+        return PreviousHands(match.openers[-1], match.results[-1].winner)
+
+    def _lottery(self, hand: _Hand) -> int:
+        assert hand.joint is not None
+        return int.from_bytes(hand.joint.lottery, "big")
+
+    def _open_hand(self, hand: _Hand) -> list[Event]:
+        """After the deal: a claim phase when the deal decides the opener, else turns."""
+        if self.version == FIRST_VERSION:
             if (
-                self.match.hand_number == 1
+                self._counted_hand == 1
                 and self.rules.first_opener is FirstOpener.HIGHEST_DOUBLE
             ):
                 self.phase = Phase.LEAD_CLAIM
-                return events
-            assert hand.joint is not None
-            lottery = int.from_bytes(hand.joint.lottery, "big")
-            opener, must_lead = self.match.next_opener([], lottery)
-            return [*events, *self._start_turns(hand, opener, must_lead)]
+                return []
+            opener, must_lead = self.match.next_opener([], self._lottery(hand))
+            return self._start_turns(hand, opener, must_lead)
+        number, previous = self._counted_hand, self._previous
+        hand.rank = rank_list(self.rules, number, previous)
+        if hand.rank:
+            full_deal = self.players * hand.size == len(TILES)
+            hand.bound = 1 if full_deal else len(hand.rank)
+            self.phase = Phase.LEAD_CLAIM
+            return []
+        opening = unclaimed_opening(
+            self.rules, number, self.players, self._lottery(hand), previous
+        )
+        return self._opening_found(hand, opening)
 
-        return apply
+    def _opening_found(self, hand: _Hand, opening: Opening) -> list[Event]:
+        if opening.void or opening.seat is None:
+            hand.unopened = True
+            self.phase = Phase.SECRET_REVEAL  # nothing was played: the secrets open every tile
+            return []
+        return self._start_turns(hand, opening.seat, opening.must_lead)
+
+    def _end_claims(self, hand: _Hand) -> list[Event]:
+        """The best claim's seat leads its tile; with no claim, the fallback decides."""
+        best = [(self._rank_of(hand, t), s) for s, t in enumerate(hand.claims) if t is not None]
+        if best:
+            index, seat = min(best)
+            return self._start_turns(hand, seat, hand.rank[index])
+        try:
+            opening = fallback_opening(
+                self.rules, self._counted_hand, self.players, self._lottery(hand), self._previous
+            )
+        except InvalidRecord:  # a fallback the deal decides: some seat hid its claim
+            opening = Opening(None)
+        return self._opening_found(hand, opening)
+
+    @staticmethod
+    def _rank_of(hand: _Hand, tile: Tile) -> int:
+        """Where `tile` stands in the hand's rank list (len(rank) when it is not ranked)."""
+        return next((i for i, t in enumerate(hand.rank) if t is tile), len(hand.rank))
 
     def _open_own(self, hand: _Hand, positions: Sequence[int]) -> tuple[Tile, ...]:
         assert hand.keys is not None and hand.joint is not None
@@ -665,20 +751,44 @@ class TableSession:
     def _v_lead_claim(
         self, hand: _Hand, envelope: Envelope, own: bool
     ) -> Callable[[], list[Event]]:
-        reveal, tile = self._check_reveal(
-            hand, envelope, envelope.field("reveal"), hand.held[envelope.seat]
-        )
+        data = envelope.field("reveal")
+        if data is None and self.version == FIRST_VERSION:
+            raise _bad("bad-body", "lead_claim.reveal: a version 1 claim reveals a tile")
+        checked = None
+        if data is not None:
+            checked = self._check_reveal(hand, envelope, data, hand.held[envelope.seat])
+            if self.version != FIRST_VERSION:
+                tile = checked[1]
+                if self._rank_of(hand, tile) >= hand.bound:
+                    raise IllegalAction(envelope.seat, f"claim {tile.text}", self._beat(hand))
 
         def apply() -> list[Event]:
-            hand.tile_reveals.append(reveal)
-            hand.claims.append(tile)
             hand.claim_indices.append(len(self.transcript) - 1)
-            if len(hand.claims) < self.players:
-                return []
-            opener, must_lead = highest_double_lead([[t] for t in hand.claims])
-            return self._start_turns(hand, opener, must_lead)
+            hand.claim_bounds.append(hand.bound)
+            if checked is None:
+                hand.claims.append(None)
+            else:
+                hand.tile_reveals.append(checked[0])
+                hand.claims.append(checked[1])
+            if self.version == FIRST_VERSION:
+                if len(hand.claims) < self.players:
+                    return []
+                tiles = [[t] for t in hand.claims if t is not None]
+                opener, must_lead = highest_double_lead(tiles)
+                return self._start_turns(hand, opener, must_lead)
+            if checked is not None:
+                hand.bound = self._rank_of(hand, checked[1])
+            if hand.bound == 0 or len(hand.claims) == self.players:
+                return self._end_claims(hand)  # early stop: nothing beats the rank-0 tile
+            return []
 
         return apply
+
+    @staticmethod
+    def _beat(hand: _Hand) -> str:
+        if hand.bound >= len(hand.rank):
+            return "a claim must be a tile that opens this hand"
+        return f"a claim must beat {hand.rank[hand.bound].text}"
 
     def _v_play(self, hand: _Hand, envelope: Envelope, own: bool) -> Callable[[], list[Event]]:
         seat = envelope.seat
@@ -840,7 +950,6 @@ class TableSession:
 
     def _audit(self, hand: _Hand) -> list[Event]:
         """Decrypt everything, replay the hand on the full engine, score it, go on."""
-        assert hand.public is not None
         # Every proof, share and claim was verified as it arrived and every secret matches its
         # key, so decrypting the final deck with the secrets is all that is left to do.
         try:
@@ -854,16 +963,17 @@ class TableSession:
         for position, tile in hand.known.items():
             if tiles[position] is not tile:  # cannot happen once every proof checked out
                 return self._audit_blame(0, f"position {position} decrypts differently", "audit")
-        lottery = int.from_bytes(hand.joint.lottery, "big") if hand.joint else 0
+        lottery = self._lottery(hand)
+        blamed = self._audit_claims(hand, hands)
+        if blamed is not None:
+            return blamed
+        if hand.unopened:
+            return self._void_hand(hand, hands, lottery)
+        assert hand.public is not None
         try:
             state = self.match.start_hand(hands, boneyard, lottery)
         except InvalidRecord as exc:
             return self._audit_blame(0, f"the deal is not a set of 28 tiles: {exc}", "audit")
-        for seat, claim in enumerate(hand.claims):
-            best = highest_double_lead([hands[seat]])[1]
-            if claim is not best:
-                reason = f"its lead claim {claim.text} was not its best lead ({best.text})"
-                return self._audit_blame(seat, reason, "audit-claim", hand.claim_indices[seat])
         assert state.opener == hand.public.opener  # same claims, same rule, same opener
         for number, (seat, action) in enumerate(hand.public.history):
             try:
@@ -890,6 +1000,39 @@ class TableSession:
             events.append(MatchEnded(outcome, tuple(self.match.scores), played, self.max_hands))
             return events
         return [*events, *self._begin_hand()]
+
+    def _audit_claims(self, hand: _Hand, hands: Sequence[Sequence[Tile]]) -> list[Event] | None:
+        """Each lead claim against the seat's true best (the blame, or None when all hold).
+
+        v1: every seat revealed its best lead. v2: a revealed claim is the seat's best ranked
+        tile; a nil claim hid nothing that beat the bound the seat saw.
+        """
+        for seat, claim in enumerate(hand.claims):
+            index = hand.claim_indices[seat]
+            if self.version == FIRST_VERSION:
+                lead = highest_double_lead([hands[seat]])[1]
+                if claim is not lead:
+                    reason = f"its lead claim {_text(claim)} was not its best lead ({lead.text})"
+                    return self._audit_blame(seat, reason, "audit-claim", index)
+                continue
+            best = best_of(hand.rank, hands[seat])
+            if claim is not None and claim is not best:
+                reason = f"its lead claim {claim.text} was not its best ({_text(best)})"
+                return self._audit_blame(seat, reason, "audit-claim", index)
+            bound = hand.claim_bounds[seat]
+            if claim is None and best is not None and self._rank_of(hand, best) < bound:
+                reason = f"claimed nothing, but held {best.text}, which beat the claims before"
+                return self._audit_blame(seat, reason, "audit-claim", index)
+        return None
+
+    def _void_hand(
+        self, hand: _Hand, hands: Sequence[Sequence[Tile]], lottery: int
+    ) -> list[Event]:
+        """No seat could open (a redeal): the hand counts nothing; the next one is dealt."""
+        found = deal_opening(self.rules, self._counted_hand, hands, lottery, self._previous)
+        if not found.void:  # honest claims always agree with the deal; keep the table safe
+            return self._audit_blame(0, "the claims found no opener, but the deal has one", "audit")
+        return self._begin_hand()
 
     def _audit_blame(
         self, seat: int, reason: str, code: str, index: int | None = None
@@ -944,7 +1087,14 @@ class TableSession:
             return self._sign(msg.DEAL, (number, shares))
         if phase is Phase.LEAD_CLAIM:
             mine = {hand.known[p]: p for p in hand.held[self.seat]}
-            _, best = highest_double_lead([list(mine)])
+            if self.version == FIRST_VERSION:
+                best: Tile | None = highest_double_lead([list(mine)])[1]
+            else:
+                best = best_of(hand.rank, mine)
+                if best is not None and self._rank_of(hand, best) >= hand.bound:
+                    best = None  # nothing that beats the best claim so far: say nothing
+            if best is None:
+                return self._sign(msg.LEAD_CLAIM, (number, None))
             reveal = mental.reveal_tile(hand.ctx, keys, hand.deck, mine[best], best.index, rng)
             return self._sign(msg.LEAD_CLAIM, (number, reveal.to_bytes()))
         if phase is Phase.DRAW_SHARES:

@@ -68,9 +68,7 @@ def check_rules(draft: Mapping[str, object]) -> list[Finding]:
         for (fields, params), counts in hits.items():
             players = () if not row.each_count or counts == list(d.counts) else tuple(counts)
             shown = counts if row.each_count else list(d.counts)
-            text = {
-                lang: _fill(getattr(row, lang), lang, params, shown) for lang in ("ru", "en")
-            }
+            text = {lang: _fill(getattr(row, lang), lang, params, shown) for lang in ("ru", "en")}
             found.append(Finding(row.kind, row.code, fields, players, text))
     return found
 
@@ -85,18 +83,20 @@ def inert(findings: Iterable[Finding]) -> list[Finding]:
     return [f for f in findings if f.kind == "inert"]
 
 
-def greyed_fields(findings: Iterable[Finding]) -> dict[str, Finding]:
-    """Each field greyed for every supported count, with the first finding that greys it."""
-    out: dict[str, Finding] = {}
-    for finding in findings:
-        if finding.greyed:
-            for name in finding.fields:
-                out.setdefault(name, finding)
-    return out
+def greyed_fields(findings: Iterable[Finding], counts: Sequence[int]) -> dict[str, list[Finding]]:
+    """The fields with no effect at every one of `counts` (the supported player counts), each
+    with the findings that say why (one finding, or several that share the counts out)."""
+    covered: dict[str, set[int]] = {}
+    why: dict[str, list[Finding]] = {}
+    for finding in inert(findings):
+        for name in finding.fields:
+            covered.setdefault(name, set()).update(finding.players or counts)
+            why.setdefault(name, []).append(finding)
+    return {name: why[name] for name in why if covered[name] >= set(counts)}
 
 
 def players_text(counts: Sequence[int], lang: str) -> str:
-    """"4", "3 and 4", "2, 3 and 4" (ru: «3 и 4»): player counts as words read them."""
+    """ "4", "3 and 4", "2, 3 and 4" (ru: «3 и 4»): player counts as words read them."""
     words = [str(n) for n in counts]
     joiner = " и " if lang == "ru" else " and "
     if len(words) <= 1:
@@ -105,44 +105,6 @@ def players_text(counts: Sequence[int], lang: str) -> str:
 
 
 # --- the draft, read with the derived notions of the sketch (§1.3) ---------------------------
-
-_DEFAULTS: Final[dict[str, object]] = {
-    # Used only for a field a draft leaves out (`draft_of` fills them all): the contract's
-    # defaults (ENGINE_V2_SKETCH §1.2) for the fields that have one.
-    "layout": "line",
-    "stall_timeout_s": 180,
-    "block_scoring": "lowest-takes-difference",
-    "must_draw_when_stuck": True,
-    "draw_limit": 0,
-    "forced_draw_sum": 0,
-    "first_fallback": "heaviest-tile",
-    "next_fallback": "previous-opener",
-    "assigned_double": 1,
-    "weekday": 0,
-    "doubles": "across",
-    "two_doubles": False,
-    "extra_turn_sum": 0,
-    "cross_quota": 1,
-    "double_closes_ray": False,
-    "fish_counts": True,
-    "end_when_boneyard_empty": False,
-    "teams": "none",
-    "hand_scoring": "leader-takes",
-    "rounding": 1,
-    "min_record": 0,
-    "domino_bonus": 0,
-    "block_bonus": 0,
-    "move_scoring": "none",
-    "ends_modulus": 5,
-    "ends_award": "quotient",
-    "goal": "reach-wins",
-    "hands_limit": 0,
-    "target_check": "hand-end",
-    "general": False,
-    "admiral": False,
-    "snotty_goat": False,
-    "winner_reset": False,
-}
 
 
 class _Draft:
@@ -156,7 +118,13 @@ class _Draft:
         self.counts: tuple[int, ...] = tuple(sorted(self.sizes))
 
     def raw(self, name: str) -> object:
-        return self._data.get(name, _DEFAULTS.get(name))
+        if name in self._data:
+            return self._data[name]
+        # A draft from `draft_of` holds every field; anything else left out means the default.
+        from p2p_dominoes.engine.rules import FIELD
+
+        spec = FIELD.get(name)
+        return None if spec is None or spec.required else spec.to_plain(spec.default)
 
     def s(self, name: str) -> str:
         return str(self.raw(name))
@@ -314,11 +282,20 @@ def _v3(d: _Draft, n: int) -> _Hit | None:
     counts = [p for p, _ in d.target_pairs]
     fixed = d.s("goal") == "fixed-hands"
     if fixed:
-        return _when(bool(counts), why=_Words("при игре на число раздач целей нет", "a fixed "
-                     "number of hands has no targets"))
+        return _when(
+            bool(counts),
+            why=_Words(
+                "при игре на число раздач целей нет", "a fixed number of hands has no targets"
+            ),
+        )
     ok = counts == list(d.counts) and all(t >= 1 for _, t in d.target_pairs) and bool(counts)
-    return _when(not ok, why=_Words("нужна цель не меньше 1 для каждого числа игроков",
-                                    "each player count needs a target of at least 1"))
+    return _when(
+        not ok,
+        why=_Words(
+            "нужна цель не меньше 1 для каждого числа игроков",
+            "each player count needs a target of at least 1",
+        ),
+    )
 
 
 def _v4(d: _Draft, n: int) -> _Hit | list[_Hit] | None:
@@ -441,13 +418,17 @@ def _k18(d: _Draft, n: int) -> _Hit | None:
 
 
 def _most_recorded(d: _Draft, n: int) -> int:
-    """The largest end-of-hand amount a hand can record with `n` players (before rounding)."""
+    """An upper bound of the end-of-hand amount one hand can record with `n` players, rounded
+    as the rules round (at least one tile lies on the table when a hand ends)."""
     in_play = min(TILES, d.dealt(n) + d.drawable(n))
     if d.s("hand_scoring") == "leader-takes" or d.s("block_scoring") == "all-to-worst":
-        # Every tile in play but the lightest the winner could have laid last.
-        return _heaviest_pips(in_play) - (0 if d.s("block_scoring") == "all-to-worst" else 0)
-    # A loser's own pips: his tiles, at most every tile in play but one laid by each other seat.
-    return _heaviest_pips(max(0, in_play - (n - 1) - 1))
+        most = _heaviest_pips(in_play - 1)  # every pip in the other hands
+    elif d.drawable(n) == 0:
+        most = _heaviest_pips(d.sizes[n])  # a loser's own hand, never grown by drawing
+    else:
+        most = _heaviest_pips(in_play - 1)
+    step = max(1, d.i("rounding"))
+    return (most + step // 2) // step * step
 
 
 def _heaviest_pips(count: int) -> int:
@@ -631,7 +612,10 @@ def _n20(d: _Draft, n: int) -> _Hit | None:
 
 ROWS: Final[tuple[_Row, ...]] = (
     _Row(
-        "conflict", "V1", ("hand_sizes",), _v1,
+        "conflict",
+        "V1",
+        ("hand_sizes",),
+        _v1,
         "Раздача задаётся для 2, 3 или 4 игроков, по возрастанию и без повторов, хотя бы по "
         "одной кости каждому.",
         "Hand sizes name 2, 3 or 4 players, in ascending order without repeats, at least one "
@@ -639,244 +623,364 @@ ROWS: Final[tuple[_Row, ...]] = (
         each_count=False,
     ),
     _Row(
-        "conflict", "V2", ("hand_sizes", "reserve"), _v2,
+        "conflict",
+        "V2",
+        ("hand_sizes", "reserve"),
+        _v2,
         "Столько костей в наборе нет: при {players} игроках по {size} и запас не помещаются в "
         "28 костей.",
         "Not enough tiles: {size} each for {players} players plus the reserve exceed the 28 of "
         "the set.",
     ),
     _Row(
-        "conflict", "V3", ("targets", "goal"), _v3,
+        "conflict",
+        "V3",
+        ("targets", "goal"),
+        _v3,
         "Цели не совпадают с раздачей: {why}.",
         "The targets do not match the deal: {why}.",
         each_count=False,
     ),
     _Row(
-        "conflict", "V4", ("first_opener",), _v4,
+        "conflict",
+        "V4",
+        ("first_opener",),
+        _v4,
         "В первой раздаче прошлой ещё нет: правило «{rule}» для неё не годится.",
         "The first hand has no previous hand: '{rule}' cannot decide it.",
         each_count=False,
     ),
     _Row(
-        "conflict", "K1", ("teams", "hand_sizes"), _k1,
+        "conflict",
+        "K1",
+        ("teams", "hand_sizes"),
+        _k1,
         "Игра парами — только вчетвером: партнёры сидят напротив.",
         "Partnership play needs exactly four players (partners sit opposite).",
     ),
     _Row(
-        "conflict", "K2", ("fish_counts", "drawing", "hand_sizes"), _k2,
+        "conflict",
+        "K2",
+        ("fish_counts", "drawing", "hand_sizes"),
+        _k2,
         "Пересдавать рыбу можно только при базаре, иначе те же руки возвращались бы бесконечно "
         "(при {players} игроках базара нет).",
         "A blocked hand can be redealt only when there is a boneyard, or the same hands would "
         "come back for ever (with {players} players there is none).",
     ),
     _Row(
-        "conflict", "K3", ("layout", "doubles"), _k3,
+        "conflict",
+        "K3",
+        ("layout", "doubles"),
+        _k3,
         "Крест и телефон растут из дубля, лежащего поперёк; когда все дубли вдоль, центра нет.",
         "Cross and telephone grow from a double laid crosswise; with every double lengthwise "
         "there is no centre.",
     ),
     _Row(
-        "conflict", "K4", ("layout", "first_opener", "next_opener"), _k4,
+        "conflict",
+        "K4",
+        ("layout", "first_opener", "next_opener"),
+        _k4,
         "Поезда начинаются от дубля: заходить должен дубль (младший, старший, назначенный или "
         "по дню недели).",
         "Trains start from a double: the lead must be a double (lowest, highest, assigned or "
         "weekday).",
     ),
     _Row(
-        "conflict", "K5", ("layout", "first_fallback", "next_fallback"), _k5,
+        "conflict",
+        "K5",
+        ("layout", "first_fallback", "next_fallback"),
+        _k5,
         "Без дубля поезда не начать: если дубля ни у кого нет, раздачу нужно пересдать "
         "(запасное правило «пересдать»; при {players} игроках раздаётся не весь набор).",
         "Trains cannot start without a double: when nobody holds one the deal must be redone "
         "(fallback 'redeal'; with {players} players not every tile is dealt).",
     ),
     _Row(
-        "conflict", "K6", ("layout", "teams"), _k6,
+        "conflict",
+        "K6",
+        ("layout", "teams"),
+        _k6,
         "Поезда у каждого свои; игра парами с поездами не определена.",
         "Each player has their own train; trains are not defined for partnership play.",
     ),
     _Row(
-        "conflict", "K7", ("hand_scoring", "move_scoring"), _k7,
+        "conflict",
+        "K7",
+        ("hand_scoring", "move_scoring"),
+        _k7,
         "Очки на руках проигравших — штраф, а очки за ходы — выигрыш: их нельзя писать в один "
         "счёт.",
         "Pips the losers record are penalties and points scored during play are gains; they "
         "cannot share one score.",
     ),
     _Row(
-        "conflict", "K8", ("goal", "hand_scoring"), _k8,
+        "conflict",
+        "K8",
+        ("goal", "hand_scoring"),
+        _k8,
         "Цель противоречит записи очков: кто первым дойдёт до цели, тот здесь {who}.",
         "The goal contradicts what is recorded: whoever reaches the target first is the {who} "
         "player here.",
     ),
     _Row(
-        "conflict", "K9", ("hand_scoring", "move_scoring", "domino_bonus", "block_bonus"), _k9,
+        "conflict",
+        "K9",
+        ("hand_scoring", "move_scoring", "domino_bonus", "block_bonus"),
+        _k9,
         "Никто ничего не записывает: выберите, кто и что записывает.",
         "Nothing is ever recorded: choose who records what.",
     ),
     _Row(
-        "conflict", "K10", ("block_scoring", "hand_scoring"), _k10,
+        "conflict",
+        "K10",
+        ("block_scoring", "hand_scoring"),
+        _k10,
         "«Вся сумма проигравшему» при «забирает лидер» наградила бы худшего.",
-        "'The whole sum to the loser' would reward the worst hand when recorded points are "
-        "gains.",
+        "'The whole sum to the loser' would reward the worst hand when recorded points are gains.",
     ),
     _Row(
-        "conflict", "K11", ("winner_reset", "hand_scoring"), _k11,
+        "conflict",
+        "K11",
+        ("winner_reset", "hand_scoring"),
+        _k11,
         "Обнулять счёт победителя можно, только когда очки — штраф.",
         "Wiping the winner's score only makes sense when points are penalties.",
     ),
     _Row(
-        "conflict", "K12", ("domino_bonus", "block_bonus", "hand_scoring"), _k12,
+        "conflict",
+        "K12",
+        ("domino_bonus", "block_bonus", "hand_scoring"),
+        _k12,
         "Надбавки — выигрыш, а записанные очки здесь — штраф.",
         "Bonuses are gains, but here recorded points are penalties.",
     ),
     _Row(
-        "conflict", "K13", ("extra_turn_sum", "forced_draw_sum"), _k13,
+        "conflict",
+        "K13",
+        ("extra_turn_sum", "forced_draw_sum"),
+        _k13,
         "Лишний ход и прикуп двух не могут срабатывать на одну сумму {N}.",
         "Extra turn and draw-two cannot fire on the same end total {N}.",
     ),
     _Row(
-        "conflict", "K14", ("move_scoring", "hand_scoring"), _k14,
+        "conflict",
+        "K14",
+        ("move_scoring", "hand_scoring"),
+        _k14,
         "Счёт «на счастье» идёт только со своим расчётом в конце партии.",
         "Threes-for-luck scoring during play goes only with its own end-of-hand settlement.",
     ),
     _Row(
-        "conflict", "K15", ("goal", "hands_limit"), _k15,
+        "conflict",
+        "K15",
+        ("goal", "hands_limit"),
+        _k15,
         "Укажите, сколько раздач играть.",
         "Say how many hands to play.",
     ),
     _Row(
-        "conflict", "K16", ("first_opener", "next_opener", "weekday"), _k16,
+        "conflict",
+        "K16",
+        ("first_opener", "next_opener", "weekday"),
+        _k16,
         "Укажите день недели.",
         "Choose the day of the week.",
     ),
     _Row(
-        "conflict", "K17", ("next_opener", "next_fallback"), _k17,
+        "conflict",
+        "K17",
+        ("next_opener", "next_fallback"),
+        _k17,
         "После ничьей пересдача повторялась бы без конца: выберите другое запасное правило.",
         "After a hand with no winner the redeal would repeat for ever: choose another fallback.",
     ),
     _Row(
-        "conflict", "K18", ("min_record", "hand_sizes"), _k18,
+        "conflict",
+        "K18",
+        ("min_record", "hand_sizes"),
+        _k18,
         "Минимум для записи больше любой суммы партии (при {players} игроках не больше {most}): "
         "никто ничего не запишет и до цели не дойдёт.",
         "The minimum to record is more than any hand can give (with {players} players at most "
         "{most}): nothing would ever be recorded and nobody would reach the target.",
     ),
     _Row(
-        "inert", "N1", _DRAW_SWITCHES, _n1,
+        "inert",
+        "N1",
+        _DRAW_SWITCHES,
+        _n1,
         "Базара нет — прикупать нечего (при {players} игроках {why}).",
         "No boneyard: nothing to draw (with {players} players {why}).",
     ),
     _Row(
-        "inert", "N2", ("play_drawn_at_once",), _n2,
-        "Брать можно, только когда ходить нечем, — подходящая взятая кость и так единственный "
-        "ход.",
+        "inert",
+        "N2",
+        ("play_drawn_at_once",),
+        _n2,
+        "Брать можно, только когда ходить нечем, — подходящая взятая кость и так единственный ход.",
         "You draw only when you cannot play, so a drawn tile that fits is your only play anyway.",
     ),
     _Row(
-        "inert", "N3", ("cross_quota",), _n3,
+        "inert",
+        "N3",
+        ("cross_quota",),
+        _n3,
         "Только для креста: у линии и поездов боковых лучей нет, у телефона они открыты сразу.",
         "Cross only: a line and trains have no side rays, and telephone opens them at once.",
         each_count=False,
     ),
     _Row(
-        "inert", "N4", ("assigned_double",), _n4,
+        "inert",
+        "N4",
+        ("assigned_double",),
+        _n4,
         "Дубль назначает только правило «назначенный дубль».",
         "Only the 'assigned double' rule uses it.",
         each_count=False,
     ),
     _Row(
-        "inert", "N5", ("weekday",), _n5,
+        "inert",
+        "N5",
+        ("weekday",),
+        _n5,
         "День недели нужен только правилу «очередь по дню недели».",
         "Only the weekday rule uses it.",
         each_count=False,
     ),
     _Row(
-        "inert", "N6", ("first_fallback", "next_fallback"), _n6,
+        "inert",
+        "N6",
+        ("first_fallback", "next_fallback"),
+        _n6,
         "Основное правило применимо всегда ({why}).",
         "The main rule always applies ({why}).",
     ),
     _Row(
-        "inert", "N7", ("winner_reset",), _n7,
+        "inert",
+        "N7",
+        ("winner_reset",),
+        _n7,
         "Ни одной церемонии — обнулять не после чего.",
         "No ceremony is on, so nothing triggers the reset.",
         each_count=False,
     ),
     _Row(
-        "inert", "N8", ("doubles",), _n8,
-        "В линии и в поездах положение дубля ни на что не влияет, пока сумма концов не "
-        "считается.",
+        "inert",
+        "N8",
+        ("doubles",),
+        _n8,
+        "В линии и в поездах положение дубля ни на что не влияет, пока сумма концов не считается.",
         "In a line or trains a double's orientation changes nothing unless the end total counts.",
         each_count=False,
     ),
     _Row(
-        "inert", "N9", ("rounding", "min_record", "block_scoring"), _n9,
+        "inert",
+        "N9",
+        ("rounding", "min_record", "block_scoring"),
+        _n9,
         "Итога партии по очкам на руках нет — очки идут по ходу игры.",
         "There is no end-of-hand pip amount: points come during play.",
         each_count=False,
     ),
     _Row(
-        "inert", "N10", ("block_scoring", "block_bonus"), _n10,
+        "inert",
+        "N10",
+        ("block_scoring", "block_bonus"),
+        _n10,
         "Рыба не засчитывается — её пересдают.",
         "Blocked hands do not count: they are redealt.",
         each_count=False,
     ),
     _Row(
-        "inert", "N11", ("ends_modulus", "ends_award"), _n11,
+        "inert",
+        "N11",
+        ("ends_modulus", "ends_award"),
+        _n11,
         "Нужно только при подсчёте концов.",
         "Only used when open ends are scored.",
         each_count=False,
     ),
     _Row(
-        "inert", "N12", ("targets", "target_check", "hands_limit"), _n12,
+        "inert",
+        "N12",
+        ("targets", "target_check", "hands_limit"),
+        _n12,
         "{why}",
         "{why}",
         each_count=False,
     ),
     _Row(
-        "inert", "N13", ("target_check",), _n13,
+        "inert",
+        "N13",
+        ("target_check",),
+        _n13,
         "Во время партии очков не дают — проверять цель посреди раздачи нечего.",
         "No points are scored during play, so there is nothing to check mid-hand.",
         each_count=False,
     ),
     _Row(
-        "inert", "N14", ("extra_turn_sum", "forced_draw_sum"), _n14,
+        "inert",
+        "N14",
+        ("extra_turn_sum", "forced_draw_sum"),
+        _n14,
         "Такой суммы концов не бывает (наибольшая — {max}).",
         "The open ends never total {N} (at most {max}).",
     ),
     _Row(
-        "inert", "N15", ("hand_scoring",), _n15,
+        "inert",
+        "N15",
+        ("hand_scoring",),
+        _n15,
         "{sides}: единственный проигравший и есть худший («пишет только худший» = «проигравшие "
         "пишут свои очки»).",
         "{sides} the only loser is the worst one ('only the worst records' = 'the losers record "
         "their own pips').",
     ),
     _Row(
-        "inert", "N16", ("next_opener", "next_fallback"), _n16,
+        "inert",
+        "N16",
+        ("next_opener", "next_fallback"),
+        _n16,
         "Матч из одной раздачи — следующего захода нет.",
         "A one-hand match has no next hand.",
         each_count=False,
     ),
     _Row(
-        "inert", "N17", ("fish_counts", "block_scoring"), _n17,
+        "inert",
+        "N17",
+        ("fish_counts", "block_scoring"),
+        _n17,
         "Партия кончается, как только базар исчерпан, а пока в нём есть кости, застрявший обязан "
         "брать, — настоящей рыбы не бывает.",
         "The hand ends as soon as the boneyard runs out, and until then a stuck player must "
         "draw, so a true block never happens.",
     ),
     _Row(
-        "inert", "N18", ("draw_limit",), _n18,
+        "inert",
+        "N18",
+        ("draw_limit",),
+        _n18,
         "Больше {drawable} костей с базара не взять (при {players} игроках) — предел {limit} "
         "ничего не ограничивает.",
         "At most {drawable} tiles can ever be drawn (with {players} players), so a limit of "
         "{limit} limits nothing.",
     ),
     _Row(
-        "inert", "N19", ("min_record",), _n19,
+        "inert",
+        "N19",
+        ("min_record",),
+        _n19,
         "Записывают и так не меньше 1 очка — минимум 1 ничего не отсекает.",
         "Every recorded amount is at least 1 anyway: a minimum of 1 drops nothing.",
         each_count=False,
     ),
     _Row(
-        "inert", "N20", ("cross_quota", "layout"), _n20,
+        "inert",
+        "N20",
+        ("cross_quota", "layout"),
+        _n20,
         "В игре не больше {tiles} костей (при {players} игроках): с {quota} по каждую сторону "
         "крест не откроется — это линия.",
         "At most {tiles} tiles are in play (with {players} players): with {quota} on each side "

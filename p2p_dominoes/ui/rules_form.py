@@ -3,6 +3,7 @@
 Each control names the fields it sets and, for a choice, what each choice sets and which values
 it stands for (seed 003's «Договорённости»: «Если ходить нечем: до хода · одну кость и пас ·
 прикуп по желанию» is one control over two fields). A draft no choice describes shows "other".
+The words are engine/rules_text.py's (the same labels as `rules show` and the rules screen).
 This is data for the page (`form()` is JSON); the page never decides what is allowed: it sends
 the draft to the peer, which runs `check_rules` (ui/web/rules_api.py).
 """
@@ -13,7 +14,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
-from p2p_dominoes.engine.rules import FIELD, FIELDS
+from p2p_dominoes.engine.rules import FIELD, FIELDS, HOUSE
+from p2p_dominoes.engine.rules_text import CONTROL, FIELD_LABELS, LANGUAGES, value_text
 
 Words = Mapping[str, str]
 """{"ru": …, "en": …}"""
@@ -55,10 +57,6 @@ def _w(ru: str, en: str) -> Words:
     return {"ru": ru, "en": en}
 
 
-def _pick(name: str, options: Sequence[tuple[Any, str, str]]) -> tuple[Choice, ...]:
-    return tuple(Choice(_w(ru, en), {name: value}) for value, ru, en in options)
-
-
 GROUPS: Final[tuple[tuple[str, Words], ...]] = (
     ("deal", _w("Раздача и базар", "The deal and the boneyard")),
     ("opening", _w("Заход", "Who leads")),
@@ -68,181 +66,93 @@ GROUPS: Final[tuple[tuple[str, Words], ...]] = (
     ("table", _w("Стол", "The table")),
 )
 
-_OPENERS: Final = (
-    ("lowest-double", "младший дубль", "the lowest double"),
-    ("highest-double", "старший дубль", "the highest double"),
-    ("assigned-double", "назначенный дубль", "the assigned double"),
-    ("heaviest-tile", "самая тяжёлая кость", "the heaviest tile"),
-    ("lottery", "любая кость (по жребию)", "any tile (by lot)"),
-    ("weekday-double", "очередь по дню недели", "the double of the weekday"),
-)
-_NEXT_OPENERS: Final = (
-    *_OPENERS[:5],
-    ("rotate", "любая кость (по очереди)", "any tile (in turn round the table)"),
-    ("previous-winner", "победитель прошлой партии", "the winner of the last hand"),
-    _OPENERS[5],
-)
-_FALLBACKS: Final = (
-    ("heaviest-tile", "самая тяжёлая кость", "the heaviest tile"),
-    ("lottery", "по жребию", "by lot"),
-    ("redeal", "пересдать", "deal again"),
-)
-_NEXT_FALLBACKS: Final = (
-    *_FALLBACKS[:2],
-    ("previous-opener", "заходит прошлый заходивший", "the last hand's opener again"),
-    ("rotate", "по очереди", "in turn round the table"),
-    _FALLBACKS[2],
-)
-_WEEKDAYS: Final = (
-    (0, "не выбран", "not chosen"),
-    (1, "понедельник (1:1)", "Monday (1:1)"),
-    (2, "вторник (2:2)", "Tuesday (2:2)"),
-    (3, "среда (3:3)", "Wednesday (3:3)"),
-    (4, "четверг (4:4)", "Thursday (4:4)"),
-    (5, "пятница (5:5)", "Friday (5:5)"),
-    (6, "суббота (6:6)", "Saturday (6:6)"),
-    (7, "воскресенье (0:0)", "Sunday (0:0)"),
-)
+
+def _label(name: str) -> Words:
+    return {lang: FIELD_LABELS[name](lang) for lang in LANGUAGES}
+
+
+def _seed(key: str) -> Words:
+    """The label of one of the rules page's own controls (D3, W1, W3 …)."""
+    return {lang: CONTROL[key].label(lang) for lang in LANGUAGES}
+
+
+def _values(name: str, values: Sequence[Any]) -> tuple[Choice, ...]:
+    return tuple(
+        Choice({lang: value_text(name, v, lang) for lang in LANGUAGES}, {name: v}) for v in values
+    )
+
+
+def _seed_choice(key: str, sets: Mapping[str, Any], **matches: tuple[Any, ...]) -> Choice:
+    """A choice of a seed control, in the words the rules page uses for that choice."""
+    draft = {**HOUSE.to_dict(), **sets}
+    return Choice({lang: CONTROL[key].text(draft, lang) for lang in LANGUAGES}, sets, matches)
+
+
+def _one(key: str, group: str, kind: ControlKind, hint: Words | None = None) -> Control:
+    """A control for one field under its own label; a choice offers every value played."""
+    spec = FIELD[key]
+    values: Sequence[Any] = ()
+    if kind == "choice":
+        values = spec.choices or spec.int_choices or range(spec.low or 0, (spec.high or 0) + 1)
+    return Control(key, group, kind, (key,), _label(key), _values(key, values), hint)
+
 
 CONTROLS: Final[tuple[Control, ...]] = (
     Control(
         "counts", "deal", "counts", ("hand_sizes", "targets"),
-        _w("Сколько игроков · сколько костей раздавать · до скольких очков",
-           "Players · tiles dealt to each · points to reach"),
+        {lang: f"{FIELD_LABELS['hand_sizes'](lang)} · {FIELD_LABELS['targets'](lang)}"
+         for lang in LANGUAGES},
     ),
     Control(
-        "boneyard", "deal", "choice", ("drawing",), _w("Есть ли базар", "Is there a boneyard"),
+        "boneyard", "deal", "choice", ("drawing",), _seed("D3"),
         (
-            Choice(_w("есть", "yes"), {"drawing": "when-stuck"},
-                   {"drawing": ("when-stuck", "any-time")}),
-            Choice(_w("нет", "no"), {"drawing": "never"}),
+            _seed_choice("D3", {"drawing": "when-stuck"}, drawing=("when-stuck", "any-time")),
+            _seed_choice("D3", {"drawing": "never"}),
         ),
     ),
     Control(
-        "stuck", "deal", "choice", ("must_draw_when_stuck", "draw_limit"),
-        _w("Если ходить нечем", "When you cannot play"),
+        "stuck", "deal", "choice", ("must_draw_when_stuck", "draw_limit"), _seed("W1"),
         (
-            Choice(_w("прикуп до хода", "draw until you can play"),
-                   {"must_draw_when_stuck": True, "draw_limit": 0}),
-            Choice(_w("одну кость и пас", "draw one, then pass"),
-                   {"must_draw_when_stuck": True, "draw_limit": 1}),
-            Choice(_w("прикуп по желанию", "draw if you like, or pass"),
-                   {"must_draw_when_stuck": False, "draw_limit": 0},
-                   {"must_draw_when_stuck": (False,)}),
+            _seed_choice("W1", {"must_draw_when_stuck": True, "draw_limit": 0}),
+            _seed_choice("W1", {"must_draw_when_stuck": True, "draw_limit": 1}),
+            _seed_choice("W1", {"must_draw_when_stuck": False, "draw_limit": 0},
+                         must_draw_when_stuck=(False,)),
         ),
     ),
+    _one("draw_limit", "deal", "number"),
+    Control("reserve", "deal", "choice", ("reserve",), _label("reserve"),
+            _values("reserve", (0, 1, 2))),
     Control(
-        "draw_limit", "deal", "number", ("draw_limit",),
-        _w("Больше скольких костей за ход не брать (0 — без предела)",
-           "Most tiles drawn in one turn (0: no limit)"),
+        "buy_anyway", "deal", "choice", ("drawing",), _seed("W3"),
+        (
+            _seed_choice("W3", {"drawing": "any-time"}),
+            _seed_choice("W3", {"drawing": "when-stuck"}),
+        ),
     ),
-    Control(
-        "last_tile", "deal", "choice", ("reserve",),
-        _w("Можно ли забрать последнюю кость с базара",
-           "May the last boneyard tile be taken"),
-        _pick("reserve", ((0, "да", "yes"), (1, "нет", "no"),
-                          (2, "нет (две последние остаются)", "no (the last two stay)"))),
-    ),
-    Control(
-        "buy_anyway", "deal", "choice", ("drawing",),
-        _w("Можно ли покупать, когда ход и так есть", "May you draw while you hold a play"),
-        _pick("drawing", (("any-time", "да", "yes"), ("when-stuck", "нет", "no"))),
-    ),
-    Control(
-        "play_drawn", "deal", "bool", ("play_drawn_at_once",),
-        _w("Взятая подходящая кость идёт в игру сразу",
-           "A drawn tile that fits must be played at once"),
-    ),
-    Control(
-        "first_opener", "opening", "choice", ("first_opener",),
-        _w("Правило захода: первая партия", "Who leads the first hand"),
-        _pick("first_opener", _OPENERS),
-    ),
-    Control(
-        "first_fallback", "opening", "choice", ("first_fallback",),
-        _w("Запасное правило: первая партия", "Fallback for the first hand"),
-        _pick("first_fallback", _FALLBACKS),
-        _w("Когда основное правило никого не называет (нужного дубля нет ни у кого).",
-           "When the main rule names nobody (nobody holds the double)."),
-    ),
-    Control(
-        "next_opener", "opening", "choice", ("next_opener",),
-        _w("Правило захода: следующие партии", "Who leads the later hands"),
-        _pick("next_opener", _NEXT_OPENERS),
-    ),
-    Control(
-        "next_fallback", "opening", "choice", ("next_fallback",),
-        _w("Запасное правило: следующие партии", "Fallback for the later hands"),
-        _pick("next_fallback", _NEXT_FALLBACKS),
-    ),
-    Control(
-        "assigned_double", "opening", "choice", ("assigned_double",),
-        _w("Назначенный дубль", "The assigned double"),
-        _pick("assigned_double", tuple((d, f"{d}:{d}", f"{d}:{d}") for d in range(7))),
-    ),
-    Control(
-        "weekday", "opening", "choice", ("weekday",),
-        _w("День недели стола", "The table's day of the week"),
-        _pick("weekday", _WEEKDAYS),
-    ),
-    Control(
-        "doubles", "play", "choice", ("doubles",), _w("Дубли поперёк", "Doubles crosswise"),
-        _pick("doubles", (("across", "вкл", "on"), ("along", "выкл (вдоль)", "off (lengthwise)"))),
-    ),
-    Control("two_doubles", "play", "bool", ("two_doubles",),
-            _w("Два дубля за ход", "Two doubles in one turn")),
-    Control("double_closes_ray", "play", "bool", ("double_closes_ray",),
-            _w("Дубль может закрыть луч", "A double may close its ray")),
-    Control(
-        "extra_turn_sum", "play", "number", ("extra_turn_sum",),
-        _w("Лишний ход, когда концы дают в сумме N (0 — выкл)",
-           "Extra turn when the open ends total N (0: off)"),
-    ),
-    Control(
-        "forced_draw_sum", "play", "number", ("forced_draw_sum",),
-        _w("Прикуп двух, когда концы дают в сумме N (0 — выкл)",
-           "Next player draws two when the open ends total N (0: off)"),
-    ),
-    Control(
-        "hand_scoring", "scoring", "choice", ("hand_scoring",),
-        _w("Кто и что записывает", "Who records what"),
-        _pick("hand_scoring", (
-            ("losers-own", "проигравшие пишут свои очки", "the losers record their own pips"),
-            ("worst-own", "пишет только худший", "only the worst hand records"),
-            ("leader-takes", "забирает лидер", "the winner takes the others' pips"),
-        )),
-    ),
-    Control("fish_counts", "scoring", "bool", ("fish_counts",),
-            _w("Рыба засчитывается", "A blocked hand counts")),
-    Control(
-        "block_scoring", "scoring", "choice", ("block_scoring",), _w("Рыба", "A blocked hand"),
-        _pick("block_scoring", (
-            ("lowest-takes", "забирает тот, у кого меньше", "the lowest hand takes the pips"),
-            ("lowest-takes-difference", "разница", "the lowest hand takes the difference"),
-            ("all-to-worst", "вся сумма проигравшему", "the whole sum to the loser"),
-        )),
-    ),
-    Control(
-        "rounding", "scoring", "choice", ("rounding",), _w("Округление счёта", "Rounding"),
-        _pick("rounding", ((1, "нет", "none"), (5, "до 5", "to 5"), (10, "до 10", "to 10"))),
-    ),
-    Control(
-        "min_record", "scoring", "number", ("min_record",),
-        _w("Минимум для записи (0 — нет, 13 — правило козла)",
-           "Least amount recorded (0: none, 13: the Kozel rule)"),
-    ),
-    Control(
-        "goal", "match", "choice", ("goal",), _w("Цель", "The goal"),
-        _pick("goal", (
-            ("reach-loses", "дойти — проиграть", "reach the target and lose"),
-            ("reach-wins", "дойти — выиграть", "reach the target and win"),
-            ("fixed-hands", "фиксированное число раздач", "a fixed number of hands"),
-        )),
-    ),
-    Control("hands_limit", "match", "number", ("hands_limit",),
-            _w("Сколько раздач играть", "Hands to play")),
-    Control("stall_timeout_s", "table", "number", ("stall_timeout_s",),
-            _w("Сколько секунд ждать хода игрока", "Seconds to wait for a player's move")),
+    _one("play_drawn_at_once", "deal", "bool"),
+    _one("first_opener", "opening", "choice"),
+    _one("first_fallback", "opening", "choice", _w(
+        "Когда основное правило никого не называет (нужного дубля нет ни у кого).",
+        "When the main rule names nobody (nobody holds the double).")),
+    _one("next_opener", "opening", "choice"),
+    _one("next_fallback", "opening", "choice"),
+    _one("assigned_double", "opening", "choice"),
+    _one("weekday", "opening", "choice"),
+    _one("doubles", "play", "choice"),
+    _one("two_doubles", "play", "bool"),
+    _one("double_closes_ray", "play", "bool"),
+    _one("extra_turn_sum", "play", "number", _w("0 — выкл.", "0: off.")),
+    _one("forced_draw_sum", "play", "number", _w("0 — выкл.", "0: off.")),
+    Control("hand_scoring", "scoring", "choice", ("hand_scoring",), _seed("S1"),
+            _values("hand_scoring", FIELD["hand_scoring"].choices)),
+    _one("fish_counts", "scoring", "bool"),
+    _one("block_scoring", "scoring", "choice"),
+    _one("rounding", "scoring", "choice"),
+    _one("min_record", "scoring", "number", _w("0 — нет; 13 — правило козла.",
+                                               "0: none; 13: the Kozel rule.")),
+    _one("goal", "match", "choice"),
+    _one("hands_limit", "match", "number"),
+    _one("stall_timeout_s", "table", "number"),
 )
 
 OTHER: Final[Words] = _w("другое", "other")
@@ -284,19 +194,3 @@ def form() -> dict[str, Any]:
             for c in CONTROLS
         ],
     }
-
-
-def value_words(name: str, draft: Mapping[str, Any]) -> Words:
-    """The value of field `name` in `draft` in the editor's words (for the rules screen)."""
-    value = draft[name]
-    if name in ("hand_sizes", "targets"):
-        text = ", ".join(f"{n}: {v}" for n, v in value)
-        return _w(text or "—", text or "—")
-    for control in CONTROLS:
-        if control.fields == (name,) and control.kind == "choice":
-            index = control.choice_of(draft)
-            if index is not None:
-                return control.choices[index].words
-        if control.fields == (name,) and control.kind == "bool":
-            return _w("да", "yes") if value else _w("нет", "no")
-    return _w(str(value), str(value))

@@ -11,6 +11,7 @@ from typing import Any, TypeVar
 
 import trio
 
+from p2p_dominoes.engine.rules_page import plain_page
 from p2p_dominoes.store import list_rule_sets, load_rule_set
 from p2p_dominoes.ui.rules_form import CONTROLS, editable_fields
 from p2p_dominoes.ui.web import Hub, PageAccess, serve_page
@@ -203,3 +204,23 @@ def test_the_editor_has_a_control_for_every_playable_switch() -> None:
     covered = {name for control in CONTROLS for name in control.fields}
     assert covered == set(editable_fields())
     assert "layout" not in covered and "teams" not in covered  # not played yet: not shown
+
+
+async def test_the_rules_screen_shows_what_the_set_plays_next_to_each_switch(
+    tmp_path: Path,
+) -> None:
+    async with rules_server(tmp_path) as (port, login):
+        draft = {"base": "house", "fish_counts": False}
+        for lang, off in (("ru", "выкл"), ("en", "off")):
+            reply = await off_loop(
+                lambda lang=lang: ask(  # type: ignore[misc]
+                    port, login, "/rules/api/screen", {"rules": draft, "lang": lang}
+                )
+            )
+            assert reply.status == 200, reply.body
+            parts = answer(reply)["segments"]
+            fish = [p for p in parts if p["field"] == "fish_counts"]
+            assert fish and all(p["value"] == off for p in fish)
+            assert all(p["field"] is None or p["value"] for p in parts)
+            # The page's own text, whole (the Russian one is the seed's, word for word).
+            assert "".join(p["text"] for p in parts) == plain_page(lang)

@@ -24,6 +24,7 @@ from starlette.staticfiles import StaticFiles
 from p2p_dominoes.engine import InvalidRecord
 from p2p_dominoes.engine.rules import PRESETS, draft_of
 from p2p_dominoes.engine.rules_check import Finding, check_rules
+from p2p_dominoes.engine.rules_page import segments
 from p2p_dominoes.store.rule_sets import (
     RuleSetError,
     delete_rule_set,
@@ -178,6 +179,22 @@ def rules_routes(access: PageAccess, data_dir: Path | None, lang: str) -> list[B
         except InvalidRecord as exc:
             return _problem("rules", 400, str(exc))
 
+    async def screen(request: Request) -> Response:
+        message = await body(request)
+        page_lang = message.get("lang") if message is not None else None
+        if message is None or "rules" not in message or page_lang not in ("en", "ru"):
+            return _problem("body", 400)
+        try:
+            draft = draft_of(message["rules"])
+        except InvalidRecord as exc:
+            return _problem("rules", 400, str(exc))
+        return JSONResponse({
+            "segments": [
+                {"text": s.text, "field": s.field, "value": s.value, "greyed": s.greyed}
+                for s in segments(draft, page_lang)
+            ]
+        })
+
     async def save(request: Request) -> Response:
         message = await body(request)
         if message is None or "rules" not in message:
@@ -218,6 +235,7 @@ def rules_routes(access: PageAccess, data_dir: Path | None, lang: str) -> list[B
         Route("/rules/api/sets", api(get_sets), methods=["GET"]),
         Route("/rules/api/open", api(open_set), methods=["POST"]),
         Route("/rules/api/check", api(check), methods=["POST"]),
+        Route("/rules/api/screen", api(screen), methods=["POST"]),
         Route("/rules/api/save", api(save), methods=["POST"]),
         Route("/rules/api/delete", api(delete), methods=["POST"]),
     ]

@@ -19,7 +19,7 @@ const TEXT = {
     save_off_no_data: "Save is off: this player keeps no files.",
     saved_as: (name) => `Saved as "${name}". Choose it under Rules when you create a table.`,
     opened: (name) => `Opened "${name}".`, deleted: (name) => `Deleted "${name}".`,
-    go_to: (label) => `Go to: ${label}`, loading: "Loading…",
+    go_to: (label) => `Go to: ${label}`, loading: "Loading…", now: "now", no_effect_here: "no effect here",
     failed: "The peer did not answer; is p2p-dominoes play still running?",
   },
   ru: {
@@ -38,7 +38,7 @@ const TEXT = {
     save_off_no_data: "Сохранить нельзя: этот игрок не хранит файлов.",
     saved_as: (name) => `Сохранено как «${name}». Выберите его в «Правилах», создавая стол.`,
     opened: (name) => `Открыт набор «${name}».`, deleted: (name) => `Набор «${name}» удалён.`,
-    go_to: (label) => `К переключателю: ${label}`, loading: "Загрузка…",
+    go_to: (label) => `К переключателю: ${label}`, loading: "Загрузка…", now: "сейчас", no_effect_here: "не действует",
     failed: "Пир не отвечает; окно p2p-dominoes play ещё открыто?",
   },
 };
@@ -362,18 +362,15 @@ async function showScreen() {
   let paragraph = element("p");
   box.append(paragraph);
   for (const segment of reply.data.segments) {
-    const parts = segment.text.split(/\n\s*\n/);
-    parts.forEach((part, index) => {
+    segment.text.split("\n").forEach((part, index) => {
       if (index > 0) { paragraph = element("p"); box.append(paragraph); }
       if (!part) return;
       if (!segment.field) { paragraph.append(part); return; }
       const control = controlsOf(segment.field)[0];
       const link = element("a", { href: control ? `#ctl-${control.key}` : "#", class: "rule-link", "data-field": segment.field }, part);
       if (control) link.addEventListener("click", (event) => { event.preventDefault(); focusControl(control); });
-      paragraph.append(link);
-      if (index === parts.length - 1 && segment.value) {
-        paragraph.append(" ", element("span", { class: "rule-value", "data-field": segment.field }, `[${words(segment.value)}]`));
-      }
+      paragraph.append(link, " ", element("span", { class: "rule-value", "data-field": segment.field },
+        `[${t("now")}: ${segment.value}${segment.greyed ? `; ${t("no_effect_here")}` : ""}]`));
     });
   }
 }

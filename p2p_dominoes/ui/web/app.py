@@ -150,7 +150,7 @@ def create_app(
             Route("/", index, methods=["GET"]),
             Mount("/static", app=_STATIC),
             WebSocketRoute("/ws", socket),
-            *rules_routes(access, data_dir, lang),
+            *rules_routes(access, data_dir, lang, hub),
         ]
     )
     return Guard(app)

@@ -334,6 +334,8 @@ class PlayController:
             self._send_record()
         elif kind in ("approve", "refuse", "remove"):
             self._answer(command)
+        elif kind == "rule_sets":  # a set was saved or deleted (rules_api.py): list them anew
+            self.publish()
         elif kind == "lobby":
             if not self.busy:
                 self.screen = "lobby"

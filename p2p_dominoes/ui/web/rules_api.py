@@ -34,6 +34,7 @@ from p2p_dominoes.store.rule_sets import (
 )
 from p2p_dominoes.ui.rules_form import form
 from p2p_dominoes.ui.web.access import PageAccess, cookie_name
+from p2p_dominoes.ui.web.hub import Hub
 
 log = logging.getLogger("p2p_dominoes.ui.web")
 
@@ -100,8 +101,15 @@ def checked(data: object) -> dict[str, Any]:
     }
 
 
-def rules_routes(access: PageAccess, data_dir: Path | None, lang: str) -> list[BaseRoute]:
-    """The editor's page and JSON routes, for `create_app` to mount."""
+SETS_CHANGED: Final = {"type": "rule_sets"}
+"""The command that tells the controller the saved sets changed (it republishes the lobby)."""
+
+
+def rules_routes(
+    access: PageAccess, data_dir: Path | None, lang: str, hub: Hub | None = None
+) -> list[BaseRoute]:
+    """The editor's page and JSON routes, for `create_app` to mount; `hub` hears of every save
+    and delete, so the create-table form offers the sets as they are."""
     static = StaticFiles(packages=[("p2p_dominoes.ui.web", "static")])
     with open(static.lookup_path("rules.html")[0], encoding="utf-8") as file:
         page_html = file.read().replace('<html lang="en">', f'<html lang="{lang}">', 1)
@@ -214,6 +222,8 @@ def rules_routes(access: PageAccess, data_dir: Path | None, lang: str) -> list[B
             status = 400 if exc.problem in ("name", "invalid") else 503
             detail = "" if exc.problem == "name" else str(exc)
             return _problem(exc.problem, status, detail)
+        if hub is not None:
+            hub.command(dict(SETS_CHANGED))
         return JSONResponse({"name": name, **sets()})
 
     async def delete(request: Request) -> Response:
@@ -227,6 +237,8 @@ def rules_routes(access: PageAccess, data_dir: Path | None, lang: str) -> list[B
         except RuleSetError as exc:
             status = 404 if exc.problem in ("missing", "name") else 503
             return _problem("missing" if exc.problem == "name" else exc.problem, status)
+        if hub is not None:
+            hub.command(dict(SETS_CHANGED))
         return JSONResponse(sets())
 
     return [

@@ -12,9 +12,10 @@ from typing import Any, TypeVar
 import trio
 
 from p2p_dominoes.engine.rules_page import plain_page
-from p2p_dominoes.store import list_rule_sets, load_rule_set
+from p2p_dominoes.store import list_rule_sets, load_rule_set, save_rule_set
 from p2p_dominoes.ui.rules_form import CONTROLS, editable_fields
 from p2p_dominoes.ui.web import Hub, PageAccess, serve_page
+from p2p_dominoes.ui.web.controller import _host_settings
 from tests.ui.page_client import Login, Reply, http_get, log_in
 
 T = TypeVar("T")
@@ -224,3 +225,13 @@ async def test_the_rules_screen_shows_what_the_set_plays_next_to_each_switch(
             assert all(p["field"] is None or p["value"] for p in parts)
             # The page's own text, whole (the Russian one is the seed's, word for word).
             assert "".join(p["text"] for p in parts) == plain_page(lang)
+
+
+def test_a_table_may_be_created_with_a_saved_set_but_not_an_unknown_one(tmp_path: Path) -> None:
+    save_rule_set(tmp_path, "quick", {"base": "block", "targets": [[2, 30], [3, 30], [4, 30]]})
+    command = {"type": "host", "table": "Kitchen", "rules": "quick", "players": 2, "bots": 1}
+    settings = _host_settings(command, tmp_path)
+    assert settings is not None and settings["rules"] == "quick"
+    assert _host_settings(command) is None  # no data directory: presets only
+    assert _host_settings({**command, "rules": "nope"}, tmp_path) is None
+    assert _host_settings({**command, "rules": "house"}, tmp_path) is not None

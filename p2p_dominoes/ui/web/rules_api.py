@@ -25,6 +25,7 @@ from p2p_dominoes.engine import InvalidRecord
 from p2p_dominoes.engine.rules import PRESETS, draft_of
 from p2p_dominoes.engine.rules_check import Finding, check_rules
 from p2p_dominoes.engine.rules_page import segments
+from p2p_dominoes.engine.rules_text import LANGUAGES, preset_label
 from p2p_dominoes.store.rule_sets import (
     RuleSetError,
     delete_rule_set,
@@ -154,7 +155,14 @@ def rules_routes(
                 saved = list_rule_sets(data_dir)
             except RuleSetError as exc:
                 log.warning("%s", exc)
-        return {"presets": list(PRESETS), "saved": saved, "can_save": data_dir is not None}
+        return {
+            "presets": list(PRESETS),
+            "preset_words": {
+                name: {lang: preset_label(name, lang) for lang in LANGUAGES} for name in PRESETS
+            },
+            "saved": saved,
+            "can_save": data_dir is not None,
+        }
 
     async def get_form(request: Request) -> Response:
         return JSONResponse({**form(), **sets()})

@@ -159,7 +159,10 @@ function fillSets(selected) {
   const select = $("start-from");
   select.replaceChildren();
   const presets = element("optgroup", { label: t("presets") });
-  for (const name of form.presets) presets.append(new Option(name, name));
+  for (const name of form.presets) {
+    const label = words(form.preset_words[name]);
+    presets.append(new Option(label && label !== name ? `${label} (${name})` : name, name));
+  }
   select.append(presets);
   if (form.saved.length) {
     const saved = element("optgroup", { label: t("saved") });

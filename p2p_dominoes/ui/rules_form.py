@@ -47,6 +47,8 @@ class Control:
     words: Words
     choices: tuple[Choice, ...] = ()
     hint: Words | None = None
+    seed: str = ""
+    """The rules page's control (rules_text.CONTROL) whose words say what this one holds."""
 
     def choice_of(self, draft: Mapping[str, Any]) -> int | None:
         """The index of the choice that describes `draft`, or None ("other")."""
@@ -109,6 +111,7 @@ CONTROLS: Final[tuple[Control, ...]] = (
             _seed_choice("D3", {"drawing": "when-stuck"}, drawing=("when-stuck", "any-time")),
             _seed_choice("D3", {"drawing": "never"}),
         ),
+        seed="D3",
     ),
     Control(
         "stuck", "deal", "choice", ("must_draw_when_stuck", "draw_limit"), _seed("W1"),
@@ -118,6 +121,7 @@ CONTROLS: Final[tuple[Control, ...]] = (
             _seed_choice("W1", {"must_draw_when_stuck": False, "draw_limit": 0},
                          must_draw_when_stuck=(False,)),
         ),
+        seed="W1",
     ),
     _one("draw_limit", "deal", "number"),
     Control("reserve", "deal", "choice", ("reserve",), _label("reserve"),
@@ -194,3 +198,19 @@ def form() -> dict[str, Any]:
             for c in CONTROLS
         ],
     }
+
+
+def current_words(draft: Mapping[str, Any]) -> dict[str, Words]:
+    """What each choice control holds in `draft`, in words (the page shows it as "other: …"
+    when no choice describes the draft)."""
+    out: dict[str, Words] = {}
+    for control in CONTROLS:
+        if control.kind != "choice":
+            continue
+        if control.seed:
+            words = {lang: CONTROL[control.seed].text(draft, lang) for lang in LANGUAGES}
+        else:
+            name = control.fields[0]
+            words = {lang: value_text(name, draft[name], lang) for lang in LANGUAGES}
+        out[control.key] = words
+    return out

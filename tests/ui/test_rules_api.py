@@ -83,6 +83,8 @@ async def test_a_conflict_is_named_on_both_switches_in_both_languages(tmp_path: 
         assert {"fish_counts", "drawing"} <= set(conflict["fields"])
         assert "boneyard" in conflict["text"]["en"] and "базар" in conflict["text"]["ru"]
         assert result["draft"]["fish_counts"] is False and result["draft"]["drawing"] == "never"
+        assert result["current"]["boneyard"] == {"ru": "нет", "en": "no"}
+        assert result["current"]["buy_anyway"]["ru"] == "базара нет"
         # A boneyard: but four players still take the whole set, so four cannot play it.
         drawing = {**result["draft"], "drawing": "when-stuck"}
         four = answer(

@@ -33,7 +33,7 @@ from p2p_dominoes.store.rule_sets import (
     load_draft,
     save_rule_set,
 )
-from p2p_dominoes.ui.rules_form import form
+from p2p_dominoes.ui.rules_form import current_words, form
 from p2p_dominoes.ui.web.access import PageAccess, cookie_name
 from p2p_dominoes.ui.web.hub import Hub
 
@@ -99,6 +99,7 @@ def checked(data: object) -> dict[str, Any]:
         "draft": draft,
         "findings": findings,
         "playable": not any(f["kind"] == "conflict" for f in findings),
+        "current": current_words(draft),
     }
 
 

@@ -25,6 +25,8 @@ def test_a_house_rule_set_is_built_checked_saved_and_played(
     # Start from the block game (no boneyard), and say a blocked hand is redealt.
     page.select_option("#start-from", "block")
     expect(page.locator("#status")).to_contain_text('Opened "block"')
+    # «Можно ли покупать, когда ход и так есть» has no choice for "no boneyard": it says so.
+    expect(page.locator('#in-buy_anyway option[value="other"]')).to_have_text("other: no boneyard")
     page.fill("#set-name", "quick-block")
     page.uncheck("#in-fish_counts")
     conflicts = page.locator("#conflict-list li")

@@ -55,6 +55,7 @@ const COUNTS = [2, 3, 4];
 let form = null;        // the controls, groups and sets the peer describes
 let draft = null;       // every field of the set being edited
 let findings = [];
+let current = {};       // each choice control's value in words (for "other: …")
 let problem = null;     // the peer's reason when the draft is not a rules object at all
 let openedSaved = null; // the saved set's name, when one is open
 let sequence = 0;       // answers to older checks are dropped
@@ -202,6 +203,7 @@ async function check() {
   if (reply.ok) {
     draft = reply.data.draft;
     findings = reply.data.findings;
+    current = reply.data.current;
     problem = null;
   } else {
     problem = reply.data.problem;
@@ -242,7 +244,7 @@ function showValues(control) {
     const index = choiceOf(control);
     const other = input.querySelector('option[value="other"]');
     other.hidden = index >= 0;
-    other.textContent = index >= 0 ? t("other") : `${t("other")}: ${control.fields.map((f) => JSON.stringify(draft[f])).join(", ")}`;
+    other.textContent = index >= 0 ? t("other") : `${t("other")}: ${words(current[control.key])}`;
     input.value = index >= 0 ? String(index) : "other";
   } else if (control.kind === "bool") {
     input.checked = Boolean(draft[control.fields[0]]);
@@ -316,6 +318,7 @@ async function openSet(name) {
   sequence++;
   draft = reply.data.draft;
   findings = reply.data.findings;
+  current = reply.data.current;
   problem = null;
   openedSaved = reply.data.saved ? name : null;
   $("set-name").value = reply.data.saved ? name : "";

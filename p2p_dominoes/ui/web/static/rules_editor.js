@@ -5,7 +5,7 @@
 
 const TEXT = {
   en: {
-    title: "House rules", to_lobby: "Back to the lobby", bar: "Rule sets", start_from: "Start from",
+    title: "House rules", views: "Views", to_lobby: "Back to the lobby", bar: "Rule sets", start_from: "Start from",
     open: "Open", set_name: "Name of your set", save: "Save", delete: "Delete",
     name_rule: "Letters, digits, \"-\" and \"_\"; then pick it under Rules when you create a table.",
     conflicts: "These rules cannot hold at once", editor: "Switches", screen: "The rules screen",
@@ -23,7 +23,7 @@ const TEXT = {
     failed: "The peer did not answer; is p2p-dominoes play still running?",
   },
   ru: {
-    title: "Домашние правила", to_lobby: "Назад в лобби", bar: "Наборы правил", start_from: "Начать с",
+    title: "Домашние правила", views: "Вид", to_lobby: "Назад в лобби", bar: "Наборы правил", start_from: "Начать с",
     open: "Открыть", set_name: "Имя вашего набора", save: "Сохранить", delete: "Удалить",
     name_rule: "Буквы, цифры, «-» и «_»; потом выберите набор в «Правилах», создавая стол.",
     conflicts: "Эти правила не могут действовать вместе", editor: "Переключатели",
@@ -392,6 +392,7 @@ function showEditor() {
 
 async function start() {
   for (const node of document.querySelectorAll("[data-t]")) node.textContent = t(node.dataset.t);
+  for (const node of document.querySelectorAll("[data-t-aria]")) node.setAttribute("aria-label", t(node.dataset.tAria));
   document.title = `p2p-dominoes · ${t("title")}`;
   say(t("loading"));
   const reply = await call("/rules/api/form");

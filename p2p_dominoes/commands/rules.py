@@ -106,6 +106,8 @@ def read_rules(source: str) -> dict[str, Any]:
         raise UsageError(
             f"{shown} is not JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})"
         ) from None
+    except RecursionError:
+        raise UsageError(f"{shown} nests too deeply to be a rules file") from None
     try:
         return draft_of(parsed)
     except InvalidRecord as exc:

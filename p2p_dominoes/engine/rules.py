@@ -215,7 +215,11 @@ def _or(values: tuple[int, ...]) -> str:
 
 
 def _enum(
-    name: str, enum: type[StrEnum], default: Any = _REQUIRED, *, plays: tuple[str, ...] = (),
+    name: str,
+    enum: type[StrEnum],
+    default: Any = _REQUIRED,
+    *,
+    plays: tuple[str, ...] = (),
     switch: str = "",
 ) -> FieldSpec:
     choices = plays or tuple(e.value for e in enum)
@@ -228,8 +232,9 @@ def _int(name: str, default: Any, low: int, high: int | None, switch: str = "") 
 
 def _bool(name: str, default: Any, switch: str = "", *, later: bool = False) -> FieldSpec:
     # `later`: only False is played so far (low == high == 0 marks it).
-    return FieldSpec(name, "bool", default, low=0 if later else None, high=0 if later else None,
-                     switch=switch)
+    return FieldSpec(
+        name, "bool", default, low=0 if later else None, high=0 if later else None, switch=switch
+    )
 
 
 def _fixed(name: str, default: int, switch: str = "") -> FieldSpec:
@@ -244,8 +249,12 @@ FIELDS: Final[tuple[FieldSpec, ...]] = (
     _int("reserve", _REQUIRED, 0, 27, "W2"),
     _enum("drawing", Drawing, switch="D3"),
     _bool("play_drawn_at_once", _REQUIRED),
-    _enum("first_opener", Opener, switch="O1",
-          plays=tuple(o.value for o in Opener if o not in (Opener.ROTATE, Opener.PREVIOUS_WINNER))),
+    _enum(
+        "first_opener",
+        Opener,
+        switch="O1",
+        plays=tuple(o.value for o in Opener if o not in (Opener.ROTATE, Opener.PREVIOUS_WINNER)),
+    ),
     _enum("next_opener", Opener, switch="O1"),
     _enum("block_scoring", BlockScoring, switch="S2"),
     FieldSpec("targets", "pairs", switch="S5"),
@@ -255,8 +264,13 @@ FIELDS: Final[tuple[FieldSpec, ...]] = (
     _bool("must_draw_when_stuck", True, "W1"),
     _int("draw_limit", 0, 0, 28, "W1"),
     _int("forced_draw_sum", 0, 0, 40, "X3"),
-    _enum("first_fallback", Fallback, Fallback.HEAVIEST_TILE, switch="O1",
-          plays=("heaviest-tile", "lottery", "redeal")),
+    _enum(
+        "first_fallback",
+        Fallback,
+        Fallback.HEAVIEST_TILE,
+        switch="O1",
+        plays=("heaviest-tile", "lottery", "redeal"),
+    ),
     _enum("next_fallback", Fallback, Fallback.PREVIOUS_OPENER, switch="O1"),
     _int("assigned_double", 1, 0, 6, "O2"),
     _int("weekday", 0, 0, 7, "O1"),
@@ -268,8 +282,13 @@ FIELDS: Final[tuple[FieldSpec, ...]] = (
     _bool("fish_counts", True, "E1"),
     _bool("end_when_boneyard_empty", False, later=True),
     _enum("teams", Teams, Teams.NONE, plays=("none",), switch="K0"),
-    _enum("hand_scoring", HandScoring, HandScoring.LEADER_TAKES, switch="S1",
-          plays=("losers-own", "worst-own", "leader-takes")),
+    _enum(
+        "hand_scoring",
+        HandScoring,
+        HandScoring.LEADER_TAKES,
+        switch="S1",
+        plays=("losers-own", "worst-own", "leader-takes"),
+    ),
     FieldSpec("rounding", "int", 1, low=1, high=10, switch="S3", int_choices=(1, 5, 10)),
     _int("min_record", 0, 0, 168, "S4"),
     _fixed("domino_bonus", 0),
@@ -503,29 +522,11 @@ def polarity(draft: Mapping[str, Any]) -> Literal["bad", "good"]:
 
 def first_problem(draft: Mapping[str, Any]) -> str | None:
     """The first reason (English) a full rules object cannot be played, or None."""
-    try:
-        from p2p_dominoes.engine.rules_check import check_rules
-    except ImportError:  # pragma: no cover - until the checker lands
-        return _structure_problem(draft)
+    from p2p_dominoes.engine.rules_check import check_rules  # the checker reads FIELDS
+
     for finding in check_rules(draft):
         if finding.kind == "conflict":
             return str(finding.text["en"])
-    return None
-
-
-def _structure_problem(draft: Mapping[str, Any]) -> str | None:
-    sizes, targets = draft["hand_sizes"], draft["targets"]
-    counts = [n for n, _ in sizes]
-    fixed = draft["goal"] == Goal.FIXED_HANDS
-    if not counts or counts != sorted(set(counts)):
-        return "hand sizes must name player counts from 2 to 4, each once, ascending"
-    if (targets != [] if fixed else [n for n, _ in targets] != counts):
-        return "hand sizes and targets must name the same player counts"
-    for players, size in sizes:
-        if not 2 <= players <= 4 or size < 1 or players * size + draft["reserve"] > 28:
-            return f"cannot deal {size} tiles to {players} players"
-    if any(t < 1 for _, t in targets):
-        return "targets must be positive"
     return None
 
 

@@ -11,8 +11,10 @@ alike. Codes: V1–V4 structure, K1–K18 conflicts, N1–N20 switches with no e
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Final, Literal
 
 Kind = Literal["conflict", "inert"]
@@ -56,6 +58,28 @@ class Finding:
 
 def check_rules(draft: Mapping[str, object]) -> list[Finding]:
     """Every finding for `draft`: conflicts (V, K) first in code order, then inert ones (N)."""
+    try:
+        key = tuple((name, _frozen(value)) for name, value in draft.items())
+        hash(key)
+    except TypeError:  # a value of no known shape: check it afresh
+        return _check(draft)
+    return list(_check_frozen(key))
+
+
+def _frozen(value: object) -> object:
+    if isinstance(value, (list, tuple)):
+        return tuple(_frozen(v) for v in value)
+    return value
+
+
+@functools.lru_cache(maxsize=256)
+def _check_frozen(key: tuple[tuple[str, object], ...]) -> tuple[Finding, ...]:
+    # Rules are checked each time one is built (records, genesis, the editor): the same few
+    # sets over and over, so the answers are kept.
+    return tuple(_check(dict(key)))
+
+
+def _check(draft: Mapping[str, object]) -> list[Finding]:
     d = _Draft(draft)
     found: list[Finding] = []
     for row in ROWS:
@@ -68,7 +92,9 @@ def check_rules(draft: Mapping[str, object]) -> list[Finding]:
         for (fields, params), counts in hits.items():
             players = () if not row.each_count or counts == list(d.counts) else tuple(counts)
             shown = counts if row.each_count else list(d.counts)
-            text = {lang: _fill(getattr(row, lang), lang, params, shown) for lang in ("ru", "en")}
+            text = MappingProxyType(
+                {lang: _fill(getattr(row, lang), lang, params, shown) for lang in ("ru", "en")}
+            )
             found.append(Finding(row.kind, row.code, fields, players, text))
     return found
 
@@ -505,13 +531,8 @@ def _n7(d: _Draft, n: int) -> _Hit | None:
 
 
 def _n8(d: _Draft, n: int) -> _Hit | None:
-    # Also live with the donkey rule: a lengthwise double is like any other tile, so it closes
-    # no ray (an addition to the sketch's row).
-    return _when(
-        d.s("layout") in ("line", "trains")
-        and not d.reads_end_total
-        and not d.b("double_closes_ray")
-    )
+    # The donkey rule closes a double's ray whichever way the double lies.
+    return _when(d.s("layout") in ("line", "trains") and not d.reads_end_total)
 
 
 def _n9(d: _Draft, n: int) -> _Hit | None:

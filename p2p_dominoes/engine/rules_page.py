@@ -30,6 +30,9 @@ class Segment(NamedTuple):
     field: str | None = None
     value: str | None = None
     greyed: bool = False
+    """The switch has no effect at any of the table's player counts."""
+    control: str | None = None
+    """The key of the editor control (`rules_text.CONTROL`) that sets it."""
 
 
 class Mark(NamedTuple):
@@ -67,7 +70,7 @@ def segments(draft: Mapping[str, Any], lang: str = "ru") -> list[Segment]:
         else:
             value = piece.control.text(draft, lang)
             dead = all(name in grey for name in piece.control.fields)
-            out.append(Segment(piece.words, piece.field, value, dead))
+            out.append(Segment(piece.words, piece.field, value, dead, piece.control.key))
     return out
 
 

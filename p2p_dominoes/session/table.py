@@ -31,6 +31,7 @@ from p2p_dominoes.engine import (
     IllegalAction,
     InvalidRecord,
     Match,
+    MatchOutcome,
     Pass,
     PeerView,
     Place,
@@ -42,15 +43,8 @@ from p2p_dominoes.engine import (
     highest_double_lead,
     record_of,
 )
-from p2p_dominoes.engine.opening import (
-    Opening,
-    PreviousHands,
-    best_of,
-    fallback_opening,
-    rank_list,
-    unclaimed_opening,
-)
-from p2p_dominoes.engine.opening import opening as deal_opening
+from p2p_dominoes.engine.actions import SKIP, Skip
+from p2p_dominoes.engine.opening import Opening, best_of
 from p2p_dominoes.mental import (
     SYSTEM_RANDOM,
     Deck,
@@ -75,6 +69,7 @@ from p2p_dominoes.session.events import (
     CheatingDetected,
     Event,
     HandEnded,
+    HandRedealt,
     HandStarted,
     MatchEnded,
     OpenerChosen,
@@ -90,6 +85,7 @@ from p2p_dominoes.session.genesis import (
     sign_genesis,
     transcript_table_code,
 )
+from p2p_dominoes.session.hand_messages import MAX_HANDS
 from p2p_dominoes.session.identity import Identity
 from p2p_dominoes.session.schema import Wire
 from p2p_dominoes.session.table_code import TableCode, opens_commitment
@@ -121,7 +117,7 @@ _PHASE_TYPES: dict[Phase, tuple[MessageType, ...]] = {
     Phase.SHUFFLE: (msg.SHUFFLE,),
     Phase.DEAL: (msg.DEAL,),
     Phase.LEAD_CLAIM: (msg.LEAD_CLAIM,),
-    Phase.TURNS: (msg.PLAY, msg.DRAW, msg.PASS),
+    Phase.TURNS: (msg.PLAY, msg.DRAW, msg.PASS, msg.SKIP),
     Phase.DRAW_SHARES: (msg.DRAW_SHARE,),
     Phase.HAND_REVEAL: (msg.HAND_REVEAL,),
     Phase.SECRET_REVEAL: (msg.SECRET_REVEAL,),
@@ -360,6 +356,10 @@ class TableSession:
             if not view.can_pass():
                 raise IllegalAction(self.seat, "pass", "passing is not allowed now")
             envelope = self._sign(msg.PASS, (hand.number,))
+        elif isinstance(action, Skip):
+            if not view.can_skip():
+                raise IllegalAction(self.seat, "skip", "there is no second double to decline")
+            envelope = self._sign(msg.SKIP, (hand.number,))
         else:
             raise IllegalAction(self.seat, repr(action), "that is not an action")
         self._take(envelope, update, own=True)
@@ -650,18 +650,6 @@ class TableSession:
 
     # -- who opens: v2 lead claims (PROTOCOL.md §10.5) ----------------------------------------
 
-    @property
-    def _counted_hand(self) -> int:
-        """The hand number the opening rules see: counted hands so far + 1 (void ones skip)."""
-        return len(self.match.results) + 1
-
-    @property
-    def _previous(self) -> PreviousHands:
-        match = self.match
-        if not match.results:
-            return PreviousHands()
-        return PreviousHands(match.openers[-1], match.results[-1].winner)
-
     def _lottery(self, hand: _Hand) -> int:
         assert hand.joint is not None
         return int.from_bytes(hand.joint.lottery, "big")
@@ -670,24 +658,20 @@ class TableSession:
         """After the deal: a claim phase when the deal decides the opener, else turns."""
         if self.version == FIRST_VERSION:
             if (
-                self._counted_hand == 1
+                self.match.opening_number == 1
                 and self.rules.first_opener is FirstOpener.HIGHEST_DOUBLE
             ):
                 self.phase = Phase.LEAD_CLAIM
                 return []
             opener, must_lead = self.match.next_opener([], self._lottery(hand))
             return self._start_turns(hand, opener, must_lead)
-        number, previous = self._counted_hand, self._previous
-        hand.rank = rank_list(self.rules, number, previous)
+        hand.rank = self.match.rank_list()
         if hand.rank:
             full_deal = self.players * hand.size == len(TILES)
             hand.bound = 1 if full_deal else len(hand.rank)
             self.phase = Phase.LEAD_CLAIM
             return []
-        opening = unclaimed_opening(
-            self.rules, number, self.players, self._lottery(hand), previous
-        )
-        return self._opening_found(hand, opening)
+        return self._opening_found(hand, self.match.unclaimed_opening(self._lottery(hand)))
 
     def _opening_found(self, hand: _Hand, opening: Opening) -> list[Event]:
         if opening.void or opening.seat is None:
@@ -703,9 +687,7 @@ class TableSession:
             index, seat = min(best)
             return self._start_turns(hand, seat, hand.rank[index])
         try:
-            opening = fallback_opening(
-                self.rules, self._counted_hand, self.players, self._lottery(hand), self._previous
-            )
+            opening = self.match.fallback_opening(self._lottery(hand))
         except InvalidRecord:  # a fallback the deal decides: some seat hid its claim
             opening = Opening(None)
         return self._opening_found(hand, opening)
@@ -889,6 +871,23 @@ class TableSession:
 
         return apply
 
+    def _v_skip(self, hand: _Hand, envelope: Envelope, own: bool) -> Callable[[], list[Event]]:
+        seat = envelope.seat
+        if self.version == FIRST_VERSION:
+            raise _bad("unknown-type", "skip is not a message of protocol version 1")
+        assert hand.public is not None
+        hand.public.check_skip(seat)
+
+        def apply() -> list[Event]:
+            assert hand.public is not None
+            hand.public.skip(seat)
+            hand.action_indices.append(len(self.transcript) - 1)
+            if hand.public.over:
+                self.phase = Phase.HAND_REVEAL
+            return [ActionTaken(seat, SKIP)]
+
+        return apply
+
     def _v_hand_reveal(
         self, hand: _Hand, envelope: Envelope, own: bool
     ) -> Callable[[], list[Event]]:
@@ -938,6 +937,7 @@ class TableSession:
         msg.PASS.code: _v_pass,
         msg.HAND_REVEAL.code: _v_hand_reveal,
         msg.SECRET_REVEAL.code: _v_secret_reveal,
+        msg.SKIP.code: _v_skip,
     }
 
     @staticmethod
@@ -974,7 +974,9 @@ class TableSession:
             state = self.match.start_hand(hands, boneyard, lottery)
         except InvalidRecord as exc:
             return self._audit_blame(0, f"the deal is not a set of 28 tiles: {exc}", "audit")
-        assert state.opener == hand.public.opener  # same claims, same rule, same opener
+        if state is None or state.opener != hand.public.opener:
+            # Unreachable once the claims passed: honest claims find the deal's own opener.
+            return self._audit_blame(0, "the claims do not give the deal's opener", "audit")
         for number, (seat, action) in enumerate(hand.public.history):
             try:
                 state.apply(seat, action)
@@ -993,13 +995,17 @@ class TableSession:
         events: list[Event] = [
             HandEnded(hand.number, result, left, tuple(self.match.scores), record)
         ]
-        done = self.max_hands is not None and len(self.match.results) >= self.max_hands
-        if outcome.over or done:
+        return [*events, *self._next_hand(outcome)]
+
+    def _next_hand(self, outcome: MatchOutcome) -> list[Event]:
+        """The match ends (its goal, or the genesis's number of counted hands), or the next
+        hand is dealt — also after a void hand, which counts nothing."""
+        played = self.match.counted_hands
+        done = self.max_hands is not None and played >= self.max_hands
+        if outcome.over or done or self._hands_begun >= MAX_HANDS:
             self.phase = Phase.OVER
-            played = len(self.match.results)
-            events.append(MatchEnded(outcome, tuple(self.match.scores), played, self.max_hands))
-            return events
-        return [*events, *self._begin_hand()]
+            return [MatchEnded(outcome, tuple(self.match.scores), played, self.max_hands)]
+        return self._begin_hand()
 
     def _audit_claims(self, hand: _Hand, hands: Sequence[Sequence[Tile]]) -> list[Event] | None:
         """Each lead claim against the seat's true best (the blame, or None when all hold).
@@ -1029,10 +1035,16 @@ class TableSession:
         self, hand: _Hand, hands: Sequence[Sequence[Tile]], lottery: int
     ) -> list[Event]:
         """No seat could open (a redeal): the hand counts nothing; the next one is dealt."""
-        found = deal_opening(self.rules, self._counted_hand, hands, lottery, self._previous)
+        found = (
+            self.match.opening(hands, lottery)
+            if hand.rank
+            else self.match.unclaimed_opening(lottery)
+        )
         if not found.void:  # honest claims always agree with the deal; keep the table safe
             return self._audit_blame(0, "the claims found no opener, but the deal has one", "audit")
-        return self._begin_hand()
+        outcome = self.match.void_hand()
+        dealt = tuple(tuple(tiles) for tiles in hands)
+        return [HandRedealt(hand.number, dealt), *self._next_hand(outcome)]
 
     def _audit_blame(
         self, seat: int, reason: str, code: str, index: int | None = None

@@ -95,7 +95,11 @@ def test_check_a_conflict_exits_1_with_one_line_naming_the_switches(tmp_path: Pa
 
 def test_a_file_that_is_not_a_rules_object_is_exit_2_with_one_line(tmp_path: Path) -> None:
     (tmp_path / "bad.json").write_text("{bad", encoding="utf-8")
+    (tmp_path / "deep.json").write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
     cases = {
+        str(tmp_path / "deep.json"): "nests too deeply",
+        rules_file(tmp_path / "n.json", 7): "rules must be a preset name or an object",
+        rules_file(tmp_path / "p.json", "kozel"): "unknown rules preset 'kozel'",
         str(tmp_path / "bad.json"): "is not JSON (line 1, column 2",
         str(random_bytes(tmp_path / "noise.json")): "is not UTF-8 text",
         str(tmp_path / "missing.json"): "no such preset or file",

@@ -108,7 +108,22 @@ def test_the_web_page_gets_segments_that_name_the_editor_control() -> None:
     assert "".join(s.text for s in found) == plain_page("en")
     boneyard = next(s for s in found if s.field == "drawing")
     assert boneyard.text == "whether there is a boneyard at all"
-    assert boneyard.value == "no" and not boneyard.greyed
+    assert boneyard.value == "no" and not boneyard.greyed and boneyard.control == "D3"
     reserve = next(s for s in found if s.field == "reserve")
     assert reserve.greyed  # block: nothing to draw
     assert all(s.value is None for s in found if s.field is None)
+
+
+def test_docs_list_every_switch_and_every_row() -> None:
+    from pathlib import Path
+
+    from p2p_dominoes.engine.rules import PRESETS
+    from p2p_dominoes.engine.rules_check import ROWS
+
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "rules.md").read_text("utf-8")
+    for spec in FIELDS:
+        assert f"| `{spec.name}` |" in docs, spec.name
+    for row in ROWS:
+        assert f"| {row.code} |" in docs and row.en in docs and row.ru in docs, row.code
+    for name in PRESETS:
+        assert f"| `{name}` |" in docs, name

@@ -168,7 +168,9 @@ def run(args: argparse.Namespace) -> int:
             data_dir=data,
         )
         async with trio.open_nursery() as nursery:
-            base = await nursery.start(partial(serve_page, hub, access, page_port, lang=args.lang))
+            base = await nursery.start(
+                partial(serve_page, hub, access, page_port, lang=args.lang, data_dir=data)
+            )
             links = _Links(access, base, runtime_dir(data))
             first = access.link_token
             assert first is not None  # nothing can spend it before the link is printed

@@ -22,7 +22,7 @@ from typing import Any
 
 import trio
 
-from p2p_dominoes.engine import DRAW, PASS, PRESETS, Action, Line, SeatView, describe, preset
+from p2p_dominoes.engine import DRAW, PASS, PRESETS, Action, Line, SeatView, describe
 from p2p_dominoes.net.admission import LobbyControl, LobbyState
 from p2p_dominoes.net.connection import normalize_fingerprint
 from p2p_dominoes.net.discovery import (
@@ -53,7 +53,7 @@ from p2p_dominoes.session.events import (
 )
 from p2p_dominoes.session.hand_messages import MAX_HANDS
 from p2p_dominoes.session.table import TableSession
-from p2p_dominoes.store import TableSummary, list_tables
+from p2p_dominoes.store import RuleSetError, TableSummary, list_rule_sets, list_tables, table_rules
 from p2p_dominoes.ui.narration import narrate
 from p2p_dominoes.ui.web.hub import Hub
 from p2p_dominoes.ui.web.snapshot import (
@@ -232,6 +232,7 @@ class PlayController:
             "lines": self.lobby_lines[-30:],
             "discovery": self.discovery_note,
             "unfinished": _unfinished_row(self.unfinished),
+            "rule_sets": _saved_rule_sets(self.data_dir),
         }
 
     def _look_for_unfinished(self) -> None:
@@ -333,6 +334,8 @@ class PlayController:
             self._send_record()
         elif kind in ("approve", "refuse", "remove"):
             self._answer(command)
+        elif kind == "rule_sets":  # a set was saved or deleted (rules_api.py): list them anew
+            self.publish()
         elif kind == "lobby":
             if not self.busy:
                 self.screen = "lobby"
@@ -340,9 +343,14 @@ class PlayController:
         elif kind in ("host", "rematch", "join", "resume") and self.busy:
             self.hub.publish({"type": "refused", "text": "A table is already running."})
         elif kind == "host":
-            settings = _host_settings(command)
+            settings = _host_settings(command, self.data_dir)
             if settings is None:
                 self.hub.publish({"type": "refused", "text": "Those table settings are not valid."})
+                return
+            try:  # a saved set is read now: a rematch plays the same rules
+                settings["table_rules"] = table_rules(self.data_dir, settings["rules"])
+            except RuleSetError as exc:
+                self.hub.publish({"type": "refused", "text": peer_text(str(exc), 400)})
                 return
             self.last_host = settings
             self.busy = True
@@ -391,7 +399,7 @@ class PlayController:
         return await host_table(
             self._options(),
             table_name=settings["table"],
-            rules=preset(settings["rules"]),
+            rules=settings["table_rules"],
             players=settings["players"],
             bots=settings["bots"],
             bot_strategy="random",
@@ -498,9 +506,17 @@ def _lobby_answer(command: dict[str, Any]) -> tuple[str, int] | None:
     return str(kind), number
 
 
-def _host_settings(command: dict[str, Any]) -> dict[str, Any] | None:
+def _saved_rule_sets(data_dir: Path | None) -> list[str]:
+    """The names of the player's saved rule sets (for the create-table form)."""
+    try:
+        return list_rule_sets(data_dir) if data_dir is not None else []
+    except RuleSetError:
+        return []
+
+
+def _host_settings(command: dict[str, Any], data_dir: Path | None = None) -> dict[str, Any] | None:
     """The table settings a page's "host" command asks for, or None unless every field is of
-    the right type and in range."""
+    the right type and in range; `rules` names a preset or one of the saved sets in `data_dir`."""
     name = command.get("table")
     if name is not None and not isinstance(name, str):
         return None
@@ -508,7 +524,7 @@ def _host_settings(command: dict[str, Any]) -> dict[str, Any] | None:
     rules = command.get("rules", "draw")
     players, bots = command.get("players"), command.get("bots", 0)
     hands = command.get("hands")
-    if not isinstance(rules, str) or rules not in PRESETS:
+    if not isinstance(rules, str) or rules not in (*PRESETS, *_saved_rule_sets(data_dir)):
         return None
     if type(players) is not int or type(bots) is not int:
         return None

@@ -40,6 +40,7 @@ class Peer:
     def __init__(self, name: str, lan_port: int, data_dir: Path, lang: str = "en") -> None:
         self.name = name
         self.lan_port = lan_port
+        self.data_dir = data_dir
         self.process = subprocess.Popen(
             [
                 sys.executable,

@@ -13,6 +13,7 @@ const TEXT = {
     hint_firewall: "A firewall may block the port shown above; a VPN can hide the network.",
     hint_address: "You can always join by address below.",
     create: "Create a table", table_name: "Table name", rules: "Rules", seats: "Seats",
+    house_rules: "House rules", saved_set: "saved",
     bots: "Bots for empty seats", hands: "Hands (empty: a whole match)",
     create_button: "Create and wait for players", join_address: "Join by address",
     host_port: "Host:port", join_button: "Join", join: "Join", status: "Status",
@@ -68,6 +69,7 @@ const TEXT = {
     hint_firewall: "Брандмауэр может закрыть порт выше; VPN может скрыть сеть.",
     hint_address: "Всегда можно присоединиться по адресу ниже.",
     create: "Создать стол", table_name: "Название стола", rules: "Правила", seats: "Мест",
+    house_rules: "Домашние правила", saved_set: "свой набор",
     bots: "Боты на пустые места", hands: "Сдач (пусто — целый матч)",
     create_button: "Создать и ждать игроков", join_address: "Присоединиться по адресу",
     host_port: "Хост:порт", join_button: "Присоединиться", join: "Сесть", status: "Состояние",
@@ -222,6 +224,7 @@ function renderLobby() {
   const rules = $("create-rules");
   if (!rules.options.length) {
     for (const name of state.presets) rules.add(new Option(name, name, name === "draw", name === "draw"));
+    for (const name of state.rule_sets || []) rules.add(new Option(`${name} (${t("saved_set")})`, name));
   }
   const body = $("tables").querySelector("tbody");
   body.replaceChildren();

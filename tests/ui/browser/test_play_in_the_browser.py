@@ -14,7 +14,7 @@ from collections.abc import Callable
 from playwright.sync_api import Page, WebSocket, expect
 
 from tests.ui.browser.conftest import Peer, screenshot
-from tests.ui.browser.table_checks import assert_table_fits, english_words
+from tests.ui.browser.table_checks import accessibility_defects, assert_table_fits, english_words
 
 LAPTOP = (1280, 800)
 PHONE = (390, 844)
@@ -75,6 +75,8 @@ def test_a_match_on_a_laptop_and_a_phone_with_a_bot(
     expect(laptop.locator("#my-address")).to_contain_text("127.0.0.1:47811")
     expect(phone.locator("#lobby-title")).to_have_text("Лобби")
     screenshot(laptop, "lobby", docs="web-lobby")
+    for page in (laptop, phone):
+        assert accessibility_defects(page) == []
     assert not (left := english_words(phone, [])), left
 
     laptop.fill("#create-name", "Friday")
@@ -150,6 +152,7 @@ def test_a_match_on_a_laptop_and_a_phone_with_a_bot(
             if done == "play" and actions["play"] >= 4 and "mid" not in shots:
                 shots.add("mid")
                 for each, name in ((laptop, "laptop"), (phone, "phone")):
+                    assert accessibility_defects(each) == []
                     each.evaluate("scrollTo(0, 0)")
                     screenshot(each, f"table-{name}", docs=f"web-table-{name}", full_page=False)
         time.sleep(0.1)
@@ -207,6 +210,7 @@ def check_summary(page: Page, lang: str, shots: set[str]) -> int:
     expect(page.locator("#chart-legend li")).to_have_count(3)
     expect(page.locator("#next-hand")).to_be_focused()  # Enter goes on to the next hand
     expect(page.locator(".board .tile")).not_to_have_count(0)  # the final board stays
+    assert accessibility_defects(page) == []
     if lang == "ru":
         assert not (left := english_words(page, ["Ann", "Bob", "bot-1"])), sorted(set(left))
     elif "summary" not in shots:

@@ -87,10 +87,11 @@ function bounds(boxes) {
 
 const box = (tile) => ({ x: tile.x, y: tile.y, w: tile.vertical ? 1 : 2, h: tile.vertical ? 2 : 1 });
 
-// The largest unit (px) at which the line fits `width` × `height`, trying every board width.
+// The largest unit (px) at which the line fits `width` × `height`, trying every board width
+// from the widest (so that, of equally big layouts, the one with the fewest turns wins).
 export function fit(line, leadIndex, width, height, maxUnit) {
   let best = null;
-  for (let half = 4; half <= 30; half += 1) {
+  for (let half = 30; half >= 4; half -= 1) {
     const laid = layout(line, leadIndex, half);
     const b = bounds([...laid.tiles.map(box), ...Object.values(laid.slots)]);
     const u = Math.min(maxUnit, width / (b.x1 - b.x0 + .4), height / (b.y1 - b.y0 + .4));

@@ -75,7 +75,7 @@ export function renderBoneyard(node, s) {
   const parts = [el("span", { className: "boneyard-title", textContent: `${t("boneyard_title")}: ${s.boneyard}` })];
   if (drawable) parts.push(tileBacks(Math.min(drawable, 21), 9, "backs drawable"));
   if (reserve) {
-    parts.push(el("span", { className: "reserve" }, tileBacks(reserve, 9, "backs reserve"),
+    parts.push(el("span", { className: "reserve" }, tileBacks(reserve, 9, "backs kept"),
       el("span", { className: "reserve-text", textContent: t("reserve", reserve) })));
   }
   node.replaceChildren(...parts);

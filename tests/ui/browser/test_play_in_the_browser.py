@@ -296,6 +296,14 @@ def test_a_turn_played_from_the_keyboard_is_announced(
     wait_said(page, r"^Tiles: .*Open places: ")
     # The log can be scrolled from the keyboard.
     assert page.locator("#log").get_attribute("tabindex") == "0"
+    # The player's own peer dies: the page says so at once and play is off.
+    ann.process.kill()
+    ann.process.wait(10)
+    expect(page.locator("#peer-lost")).to_be_visible()
+    expect(page.locator("#peer-lost")).to_contain_text("Your own peer is not answering")
+    expect(page.locator("#draw")).to_be_disabled()
+    expect(page.locator("#pass")).to_be_disabled()
+    assert page.title() != "Your turn · p2p-dominoes"
 
 
 def test_the_page_speaks_russian_when_asked_or_when_the_browser_does(

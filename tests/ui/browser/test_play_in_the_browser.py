@@ -173,7 +173,6 @@ def test_a_match_on_a_laptop_and_a_phone_with_a_bot(
         re.compile(r"(wins the match!|You win the match!|The match is drawn\.|has been played\.)$")
     )
     expect(laptop.locator("#rematch")).to_be_visible()  # the host offers a rematch
-    expect(phone.locator("#rematch")).to_be_hidden()
     assert not (left := english_words(phone, ["Ann", "Bob", "bot-1"])), sorted(set(left))
     laptop.evaluate("scrollTo(0, 0)")
     screenshot(laptop, "match-end", docs="web-match-end", full_page=False)
@@ -286,7 +285,7 @@ def test_a_turn_played_from_the_keyboard_is_announced(
     expect(target).to_be_focused()
     tiles_before = page.locator(".board .tile").count()
     page.keyboard.press("Enter")
-    expect(page.locator(".board .tile")).to_have_count(tiles_before + 1)
+    expect(page.locator(".board .tile")).not_to_have_count(tiles_before)  # (the bot may follow)
     # The live region says briefly what was played, not the whole board; focus stays in the hand.
     said = wait_said(page, r"^You (played \[\d\|\d\] on the \d|led \[\d\|\d\])")
     assert all(len(text) < 80 for text in said), said  # never the whole board after a move

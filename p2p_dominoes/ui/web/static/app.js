@@ -63,7 +63,12 @@ function receive(message) {
     setPeerLost(false);
     applyLang(chooseLang(state));
     syncPeerLang();
-    const caption = observe(prev, state);
+    let caption = observe(prev, state);
+    const notes = (state.rule_notes || []).join(" ");
+    if (notes && notes !== (prev?.rule_notes || []).join(" ")) {  // what a house rule made happen
+      moves.recent = [notes, ...moves.recent].slice(0, 3);
+      caption = caption ? `${caption}. ${notes}` : notes;
+    }
     if (pending && signature(state) !== pending.sign) pending = null;
     render();
     announceChanges(prev, caption);
@@ -185,6 +190,10 @@ function renderTable() {
     : "";
   $("waiting").textContent = s.waiting ? t("waiting", s.waiting.name, s.waiting.seconds) : "";
   renderCode();
+  $("goal").hidden = !s.goal;
+  $("goal").textContent = s.goal || "";
+  $("rules-box").hidden = !s.rules_summary;
+  $("rules-text").textContent = s.rules_summary || "";
   renderSeats($("players"), s, moves.badges);
   renderMe($("me-bar"), s, moves.badges);
   if (s.description) description = s.description;
@@ -206,14 +215,17 @@ function renderTable() {
 function drawBoard() {
   const s = state;
   const fits = selected ? (s.hand.find((h) => h.tile === selected)?.fits || []) : [];
-  const finalBoard = !s.line.length && moves.finalLine && !$("summary").hidden;
+  // The hand's last board: kept by the peer ("final_board"), or by the page for an older peer.
+  const kept = !s.final_board && !s.line.length && moves.finalLine && !$("summary").hidden;
+  const finalBoard = kept || Boolean(s.final_board);
   renderBoard($("board"), {
     shape: s.shape || "line",
-    line: finalBoard ? moves.finalLine.line : s.line,
-    lead: finalBoard ? moves.finalLine.lead : Math.min(moves.lead, Math.max(0, s.line.length - 1)),
-    last: finalBoard ? moves.finalLine.last : moves.last,
+    line: kept ? moves.finalLine.line : s.line,
+    lead: kept ? moves.finalLine.lead : Math.min(moves.lead, Math.max(0, s.line.length - 1)),
+    last: kept ? moves.finalLine.last : moves.last,
     arrive: moves.arrive,
     ends: finalBoard ? [] : s.ends,
+    closed: s.closed || [],
     leadOpen: !s.line.length && s.turn !== null && s.turn !== undefined && !finalBoard,
     fits: peerLost ? [] : fits,
     onPlay: playAt,
@@ -238,6 +250,8 @@ function renderControls() {
     }
   }
   $("reason").textContent = [...new Set(reasons)].join(" ");
+  $("skip").hidden = !state.can_skip;
+  $("skip").disabled = !state.can_skip || peerLost || Boolean(pending);
   $("describe").disabled = !description;
 }
 
@@ -275,6 +289,7 @@ function act(message) {
   if (pending && Date.now() < pending.until) return false;
   if (peerLost || !state) return false;
   pending = { until: Date.now() + ACTION_HOLD_MS, sign: signature(state) };
+  if (typeof state.move === "number") message = { ...message, move: state.move };  // the peer drops a stale ask's
   setTimeout(() => { if (pending && Date.now() >= pending.until) { pending = null; if (state) render(); } }, ACTION_HOLD_MS + 50);
   send(message);
   renderControls();
@@ -322,6 +337,7 @@ function onKey(event) {
   if (["INPUT", "SELECT", "TEXTAREA"].includes(event.target.tagName)) return;
   if (event.code === "KeyD") { if (!$("draw").disabled) act({ type: "draw" }); }
   else if (event.code === "KeyP") { if (!$("pass").disabled) act({ type: "pass" }); }
+  else if (event.code === "KeyS") { if (!$("skip").hidden && !$("skip").disabled) act({ type: "skip" }); }
   else if (event.code === "KeyB") describeBoard();
   else if (event.key === "Escape" && $("summary").hidden) cancelChoice();
   else return;
@@ -339,6 +355,7 @@ function setup() {
   });
   $("draw").addEventListener("click", () => act({ type: "draw" }));
   $("pass").addEventListener("click", () => act({ type: "pass" }));
+  $("skip").addEventListener("click", () => act({ type: "skip" }));
   $("describe").addEventListener("click", describeBoard);
   $("download").addEventListener("click", () => send({ type: "record" }));
   $("rematch").addEventListener("click", () => send({ type: "rematch" }));

@@ -13,23 +13,28 @@ export function rendererFor(shape) {
   return RENDERERS[shape] || lineRenderer;
 }
 
-// view: { shape, line, lead, last, arrive, ends: [{end, value}], leadOpen, fits: [end…], onPlay }
+// view: { shape, line, lead, last, arrive, ends: [{end, tile, value}], closed: [{tile}], leadOpen,
+//   fits: [end…], onPlay }
 export function renderBoard(container, view) {
   const surface = container.querySelector(".board-surface") || container;
   const { places, unit } = rendererFor(view.shape).render(surface, view);
   const markers = [];
   if (view.leadOpen) markers.push({ end: "lead", label: t("lead_here"), text: t("lead_here") });
+  const closed = new Set((view.closed || []).map((c) => String(c.tile).replace("-", "|")));
   for (const place of view.ends) {
-    const label = t("place_label", place.end === "left" ? t("end_left") : t("end_right"), place.value);
-    markers.push({ end: place.end, label, text: String(place.value) });
+    const end = place.end === "left" ? t("end_left") : t("end_right");
+    const shut = closed.has(String(place.tile).replace("-", "|"));
+    const label = shut ? t("place_closed", end) : t("place_label", end, place.value);
+    markers.push({ end: place.end, label, text: String(place.value), closed: shut });
   }
   const buttons = markers.filter((m) => places[m.end]).map((marker) => {
     const p = places[marker.end];
-    const target = view.fits.includes(marker.end);
+    const target = view.fits.includes(marker.end) && !marker.closed;
     const w = Math.max(MIN_TARGET, p.w, marker.end === "lead" ? 110 : 0);
     const h = Math.max(MIN_TARGET, p.h);
     const button = el("button", {
-      type: "button", className: "marker-button" + (target ? " target" : ""), textContent: marker.text,
+      type: "button", className: "marker-button" + (target ? " target" : "") + (marker.closed ? " closed" : ""),
+      textContent: marker.text,
       title: marker.label, "aria-label": marker.label, disabled: !target, dataset: { end: marker.end },
     });
     const left = Math.min(Math.max(0, p.x + p.w / 2 - w / 2), surface.clientWidth - w);

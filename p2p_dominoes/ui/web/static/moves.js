@@ -37,9 +37,10 @@ function played(s, seat, key, end, value) {
   return mine ? t("you_played_on", tileText(key), value) : t("played_on", nameOf(s, seat), tileText(key), value);
 }
 
+// A draw of `count` tiles (0: a tile drawn before became readable in my hand).
 function drew(s, seat, count, newKeys) {
   const badge = moves.badges[seat];
-  moves.badges[seat] = { kind: "draw", count: (badge?.kind === "draw" ? badge.count : 0) + count };
+  if (count) moves.badges[seat] = { kind: "draw", count: (badge?.kind === "draw" ? badge.count : 0) + count };
   if (seat === s.seat) {
     for (const key of newKeys) moves.fresh.add(key);
     return newKeys.length ? t("you_drew", newKeys.map(tileText).join(" ")) : "";
@@ -57,7 +58,10 @@ function passed(s, seat) {
 export function observe(prev, s) {
   if (s.screen !== "table") return "";
   moves.arrive = false;
-  const newHand = !prev || prev.screen !== "table" || prev.hand_number !== s.hand_number;
+  // The last board of a hand that ended, kept by the peer until the next hand is dealt: it
+  // belongs to the hand we already follow.
+  if (s.final_board) return "";
+  const newHand = !prev || prev.screen !== "table" || moves.hand !== s.hand_number;
   if (newHand) {
     if (prev && prev.screen === "table" && prev.line?.length) moves.finalLine = { line: prev.line, lead: moves.lead, last: moves.last };
     moves.hand = s.hand_number;
@@ -75,13 +79,19 @@ export function observe(prev, s) {
   const action = s.last_action;
   const before = prev.line || [];
   const now = s.line || [];
-  if (action && JSON.stringify(action) !== JSON.stringify(prev.last_action)) {
-    if (action.kind === "play") {
+  const changed = JSON.stringify(action) !== JSON.stringify(prev.last_action)
+    || JSON.stringify([prev.turn, prev.counts, prev.line?.length]) !== JSON.stringify([s.turn, s.counts, now.length]);
+  if (action && changed) {
+    if (action.kind === "play" && now.length > before.length) {
       if (typeof s.lead !== "number" && action.end === "left") moves.lead += 1;
       caption = played(s, action.seat, action.tile, action.end, action.value);
     } else if (action.kind === "draw") {
       const had = new Set(prev.hand.map((h) => h.tile));
-      caption = drew(s, action.seat, 1, s.hand.map((h) => h.tile).filter((k) => !had.has(k)));
+      const fresh = s.hand.map((h) => h.tile).filter((k) => !had.has(k));
+      const grew = Math.max(0, s.counts[action.seat] - (prev.counts[action.seat] ?? s.counts[action.seat]));
+      if (grew || (action.seat === s.seat && fresh.length)) {
+        caption = drew(s, action.seat, grew, action.seat === s.seat ? fresh : []);
+      }
     } else if (action.kind === "pass") {
       caption = passed(s, action.seat);
     }

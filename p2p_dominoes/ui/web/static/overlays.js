@@ -24,7 +24,7 @@ export function pointsInWords(names, end) {
   if (end.end === "block" && sum - end.pips[w] === end.points[w]) {
     return t("blocked_low", names[w], parts, t("pips_of", names[w], end.pips[w]), end.points[w]);
   }
-  return t("scored_plain", names[w], end.arithmetic);
+  return end.words || t("scored_plain", names[w], end.arithmetic);  // other scoring: the peer's words
 }
 
 function codeLine(s, codeText) {
@@ -63,7 +63,7 @@ export function renderOverlay(s, { send, codeText, onClose }) {
   }
   $("summary-stopped").hidden = kind !== "stopped";
   $("summary-stopped").textContent = s.stopped?.text || "";
-  $("summary-points").textContent = end ? pointsInWords(names, end) : "";
+  $("summary-points").textContent = end ? (pointsInWords(names, end) || end.words || "") : "";
   $("summary-result").hidden = !end;
   if (end) {
     $("summary-rows").replaceChildren(...names.map((name, seat) => el("tr", { className: seat === end.winner ? "winner" : "" },
@@ -81,8 +81,10 @@ export function renderOverlay(s, { send, codeText, onClose }) {
   next.hidden = kind !== "hand";
   next.disabled = Boolean(pause?.ready);
   $("summary-next").textContent = pause ? (pause.ready ? t("next_waiting") : t("next_in", pause.seconds_left)) : "";
+  $("summary-goal").textContent = s.goal || "";
   const steps = kind === "stopped" ? (s.stopped.next || ["lobby", "record"]) : (kind === "match" ? ["lobby", "record"] : ["record"]);
-  $("rematch").hidden = !(kind === "match" && s.seat === 0);
+  // The peer says when a rematch is on offer (to the host and the joiners); an older peer: the host.
+  $("rematch").hidden = "rematch" in s ? !s.rematch : !(kind === "match" && s.seat === 0);
   $("to-lobby").hidden = !steps.includes("lobby");
   $("download").hidden = !steps.includes("record");
   $("resume-table").hidden = !steps.includes("resume");

@@ -68,9 +68,15 @@ export function renderMe(bar, s, badges) {
 
 export function renderBoneyard(node, s) {
   if (!s.counts.length) { node.replaceChildren(); node.removeAttribute("aria-label"); return; }
-  const reserve = Math.min(s.reserve || 0, s.boneyard);
-  const drawable = s.boneyard - reserve;
-  const label = reserve ? t("boneyard", s.boneyard, s.reserve) : t("boneyard_open", s.boneyard);
+  if (s.boneyard_in_play === false) {  // rules without drawing: the undealt tiles are out of play
+    const text = s.boneyard ? `${t("no_boneyard")} (${t("out_of_play", s.boneyard)})` : t("no_boneyard");
+    node.setAttribute("aria-label", text);
+    node.replaceChildren(el("span", { className: "boneyard-title", textContent: text }));
+    return;
+  }
+  const drawable = typeof s.drawable === "number" ? s.drawable : Math.max(0, s.boneyard - (s.reserve || 0));
+  const reserve = Math.max(0, s.boneyard - drawable);
+  const label = reserve ? t("boneyard", s.boneyard, reserve) : t("boneyard_open", s.boneyard);
   node.setAttribute("aria-label", label);
   const parts = [el("span", { className: "boneyard-title", textContent: `${t("boneyard_title")}: ${s.boneyard}` })];
   if (drawable) parts.push(tileBacks(Math.min(drawable, 21), 9, "backs drawable"));

@@ -103,6 +103,8 @@ const en = {
   bot_random: "at random", bot_greedy: "greedily",
   keys_help: "Keys: D draw, P pass, B describe the board, Escape cancels the choice.",
   your_tiles: "Your tiles", new_badge: "new",
+  skip: "Skip", no_boneyard: "No boneyard", out_of_play: (n) => `${n} tiles out of play`,
+  place_closed: (end) => `${end}, closed`, rules_box: "The rules of this table", goal: "Goal",
 };
 
 const ru = {
@@ -121,7 +123,7 @@ const ru = {
   compare_line: "В лобби сверяйте полный отпечаток с экраном его владельца; когда все сядут, сверьте вслух код стола.",
   code_label: "Код стола", fingerprints: "Полные отпечатки", code_waiting: "(когда все места подпишут)",
   code_compare: "Сверьте код стола вслух: на всех экранах должны быть те же слова. Если хоть одно отличается, уходите из-за стола.",
-  table: "Стол", draw: "Взять", pass: "Пропустить", scores: "Счёт",
+  table: "Стол", draw: "Взять", pass: "Пас", scores: "Счёт",
   describe: "Описать стол", more: "Журнал, счёт и код стола",
   download: "Скачать подписанную запись", rematch: "Реванш", to_lobby: "В лобби",
   log: "Что произошло", you: "вы", You: "Вы",
@@ -152,10 +154,10 @@ const ru = {
   you_led: (tile) => `Вы начали с ${tile}`,
   drew: (name) => `${name} берёт кость`,
   you_drew: (tile) => `Вы взяли ${tile}`,
-  passed: (name) => `${name} пропускает ход`,
-  you_passed: "Вы пропустили ход",
+  passed: (name) => `${name}: пас`,
+  you_passed: "Вы спасовали",
   badge_drew: (n) => `взял(а) ${n}`,
-  badge_passed: "пропуск",
+  badge_passed: "пас",
   badge_turn: "ходит",
   hand_n: (n) => `Сдача ${n}`,
   hand_over: (n) => `Сдача ${n} окончена`,
@@ -204,8 +206,10 @@ const ru = {
   language: "Язык",
   preset_draw: "С добором", "preset_draw-until-play": "Добор до хода", preset_block: "Без добора",
   bot_random: "наугад", bot_greedy: "жадно",
-  keys_help: "Клавиши: D — взять, P — пропустить, B — описать стол, Escape — отменить выбор.",
+  keys_help: "Клавиши: D — взять, P — пас, B — описать стол, Escape — отменить выбор.",
   your_tiles: "Ваши кости", new_badge: "новая",
+  skip: "Пропустить", no_boneyard: "Базара нет", out_of_play: (n) => `вне игры: ${n}`,
+  place_closed: (end) => `${end}, закрыт`, rules_box: "Правила этого стола", goal: "Цель",
 };
 
 export const TEXT = { en, ru };

@@ -38,7 +38,7 @@ def browser() -> Iterator[Browser]:
 class Peer:
     """A `p2p-dominoes play` process: its page URL and its LAN port."""
 
-    def __init__(self, name: str, lan_port: int, data_dir: Path, lang: str = "en") -> None:
+    def __init__(self, name: str, lan_port: int, data_dir: Path, lang: str | None = "en") -> None:
         self.name = name
         self.lan_port = lan_port
         self.process = subprocess.Popen(
@@ -57,8 +57,9 @@ class Peer:
                 "--no-mdns",
                 "--data-dir",
                 str(data_dir),
-                "--lang",
-                lang,
+                *(
+                    ["--lang", lang] if lang else []
+                ),  # None: no --lang (the page follows the browser)
             ],
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
@@ -85,7 +86,7 @@ class Peer:
 def peers(tmp_path: Path) -> Iterator[Callable[..., Peer]]:
     started: list[Peer] = []
 
-    def start(name: str, lan_port: int, lang: str = "en") -> Peer:
+    def start(name: str, lan_port: int, lang: str | None = "en") -> Peer:
         peer = Peer(name, lan_port, tmp_path / f"peer-{lan_port}", lang)
         started.append(peer)
         return peer

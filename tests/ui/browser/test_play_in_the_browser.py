@@ -24,15 +24,32 @@ PLAYED = {
 }
 
 
-def take_turn(page: Page, *, prefer_draw: bool = False) -> str | None:
+def drag_to_its_place(page: Page) -> None:
+    """Drag the first playable tile with the mouse onto the first place it fits."""
+    tile = page.locator(".tile-button.playable").first.bounding_box()
+    assert tile is not None
+    x, y = tile["x"] + tile["width"] / 2, tile["y"] + tile["height"] / 2
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x + 15, y - 25, steps=3)  # a drag: the places it fits light up
+    target = page.locator(".marker-button.target").first.bounding_box()
+    assert target is not None
+    page.mouse.move(target["x"] + target["width"] / 2, target["y"] + target["height"] / 2, steps=5)
+    page.mouse.up()
+
+
+def take_turn(page: Page, *, prefer_draw: bool = False, drag: bool = False) -> str | None:
     """If it is this page's turn: draw (when asked and allowed), else pick a playable tile and
-    then its target, else draw, else pass. Returns what it did."""
+    then its target (or drag it there), else draw, else pass. Returns what it did."""
     if page.locator("#summary").is_visible():
         return None
     if prefer_draw and page.locator("#draw").is_enabled():
         page.click("#draw")
         return "draw"
     playable = page.locator(".tile-button.playable")
+    if playable.count() and drag:
+        drag_to_its_place(page)
+        return "play"
     if playable.count():
         playable.first.click()
         target = page.locator(".marker-button.target").first
@@ -115,6 +132,7 @@ def test_a_match_on_a_laptop_and_a_phone_with_a_bot(
     drew = {laptop: False, phone: False}
     shots: set[str] = set()
     summaries: dict[Page, set[int]] = {laptop: set(), phone: set()}
+    dragged = False  # the laptop's first play is dragged onto its place
     deadline = time.monotonic() + 240
     while time.monotonic() < deadline:
         over = [p.locator("#summary-winner").is_visible() for p in (laptop, phone)]
@@ -142,7 +160,12 @@ def test_a_match_on_a_laptop_and_a_phone_with_a_bot(
                 drew[phone] = True
                 actions["draw"] += 1
                 continue
-            done = take_turn(page, prefer_draw=page is laptop and not drew[laptop])
+            done = take_turn(
+                page,
+                prefer_draw=page is laptop and not drew[laptop],
+                drag=page is laptop and not dragged,
+            )
+            dragged = dragged or (done == "play" and page is laptop)
             if done is None:
                 continue
             actions[done] += 1
@@ -272,6 +295,7 @@ def test_a_turn_played_from_the_keyboard_is_announced(
             wait_said(page, r"^You drew \[\d\|\d\]")
         page.wait_for_timeout(200)
     wait_said(page, r"Your turn$")
+    expect(page).to_have_title("Your turn · p2p-dominoes")  # seen in a background tab too
     # Every own tile can be focused and says whether it fits.
     labels = page.locator("#hand .tile-button").evaluate_all(
         "(all) => all.map((b) => b.getAttribute('aria-label'))"

@@ -11,6 +11,7 @@ import { renderBoard } from "./board.js";
 import { renderHand } from "./hand.js";
 import { moves, observe } from "./moves.js";
 import { renderOverlay } from "./overlays.js";
+import { enableDrag } from "./drag.js";
 
 const LANG_KEY = "p2p-dominoes-lang";
 const ACTION_HOLD_MS = 2000;  // after a draw, pass or play: ignore more until the peer answers
@@ -362,6 +363,13 @@ function setup() {
   $("to-lobby").addEventListener("click", () => send({ type: "lobby" }));
   $("resume-table").addEventListener("click", () => send({ type: "lobby" }));
   $("take-over").addEventListener("click", takeOver);
+  enableDrag($("hand"), {
+    choose: (key) => {
+      const tile = state?.hand.find((h) => h.tile === key);
+      if (tile && tile.fits.length && !peerLost) { selected = key; drawBoard(); drawHand(); }
+    },
+    drop: (end) => playAt(end),
+  });
   document.addEventListener("keydown", onKey);
   let resizing = null;
   window.addEventListener("resize", () => {

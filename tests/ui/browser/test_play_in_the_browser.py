@@ -94,6 +94,8 @@ def test_a_match_on_a_laptop_and_a_phone_with_a_bot(
     screenshot(laptop, "lobby", docs="web-lobby")
     for page in (laptop, phone):
         assert accessibility_defects(page) == []
+        # The lobby fits the screen's width (nothing to scroll sideways).
+        assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")
     assert not (left := english_words(phone, [])), left
 
     laptop.fill("#create-name", "Friday")

@@ -107,7 +107,7 @@ export const lineRenderer = {
   render(container, view) {
     const width = Math.max(120, container.clientWidth);
     const height = Math.max(90, container.clientHeight);
-    const maxUnit = Math.max(28, Math.min(72, Math.min(width, height) / 5));
+    const maxUnit = Math.max(28, Math.min(96, Math.min(width, height) / 5));
     const { u, laid, b } = fit(view.line, view.lead, width, height, maxUnit);
     const ox = (width - (b.x1 - b.x0) * u) / 2 - b.x0 * u;
     const oy = (height - (b.y1 - b.y0) * u) / 2 - b.y0 * u;

@@ -112,6 +112,7 @@ function showElsewhere(takeover) {
   $("lobby").hidden = true;
   $("table").hidden = true;
   $("summary").hidden = true;
+  document.querySelector("main").inert = false;
   $("elsewhere").hidden = false;
   $("elsewhere-tab").hidden = !takeover;
   $("elsewhere-link").hidden = takeover;
@@ -162,6 +163,7 @@ function render() {
   else {
     $("summary").hidden = true;
     document.body.classList.remove("overlay-open");
+    document.querySelector("main").inert = false;
     document.title = t("title");
     renderLobby(s, send);
   }

@@ -47,6 +47,7 @@ export function renderOverlay(s, { send, codeText, onClose }) {
   const wasOpen = !overlay.hidden;
   overlay.hidden = !kind;
   document.body.classList.toggle("overlay-open", Boolean(kind));
+  document.querySelector("main").inert = Boolean(kind);  // a modal: Tab stays in the summary
   if (!kind) { shownFor = null; if (wasOpen) onClose(); return; }
   const names = s.names;
   const end = s.end;

@@ -105,3 +105,51 @@ def test_presence_the_pause_between_hands_and_a_stop_are_drawn_from_the_snapshot
     for button in ("#to-lobby", "#download", "#resume-table"):
         expect(page.locator(button)).to_be_visible()
     expect(page.locator("#next-hand")).to_be_hidden()
+
+
+BOARD = """async ([snapshot]) => {
+  const { renderBoneyard } = await import("/static/seats.js");
+  const { renderBoard } = await import("/static/board.js");
+  document.getElementById("lobby").hidden = true;
+  document.getElementById("table").hidden = false;
+  renderBoneyard(document.getElementById("boneyard"), snapshot);
+  renderBoard(document.getElementById("board"), {
+    shape: "line", line: snapshot.line, lead: 0, last: "2|2", arrive: false, ends: snapshot.ends,
+    closed: snapshot.closed, leadOpen: false, fits: ["left", "right"], onPlay: () => {},
+  });
+}"""
+
+
+def test_a_closed_end_and_a_game_without_boneyard_are_drawn_as_such(
+    peers: Callable[..., Peer], open_page: Callable[..., Page]
+) -> None:
+    page = open_page(peers("Ann", 47882))
+    page.wait_for_selector("#lobby:not([hidden])")
+    snapshot = {
+        **TABLE,
+        "line": [
+            {"tile": "2|2", "left": 2, "right": 2, "double": True},
+            {"tile": "2|5", "left": 2, "right": 5, "double": False},
+        ],
+        "ends": [
+            {"end": "left", "tile": "2|2", "value": 2},
+            {"end": "right", "tile": "2|5", "value": 5},
+        ],
+        "closed": [{"tile": "2-2", "value": 2}],
+        "boneyard": 14,
+        "reserve": 0,
+        "boneyard_in_play": False,
+    }
+    page.evaluate(BOARD, [snapshot])
+    expect(page.locator("#boneyard")).to_have_text("No boneyard (14 tiles out of play)")
+    expect(page.locator("#boneyard .back")).to_have_count(0)
+    closed = page.locator('.marker-button[data-end="left"]')
+    expect(closed).to_have_attribute("aria-label", "left end, closed")
+    expect(closed).to_be_disabled()
+    expect(page.locator('.marker-button[data-end="right"]')).to_have_class("marker-button target")
+    expect(page.locator(".board .tile.last")).to_have_count(1)
+    # With a boneyard: face-down tiles, the ones never drawn set apart.
+    page.evaluate(BOARD, [{**snapshot, "boneyard_in_play": True, "drawable": 12}])
+    expect(page.locator("#boneyard .drawable .back")).to_have_count(12)
+    expect(page.locator("#boneyard .kept .back")).to_have_count(2)
+    expect(page.locator("#boneyard")).to_contain_text("2 never drawn")

@@ -362,6 +362,11 @@ def test_the_page_speaks_russian_when_asked_or_when_the_browser_does(
         }"""
     )
     assert missing == []
+    # A malformed address is refused where the player looks.
+    page.fill("#join-address", "nowhere")
+    page.click("#join-button")
+    expect(page.locator("#lobby-error")).to_be_visible()
+    expect(page.locator("#lobby-error")).not_to_be_empty()
     # A peer started without --lang: the page follows the browser's language.
     ben = peers("Ben", 47842, lang=None)
     browser_ru = open_page(ben, locale="ru-RU")

@@ -79,6 +79,10 @@ function receive(message) {
   } else if (message.type === "refused") {
     pending = null;
     addLog(`${t("refused")} ${message.text}`);
+    if (state && state.screen === "lobby" && !("error" in state)) {  // an older peer: say it here
+      $("lobby-error").hidden = false;
+      $("lobby-error").textContent = message.text;
+    }
     if (state) render();
   } else if (message.type === "record") {
     download(message.name, message.data);

@@ -43,8 +43,10 @@ export function renderLobby(s, send) {
   $("create-button").disabled = s.busy;
   $("join-button").disabled = s.busy;
   const error = s.error;
-  $("lobby-error").hidden = !error;
-  $("lobby-error").textContent = error ? error.text : "";
+  if ("error" in s) {  // (an older peer has no "error": its refusals are shown as they come)
+    $("lobby-error").hidden = !error;
+    $("lobby-error").textContent = error ? error.text : "";
+  }
   for (const field of ["create-seats", "create-bots", "create-hands", "create-name", "join-address"]) {
     $(field).removeAttribute("aria-invalid");
   }
@@ -117,6 +119,7 @@ function renderHostLobby(s, send) {
 export function setupLobby(send) {
   $("create-form").addEventListener("submit", (event) => {
     event.preventDefault();
+    $("lobby-error").hidden = true;
     const hands = $("create-hands").value;
     const command = {
       type: "host", table: $("create-name").value, rules: $("create-rules").value,
@@ -128,6 +131,7 @@ export function setupLobby(send) {
   });
   $("join-form").addEventListener("submit", (event) => {
     event.preventDefault();
+    $("lobby-error").hidden = true;
     send({ type: "join", address: $("join-address").value });
   });
   $("resume-button").addEventListener("click", () => send({ type: "resume" }));

@@ -81,10 +81,10 @@ def test_a_house_rule_set_is_built_checked_saved_and_played(
     page.click("#create-button")
     expect(page.locator("#table")).to_be_visible()
     deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and not page.locator("#end").is_visible():
+    while time.monotonic() < deadline and not page.locator("#summary").is_visible():
         take_turn(page)
         time.sleep(0.1)
-    expect(page.locator("#end")).to_be_visible()
-    expect(page.locator("#table")).to_contain_text("(first to 30)")  # the saved set's target
+    expect(page.locator("#summary")).to_be_visible()
+    expect(page.locator("#summary")).to_contain_text(" of 30")  # the saved set's target
     screenshot(page, "house-rules-hand-played")
     assert not page.errors  # type: ignore[attr-defined]

@@ -192,6 +192,19 @@ def test_o1_previous_winner_after_a_hand_nobody_won_uses_the_fallback() -> None:
     assert match.opening(three_hands(), None) == Opening(1, None)
 
 
+def test_o1_previous_winner_with_no_winner_and_the_heaviest_tile_fallback() -> None:
+    """After previous-winner the heaviest-tile fallback ranks all 28 tiles (the sketch §1.2):
+    the holder of [6|6] leads it."""
+    rules = house(next_opener="previous-winner", next_fallback="heaviest-tile")
+    match = Match(rules, 3)
+    first = match.start_hand(three_hands(), tiles_except(*THREE))
+    assert first is not None
+    match.finish_result(result(winner=None, players=3), first.opener)
+    dealt = hands("0|0 0|1 0|2 0|3 0|4 0|5 5|6", "1|1 1|2 1|3 1|4 1|5 1|6 6|6", "")
+    dealt[2] = tiles("2|3 2|4 2|5 2|6 3|3 3|4 3|5")
+    assert match.opening(dealt, None) == Opening(1, tile_of(6, 6))
+
+
 # -- O1 fallbacks ------------------------------------------------------------------------
 
 NO_DOUBLE = ("0|1 0|2 0|3 0|4 1|2 1|3 4|5", "0|5 0|6 1|4 1|5 2|3 2|4 3|6")

@@ -4,6 +4,7 @@
 Hands are dealt from tile lists and stepped action by action, as a player would at the table.
 """
 
+import json
 import random
 from typing import Any
 
@@ -28,7 +29,10 @@ from p2p_dominoes.engine import (
     Rules,
     Side,
     describe,
+    load_record,
     parse_tile,
+    record_of,
+    replay,
 )
 from p2p_dominoes.engine.actions import SKIP
 from p2p_dominoes.engine.rules import FIELDS, FieldSpec
@@ -217,6 +221,24 @@ def test_x1_an_extra_turn_does_not_shorten_the_window() -> None:
     assert state.closed == []
     state.apply(1, play("0|5", "0|6", "low"))
     assert state.closed == [place("2|2", "B")]
+
+
+def test_x1_an_extra_turn_after_the_window_does_not_lengthen_it() -> None:
+    """Seat 1's next turn ends on S = 10, an extra turn: the double still closes at the end of
+    that turn, and the extra turn cannot cover it."""
+    state = deal(
+        house(double_closes_ray=True, drawing="never", extra_turn_sum=10),
+        ["1|2 1|3 0|0 0|1 0|3 0|4 0|5", "2|2 3|3 2|5 1|1 1|4 1|5 1|6"],
+    )
+    state.apply(0, play("1|2"))
+    state.apply(1, play("2|2", "1|2", "high"))
+    state.apply(0, play("1|3", "1|2", "low"))
+    state.apply(1, play("3|3", "1|3", "high"))
+    assert state.turn == 1  # S = 6 + 4 = 10
+    assert state.closed == [place("2|2", "B")]
+    assert state.end_total() == 6
+    with pytest.raises(IllegalAction, match="that place is closed"):
+        state.apply(1, play("2|5", "2|2", "B"))
 
 
 def test_x1_when_every_place_is_closed_the_hand_is_blocked_at_once() -> None:
@@ -604,7 +626,8 @@ def _assert_agree(state: HandState, public: PublicHand) -> None:
 def test_public_hand_and_hand_state_agree_under_random_switches(seed: int) -> None:
     """Random legal play on a HandState, each action mirrored on a PublicHand and offered
     alike by the mover's PeerView: the public facts agree after every action, a hand always
-    ends, never without a legal action, tiles are conserved and scores recount."""
+    ends, never without a legal action, tiles are conserved, scores recount, and the first
+    hand's record replays to the same result."""
     rng = random.Random(seed)
     rules = random_rules(rng)
     players = rng.choice(rules.player_counts)
@@ -633,4 +656,9 @@ def test_public_hand_and_hand_state_agree_under_random_switches(seed: int) -> No
             assert_tiles_conserved(state)
         assert state.result is not None, "the hand did not end"
         assert state.result.points == recount(state)
+        if match.hand_number == 1:  # later hands' openings need the match (ENGINE_BUGS #2)
+            text = json.dumps(record_of(state, (0,) * players, 1).to_dict())
+            replayed = replay(load_record(text))
+            assert replayed.state.history == state.history
+            assert replayed.result == state.result
         match.finish_hand(state)

@@ -9,7 +9,13 @@ from collections.abc import Sequence
 
 from p2p_dominoes.engine.actions import DRAW, PASS, PLAYS_ON, SKIP, Action, Draw, Pass, Play, Skip
 from p2p_dominoes.engine.errors import IllegalAction, InvalidRecord
-from p2p_dominoes.engine.legality import may_draw, playable_mask, plays_for, why_no_draw
+from p2p_dominoes.engine.legality import (
+    may_draw,
+    must_play_drawn,
+    playable_mask,
+    plays_for,
+    why_no_draw,
+)
 from p2p_dominoes.engine.line import Place, Side
 from p2p_dominoes.engine.rules import Rules
 from p2p_dominoes.engine.scoring import HandEnd, HandResult, score_hand
@@ -214,11 +220,7 @@ class HandState(TurnMachine):
         self._drawn += 1
         self.hands[seat] |= tile.bit
         self._after_draw(seat)
-        if (
-            self.rules.play_drawn_at_once
-            and not forced
-            and (not self.line.tiles or self.line.fit_mask & tile.bit)
-        ):
+        if must_play_drawn(self, tile, forced):
             self.pending = tile
 
     def _pass(self, seat: int) -> None:

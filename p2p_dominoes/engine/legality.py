@@ -52,3 +52,13 @@ def why_no_draw(turns: TurnMachine, pending: Tile | None, playable: int) -> str:
         return turns.why_no_draw()
     tile = next(tiles_in(playable))
     return f"drawing is allowed only with no playable tile, and {tile.text} fits"
+
+
+def must_play_drawn(turns: TurnMachine, tile: Tile, forced: bool) -> bool:
+    """Whether a tile just drawn must be the next tile played (`play_drawn_at_once`): only a
+    draw the seat chose, of a tile it may play now (a lead the rules fix is not replaced)."""
+    return (
+        turns.rules.play_drawn_at_once
+        and not forced
+        and bool(playable_mask(tile.bit, turns.line, None, turns.must_lead))
+    )

@@ -88,7 +88,7 @@ def test_the_english_page_marks_the_same_switches_in_the_same_order() -> None:
     en = [(m.field, m.control.key) for m in marks("en")]
     assert ru == en
     assert len(ru) >= 30
-    assert plain_page("en").startswith("DominoesRules\nThere are as many rule books")
+    assert plain_page("en").startswith("Dominoes · Rules\nThere are as many rule books")
 
 
 def test_the_page_says_what_the_table_plays() -> None:

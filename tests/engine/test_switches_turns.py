@@ -6,6 +6,7 @@ Hands are dealt from tile lists and stepped action by action, as a player would 
 
 import json
 import random
+from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
@@ -35,7 +36,8 @@ from p2p_dominoes.engine import (
     replay,
 )
 from p2p_dominoes.engine.actions import SKIP
-from p2p_dominoes.engine.rules import FIELDS, FieldSpec
+from p2p_dominoes.engine.rules import FIELDS, Doubles, Drawing, FieldSpec
+from p2p_dominoes.engine.tiles import tiles_in
 from p2p_dominoes.engine.view import legal_actions
 from p2p_dominoes.simulation import deal as shuffle_and_deal
 from tests.engine.dealing import deal
@@ -633,11 +635,146 @@ def _assert_agree(state: HandState, public: PublicHand) -> None:
     assert public.end_total() == state.end_total()
 
 
+def spec_end_total(places: list[Place], along: bool) -> int:
+    """S as the sketch §3.4 defines it: a crosswise double at an end counts 2v once, any
+    other tile the numbers of its open places."""
+    total, seen = 0, set()
+    for at in places:
+        if at.tile.is_double and not along:
+            if at.tile.index not in seen:
+                seen.add(at.tile.index)
+                total += at.tile.pips
+        else:
+            total += at.value
+    return total
+
+
+@dataclass
+class _SpecClock:
+    place: Place
+    layer: int
+    begun: set[int] = field(default_factory=set)
+    armed: bool = False
+
+
+class TurnOracle:
+    """The public turn written again from the sketch §4.1, §4.2 and §3.5, step by step, to
+    check the engine's turn, passes, draws, forced draws, second double and closures."""
+
+    def __init__(self, rules: Rules, players: int, opener: int) -> None:
+        self.rules, self.players = rules, players
+        self.turn, self.passes, self.drawn, self.forced = opener, 0, 0, 0
+        self.second, self.doubles = False, 0
+        self.clocks: list[_SpecClock] = []
+        self.closed: list[Place] = []
+        self.end: HandEnd | None = None
+
+    def expected_actions(self, state: HandState) -> set[Action]:
+        rules, line, seat = self.rules, state.line, self.turn
+        drawable = state.drawable
+        if self.forced and drawable:
+            return {DRAW}
+        held = list(tiles_in(state.hands[seat]))
+        if self.second:
+            held = [t for t in held if t.is_double]
+        elif state.pending is not None:
+            held = [state.pending]
+        if not line.tiles:
+            lead = [t for t in held if state.must_lead in (None, t)]
+            plays: set[Action] = {Play(t) for t in lead}
+        else:
+            lone_double = len(line.tiles) == 1 and line.tiles[0].is_double
+            places = line.places[:1] if lone_double else line.places  # sides A, B: one place
+            plays = {Play(t, at) for at in places for t in held if t.has(at.value)}
+        if self.second:
+            return plays | {SKIP}
+        limit = rules.draw_limit
+        can_draw = (
+            rules.drawing is not Drawing.NEVER
+            and drawable > 0
+            and state.pending is None
+            and (not limit or self.drawn < limit)
+        )
+        out = set(plays)
+        if can_draw and (rules.drawing is Drawing.ANY_TIME or not plays):
+            out.add(DRAW)
+        if not plays and (not rules.must_draw_when_stuck or not can_draw):
+            out.add(PASS)
+        return out
+
+    def after(self, seat: int, action: Action, state: HandState) -> None:
+        rules = self.rules
+        if action == DRAW:
+            self.passes = 0
+            if self.forced:
+                self.forced -= 1
+            else:
+                self.drawn += 1
+            if not state.drawable:
+                self.forced = 0
+            return
+        if action == PASS:
+            self.passes += 1
+            if self.passes >= self.players:
+                self.end = HandEnd.BLOCK
+                return
+            self._end_turn(seat, placed=False, state=state)
+            return
+        if isinstance(action, Play):
+            self.passes = 0
+            self.clocks = [c for c in self.clocks if c.place is not action.place]
+            if not state.hands[seat]:
+                self.end = HandEnd.DOMINO
+                return
+            tile = action.tile
+            if tile.is_double and action.place is not None and rules.double_closes_ray:
+                free = next(at for at in state.line.places if at.tile is tile)
+                self.clocks.append(_SpecClock(free, seat))
+            if tile.is_double and rules.two_doubles and not self.second:
+                self.second = True
+                return
+        self._end_turn(seat, placed=True, state=state)
+
+    def _end_turn(self, seat: int, placed: bool, state: HandState) -> None:
+        rules, players = self.rules, self.players
+        newly = [at for at in state.closed if at not in self.closed]
+        expiring = [c for c in self.clocks if c.armed and c.layer == seat]
+        assert newly == [c.place for c in expiring], "a double closed at the wrong moment"
+        self.clocks = [c for c in self.clocks if c not in expiring]
+        self.closed += newly
+        total = spec_end_total(state.line.places + newly, rules.doubles is Doubles.ALONG)
+        if not state.line.places:
+            self.end = HandEnd.BLOCK
+            return
+        again = placed and bool(rules.extra_turn_sum) and total == rules.extra_turn_sum
+        following = seat if again else (seat + 1) % players
+        self.turn, self.drawn, self.second = following, 0, False
+        due = placed and rules.forced_draw_sum and total == rules.forced_draw_sum
+        self.forced = 2 if due and state.drawable else 0
+        for clock in self.clocks:
+            if following != clock.layer:
+                clock.begun.add(following)
+            elif len(clock.begun) == players - 1:
+                clock.armed = True
+
+    def check(self, state: HandState, draws_per_turn: bool) -> None:
+        assert state.end == self.end
+        if self.end is not None:
+            return
+        assert state.turn == self.turn
+        assert state.passes == self.passes
+        assert state.forced_due == self.forced
+        assert state.second_double == self.second
+        if draws_per_turn:
+            assert state.drawn_this_turn == self.drawn
+
+
 @settings(max_examples=50, deadline=None)
 @given(seed=st.integers(0, 2**32))
 def test_public_hand_and_hand_state_agree_under_random_switches(seed: int) -> None:
     """Random legal play on a HandState, each action mirrored on a PublicHand and offered
-    alike by the mover's PeerView: the public facts agree after every action, a hand always
+    alike by the mover's PeerView: the public facts agree after every action and with the
+    turn written again from the sketch (TurnOracle), a hand always
     ends, never without a legal action, tiles are conserved, scores recount, and the first
     hand's record replays to the same result."""
     rng = random.Random(seed)
@@ -653,6 +790,9 @@ def test_public_hand_and_hand_state_agree_under_random_switches(seed: int) -> No
             match.void_hand()
             continue
         public = PublicHand(rules, players, state.opener, state.must_lead)
+        oracle = TurnOracle(rules, players, state.opener)
+        # ENGINE_BUGS #3: the plain fast path keeps the draw count across turns.
+        per_turn = not _plain(rules)
         for _step in range(1000):
             if state.result is not None:
                 break
@@ -661,12 +801,14 @@ def test_public_hand_and_hand_state_agree_under_random_switches(seed: int) -> No
             assert actions, f"no legal action for seat {seat} under {rules.to_dict()}"
             view = PeerView(public, seat, state.hands[seat], state.pending)
             assert set(legal_actions(view)) == set(actions)
+            if per_turn or not rules.draw_limit:
+                assert set(actions) == oracle.expected_actions(state)
             action = rng.choice(actions)
             state.apply(seat, action)
             _mirror(public, seat, action)
             _assert_agree(state, public)
-            if state.turn != seat and not _plain(rules):  # a new turn starts afresh
-                assert state.drawn_this_turn == 0 and not state.second_double
+            oracle.after(seat, action, state)
+            oracle.check(state, per_turn)
             assert_tiles_conserved(state)
         assert state.result is not None, "the hand did not end"
         assert state.result.points == recount(state)

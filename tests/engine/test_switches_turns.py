@@ -817,4 +817,10 @@ def test_public_hand_and_hand_state_agree_under_random_switches(seed: int) -> No
             replayed = replay(load_record(text))
             assert replayed.state.history == state.history
             assert replayed.result == state.result
+        counted, previous = match.counted_hands, match.previous
         match.finish_hand(state)
+        if state.result.end is HandEnd.VOID:  # not counted, and not "the previous hand"
+            assert (match.counted_hands, match.previous) == (counted, previous)
+        else:
+            assert match.counted_hands == counted + 1
+            assert match.previous.opener == state.opener

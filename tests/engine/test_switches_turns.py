@@ -20,6 +20,7 @@ from p2p_dominoes.engine import (
     Action,
     HandEnd,
     HandState,
+    HandView,
     IllegalAction,
     InvalidRecord,
     Match,
@@ -801,6 +802,7 @@ def test_public_hand_and_hand_state_agree_under_random_switches(seed: int) -> No
             assert actions, f"no legal action for seat {seat} under {rules.to_dict()}"
             view = PeerView(public, seat, state.hands[seat], state.pending)
             assert set(legal_actions(view)) == set(actions)
+            assert set(legal_actions(HandView(state, seat))) == set(actions)  # the bots' view
             if per_turn or not rules.draw_limit:
                 assert set(actions) == oracle.expected_actions(state)
             action = rng.choice(actions)

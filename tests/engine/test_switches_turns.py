@@ -780,6 +780,8 @@ def test_public_hand_and_hand_state_agree_under_random_switches(seed: int) -> No
     hand's record replays to the same result."""
     rng = random.Random(seed)
     rules = random_rules(rng)
+    assert Rules.from_dict(json.loads(json.dumps(rules.to_dict()))) == rules
+    assert Rules.from_wire(rules.to_wire()) == rules
     players = rng.choice(rules.player_counts)
     match = Match(rules, players)
     for _ in range(3):

@@ -129,6 +129,16 @@ def test_t2_skip_declines_the_second_double_and_ends_the_turn() -> None:
     assert state.history[-1] == (1, SKIP)
 
 
+def test_t2_a_double_lead_also_offers_a_second_double_or_skip() -> None:
+    """[P] the sketch §4.1: after any double (the lead too) the seat gets one more action,
+    publicly: no second double fits a lone [3|3], so only skip is left."""
+    state = deal(house(two_doubles=True, drawing="never"), ["3|3 5|5", "0|0"])
+    state.apply(0, play("3|3"))
+    assert state.turn == 0 and state.legal_actions() == [SKIP]
+    state.apply(0, SKIP)
+    assert state.turn == 1
+
+
 def test_t2_skip_is_refused_except_right_after_a_double() -> None:
     state = deal(house(two_doubles=True, drawing="never"), T2_HANDS)
     with pytest.raises(IllegalAction, match="there is no second double to decline"):

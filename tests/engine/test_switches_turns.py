@@ -39,6 +39,7 @@ from p2p_dominoes.engine import (
 from p2p_dominoes.engine.actions import SKIP
 from p2p_dominoes.engine.rules import FIELDS, Doubles, Drawing, FieldSpec
 from p2p_dominoes.engine.tiles import tiles_in
+from p2p_dominoes.engine.turns import TurnNote
 from p2p_dominoes.engine.view import legal_actions
 from p2p_dominoes.simulation import deal as shuffle_and_deal
 from tests.engine.dealing import deal
@@ -644,6 +645,7 @@ def _assert_agree(state: HandState, public: PublicHand) -> None:
     assert public.line.places == state.line.places
     assert public.closed == state.closed
     assert public.end_total() == state.end_total()
+    assert public.notes == state.notes
 
 
 def spec_end_total(places: list[Place], along: bool) -> int:
@@ -670,7 +672,8 @@ class _SpecClock:
 
 class TurnOracle:
     """The public turn written again from the sketch §4.1, §4.2 and §3.5, step by step, to
-    check the engine's turn, passes, draws, forced draws, second double and closures."""
+    check the engine's turn, passes, draws, forced draws, second double, closures and the
+    notes the players are told."""
 
     def __init__(self, rules: Rules, players: int, opener: int) -> None:
         self.rules, self.players = rules, players
@@ -679,6 +682,8 @@ class TurnOracle:
         self.clocks: list[_SpecClock] = []
         self.closed: list[Place] = []
         self.end: HandEnd | None = None
+        self.notes: list[TurnNote] = []
+        """What the players are told after the last action."""
 
     def expected_actions(self, state: HandState) -> set[Action]:
         rules, line, seat = self.rules, state.line, self.turn
@@ -715,6 +720,7 @@ class TurnOracle:
 
     def after(self, seat: int, action: Action, state: HandState) -> None:
         rules = self.rules
+        self.notes = []
         if action == DRAW:
             self.passes = 0
             if self.forced:
@@ -743,6 +749,7 @@ class TurnOracle:
                 self.clocks.append(_SpecClock(free, seat))
             if tile.is_double and rules.two_doubles and not self.second:
                 self.second = True
+                self.notes = [TurnNote("second_double", seat)]
                 return
         self._end_turn(seat, placed=True, state=state)
 
@@ -753,6 +760,7 @@ class TurnOracle:
         assert newly == [c.place for c in expiring], "a double closed at the wrong moment"
         self.clocks = [c for c in self.clocks if c not in expiring]
         self.closed += newly
+        self.notes = [TurnNote("closed", c.layer, place=c.place) for c in expiring]
         total = spec_end_total(state.line.places + newly, rules.doubles is Doubles.ALONG)
         if not state.line.places:
             self.end = HandEnd.BLOCK
@@ -762,6 +770,11 @@ class TurnOracle:
         self.turn, self.drawn, self.second = following, 0, False
         due = placed and rules.forced_draw_sum and total == rules.forced_draw_sum
         self.forced = 2 if due and state.drawable else 0
+        if again:
+            self.notes.append(TurnNote("extra_turn", seat, total))
+        if self.forced:
+            count = min(2, state.drawable)
+            self.notes.append(TurnNote("forced_draw", following, total, count))
         for clock in self.clocks:
             if following != clock.layer:
                 clock.begun.add(following)
@@ -770,6 +783,7 @@ class TurnOracle:
 
     def check(self, state: HandState, draws_per_turn: bool) -> None:
         assert state.end == self.end
+        assert state.notes == self.notes
         if self.end is not None:
             return
         assert state.turn == self.turn

@@ -37,6 +37,7 @@ from p2p_dominoes.engine import (
     replay,
 )
 from p2p_dominoes.engine.actions import SKIP
+from p2p_dominoes.engine.description import note_text
 from p2p_dominoes.engine.rules import FIELDS, Doubles, Drawing, FieldSpec
 from p2p_dominoes.engine.tiles import tiles_in
 from p2p_dominoes.engine.turns import TurnNote
@@ -60,6 +61,11 @@ def play(tile: str, at: str | None = None, side: str | None = None) -> Play:
 
 def place(tile: str, side: str) -> Place:
     return Place.of(parse_tile(tile), Side(side))
+
+
+def told(state: HandState, lang: str = "en") -> list[str]:
+    """What the players are told the rules made happen after the last action."""
+    return [note_text(note, lang) for note in state.notes]
 
 
 def kinds(state: HandState) -> list[str]:
@@ -107,6 +113,7 @@ def test_t2_after_a_double_only_a_second_double_or_skip_may_follow() -> None:
     state.apply(0, play("2|5"))
     state.apply(1, play("2|2", "2|5", "low"))
     assert state.turn == 1 and state.second_double
+    assert told(state) == ["Seat 2 may lay a second double, or skip."]
     assert kinds(state) == ["[5|5]", "skip"]
     with pytest.raises(IllegalAction, match="after a double only a second double may follow"):
         state.apply(1, play("0|5", "2|5", "high"))
@@ -119,6 +126,14 @@ def test_t2_after_a_double_only_a_second_double_or_skip_may_follow() -> None:
         public.check_pass(1)
     state.apply(1, play("5|5", "2|5", "high"))
     assert state.turn == 0 and not state.second_double  # at most two: the turn is over
+
+
+@pytest.mark.xfail(strict=True, reason="ENGINE_BUGS #4")
+def test_t2_the_russian_note_starts_its_sentence_with_a_capital() -> None:
+    state = deal(house(two_doubles=True, drawing="never"), T2_HANDS)
+    state.apply(0, play("2|5"))
+    state.apply(1, play("2|2", "2|5", "low"))
+    assert told(state, "ru") == ["Место 2 может положить второй дубль или пропустить."]
 
 
 def test_t2_skip_declines_the_second_double_and_ends_the_turn() -> None:
@@ -191,6 +206,8 @@ def test_x1_an_uncovered_double_closes_at_the_end_of_its_layers_next_turn() -> N
     assert place("2|2", "B") in state.line.places  # not yet: seat 1 has not had its turn
     state.apply(1, play("4|5", "3|4", "high"))
     assert state.closed == [place("2|2", "B")]
+    assert told(state) == ["Nobody covered [2|2]: that place is closed for good."]
+    assert told(state, "ru") == ["[2|2] никто не покрыл: это место закрыто навсегда."]
     assert state.line.places == [place("4|5", "high")]
     assert state.end_total() == 5  # the closed double adds nothing
     with pytest.raises(IllegalAction, match="that place is closed"):
@@ -294,8 +311,11 @@ def test_x2_an_end_total_of_exactly_n_gives_the_same_seat_another_turn() -> None
     state = deal(house(extra_turn_sum=7, drawing="never"), ["3|4 4|5", "0|0"])
     state.apply(0, play("3|4"))
     assert state.end_total() == 7 and state.turn == 0
+    assert told(state) == ["The ends total 7: seat 1 moves again."]
+    assert told(state, "ru") == ["Сумма концов 7: место 1 ходит ещё раз."]
     state.apply(0, play("4|5", "3|4", "high"))
     assert state.end_total() == 8 and state.turn == 1
+    assert told(state) == []
 
 
 def test_x2_a_multiple_of_n_is_not_n() -> None:
@@ -336,6 +356,8 @@ def test_x3_the_next_seat_must_first_draw_two_even_holding_a_playable_tile() -> 
     state = deal(house(forced_draw_sum=7), X3_HANDS, boneyard="0|3 0|4 1|3")
     state.apply(0, play("3|4"))
     assert state.turn == 1 and state.forced_due == 2
+    assert told(state) == ["The ends total 7: seat 2 must first draw 2."]
+    assert told(state, "ru") == ["Сумма концов 7: место 2 сначала берёт из базара 2."]
     assert state.legal_actions() == [DRAW]
     with pytest.raises(IllegalAction, match="they must first draw 2"):
         state.apply(1, play("4|5", "3|4", "high"))

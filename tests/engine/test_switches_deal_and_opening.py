@@ -19,6 +19,7 @@ from p2p_dominoes.engine import (
     Play,
     PublicHand,
     Rules,
+    Tile,
     parse_tile,
     tile_of,
 )
@@ -35,7 +36,7 @@ def play(tile: str) -> Play:
     return Play(parse_tile(tile))
 
 
-def hands(*texts: str) -> list[list[Any]]:
+def hands(*texts: str) -> list[list[Tile]]:
     return [tiles(t) for t in texts]
 
 
@@ -192,6 +193,18 @@ def test_o1_previous_winner_after_a_hand_nobody_won_uses_the_fallback() -> None:
     assert match.opening(three_hands(), None) == Opening(1, None)
 
 
+def test_o1_previous_winner_with_no_winner_and_the_heaviest_tile_fallback() -> None:
+    """After previous-winner the heaviest-tile fallback ranks all 28 tiles (the sketch §1.2):
+    the holder of [6|6] leads it."""
+    rules = house(next_opener="previous-winner", next_fallback="heaviest-tile")
+    match = Match(rules, 3)
+    first = match.start_hand(three_hands(), tiles_except(*THREE))
+    assert first is not None
+    match.finish_result(result(winner=None, players=3), first.opener)
+    dealt = hands("0|0 0|1 0|2 0|3 0|4 0|5 5|6", "1|1 1|2 1|3 1|4 1|5 1|6 6|6", THREE[2])
+    assert match.opening(dealt, None) == Opening(1, tile_of(6, 6))
+
+
 # -- O1 fallbacks ------------------------------------------------------------------------
 
 NO_DOUBLE = ("0|1 0|2 0|3 0|4 1|2 1|3 4|5", "0|5 0|6 1|4 1|5 2|3 2|4 3|6")
@@ -238,7 +251,7 @@ def test_fallback_redeal_makes_the_hand_void_and_the_redeal_opens_as_hand_one() 
 # -- helpers ---------------------------------------------------------------------------------
 
 
-def tiles_except(*texts: str) -> list[Any]:
+def tiles_except(*texts: str) -> list[Tile]:
     used = {t for text in texts for t in tiles(text)}
     return [t for t in TILES if t not in used]
 
@@ -250,7 +263,7 @@ THREE = (
 )
 
 
-def three_hands() -> list[list[Any]]:
+def three_hands() -> list[list[Tile]]:
     return hands(*THREE)
 
 

@@ -14,6 +14,7 @@ from p2p_dominoes.engine import (
     PASS,
     TILES,
     HandEnd,
+    HandResult,
     InvalidRecord,
     Match,
     Place,
@@ -85,6 +86,29 @@ def test_e1_off_a_block_is_void_scores_nothing_and_the_match_does_not_count_it()
     assert match.counted_hands == 0 and match.scores == [0, 0]
     # The redeal opens as the first hand again: lowest double, not the later hands' highest.
     assert match.rank_list()[0] is tile_of(0, 0)
+
+
+def test_e1_off_a_void_hand_does_not_move_the_rotation() -> None:
+    """Hand 1 (counted) was opened by seat 0; hand 2 by seat 1 is a void block; the redeal is
+    opened by seat 1 again, one on from the last counted opener (A10)."""
+    rules = house(**E1_RULES, hand_sizes=E1_SIZES, first_opener="lottery", next_opener="rotate")
+    match = Match(rules, 2)
+    dealt = deal(rules, E1_HANDS)
+    deal_again = ([dealt.hand_of(1), dealt.hand_of(0)], dealt.boneyard)
+    first = match.start_hand(*deal_again, lottery=0)
+    assert first is not None and first.opener == 0
+    won = HandResult(HandEnd.DOMINO, 0, (0, 20), (0, 20), (0, 20), 0, first.rules.hand_scoring)
+    match.finish_result(won, 0)
+    second = match.start_hand(*deal_again)
+    assert second is not None and second.opener == 1
+    second.apply(1, play("0|0"))
+    second.apply(0, PASS)
+    second.apply(1, PASS)
+    assert second.result is not None and second.result.end is HandEnd.VOID
+    match.finish_hand(second)
+    assert match.scores == [0, 20] and match.counted_hands == 1
+    third = match.start_hand(*deal_again)
+    assert third is not None and third.opener == 1
 
 
 def test_e1_on_a_block_counts_and_the_next_hand_uses_the_later_rule() -> None:
@@ -298,3 +322,27 @@ def test_scores_may_be_negative_in_a_record() -> None:
     outcome = replay(load_record(side_record(scores=[-5, 12], actions=[])))
     assert outcome.scores == (-5, 12)
     assert Match(house(), 2, scores=[-5, 12]).scores == [-5, 12]
+
+
+@pytest.mark.xfail(strict=True, reason="ENGINE_BUGS #2")
+def test_the_record_of_the_hand_after_a_void_hand_replays() -> None:
+    """The redeal after a void block is opened by the first hand's rule (lowest double), as if
+    the void hand had not been played; its record, numbered as the match numbers hands (void
+    ones included, as the session writes it), must replay with that opening."""
+    rules = house(**E1_RULES, hand_sizes=E1_SIZES, next_opener="highest-double")
+    match = Match(rules, 2)
+    dealt = deal(rules, E1_HANDS)
+    first = match.start_hand([dealt.hand_of(0), dealt.hand_of(1)], dealt.boneyard)
+    assert first is not None
+    first.apply(0, play("0|0"))
+    first.apply(1, PASS)
+    first.apply(0, PASS)
+    match.finish_hand(first)
+    number = match.hand_number
+    assert number == 2
+    second = match.start_hand([dealt.hand_of(1), dealt.hand_of(0)], dealt.boneyard)
+    assert second is not None and second.must_lead is tile_of(0, 0)
+    second.apply(1, play("0|0"))
+    record = record_of(second, tuple(match.scores), number)
+    replayed = replay(load_record(json.dumps(record.to_dict())))
+    assert replayed.state.history == second.history

@@ -328,7 +328,9 @@ def note_text(note: TurnNote, lang: str = "en", names: Sequence[str] = ()) -> st
             return f"{tile} никто не покрыл: это место закрыто навсегда."
         return f"Nobody covered {tile}: that place is closed for good."
     if ru:
-        return f"{who} может положить второй дубль или пропустить."
+        return (
+            f"{_sentence_start(note.seat, names, lang)} может положить второй дубль или пропустить."
+        )
     return f"{_sentence_start(note.seat, names, lang)} may lay a second double, or skip."
 
 

@@ -195,6 +195,7 @@ class HandState(TurnMachine):
             self.closer = seat
         else:
             self.turn = seat + 1 if seat + 1 < self.players else 0
+            self.drawn_this_turn = 0
 
     def _illegal_play(self, seat: int, tile: Tile, place: Place | None) -> IllegalAction:
         """The first rule that playing `tile` on `place` breaks."""

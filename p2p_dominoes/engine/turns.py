@@ -105,7 +105,9 @@ class TurnMachine:
             or rules.extra_turn_sum
             or rules.forced_draw_sum
             or rules.double_closes_ray
+            or rules.draw_limit
         )
+        """None of the turn switches is on: the first version's fast paths apply."""
 
     # -- public facts ------------------------------------------------------------------------
 
@@ -239,6 +241,7 @@ class TurnMachine:
             return
         if self._plain:
             self.turn = seat + 1 if seat + 1 < self.players else 0
+            self.drawn_this_turn = 0
             return
         if self._clocks and place is not None:
             self._clocks = [c for c in self._clocks if c.place is not place]
@@ -285,6 +288,7 @@ class TurnMachine:
             self.end = HandEnd.BLOCK
         elif self._plain:
             self.turn = seat + 1 if seat + 1 < self.players else 0
+            self.drawn_this_turn = 0
         else:
             self._end_turn(seat, placed=False)
 

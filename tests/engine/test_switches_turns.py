@@ -128,7 +128,6 @@ def test_t2_after_a_double_only_a_second_double_or_skip_may_follow() -> None:
     assert state.turn == 0 and not state.second_double  # at most two: the turn is over
 
 
-@pytest.mark.xfail(strict=True, reason="ENGINE_BUGS #4")
 def test_t2_the_russian_note_starts_its_sentence_with_a_capital() -> None:
     state = deal(house(two_doubles=True, drawing="never"), T2_HANDS)
     state.apply(0, play("2|5"))
@@ -444,7 +443,6 @@ def test_w1_one_then_pass_a_stuck_seat_draws_one_and_passes_if_it_does_not_fit()
     assert state.turn == 0 and state.boneyard_size == 13
 
 
-@pytest.mark.xfail(strict=True, reason="ENGINE_BUGS #3")
 def test_w1_one_then_pass_every_turn_has_its_own_draw() -> None:
     """The limit is per turn: after seat 1 drew its one tile and passed, seat 0 (stuck too)
     must draw its own one."""
@@ -607,17 +605,6 @@ def _random_value(spec: FieldSpec, rng: random.Random) -> Any:
         return rng.choice(_SMALL_INTS[spec.name])
     assert spec.low is not None and spec.high is not None
     return rng.randint(spec.low, spec.high)
-
-
-def _plain(rules: Rules) -> bool:
-    """No sum rule, two doubles or donkey: the engine's fast path, which keeps the draw count
-    across turns (ENGINE_BUGS #3; drop this guard when it is fixed)."""
-    return not (
-        rules.two_doubles
-        or rules.extra_turn_sum
-        or rules.forced_draw_sum
-        or rules.double_closes_ray
-    )
 
 
 def random_rules(rng: random.Random) -> Rules:
@@ -803,7 +790,7 @@ class TurnOracle:
             elif len(clock.begun) == players - 1:
                 clock.armed = True
 
-    def check(self, state: HandState, draws_per_turn: bool) -> None:
+    def check(self, state: HandState) -> None:
         assert state.end == self.end
         assert state.notes == self.notes
         if self.end is not None:
@@ -812,8 +799,7 @@ class TurnOracle:
         assert state.passes == self.passes
         assert state.forced_due == self.forced
         assert state.second_double == self.second
-        if draws_per_turn:
-            assert state.drawn_this_turn == self.drawn
+        assert state.drawn_this_turn == self.drawn
 
 
 @settings(max_examples=50, deadline=None)
@@ -822,7 +808,7 @@ def test_public_hand_and_hand_state_agree_under_random_switches(seed: int) -> No
     """Random legal play on a HandState, each action mirrored on a PublicHand and offered
     alike by the mover's PeerView: the public facts agree after every action and with the
     turn written again from the sketch (TurnOracle), a hand always
-    ends, never without a legal action, tiles are conserved, scores recount, and the first
+    ends, never without a legal action, tiles are conserved, scores recount, and every
     hand's record replays to the same result."""
     rng = random.Random(seed)
     rules = random_rules(rng)
@@ -840,8 +826,6 @@ def test_public_hand_and_hand_state_agree_under_random_switches(seed: int) -> No
             continue
         public = PublicHand(rules, players, state.opener, state.must_lead)
         oracle = TurnOracle(rules, players, state.opener)
-        # ENGINE_BUGS #3: the plain fast path keeps the draw count across turns.
-        per_turn = not _plain(rules)
         for _step in range(1000):
             if state.result is not None:
                 break
@@ -851,22 +835,21 @@ def test_public_hand_and_hand_state_agree_under_random_switches(seed: int) -> No
             view = PeerView(public, seat, state.hands[seat], state.pending)
             assert set(legal_actions(view)) == set(actions)
             assert set(legal_actions(HandView(state, seat))) == set(actions)  # the bots' view
-            if per_turn or not rules.draw_limit:
-                assert set(actions) == oracle.expected_actions(state)
+            assert set(actions) == oracle.expected_actions(state)
             action = rng.choice(actions)
             state.apply(seat, action)
             _mirror(public, seat, action)
             _assert_agree(state, public)
             oracle.after(seat, action, state)
-            oracle.check(state, per_turn)
+            oracle.check(state)
             assert_tiles_conserved(state)
         assert state.result is not None, "the hand did not end"
         assert state.result.points == recount(state)
-        if match.hand_number == 1:  # later hands' openings need the match (ENGINE_BUGS #2)
-            text = json.dumps(record_of(state, (0,) * players, 1).to_dict())
-            replayed = replay(load_record(text))
-            assert replayed.state.history == state.history
-            assert replayed.result == state.result
+        # A record's hand is its opening number (counted hands + 1): it replays alone.
+        text = json.dumps(record_of(state, (0,) * players, match.opening_number).to_dict())
+        replayed = replay(load_record(text))
+        assert replayed.state.history == state.history
+        assert replayed.result == state.result
         counted, previous = match.counted_hands, match.previous
         match.finish_hand(state)
         if state.result.end is HandEnd.VOID:  # not counted, and not "the previous hand"

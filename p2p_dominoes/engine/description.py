@@ -237,7 +237,7 @@ def _penalty_text(result: HandResult, lang: str, names: Sequence[str]) -> str:
         return f"Block: the lowest total is shared; {writes}."
     who = seat_name(result.winner, names, lang)
     if ru:
-        return f"Рыба: меньше всего очков у игрока {who}; {writes}."
+        return f"Рыба: меньше всего очков — {who}; {writes}."
     return f"Block: {who} has the single lowest total; {writes}."
 
 

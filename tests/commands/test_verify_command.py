@@ -44,8 +44,12 @@ def test_an_unfinished_log_says_how_many_of_its_hands_were_played(tmp_path: Path
 
 
 def test_a_failing_message_names_the_player_and_exits_1(tmp_path: Path) -> None:
-    data = bytearray(match_transcript().to_bytes())
-    data[len(data) // 2] ^= 0x10
+    transcript = match_transcript()
+    data = bytearray(transcript.to_bytes())
+    # A bit of the signature (the envelope's last field) of a message in mid-match: the message
+    # still decodes, names its seat, and fails its signature check.
+    middle = transcript.entries[len(transcript.entries) // 2].encoded
+    data[data.index(middle) + len(middle) - 10] ^= 0x10
     path = tmp_path / "bad.p2pd"
     path.write_bytes(bytes(data))
     out = run("verify", str(path))

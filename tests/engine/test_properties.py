@@ -34,10 +34,14 @@ def play_out(
     rng = random.Random(seed)
     match = Match(rules, players)
     bots = [random_bot if seat % 2 == 0 else greedy_bot for seat in range(players)]
-    hands = []
+    hands: list[HandState] = []
     while not match.outcome.over and len(hands) < 40:
         dealt, boneyard = deal(rules, players, rng)
-        hand = match.start_hand(dealt, boneyard, lottery=rng.getrandbits(32))
+        started = match.start_hand(dealt, boneyard, lottery=rng.getrandbits(32))
+        if started is None:  # nobody holds a ranked tile and the fallback is a redeal
+            match.void_hand()
+            continue
+        hand = started
         while hand.result is None:
             seat = hand.turn
             hand.apply(seat, bots[seat](HandView(hand, seat), rng))

@@ -68,7 +68,25 @@ def register(commands: Any) -> None:
         "a port given here must be free)",
     )
     play.add_argument("--no-mdns", action="store_true", help="do not use multicast discovery")
+    play.add_argument(
+        "--next-hand-after",
+        type=_pause_seconds,
+        default=None,
+        metavar="SECONDS",
+        help="how long a hand's summary stays before the next hand starts, unless you press "
+        "Next hand sooner (default 10; at most a third of the table's stall timeout)",
+    )
     play.set_defaults(run=run)
+
+
+def _pause_seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not 0 <= value <= 600:
+        raise argparse.ArgumentTypeError("give 0 to 600 seconds")
+    return value
 
 
 async def _open_browser(url: str) -> None:
@@ -167,6 +185,8 @@ def run(args: argparse.Namespace) -> int:
             mdns=not args.no_mdns,
             data_dir=data,
         )
+        if args.next_hand_after is not None:
+            controller.hand_break = args.next_hand_after
         async with trio.open_nursery() as nursery:
             base = await nursery.start(partial(serve_page, hub, access, page_port, lang=args.lang))
             links = _Links(access, base, runtime_dir(data))

@@ -104,7 +104,7 @@ def test_arbitrary_json_commands_are_refused_or_carried_out_with_valid_settings(
     for message in received:
         assert message["type"] in ("refused", "state"), message
         json.dumps(message)  # everything the page gets is JSON
-    for _, (run,) in recorder.started:
+    for _, (run, *_scope) in recorder.started:
         what = run.args[0]
         if isinstance(what, dict):  # a table to host
             assert isinstance(what["table"], str) and what["table"].isprintable()

@@ -12,6 +12,7 @@ import functools
 import ipaddress
 import json
 import logging
+import math
 import re
 import time
 from collections.abc import Sequence
@@ -22,6 +23,7 @@ from typing import Any
 
 import trio
 
+from p2p_dominoes.bots import BOTS
 from p2p_dominoes.engine import DRAW, PASS, PRESETS, Action, Line, SeatView, describe, preset
 from p2p_dominoes.net.admission import LobbyControl, LobbyState
 from p2p_dominoes.net.connection import normalize_fingerprint
@@ -32,7 +34,8 @@ from p2p_dominoes.net.discovery import (
     lan_addresses,
     open_discovery,
 )
-from p2p_dominoes.net.runtime import PeerFailure, PeerOptions
+from p2p_dominoes.net.presence import Presence
+from p2p_dominoes.net.runtime import HAND_BREAK, PeerFailure, PeerOptions
 from p2p_dominoes.net.tables import (
     Target,
     host_table,
@@ -56,15 +59,20 @@ from p2p_dominoes.session.table import TableSession
 from p2p_dominoes.store import TableSummary, list_tables
 from p2p_dominoes.ui.narration import narrate
 from p2p_dominoes.ui.web.hub import Hub
+from p2p_dominoes.ui.web.refusals import refusal
 from p2p_dominoes.ui.web.snapshot import (
     TableProgress,
     chain,
     end_of,
     host_lobby_snapshot,
+    presence_json,
     table_snapshot,
 )
 
 log = logging.getLogger("p2p_dominoes.ui.web")
+
+HEARTBEAT = 5.0
+"""Seconds between the heartbeats that tell the page its own peer is alive."""
 
 
 class WebUI:
@@ -78,11 +86,53 @@ class WebUI:
         self.names: tuple[str, ...] = ()
         self.progress = TableProgress()
         self.actions_send, self.actions = trio.open_memory_channel[dict[str, Any]](16)
+        self._ready = trio.Event()
+        self._break_ends = 0.0
+        self._shown_presence: object = None
+
+    def presence(self, presence: Presence) -> None:
+        """The runtime's presence report (every tick): published when what the page shows of
+        it (whole seconds) changed."""
+        self.progress.presence = presence
+        if self.progress.next_hand and not self.progress.next_hand_ready:
+            self.progress.next_hand_left = max(0.0, self._break_ends - time.monotonic())
+        shown = (
+            json.dumps(presence_json(presence, self.names, self.lang)),
+            math.ceil(self.progress.next_hand_left),
+        )
+        if shown != self._shown_presence:
+            self._shown_presence = shown
+            self.publish()
+
+    async def between_hands(self, number: int, seconds: float) -> None:
+        """The pause before hand `number`: until the page sends "next_hand" (the runtime ends
+        it after `seconds`)."""
+        self._ready = trio.Event()
+        self._break_ends = time.monotonic() + seconds
+        progress = self.progress
+        progress.next_hand, progress.next_hand_left = number, seconds
+        progress.next_hand_ready = False
+        self.publish()
+        try:
+            await self._ready.wait()
+        finally:
+            progress.next_hand_ready = True
+            progress.next_hand_left = 0.0
+            self.publish()
+
+    def ready(self) -> bool:
+        """The player is ready for the next hand; False when no pause is running."""
+        if not self.progress.next_hand or self.progress.next_hand_ready:
+            return False
+        self._ready.set()
+        return True
 
     def say(self, line: str) -> None:
         line = peer_text(line, 400)
         self.progress.log.append(line)
         self.controller.lobby_lines.append(line)
+        if self.controller.joining is not None:
+            self.controller.joining["line"] = line
         self.publish()
 
     def seated(self, session: TableSession, names: Sequence[str]) -> None:
@@ -90,6 +140,7 @@ class WebUI:
         self.names = tuple(names)
         self.progress = TableProgress(shuffles_total=len(names), log=self.progress.log)
         self.controller.screen = "table"
+        self.controller.joining = None
         self.publish()
 
     def events(self, events: Sequence[Event], names: Sequence[str], seat: int) -> None:
@@ -145,7 +196,7 @@ class WebUI:
             action = _action_from(command, view, hand.public.line)
             if action is not None:
                 return action
-            self.hub.publish({"type": "refused", "text": "That move is not legal now."})
+            self.controller.refuse("illegal")
 
     def publish(self) -> None:
         self.controller.publish()
@@ -154,7 +205,14 @@ class WebUI:
         session = self.session
         assert session is not None
         fingerprints = [key.fingerprint for key in session.transcript.keys]
-        return table_snapshot(session, self.names, fingerprints, self.progress, self.lang)
+        progress = self.progress
+        progress.resumable = not self.controller.busy and any(
+            t.table_id == session.transcript.table_id for t in self.controller.unfinished_tables
+        )
+        data = table_snapshot(session, self.names, fingerprints, progress, self.lang)
+        if data["line"] and not data.get("final_board"):
+            progress.final_line, progress.final_description = data["line"], data["description"]
+        return data
 
 
 def _action_from(command: dict[str, Any], view: SeatView, line: Line) -> Action | None:
@@ -199,6 +257,26 @@ class PlayController:
     """Where this player's table logs and hand secrets are kept (None: nothing is kept)."""
     unfinished: TableSummary | None = None
     """The unfinished table the lobby offers to resume (looked up at start and after a table)."""
+    unfinished_tables: list[TableSummary] = field(default_factory=list)
+    """Every unfinished table in the data directory, the most recent first."""
+    hand_break: float = HAND_BREAK
+    """The longest pause between hands (the summary's countdown), in seconds."""
+    heartbeat: float = HEARTBEAT
+    """Seconds between the heartbeats that tell the page its peer is alive."""
+    error: dict[str, Any] | None = None
+    """The last refused command's line for the lobby (cleared by the next accepted one)."""
+    joining: dict[str, Any] | None = None
+    """The join in progress: where to, since when (monotonic), the last progress line."""
+    running: trio.CancelScope | None = None
+    """The scope of the table being opened, joined or played (the "cancel" command's)."""
+
+    def refuse(self, key: str, field: str | None = None, **values: object) -> None:
+        """Tell the page one line why a command was refused (and keep it for the lobby)."""
+        text = refusal(key, self.lang, **values)
+        self.error = {"text": text, "field": field}
+        self.hub.publish({"type": "refused", "text": text})
+        if self.screen == "lobby":
+            self.publish()
 
     def publish(self) -> None:
         if self.screen == "table" and self.ui is not None and self.ui.session is not None:
@@ -225,6 +303,13 @@ class PlayController:
     def lobby_snapshot(self) -> dict[str, Any]:
         """The lobby for the page: tables (verified ads, at most ``MAX_TABLES_LISTED`` rows of
         cleaned, bounded text, and at most ``LOBBY_TABLES_BYTES`` of JSON), lines, status."""
+        joining = None
+        if self.joining is not None:
+            joining = {
+                "address": self.joining["address"],
+                "seconds": int(time.monotonic() - self.joining["since"]),
+                "line": self.joining["line"],
+            }
         return {
             "screen": "lobby",
             "busy": self.busy,
@@ -232,18 +317,23 @@ class PlayController:
             "lines": self.lobby_lines[-30:],
             "discovery": self.discovery_note,
             "unfinished": _unfinished_row(self.unfinished),
+            "unfinished_tables": [_unfinished_row(t) for t in self.unfinished_tables[:20]],
+            "bot_strategies": sorted(BOTS),
+            "joining": joining,
+            "error": self.error,
         }
 
     def _look_for_unfinished(self) -> None:
-        """Find the most recent unfinished table in the data directory (None when none)."""
-        self.unfinished = None
+        """Find the unfinished tables in the data directory (the most recent first)."""
+        self.unfinished, self.unfinished_tables = None, []
         if self.data_dir is None:
             return
         try:
             tables = list_tables(self.data_dir)
         except OSError:
             return
-        self.unfinished = next((t for t in tables if not t.finished and t.problem is None), None)
+        self.unfinished_tables = [t for t in tables if not t.finished and t.problem is None]
+        self.unfinished = self.unfinished_tables[0] if self.unfinished_tables else None
 
     def _desk(self) -> dict[str, Any]:
         now = time.monotonic()  # the admission clock
@@ -268,15 +358,15 @@ class PlayController:
         answer = _lobby_answer(command)
         control = self.lobby_control
         if answer is None:
-            self.hub.publish({"type": "refused", "text": "That answer is not valid."})
+            self.refuse("answer")
             return
         if control is None:
-            self.hub.publish({"type": "refused", "text": "No table is waiting for players."})
+            self.refuse("no_desk")
             return
         verb, number = answer
         act = {"approve": control.approve, "refuse": control.refuse, "remove": control.remove}
         if not act[verb](number):
-            self.hub.publish({"type": "refused", "text": "That request or seat is gone."})
+            self.refuse("gone")
 
     async def run(self) -> None:
         """Handle the page's commands and keep the list of tables fresh, until cancelled."""
@@ -287,8 +377,16 @@ class PlayController:
                 self.discovery_note = "off"
             self._look_for_unfinished()
             self.publish()
+            nursery.start_soon(self._beat)
             async for command in self.hub.commands:
                 await self._command(command, nursery)
+
+    async def _beat(self) -> None:
+        """A heartbeat to the page every few seconds: silence means its peer is gone (say, the
+        machine slept or the process hangs), even while the socket still looks open."""
+        while True:
+            await trio.sleep(self.heartbeat)
+            self.hub.publish({"type": "heartbeat"})
 
     async def _browse(self) -> None:
         """Keep ``tables`` fresh from mDNS; a failure is logged and browsing starts again
@@ -319,58 +417,84 @@ class PlayController:
             await self._dispatch(command, nursery)
         except Exception as exc:
             log.warning("a page command failed: %s: %s", type(exc).__name__, exc)
-            self.hub.publish({"type": "refused", "text": "That command could not be carried out."})
+            self.refuse("failed")
 
     async def _dispatch(self, command: dict[str, Any], nursery: trio.Nursery) -> None:
         kind = command.get("type")
         if not isinstance(kind, str):
-            self.hub.publish({"type": "refused", "text": 'A command has a "type".'})
+            self.refuse("no_type")
         elif kind in ("play", "draw", "pass"):
             if self.ui is not None:
                 with contextlib.suppress(trio.WouldBlock):  # clicks beyond the queue are dropped
                     self.ui.actions_send.send_nowait(command)
+        elif kind == "next_hand":
+            if self.ui is not None:
+                self.ui.ready()  # a late click (the countdown ran out) changes nothing
         elif kind == "record":
             self._send_record()
         elif kind in ("approve", "refuse", "remove"):
             self._answer(command)
+        elif kind == "cancel":
+            self._cancel()
         elif kind == "lobby":
             if not self.busy:
                 self.screen = "lobby"
+                self.error = None
                 self.publish()
         elif kind in ("host", "rematch", "join", "resume") and self.busy:
-            self.hub.publish({"type": "refused", "text": "A table is already running."})
+            self.refuse("running")
         elif kind == "host":
-            settings = _host_settings(command)
-            if settings is None:
-                self.hub.publish({"type": "refused", "text": "Those table settings are not valid."})
+            settings = _check_host(command)
+            if isinstance(settings, _Problem):
+                self.refuse(settings.key, settings.where, **dict(settings.values))
                 return
             self.last_host = settings
-            self.busy = True
-            nursery.start_soon(self._play, partial(self._host, settings))
+            self._start(nursery, partial(self._host, settings))
         elif kind == "rematch" and self.last_host is not None:
-            self.busy = True
-            nursery.start_soon(self._play, partial(self._host, self.last_host))
+            self._start(nursery, partial(self._host, self.last_host))
         elif kind == "resume":
-            table = self.unfinished if set(command) == {"type"} else None
+            table, problem = self._resumable(command)
             if table is None:
-                text = (
-                    "A resume command has no other fields."
-                    if set(command) != {"type"}
-                    else "There is no unfinished table to resume."
-                )
-                self.hub.publish({"type": "refused", "text": text})
+                self.refuse(problem)
                 return
-            self.busy = True
-            nursery.start_soon(self._play, partial(self._resume, table.directory))
+            self._start(nursery, partial(self._resume, table.directory))
         elif kind == "join":
-            target = _join_target(command)
-            if target is None:
-                self.hub.publish({"type": "refused", "text": "Give an address as HOST:PORT."})
+            target = _check_join(command)
+            if isinstance(target, _Problem):
+                self.refuse(target.key, target.where)
                 return
-            self.busy = True
-            nursery.start_soon(self._play, partial(self._join, target))
+            self.joining = {"address": _shown_target(target), "since": time.monotonic(), "line": ""}
+            self._start(nursery, partial(self._join, target))
         else:
-            self.hub.publish({"type": "refused", "text": "That command is not known here now."})
+            self.refuse("unknown")
+
+    def _resumable(self, command: dict[str, Any]) -> tuple[TableSummary | None, str]:
+        """The unfinished table a resume command names (the most recent without "table"), or
+        None and the refusal's key."""
+        if set(command) - {"type", "table"}:
+            return None, "resume_fields"
+        if "table" not in command:
+            return self.unfinished, "nothing_to_resume"
+        wanted = command["table"]
+        for table in self.unfinished_tables:
+            if isinstance(wanted, str) and table.table_id.hex() == wanted:
+                return table, ""
+        return None, "no_such_table"
+
+    def _start(self, nursery: trio.Nursery, run: Any) -> None:
+        self.busy = True
+        self.error = None
+        self.running = trio.CancelScope()
+        nursery.start_soon(self._play, run, self.running)
+
+    def _cancel(self) -> None:
+        """Close the waiting room or stop joining: only before the table is seated."""
+        seated = self.ui is not None and self.ui.session is not None
+        if not self.busy or self.running is None or seated:
+            self.refuse("nothing_to_cancel")
+            return
+        self.running.cancel()
+        self.lobby_lines.append(refusal("cancelled", self.lang))
 
     def _options(self) -> PeerOptions:
         self.ui = WebUI(self.hub, self.lang, self)
@@ -382,6 +506,9 @@ class PlayController:
             port=self.lan_port,
             mdns=self.mdns,
             data_dir=self.data_dir,
+            presence=self.ui.presence,
+            between_hands=self.ui.between_hands,
+            hand_break=self.hand_break,
         )
 
     async def _resume(self, directory: Path) -> int:
@@ -394,7 +521,7 @@ class PlayController:
             rules=preset(settings["rules"]),
             players=settings["players"],
             bots=settings["bots"],
-            bot_strategy="random",
+            bot_strategy=settings.get("bot", "random"),
             hands=settings["hands"],
             desk=self,
         )
@@ -402,25 +529,39 @@ class PlayController:
     async def _join(self, target: Target) -> int:
         return await join_table(self._options(), target)
 
-    async def _play(self, run: Any) -> None:
+    async def _play(self, run: Any, scope: trio.CancelScope | None = None) -> None:
         self.busy = True
         self.lobby_lines.clear()
         self.publish()
         try:
-            await run()
+            with scope or trio.CancelScope():
+                await run()
         except PeerFailure as exc:
-            self.lobby_lines.append(peer_text(str(exc), 400))
-            self.screen = "lobby"
+            self._failed(str(exc))
         except BaseExceptionGroup as group:
             failures = group.subgroup(PeerFailure)
             if failures is None:
                 raise
-            self.lobby_lines.append(peer_text(str(failures.exceptions[0]), 400))
-            self.screen = "lobby"
+            self._failed(str(failures.exceptions[0]))
         finally:
             self.busy = False
+            self.joining = None
+            self.running = None
+            if self.ui is not None and self.ui.session is None:
+                self.screen = "lobby"  # cancelled or failed before the table was seated
             self._look_for_unfinished()
             self.publish()
+
+    def _failed(self, text: str) -> None:
+        """The peer could not go on: the lobby says why; a seated table keeps its screen and
+        shows the stop with its next steps."""
+        line = peer_text(text, 400)
+        self.lobby_lines.append(line)
+        ui = self.ui
+        if ui is not None and ui.session is not None:
+            ui.progress.failure = line
+        else:
+            self.screen = "lobby"
 
     def _send_record(self) -> None:
         ui = self.ui
@@ -437,10 +578,11 @@ class PlayController:
 
 
 def _unfinished_row(table: TableSummary | None) -> dict[str, Any] | None:
-    """The unfinished table the lobby offers to resume: its name (cleaned), seat, players."""
+    """The unfinished table the lobby offers to resume: its id, name (cleaned), seat, players."""
     if table is None:
         return None
     return {
+        "id": table.table_id.hex(),
         "name": peer_text(table.name, 64) or table.table_id.hex()[:8],
         "seat": table.seat + 1,
         "players": [peer_text(name, 64) for name in table.players],
@@ -498,27 +640,52 @@ def _lobby_answer(command: dict[str, Any]) -> tuple[str, int] | None:
     return str(kind), number
 
 
+@dataclass(frozen=True)
+class _Problem:
+    """Why a command's settings are refused: the refusal's key and the field at fault."""
+
+    key: str
+    where: str | None = None
+    values: tuple[tuple[str, object], ...] = ()
+
+
 def _host_settings(command: dict[str, Any]) -> dict[str, Any] | None:
     """The table settings a page's "host" command asks for, or None unless every field is of
     the right type and in range."""
+    settings = _check_host(command)
+    return None if isinstance(settings, _Problem) else settings
+
+
+def _check_host(command: dict[str, Any]) -> dict[str, Any] | _Problem:
+    """The table settings of a "host" command, or the first field that is wrong."""
     name = command.get("table")
     if name is not None and not isinstance(name, str):
-        return None
+        return _Problem("table_name", "table")
     table = (name or "").strip()[:64] or "Dominoes"
     rules = command.get("rules", "draw")
     players, bots = command.get("players"), command.get("bots", 0)
     hands = command.get("hands")
+    bot = command.get("bot", "random")
     if not isinstance(rules, str) or rules not in PRESETS:
-        return None
-    if type(players) is not int or type(bots) is not int:
-        return None
-    if not 2 <= players <= 4 or not 0 <= bots < players:
-        return None
+        return _Problem("rules", "rules")
+    if type(players) is not int or not 2 <= players <= 4:
+        return _Problem("players", "players")
+    if type(bots) is not int or not 0 <= bots < players:
+        return _Problem("bots", "bots", (("most", players - 1),))
+    if not isinstance(bot, str) or bot not in BOTS:
+        return _Problem("bot", "bot")
     if hands is not None and (type(hands) is not int or not 1 <= hands <= MAX_HANDS):
-        return None
+        return _Problem("hands", "hands", (("most", MAX_HANDS),))
     if not table.isprintable():
-        return None
-    return {"table": table, "rules": rules, "players": players, "bots": bots, "hands": hands}
+        return _Problem("table_name", "table")
+    return {
+        "table": table,
+        "rules": rules,
+        "players": players,
+        "bots": bots,
+        "bot": bot,
+        "hands": hands,
+    }
 
 
 _HOST_NAME = re.compile(
@@ -538,23 +705,34 @@ def _dialable_host(host: str) -> bool:
 def _join_target(command: dict[str, Any]) -> Target | None:
     """Where a page's "join" command asks to go (`HOST:PORT`, an optional full fingerprint to
     pin), or None when the address or the fingerprint is malformed."""
+    target = _check_join(command)
+    return None if isinstance(target, _Problem) else target
+
+
+def _check_join(command: dict[str, Any]) -> Target | _Problem:
+    """The join command's target, or which of its fields is malformed."""
     address = command.get("address")
     fingerprint = command.get("fingerprint")
     if not isinstance(address, str) or len(address) > 300:
-        return None
+        return _Problem("address", "address")
     try:
         host, port = split_host_port(address.strip())
     except ValueError:
-        return None
+        return _Problem("address", "address")
     if not _dialable_host(host):
-        return None
+        return _Problem("address", "address")
     pin = None
     if fingerprint is not None:
         if not isinstance(fingerprint, str) or len(fingerprint) > 100:
-            return None
+            return _Problem("fingerprint", "fingerprint")
         try:
             normalize_fingerprint(fingerprint)
         except ValueError:
-            return None
+            return _Problem("fingerprint", "fingerprint")
         pin = fingerprint
     return Target((host,), port, pin)
+
+
+def _shown_target(target: Target) -> str:
+    host = target.addresses[0]
+    return f"[{host}]:{target.port}" if ":" in host else f"{host}:{target.port}"

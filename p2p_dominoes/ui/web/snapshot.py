@@ -6,6 +6,7 @@ allowed and why not, and the board description all come from here.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -24,6 +25,8 @@ from p2p_dominoes.engine import (
 )
 from p2p_dominoes.engine.legality import why_no_draw
 from p2p_dominoes.net.admission import LobbyState
+from p2p_dominoes.net.presence import Presence
+from p2p_dominoes.session.events import Blame
 from p2p_dominoes.session.table import Phase, TableSession
 from p2p_dominoes.session.table_code import TableCode
 
@@ -37,6 +40,11 @@ _REASONS = {
         "stuck_only": "You may draw only when no tile fits.",
         "holds": "You hold a tile that fits.",
         "must_draw": "You must draw while the boneyard allows it.",
+        "come_back": "{name} has {s} s to come back before the table stops.",
+        "to_move": "{name} has {s} s to move before the table stops.",
+        "stopped_stall": "The table stopped: {name} sent nothing for {s} s.",
+        "stopped_cheat": "The table stopped: {name} broke the rules ({reason}).",
+        "stopped_failure": "The table stopped here: {reason}.",
     },
     "ru": {
         "not_turn": "Сейчас не ваш ход.",
@@ -47,6 +55,11 @@ _REASONS = {
         "stuck_only": "Брать можно, только если ходить нечем.",
         "holds": "У вас есть подходящая кость.",
         "must_draw": "Нужно брать из базара, пока это разрешено.",
+        "come_back": "У игрока {name} {s} с, чтобы вернуться, иначе стол остановится.",
+        "to_move": "У игрока {name} {s} с на ход, иначе стол остановится.",
+        "stopped_stall": "Стол остановлен: {name} ничего не присылает {s} с.",
+        "stopped_cheat": "Стол остановлен: {name} нарушает правила ({reason}).",
+        "stopped_failure": "Стол остановлен на этом компьютере: {reason}.",
     },
 }
 
@@ -180,6 +193,21 @@ class TableProgress:
     match_over: bool = False
     match_winner: int | None = None
     match_draw: bool = False
+    presence: Presence | None = None
+    """Connections, turns and whom we wait for, as the runtime last reported them."""
+    next_hand: int = 0
+    """The hand a pause between hands leads to (0: no pause)."""
+    next_hand_left: float = 0.0
+    """Seconds left of that pause as of the snapshot."""
+    next_hand_ready: bool = False
+    """This player said they are ready (or the pause ran out)."""
+    final_line: list[dict[str, Any]] = field(default_factory=list)
+    final_description: str = ""
+    """The last hand's board, kept on screen until the next hand's tiles are dealt."""
+    failure: str = ""
+    """Why this peer could not go on (a PeerFailure), once the table has stopped for it."""
+    resumable: bool = False
+    """The data directory still holds this table unfinished (the lobby may resume it)."""
 
 
 def table_snapshot(
@@ -213,6 +241,9 @@ def table_snapshot(
         "waiting": {"name": progress.waiting_for, "seconds": round(progress.waiting_seconds)}
         if progress.waiting_for
         else None,
+        **presence_json(progress.presence, names, lang),
+        "next_hand": _next_hand_json(progress, session),
+        "stopped": stopped_json(session.blame, progress, names, lang),
         "alert": progress.alert,
         "log": progress.log[-60:],
         "end": _end_json(progress, lang),
@@ -232,6 +263,10 @@ def table_snapshot(
         "controls": None,
     }
     if public is None or seat is None or session.phase in (Phase.SETUP, Phase.HALTED):
+        if progress.final_line and session.phase is not Phase.SETUP:
+            data["line"] = progress.final_line
+            data["description"] = progress.final_description
+            data["final_board"] = True
         return data
     tiles, ends = chain(public.line)
     data["line"] = tiles
@@ -256,6 +291,75 @@ def table_snapshot(
     ]
     data["controls"] = draw_and_pass(view, lang) if in_turns else None
     return data
+
+
+def presence_json(presence: Presence | None, names: Sequence[str], lang: str) -> dict[str, Any]:
+    """The "presence", "waiting" and "stall_warning" fields (see snapshot-contract.md); an empty
+    dict before the runtime reported anything, so the old "waiting" stays."""
+    if presence is None:
+        return {}
+    seats = [
+        {
+            "seat": p.seat,
+            "state": p.state,
+            "away_seconds": None if p.away_seconds is None else int(p.away_seconds),
+            "turn_seconds": None if p.turn_seconds is None else int(p.turn_seconds),
+        }
+        for p in presence.seats
+    ]
+    waiting = presence.waiting
+    shown = None
+    if waiting is not None and waiting.shown:
+        name = names[waiting.seat]
+        shown = {"seat": waiting.seat, "name": name, "seconds": int(waiting.seconds)}
+    warning = None
+    stall = presence.stall_warning
+    if stall is not None:
+        left = math.ceil(stall.stall_left)
+        key = "come_back" if stall.away else "to_move"
+        warning = {
+            "seat": stall.seat,
+            "name": names[stall.seat],
+            "seconds_left": left,
+            "away": stall.away,
+            "text": _reason(key, lang, name=names[stall.seat], s=left),
+        }
+    return {"presence": seats, "waiting": shown, "stall_warning": warning}
+
+
+def _next_hand_json(progress: TableProgress, session: TableSession) -> dict[str, Any] | None:
+    """The pause between hands, until the next hand's tiles are dealt."""
+    hand = session.hand
+    if not progress.next_hand or session.finished:
+        return None
+    if hand is None or hand.number != progress.next_hand or hand.public is not None:
+        return None
+    return {
+        "number": progress.next_hand,
+        "seconds_left": 0 if progress.next_hand_ready else math.ceil(progress.next_hand_left),
+        "ready": progress.next_hand_ready,
+    }
+
+
+def stopped_json(
+    blame: Blame | None, progress: TableProgress, names: Sequence[str], lang: str
+) -> dict[str, Any] | None:
+    """Why the table stopped before its end, and the next steps the page offers."""
+    steps = ["lobby", "record", *(["resume"] if progress.resumable else [])]
+    if blame is not None:
+        name = names[blame.seat]
+        if blame.code == "stall":
+            stalled = progress.presence.stall_timeout if progress.presence else 0
+            text = _reason("stopped_stall", lang, name=name, s=round(stalled))
+            reason = "stall"
+        else:
+            text = _reason("stopped_cheat", lang, name=name, reason=blame.reason)
+            reason = "cheat"
+        return {"reason": reason, "seat": blame.seat, "name": name, "text": text, "next": steps}
+    if progress.failure:
+        text = _reason("stopped_failure", lang, reason=progress.failure)
+        return {"reason": "failure", "seat": None, "name": "", "text": text, "next": steps}
+    return None
 
 
 def code_json(code: TableCode | None) -> dict[str, Any] | None:

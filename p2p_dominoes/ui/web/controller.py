@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import base64
 import contextlib
+import dataclasses
 import functools
 import ipaddress
 import json
@@ -24,7 +25,17 @@ from typing import Any
 import trio
 
 from p2p_dominoes.bots import BOTS
-from p2p_dominoes.engine import DRAW, PASS, PRESETS, Action, Line, SeatView, describe, preset
+from p2p_dominoes.engine import (
+    DRAW,
+    PASS,
+    PRESETS,
+    Action,
+    Line,
+    Rules,
+    SeatView,
+    describe,
+    preset,
+)
 from p2p_dominoes.net.admission import LobbyControl, LobbyState
 from p2p_dominoes.net.connection import normalize_fingerprint
 from p2p_dominoes.net.discovery import (
@@ -280,7 +291,10 @@ class PlayController:
 
     def publish(self) -> None:
         if self.screen == "table" and self.ui is not None and self.ui.session is not None:
-            self.hub.publish({"type": "state", **self.ui.snapshot(), **self._me()}, snapshot=True)
+            self.hub.publish(
+                {"type": "state", **self.ui.snapshot(), "busy": self.busy, **self._me()},
+                snapshot=True,
+            )
         else:
             self.hub.publish(
                 {"type": "state", **self.lobby_snapshot(), **self._desk(), **self._me()},
@@ -437,7 +451,8 @@ class PlayController:
         elif kind == "cancel":
             self._cancel()
         elif kind == "lobby":
-            if not self.busy:
+            ended = self.ui is not None and self.ui.session is not None and self.ui.session.finished
+            if not self.busy or ended:  # the peer may still linger for the others' last word
                 self.screen = "lobby"
                 self.error = None
                 self.publish()
@@ -518,7 +533,7 @@ class PlayController:
         return await host_table(
             self._options(),
             table_name=settings["table"],
-            rules=preset(settings["rules"]),
+            rules=_rules(settings),
             players=settings["players"],
             bots=settings["bots"],
             bot_strategy=settings.get("bot", "random"),
@@ -575,6 +590,13 @@ class PlayController:
                 "data": base64.b64encode(data).decode("ascii"),
             }
         )
+
+
+def _rules(settings: dict[str, Any]) -> Rules:
+    """The preset a host command names, with its own stall timeout when it gives one."""
+    rules = preset(settings["rules"])
+    stall = settings.get("stall_timeout")
+    return rules if stall is None else dataclasses.replace(rules, stall_timeout_s=stall)
 
 
 def _unfinished_row(table: TableSummary | None) -> dict[str, Any] | None:
@@ -676,6 +698,9 @@ def _check_host(command: dict[str, Any]) -> dict[str, Any] | _Problem:
         return _Problem("bot", "bot")
     if hands is not None and (type(hands) is not int or not 1 <= hands <= MAX_HANDS):
         return _Problem("hands", "hands", (("most", MAX_HANDS),))
+    stall = command.get("stall_timeout")
+    if stall is not None and (type(stall) is not int or not 10 <= stall <= 86_400):
+        return _Problem("stall_timeout", "stall_timeout")
     if not table.isprintable():
         return _Problem("table_name", "table")
     return {
@@ -685,6 +710,7 @@ def _check_host(command: dict[str, Any]) -> dict[str, Any] | _Problem:
         "bots": bots,
         "bot": bot,
         "hands": hands,
+        "stall_timeout": stall,
     }
 
 

@@ -24,6 +24,10 @@ _TEXTS: Final[dict[str, tuple[str, str]]] = {
         "Hands: a whole number from 1 to {most}, or empty for a match to the target.",
         "Партий: целое число от 1 до {most} или пусто — до нужного счёта.",
     ),
+    "stall_timeout": (
+        "The stall timeout is a whole number of seconds from 10 to 86400.",
+        "Время ожидания — целое число секунд от 10 до 86400.",
+    ),
     "address": (
         "Give an address as HOST:PORT.",
         "Укажите адрес в виде АДРЕС:ПОРТ.",

@@ -86,6 +86,7 @@ class PageDriver:
         self.table: State = {}
         self.lobby: State = {}
         self.closed = False
+        self.sent: list[State] = []
         self._changed = threading.Condition()
         self._sending = threading.Lock()
         self._approved: set[int] = set()
@@ -95,6 +96,7 @@ class PageDriver:
 
     def send(self, command: State) -> None:
         with self._sending:
+            self.sent.append(command)
             self.socket.send_json(command)
 
     def wait_for(self, what: Callable[[PageDriver], object], timeout: float = 60) -> Any:

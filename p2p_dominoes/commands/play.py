@@ -46,7 +46,12 @@ def register(commands: Any) -> None:
     play.add_argument(
         "--port", type=port, default=None, help="port of the web page on 127.0.0.1 (default: any)"
     )
-    play.add_argument("--lang", default="en", choices=LANGUAGES)
+    play.add_argument(
+        "--lang",
+        default=None,
+        choices=LANGUAGES,
+        help="the page's language (default: the browser's, else English)",
+    )
     play.add_argument(
         "--data-dir",
         type=data_folder,
@@ -178,17 +183,20 @@ def run(args: argparse.Namespace) -> int:
         controller = PlayController(
             identity,
             name,
-            args.lang,
+            args.lang or "en",
             hub,
             interface=args.interface,
             lan_port=lan_port,
             mdns=not args.no_mdns,
             data_dir=data,
         )
+        controller.lang_explicit = args.lang is not None
         if args.next_hand_after is not None:
             controller.hand_break = args.next_hand_after
         async with trio.open_nursery() as nursery:
-            base = await nursery.start(partial(serve_page, hub, access, page_port, lang=args.lang))
+            base = await nursery.start(
+                partial(serve_page, hub, access, page_port, lang=args.lang or "en")
+            )
             links = _Links(access, base, runtime_dir(data))
             first = access.link_token
             assert first is not None  # nothing can spend it before the link is printed

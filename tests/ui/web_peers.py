@@ -34,13 +34,14 @@ def free_port() -> int:
 class PlayProcess:
     """`p2p-dominoes play --no-browser --no-mdns --interface 127.0.0.1` for one player."""
 
-    def __init__(self, name: str, data: Path, *extra: str, lang: str = "en") -> None:
+    def __init__(self, name: str, data: Path, *extra: str, lang: str | None = "en") -> None:
         self.name = name
         self.data = data
         self.lan_port = free_port()
         argv = [sys.executable, "-m", "p2p_dominoes", "play", "--no-browser", "--no-mdns"]
         argv += ["--interface", "127.0.0.1", "--lan-port", str(self.lan_port)]
-        argv += ["--data-dir", str(data), "--name", name, "--lang", lang, *extra]
+        argv += ["--data-dir", str(data), "--name", name, *extra]
+        argv += ["--lang", lang] if lang is not None else []
         self.process = subprocess.Popen(
             argv,
             stdin=subprocess.DEVNULL,

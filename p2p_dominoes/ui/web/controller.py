@@ -27,10 +27,12 @@ import trio
 from p2p_dominoes.bots import BOTS
 from p2p_dominoes.engine import (
     DRAW,
+    LANGUAGES,
     PASS,
     PRESETS,
     Action,
     Line,
+    Play,
     Rules,
     SeatView,
     describe,
@@ -174,6 +176,10 @@ class WebUI:
                 progress.match_draw = event.outcome.draw
             elif isinstance(event, CheatingDetected):
                 progress.alert = f"{names[event.blame.seat]}: {event.blame.reason}"
+            elif isinstance(event, ActionTaken):
+                progress.last_action = _last_action(event)
+            if isinstance(event, HandStarted):
+                progress.last_action = None
             progress.log.extend(narrate(event, names, self.lang, me=seat))
             if isinstance(event, ActionTaken):
                 progress.waiting_for = ""
@@ -226,6 +232,17 @@ class WebUI:
         return data
 
 
+def _last_action(event: ActionTaken) -> dict[str, Any]:
+    """The move just made, for the page to highlight and caption (see snapshot-contract.md)."""
+    action = event.action
+    if isinstance(action, Play):
+        value = action.place.value if action.place is not None else None
+        return {"seat": event.seat, "kind": "play", "tile": action.tile.key, "value": value}
+    kind = "draw" if action == DRAW else "pass"
+    drawn = event.drawn.key if event.drawn is not None else None
+    return {"seat": event.seat, "kind": kind, "tile": None, "value": None, "drawn": drawn}
+
+
 def _action_from(command: dict[str, Any], view: SeatView, line: Line) -> Action | None:
     """The legal action a page command names, or None (also for any malformed command)."""
     kind = command.get("type")
@@ -272,6 +289,8 @@ class PlayController:
     """Every unfinished table in the data directory, the most recent first."""
     hand_break: float = HAND_BREAK
     """The longest pause between hands (the summary's countdown), in seconds."""
+    lang_explicit: bool = False
+    """`play --lang` was given: the page keeps that language instead of the browser's."""
     heartbeat: float = HEARTBEAT
     """Seconds between the heartbeats that tell the page its peer is alive."""
     error: dict[str, Any] | None = None
@@ -311,6 +330,7 @@ class PlayController:
                 "port": self.lan_port,
             },
             "lang": self.lang,
+            "lang_explicit": self.lang_explicit,
             "presets": sorted(PRESETS),
         }
 
@@ -446,6 +466,8 @@ class PlayController:
                 self.ui.ready()  # a late click (the countdown ran out) changes nothing
         elif kind == "record":
             self._send_record()
+        elif kind == "lang":
+            self._switch_language(command)
         elif kind in ("approve", "refuse", "remove"):
             self._answer(command)
         elif kind == "cancel":
@@ -482,6 +504,17 @@ class PlayController:
             self._start(nursery, partial(self._join, target))
         else:
             self.refuse("unknown")
+
+    def _switch_language(self, command: dict[str, Any]) -> None:
+        """The page's language for the texts made here from now on (log, reasons, board)."""
+        lang = command.get("lang")
+        if set(command) != {"type", "lang"} or lang not in LANGUAGES:
+            self.refuse("lang")
+            return
+        self.lang = str(lang)
+        if self.ui is not None:
+            self.ui.lang = self.lang
+        self.publish()
 
     def _resumable(self, command: dict[str, Any]) -> tuple[TableSummary | None, str]:
         """The unfinished table a resume command names (the most recent without "table"), or

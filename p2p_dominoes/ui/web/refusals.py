@@ -48,6 +48,10 @@ _TEXTS: Final[dict[str, tuple[str, str]]] = {
         "That unfinished table is not here (any more).",
         "Такого недоигранного стола здесь нет.",
     ),
+    "lang": (
+        'A language command names "en" or "ru".',
+        "Команда языка называет «en» или «ru».",
+    ),
     "unknown": ("That command is not known here now.", "Эта команда сейчас не к месту."),
     "answer": ("That answer is not valid.", "Такой ответ не подходит."),
     "no_desk": ("No table is waiting for players.", "Ни один стол не ждёт игроков."),

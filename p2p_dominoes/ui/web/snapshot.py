@@ -207,6 +207,8 @@ class TableProgress:
     failure: str = ""
     """Why this peer could not go on (a PeerFailure), once the table has stopped for it."""
     resumable: bool = False
+    last_action: dict[str, Any] | None = None
+    """The hand's most recent move (seat, kind, tile, value), or None."""
     """The data directory still holds this table unfinished (the lobby may resume it)."""
 
 
@@ -261,6 +263,7 @@ def table_snapshot(
         "reserve": session.rules.reserve,
         "description": "",
         "controls": None,
+        "last_action": None,
     }
     if public is None or seat is None or session.phase in (Phase.SETUP, Phase.HALTED):
         if progress.final_line and session.phase is not Phase.SETUP:
@@ -281,6 +284,7 @@ def table_snapshot(
     data["counts"] = list(public.counts)
     data["boneyard"] = public.boneyard_size
     data["description"] = describe(public.line, lang)
+    data["last_action"] = _with_end(progress.last_action, tiles)
     in_turns = session.phase is Phase.TURNS
     data["turn"] = public.turn if not public.over else None
     view = session.view()
@@ -291,6 +295,21 @@ def table_snapshot(
     ]
     data["controls"] = draw_and_pass(view, lang) if in_turns else None
     return data
+
+
+def _with_end(action: dict[str, Any] | None, line: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The last move with the end of the line its tile now lies at (None for a draw or pass)."""
+    if action is None:
+        return None
+    end = None
+    if action["kind"] == "play" and line:
+        if len(line) == 1:
+            end = "lead"
+        elif line[0]["tile"] == action["tile"]:
+            end = "left"
+        elif line[-1]["tile"] == action["tile"]:
+            end = "right"
+    return {**action, "end": end}
 
 
 def presence_json(presence: Presence | None, names: Sequence[str], lang: str) -> dict[str, Any]:

@@ -74,3 +74,32 @@ def test_the_countdown_starts_the_next_hand_by_itself(ann: PlayProcess) -> None:
     assert {"type": "next_hand"} not in page.sent
     page.wait_for(lambda p: p.table.get("match", {}).get("over"))
     assert not page.refusals()
+
+
+def test_the_next_hand_starts_once_every_person_is_ready(tmp_path: Path) -> None:
+    ann = PlayProcess("Ann", tmp_path / "ann", "--next-hand-after", "60")
+    bob = PlayProcess("Bob", tmp_path / "bob", "--next-hand-after", "60")
+    try:
+        ann_page, bob_page = ann.page(), bob.page()
+        ann_page.wait_for(lambda p: p.lobby)
+        ann_page.send({**TABLE, "bots": 0, "hands": 2})
+        ann_page.wait_for(lambda p: p.lobby.get("host_lobby"))
+        bob_page.send({"type": "join", "address": f"127.0.0.1:{ann.lan_port}"})
+        ann_page.wait_for(_paused)
+        bob_page.wait_for(_paused)
+        bob_page.send({"type": "next_hand"})  # Bob is ready; Ann (seat 0, who begins) is not
+        waiting = bob_page.wait_for(
+            lambda p: (p.table.get("waiting") or {}).get("name") == "Ann" and p.table
+        )
+        assert waiting["next_hand"] == {"number": 2, "seconds_left": 0, "ready": True}
+        assert waiting["hand"] == [] and ann_page.table["hand"] == []
+        assert _paused(ann_page) is not None
+        ann_page.send({"type": "next_hand"})
+        bob_page.wait_for(_dealt)
+        ann_page.wait_for(_dealt)
+        for page in (ann_page, bob_page):
+            page.wait_for(lambda p: p.table.get("match", {}).get("over"))
+            assert not page.refusals()
+    finally:
+        ann.stop()
+        bob.stop()

@@ -57,7 +57,7 @@ from p2p_dominoes.net.tables import (
     split_host_port,
 )
 from p2p_dominoes.peer_text import peer_text
-from p2p_dominoes.session import Identity
+from p2p_dominoes.session import Identity, PublicIdentity
 from p2p_dominoes.session.events import (
     ActionTaken,
     CheatingDetected,
@@ -86,6 +86,8 @@ log = logging.getLogger("p2p_dominoes.ui.web")
 
 HEARTBEAT = 5.0
 """Seconds between the heartbeats that tell the page its own peer is alive."""
+REMATCH_PATIENCE = 120.0
+"""Seconds a joiner's rematch keeps dialling the host while it has not reopened the table."""
 
 
 class WebUI:
@@ -299,6 +301,10 @@ class PlayController:
     """The join in progress: where to, since when (monotonic), the last progress line."""
     running: trio.CancelScope | None = None
     """The scope of the table being opened, joined or played (the "cancel" command's)."""
+    last_join: Target | None = None
+    """Where this player last joined (a rematch dials it again)."""
+    rematch_keys: frozenset[PublicIdentity] = frozenset()
+    """At a rematch this player hosts: the last table's players, seated without asking."""
 
     def refuse(self, key: str, field: str | None = None, **values: object) -> None:
         """Tell the page one line why a command was refused (and keep it for the lobby)."""
@@ -310,8 +316,15 @@ class PlayController:
 
     def publish(self) -> None:
         if self.screen == "table" and self.ui is not None and self.ui.session is not None:
+            table = self.ui.snapshot()
             self.hub.publish(
-                {"type": "state", **self.ui.snapshot(), "busy": self.busy, **self._me()},
+                {
+                    "type": "state",
+                    **table,
+                    "busy": self.busy,
+                    "rematch": self.rematch_offer(),
+                    **self._me(),
+                },
                 snapshot=True,
             )
         else:
@@ -377,11 +390,22 @@ class PlayController:
 
     def lobby(self, state: LobbyState) -> None:
         self.host_lobby = state
+        self._seat_rematch()
         self.publish()
+
+    def _seat_rematch(self) -> None:
+        """At a rematch, whoever held a seat at the last table is seated without asking."""
+        control, state = self.lobby_control, self.host_lobby
+        if control is None or state is None:
+            return
+        for request in state.pending:
+            if request.key in self.rematch_keys:
+                control.approve(request.number)
 
     async def attend(self, control: LobbyControl) -> None:
         """Take the page's approve / refuse / remove commands until the game begins."""
         self.lobby_control = control
+        self._seat_rematch()
         try:
             await trio.sleep_forever()
         finally:
@@ -485,10 +509,10 @@ class PlayController:
             if isinstance(settings, _Problem):
                 self.refuse(settings.key, settings.where, **dict(settings.values))
                 return
-            self.last_host = settings
+            self.last_host, self.last_join, self.rematch_keys = settings, None, frozenset()
             self._start(nursery, partial(self._host, settings))
-        elif kind == "rematch" and self.last_host is not None:
-            self._start(nursery, partial(self._host, self.last_host))
+        elif kind == "rematch":
+            self._rematch(nursery)
         elif kind == "resume":
             table, problem = self._resumable(command)
             if table is None:
@@ -500,8 +524,8 @@ class PlayController:
             if isinstance(target, _Problem):
                 self.refuse(target.key, target.where)
                 return
-            self.joining = {"address": _shown_target(target), "since": time.monotonic(), "line": ""}
-            self._start(nursery, partial(self._join, target))
+            self.last_host, self.last_join = None, target
+            self._join_now(nursery, target)
         else:
             self.refuse("unknown")
 
@@ -515,6 +539,38 @@ class PlayController:
         if self.ui is not None:
             self.ui.lang = self.lang
         self.publish()
+
+    def _join_now(self, nursery: trio.Nursery, target: Target) -> None:
+        self.joining = {"address": _shown_target(target), "since": time.monotonic(), "line": ""}
+        self._start(nursery, partial(self._join, target))
+
+    def rematch_offer(self) -> dict[str, Any] | None:
+        """After a whole match: a new one with the same seats, as host or joiner (or None)."""
+        ui = self.ui
+        if self.busy or ui is None or ui.session is None or not ui.progress.match_over:
+            return None
+        if self.last_host is not None:
+            return {"role": "host", "seats": list(ui.names)}
+        if self.last_join is not None:
+            return {"role": "join", "seats": list(ui.names)}
+        return None
+
+    def _rematch(self, nursery: trio.Nursery) -> None:
+        """The host opens the same table again and seats the last players without asking;
+        a joiner dials the same host again (pinned to its key), waiting for it to reopen."""
+        ui = self.ui
+        if self.rematch_offer() is None or ui is None or ui.session is None:
+            self.refuse("no_rematch")
+            return
+        seats = ui.session.transcript.genesis.seats
+        if self.last_host is not None:
+            self.rematch_keys = frozenset(s.key for s in seats[1:])
+            self._start(nursery, partial(self._host, self.last_host))
+        elif self.last_join is not None:
+            target = dataclasses.replace(
+                self.last_join, expect=seats[0].key, patience=REMATCH_PATIENCE
+            )
+            self._join_now(nursery, target)
 
     def _resumable(self, command: dict[str, Any]) -> tuple[TableSummary | None, str]:
         """The unfinished table a resume command names (the most recent without "table"), or

@@ -52,6 +52,10 @@ _TEXTS: Final[dict[str, tuple[str, str]]] = {
         'A language command names "en" or "ru".',
         "Команда языка называет «en» или «ru».",
     ),
+    "no_rematch": (
+        "A rematch is offered once a whole match is over.",
+        "Реванш можно предложить, когда матч доигран.",
+    ),
     "unknown": ("That command is not known here now.", "Эта команда сейчас не к месту."),
     "answer": ("That answer is not valid.", "Такой ответ не подходит."),
     "no_desk": ("No table is waiting for players.", "Ни один стол не ждёт игроков."),

@@ -2,6 +2,8 @@
 
 from p2p_dominoes.bots import random_bot
 from p2p_dominoes.engine import BLOCK, DRAW_RULES, HandView, Place, Play, Side, parse_tile
+from p2p_dominoes.net.presence import Presence
+from p2p_dominoes.session.events import Blame
 from p2p_dominoes.session.local import LocalTable
 from p2p_dominoes.ui.web.snapshot import (
     TableProgress,
@@ -9,6 +11,7 @@ from p2p_dominoes.ui.web.snapshot import (
     draw_and_pass,
     end_of,
     play_options,
+    stopped_json,
     table_snapshot,
 )
 from tests.engine.dealing import deal
@@ -85,3 +88,31 @@ def test_the_table_screen_carries_the_table_code_once_every_seat_has_signed() ->
             "digits": code.digits,
         }
     )
+
+
+def test_a_stop_says_why_in_the_players_language_and_offers_the_next_steps() -> None:
+    names = ["Ann", "Dan"]
+    progress = TableProgress(presence=Presence((), None, 180.0))
+    stall = Blame(1, "sent nothing for 180 s when its play was expected", "stall")
+    assert stopped_json(stall, progress, names, "en") == {
+        "reason": "stall",
+        "seat": 1,
+        "name": "Dan",
+        "text": "The table stopped: Dan sent nothing for 180 s.",
+        "next": ["lobby", "record"],
+    }
+    stopped = stopped_json(stall, progress, names, "ru")
+    assert stopped is not None and stopped["text"] == (
+        "Стол остановлен: Dan ничего не присылает 180 с."
+    )
+    cheat = Blame(0, "its shuffle proof does not verify", "proof")
+    stopped = stopped_json(cheat, progress, names, "en")
+    assert stopped is not None and stopped["reason"] == "cheat"
+    assert stopped["text"] == (
+        "The table stopped: Ann broke the rules (its shuffle proof does not verify)."
+    )
+    progress.failure, progress.resumable = "cannot write the table's log: disk full", True
+    stopped = stopped_json(None, progress, names, "en")
+    assert stopped is not None and stopped["reason"] == "failure"
+    assert stopped["next"] == ["lobby", "record", "resume"]
+    assert stopped_json(None, TableProgress(), names, "en") is None  # playing, or a whole match

@@ -146,9 +146,13 @@ class _Links:
             print(f"A new link (it works once): {link}", flush=True)
 
 
-async def _stop_on_sigterm(scope: trio.CancelScope) -> None:
-    with trio.open_signal_receiver(signal.SIGTERM) as signals:
-        async for _ in signals:
+async def _stop_on_signals(scope: trio.CancelScope, caught: list[int]) -> None:
+    """SIGTERM or Ctrl+C (SIGINT) cancels the peer: a KeyboardInterrupt raised wherever the
+    signal lands could be swallowed by a library's handler (the web server's) and leave `play`
+    running; a cancel always ends it."""
+    with trio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as signals:
+        async for signum in signals:
+            caught.append(signum)
             scope.cancel()
             return
 
@@ -177,6 +181,8 @@ def run(args: argparse.Namespace) -> int:
 
     name = args.name or fitted_name(os.environ.get("USER") or "player")
     access = PageAccess()
+
+    caught: list[int] = []  # the signals that ended the run
 
     async def main() -> None:
         hub = Hub()
@@ -215,7 +221,7 @@ def run(args: argparse.Namespace) -> int:
                 if not args.no_browser and links.file is not None:
                     nursery.start_soon(_open_browser, links.file.as_uri())
                 nursery.start_soon(links.new_links_on_enter)
-                nursery.start_soon(_stop_on_sigterm, nursery.cancel_scope)
+                nursery.start_soon(_stop_on_signals, nursery.cancel_scope, caught)
                 await controller.run()
             finally:
                 if links.file is not None:
@@ -223,14 +229,16 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         trio.run(main)
-    except BaseException as exc:  # Ctrl+C arrives inside an exception group
+    except BaseException as exc:  # a Ctrl+C before (or after) the signal receiver was open
         if isinstance(exc, KeyboardInterrupt) or (
             isinstance(exc, BaseExceptionGroup) and exc.subgroup(KeyboardInterrupt) is not None
         ):
-            print(_stopped_line(data, args.data_dir is not None), file=sys.stderr, flush=True)
-            return 0  # Ctrl+C is how `play` is meant to end
-        raise
-    return 0
+            caught.append(signal.SIGINT)
+        else:
+            raise
+    if signal.SIGINT in caught:
+        print(_stopped_line(data, args.data_dir is not None), file=sys.stderr, flush=True)
+    return 0  # Ctrl+C is how `play` is meant to end
 
 
 def _stopped_line(data: Path, explicit: bool) -> str:

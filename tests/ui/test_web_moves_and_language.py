@@ -75,3 +75,30 @@ def test_the_page_chooses_the_language_unless_play_was_given_one(tmp_path: Path)
         assert lobby["lang"] == "ru" and lobby["lang_explicit"] is True
     finally:
         anna.stop()
+
+
+def test_fast_clicks_on_draw_draw_one_tile(tmp_path: Path) -> None:
+    ann = PlayProcess("Ann", tmp_path / "ann")
+    try:
+        page = ann.page(autoplay=False)
+        page.wait_for(lambda p: p.lobby)
+        page.send(TABLE)
+        turn = page.wait_for(lambda p: _my_turn_to_draw(p.table) and p.table["move"] and p.table)
+        for _ in range(4):  # four clicks before the page hears anything back
+            page.send({"type": "draw", "move": turn["move"]})
+        after = page.wait_for(
+            lambda p: p.table.get("move") not in (None, turn["move"]) and p.table
+        )  # asked again: the draw is done
+        assert len(after["hand"]) == len(turn["hand"]) + 1
+        assert after["boneyard"] == turn["boneyard"] - 1
+        assert after["move"] == turn["move"] + 1
+        page.send({"type": "draw", "move": turn["move"]})  # a late click for the old ask
+        page.send({"type": "pass", "move": after["move"] + 5})  # and one for no ask at all
+        page.send({"type": "draw", "move": after["move"]})
+        again = page.wait_for(
+            lambda p: p.table.get("move") not in (None, after["move"]) and p.table
+        )
+        assert len(again["hand"]) == len(after["hand"]) + 1  # one more: the current ask's
+        assert not page.refusals()
+    finally:
+        ann.stop()

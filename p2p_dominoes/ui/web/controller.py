@@ -103,6 +103,8 @@ class WebUI:
         self.actions_send, self.actions = trio.open_memory_channel[dict[str, Any]](16)
         self._ready = trio.Event()
         self._break_ends = 0.0
+        self.move = 0
+        """How many times the player was asked for a move (the page echoes it to be heard)."""
         self._shown_presence: object = None
 
     def presence(self, presence: Presence) -> None:
@@ -201,17 +203,23 @@ class WebUI:
     async def choose(
         self, view: SeatView, names: Sequence[str], scores: Sequence[int], target: int
     ) -> Action:
-        """Wait for a play, draw or pass from the page that is legal now."""
+        """Wait for a play, draw or pass from the page that is legal now.
+
+        Each ask has a number (the snapshot's "move"); a command that names another number was
+        clicked for an earlier ask (a double click on Draw) and is dropped without a word."""
         while True:  # clicks made before this turn began are stale: drop them
             try:
                 self.actions.receive_nowait()
             except trio.WouldBlock:
                 break
+        self.move += 1
         self.publish()
         hand = self.session.hand if self.session else None
         assert hand is not None and hand.public is not None
         while True:
             command = await self.actions.receive()
+            if "move" in command and command["move"] != self.move:
+                continue
             action = _action_from(command, view, hand.public.line)
             if action is not None:
                 return action
@@ -229,6 +237,7 @@ class WebUI:
             t.table_id == session.transcript.table_id for t in self.controller.unfinished_tables
         )
         data = table_snapshot(session, self.names, fingerprints, progress, self.lang)
+        data["move"] = self.move if session.awaiting_action else None
         if data["line"] and not data.get("final_board"):
             progress.final_line, progress.final_description = data["line"], data["description"]
         return data

@@ -558,6 +558,8 @@ def _pause_after_hand(run: TableRun, update: Update, nursery: trio.Nursery) -> N
         return
     number = ended[-1] + 1
     seconds = min(run.options.hand_break, run.session.rules.stall_timeout_s / 3)
+    if seconds <= 0:
+        return
     run.holding = number
     nursery.start_soon(_hand_break, run, number, seconds)
 

@@ -105,6 +105,7 @@ class WebUI:
         self._break_ends = 0.0
         self.move = 0
         """How many times the player was asked for a move (the page echoes it to be heard)."""
+        self.asking = False
         self._shown_presence: object = None
 
     def presence(self, presence: Presence) -> None:
@@ -213,17 +214,21 @@ class WebUI:
             except trio.WouldBlock:
                 break
         self.move += 1
+        self.asking = True
         self.publish()
         hand = self.session.hand if self.session else None
         assert hand is not None and hand.public is not None
-        while True:
-            command = await self.actions.receive()
-            if "move" in command and command["move"] != self.move:
-                continue
-            action = _action_from(command, view, hand.public.line)
-            if action is not None:
-                return action
-            self.controller.refuse("illegal")
+        try:
+            while True:
+                command = await self.actions.receive()
+                if "move" in command and command["move"] != self.move:
+                    continue
+                action = _action_from(command, view, hand.public.line)
+                if action is not None:
+                    return action
+                self.controller.refuse("illegal")
+        finally:
+            self.asking = False
 
     def publish(self) -> None:
         self.controller.publish()
@@ -237,7 +242,7 @@ class WebUI:
             t.table_id == session.transcript.table_id for t in self.controller.unfinished_tables
         )
         data = table_snapshot(session, self.names, fingerprints, progress, self.lang)
-        data["move"] = self.move if session.awaiting_action else None
+        data["move"] = self.move if self.asking else None
         if data["line"] and not data.get("final_board"):
             progress.final_line, progress.final_description = data["line"], data["description"]
         return data
@@ -527,6 +532,7 @@ class PlayController:
             if table is None:
                 self.refuse(problem)
                 return
+            self.last_host, self.last_join = None, None  # no rematch of a resumed table
             self._start(nursery, partial(self._resume, table.directory))
         elif kind == "join":
             target = _check_join(command)

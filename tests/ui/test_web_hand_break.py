@@ -45,6 +45,8 @@ def test_the_next_hand_waits_for_next_hand_and_the_final_board_stays(ann: PlayPr
     page = _host(ann)
     paused = page.wait_for(_paused)
     assert paused["end"]["hand_number"] == 1  # the summary of hand 1
+    words = paused["end"]["words"]  # "Ann went out: bot-1's 12 = 12 to Ann." or the like
+    assert words.startswith(("Ann went out", "bot-1 went out", "Blocked")) and " = " in words
     assert paused["final_board"] is True and paused["line"]  # the last board, not wiped
     assert paused["hand"] == [] and paused["phase"] == "commit"
     assert 0 < paused["next_hand"]["seconds_left"] <= 60

@@ -1,7 +1,17 @@
 """What the page is told: the line from end to end, where a tile fits, and why buttons are off."""
 
 from p2p_dominoes.bots import random_bot
-from p2p_dominoes.engine import BLOCK, DRAW_RULES, HandView, Place, Play, Side, parse_tile
+from p2p_dominoes.engine import (
+    BLOCK,
+    DRAW_RULES,
+    HandEnd,
+    HandResult,
+    HandView,
+    Place,
+    Play,
+    Side,
+    parse_tile,
+)
 from p2p_dominoes.net.presence import Presence
 from p2p_dominoes.session.events import Blame
 from p2p_dominoes.session.local import LocalTable
@@ -11,6 +21,7 @@ from p2p_dominoes.ui.web.snapshot import (
     draw_and_pass,
     end_of,
     play_options,
+    result_words,
     stopped_json,
     table_snapshot,
 )
@@ -116,3 +127,20 @@ def test_a_stop_says_why_in_the_players_language_and_offers_the_next_steps() -> 
     assert stopped is not None and stopped["reason"] == "failure"
     assert stopped["next"] == ["lobby", "record", "resume"]
     assert stopped_json(None, TableProgress(), names, "en") is None  # playing, or a whole match
+
+
+def test_the_points_of_a_hand_are_said_in_words_with_names() -> None:
+    names = ["Ann", "Bob", "bot-1"]
+    went_out = HandResult(HandEnd.DOMINO, 0, (28, 0, 0), (0, 8, 20))
+    assert result_words(went_out, names, "en") == "Ann went out: Bob's 8 + bot-1's 20 = 28 to Ann."
+    assert result_words(went_out, names, "ru") == (
+        "Ann выходит: Bob 8 + bot-1 20 = 28 очк. игроку Ann."
+    )
+    blocked = HandResult(HandEnd.BLOCK, 1, (0, 16, 0), (12, 5, 9))
+    assert result_words(blocked, names, "en") == (
+        "Blocked; Bob holds the fewest pips: Ann's 12 + bot-1's 9 − Bob's 5 = 16 to Bob."
+    )
+    tie = HandResult(HandEnd.BLOCK, None, (0, 0, 0), (5, 5, 9))
+    assert result_words(tie, names, "en") == (
+        "Blocked, with a tie for the fewest pips: nobody scores."
+    )

@@ -45,6 +45,10 @@ _REASONS = {
         "stopped_stall": "The table stopped: {name} sent nothing for {s} s.",
         "stopped_cheat": "The table stopped: {name} broke the rules ({reason}).",
         "stopped_failure": "The table stopped here: {reason}.",
+        "went_out": "{winner} went out: {sum} = {points} to {winner}.",
+        "blocked": "Blocked; {winner} holds the fewest pips: {sum} = {points} to {winner}.",
+        "blocked_tie": "Blocked, with a tie for the fewest pips: nobody scores.",
+        "pips_of": "{name}'s {pips}",
     },
     "ru": {
         "not_turn": "Сейчас не ваш ход.",
@@ -60,6 +64,10 @@ _REASONS = {
         "stopped_stall": "Стол остановлен: {name} ничего не присылает {s} с.",
         "stopped_cheat": "Стол остановлен: {name} нарушает правила ({reason}).",
         "stopped_failure": "Стол остановлен на этом компьютере: {reason}.",
+        "went_out": "{winner} выходит: {sum} = {points} очк. игроку {winner}.",
+        "blocked": "Рыба; меньше всех на руке у {winner}: {sum} = {points} очк. игроку {winner}.",
+        "blocked_tie": "Рыба, и меньше всех на руке поровну у нескольких: очков никто не получает.",
+        "pips_of": "{name} {pips}",
     },
 }
 
@@ -248,7 +256,7 @@ def table_snapshot(
         "stopped": stopped_json(session.blame, progress, names, lang),
         "alert": progress.alert,
         "log": progress.log[-60:],
-        "end": _end_json(progress, lang),
+        "end": _end_json(progress, lang, names),
         "match": {
             "over": progress.match_over,
             "winner": progress.match_winner,
@@ -388,11 +396,35 @@ def code_json(code: TableCode | None) -> dict[str, Any] | None:
     return {"en": list(code.words("en")), "ru": list(code.words("ru")), "digits": code.digits}
 
 
-def _end_json(progress: TableProgress, lang: str) -> dict[str, Any] | None:
+def result_words(result: HandResult, names: Sequence[str], lang: str) -> str:
+    """The hand's points in words, with names: "Ann went out: Bob's 8 + bot-1's 20 = 28 to Ann."
+    (empty for an unfinished hand)."""
+    if result.end is HandEnd.UNFINISHED:
+        return ""
+    winner = result.winner
+    if winner is None:
+        return _reason("blocked_tie", lang)
+    parts = [
+        _reason("pips_of", lang, name=names[seat], pips=pips)
+        for seat, pips in enumerate(result.pips)
+        if seat != winner
+    ]
+    total = " + ".join(parts)
+    key = "went_out"
+    if result.end is HandEnd.BLOCK:
+        key = "blocked"
+        total += " − " + _reason("pips_of", lang, name=names[winner], pips=result.pips[winner])
+    return _reason(key, lang, winner=names[winner], sum=total, points=result.points[winner])
+
+
+def _end_json(
+    progress: TableProgress, lang: str, names: Sequence[str] = ()
+) -> dict[str, Any] | None:
     result = progress.last_result
     if result is None:
         return None
     return {
+        "words": result_words(result, names, lang) if names else "",
         "hand_number": progress.last_hand_number,
         "end": result.end.value,
         "winner": result.winner,

@@ -48,6 +48,7 @@ from p2p_dominoes.net.presence import (
     SeatState,
     Waiting,
 )
+from p2p_dominoes.net.said import said
 from p2p_dominoes.net.timing import Timing
 from p2p_dominoes.session import (
     Envelope,
@@ -294,9 +295,13 @@ async def _reader(connection: Connection, seat: int, inbox: Inbox) -> None:
 async def play_table(run: TableRun, nursery: trio.Nursery) -> int:
     """Drive the session to the end of the match; returns the exit status (0 clean, 3 blame)."""
     session = run.session
-    run.options.say(f"Seated at seat {run.seat} of {len(run.names)}: " + ", ".join(run.names))
+    lang = _lang(run)
+    names = ", ".join(run.names)
+    run.options.say(said("seated", lang, seat=run.seat, of=len(run.names), names=names))
     for seat, (name, key) in enumerate(zip(run.names, session.transcript.keys, strict=True)):
-        run.options.say(f"  seat {seat} {name}: fingerprint {key.fingerprint}")
+        run.options.say(
+            said("fingerprint", lang, seat=seat, name=name, fingerprint=key.fingerprint)
+        )
     run.options.ui.seated(session, run.names)
     run.timed = len(session.transcript)
     if run.options.timing is not None:
@@ -317,7 +322,7 @@ async def play_table(run: TableRun, nursery: trio.Nursery) -> int:
                 try:
                     update = session.act(item.action)
                 except IllegalAction as exc:  # a UI or bot bug: say so and ask again
-                    run.options.say(f"That move is not allowed: {exc.rule}")
+                    run.options.say(said("not_allowed", _lang(run), rule=exc.rule))
                     update = Update()
                 await _handle(run, update, nursery)
         elif isinstance(item, _LinkUp):
@@ -328,7 +333,7 @@ async def play_table(run: TableRun, nursery: trio.Nursery) -> int:
             _post_sync(item.link, _public_head(run))
             if item.link.seat in run.lost:
                 del run.lost[item.link.seat]
-                run.options.say(f"Connected again to {run.names[item.link.seat]}.")
+                run.options.say(said("again", _lang(run), name=run.names[item.link.seat]))
         elif isinstance(item, _LinkDown):
             _link_down(run, item)
         elif isinstance(item, _Ready):
@@ -364,7 +369,7 @@ def _link_down(run: TableRun, down: _LinkDown) -> None:
         run.spare_links.remove(others[-1])
     elif not run.session.finished:
         run.lost[down.seat] = run.clock()
-        run.options.say(f"Lost the connection to {run.names[down.seat]}.")
+        run.options.say(said("lost", _lang(run), name=run.names[down.seat]))
 
 
 def _answer_sync(run: TableRun, asked: _SyncAsked) -> None:
@@ -570,12 +575,14 @@ def _show_table_code(run: TableRun) -> None:
     if code is None:
         return
     run.code_shown = True
-    lang = str(getattr(run.options.ui, "lang", "en"))
-    run.options.say(f"Table code: {code.line(lang)}")
-    run.options.say(
-        "Compare the table code aloud: every player's screen must show the same words. "
-        "If any differs, someone is in the middle: leave the table."
-    )
+    lang = _lang(run)
+    run.options.say(said("code", lang, code=code.line(lang)))
+    run.options.say(said("compare", lang))
+
+
+def _lang(run: TableRun) -> str:
+    """The language the player's UI speaks (the terminal's and the page's have one)."""
+    return str(getattr(run.options.ui, "lang", "en"))
 
 
 def _save(run: TableRun) -> None:

@@ -56,11 +56,13 @@ class Presence:
     stall_timeout: float
     holding: bool = False
     """This peer holds back its first message of the next hand (its player's pause)."""
+    own_turn: Waiting | None = None
+    """Our own player's turn, for how long, and how long before the others' stall timeout."""
 
     @property
     def stall_warning(self) -> Waiting | None:
-        """The seat to warn about, when the stall timeout is near."""
-        waiting = self.waiting
-        if waiting is not None and waiting.warn(self.stall_timeout):
-            return waiting
+        """The seat to warn about (our own when it is our turn), when the stall timeout is near."""
+        for waiting in (self.waiting, self.own_turn):
+            if waiting is not None and waiting.warn(self.stall_timeout):
+                return waiting
         return None

@@ -494,7 +494,11 @@ def presence_of(run: TableRun) -> Presence:
     if expected is not None and expected[0] != run.seat and not session.finished:
         waited = now - run.waiting_since
         waiting = Waiting(expected[0], waited, max(0.0, timeout - waited), expected[0] in run.lost)
-    return Presence(tuple(seats), waiting, timeout, holding=run.holding is not None)
+    own = None
+    if turn == run.seat and not session.finished:
+        waited = now - run.waiting_since
+        own = Waiting(run.seat, waited, max(0.0, timeout - waited), False)
+    return Presence(tuple(seats), waiting, timeout, holding=run.holding is not None, own_turn=own)
 
 
 def _report_presence(run: TableRun) -> None:

@@ -101,3 +101,20 @@ def test_a_lost_player_is_shown_away_with_a_countdown_then_the_table_stops(
     assert record[0]["name"].endswith(".p2pd")
     ann_page.send({"type": "lobby"})
     ann_page.wait_for(lambda p: p.messages[-1].get("screen") == "lobby")
+
+
+def test_a_player_who_does_not_move_is_warned_on_their_own_page(tmp_path: Path) -> None:
+    ann = PlayProcess("Ann", tmp_path / "ann")
+    try:
+        page = ann.page(autoplay=False)
+        page.wait_for(lambda p: p.lobby)
+        page.send({**TABLE, "bots": 1, "stall_timeout": 12})
+        page.wait_for(lambda p: p.table.get("move") is not None)  # Ann's turn; she waits
+        warning = page.wait_for(lambda p: p.table.get("stall_warning"))
+        assert warning["me"] is True and warning["seat"] == page.table["seat"]
+        assert 0 <= warning["seconds_left"] <= 6
+        assert warning["text"] == (
+            f"You have {warning['seconds_left']} s to move before the table stops for everyone."
+        )
+    finally:
+        ann.stop()

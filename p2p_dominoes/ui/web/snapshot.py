@@ -42,6 +42,7 @@ _REASONS = {
         "must_draw": "You must draw while the boneyard allows it.",
         "come_back": "{name} has {s} s to come back before the table stops.",
         "to_move": "{name} has {s} s to move before the table stops.",
+        "you_move": "You have {s} s to move before the table stops for everyone.",
         "stopped_stall": "The table stopped: {name} sent nothing for {s} s.",
         "stopped_cheat": "The table stopped: {name} broke the rules ({reason}).",
         "stopped_failure": "The table stopped here: {reason}.",
@@ -61,6 +62,7 @@ _REASONS = {
         "must_draw": "Нужно брать из базара, пока это разрешено.",
         "come_back": "У игрока {name} {s} с, чтобы вернуться, иначе стол остановится.",
         "to_move": "У игрока {name} {s} с на ход, иначе стол остановится.",
+        "you_move": "У вас {s} с на ход, иначе стол остановится для всех.",
         "stopped_stall": "Стол остановлен: {name} ничего не присылает {s} с.",
         "stopped_cheat": "Стол остановлен: {name} нарушает правила ({reason}).",
         "stopped_failure": "Стол остановлен на этом компьютере: {reason}.",
@@ -343,12 +345,14 @@ def presence_json(presence: Presence | None, names: Sequence[str], lang: str) ->
     stall = presence.stall_warning
     if stall is not None:
         left = math.ceil(stall.stall_left)
-        key = "come_back" if stall.away else "to_move"
+        mine = stall is presence.own_turn
+        key = "you_move" if mine else "come_back" if stall.away else "to_move"
         warning = {
             "seat": stall.seat,
             "name": names[stall.seat],
             "seconds_left": left,
             "away": stall.away,
+            "me": mine,
             "text": _reason(key, lang, name=names[stall.seat], s=left),
         }
     return {"presence": seats, "waiting": shown, "stall_warning": warning}

@@ -33,7 +33,7 @@ def test_the_last_move_says_who_played_what_and_where(tmp_path: Path) -> None:
         )["last_action"]
         assert drew["seat"] == turn["seat"] and drew["end"] is None
         assert drew["drawn"] in [t["tile"] for t in page.table["hand"]]  # the new tile, named
-        page.autoplay = True  # the next state (the turn clock ticks every second) plays on
+        page.autoplay = True  # the next state (the turn clock, every 5 s) plays on
         state = page.wait_for(lambda p: _plays(p.table) and p.table)
         action = state["last_action"]
         line = state["line"]

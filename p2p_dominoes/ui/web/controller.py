@@ -78,7 +78,6 @@ from p2p_dominoes.ui.web.snapshot import (
     chain,
     end_of,
     host_lobby_snapshot,
-    presence_json,
     table_snapshot,
 )
 
@@ -114,10 +113,7 @@ class WebUI:
         self.progress.presence = presence
         if self.progress.next_hand and not self.progress.next_hand_ready:
             self.progress.next_hand_left = max(0.0, self._break_ends - time.monotonic())
-        shown = (
-            json.dumps(presence_json(presence, self.names, self.lang)),
-            math.ceil(self.progress.next_hand_left),
-        )
+        shown = (_presence_key(presence), math.ceil(self.progress.next_hand_left))
         if shown != self._shown_presence:
             self._shown_presence = shown
             self.publish()
@@ -246,6 +242,26 @@ class WebUI:
         if data["line"] and not data.get("final_board"):
             progress.final_line, progress.final_description = data["line"], data["description"]
         return data
+
+
+PRESENCE_EVERY = 5
+"""Seconds between re-publishing counters that only count on (the page counts in between);
+changes of state (away, back, whom we wait for, a warning) are published at once."""
+
+
+def _presence_key(presence: Presence) -> object:
+    """What of the presence is worth a new snapshot: states, whom we wait for, the warning,
+    and the counters in steps of PRESENCE_EVERY seconds."""
+
+    def step(seconds: float | None) -> int | None:
+        return None if seconds is None else int(seconds // PRESENCE_EVERY)
+
+    seats = tuple((p.state, step(p.away_seconds), step(p.turn_seconds)) for p in presence.seats)
+    waiting = presence.waiting
+    shown = None if waiting is None or not waiting.shown else (waiting.seat, step(waiting.seconds))
+    warning = presence.stall_warning
+    warned = None if warning is None else (warning.seat, warning.away, step(warning.stall_left))
+    return seats, shown, warned
 
 
 def _last_action(event: ActionTaken) -> dict[str, Any]:

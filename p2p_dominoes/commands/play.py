@@ -27,7 +27,7 @@ from p2p_dominoes.engine import LANGUAGES
 from p2p_dominoes.store import IdentityFileError, load_or_create_identity
 
 if TYPE_CHECKING:
-    from p2p_dominoes.ui.web import PageAccess
+    from p2p_dominoes.ui.web import Hub, PageAccess
 
 LAN_PORT: Final = 47800
 """The port other peers reach us on, unless taken (the one `docs/playing.md` asks to open)."""
@@ -146,13 +146,21 @@ class _Links:
             print(f"A new link (it works once): {link}", flush=True)
 
 
-async def _stop_on_signals(scope: trio.CancelScope, caught: list[int]) -> None:
+STOP_FLUSH: Final = 0.3
+"""Longest wait for the pages to hear that `play` is stopping before it cancels everything."""
+
+
+async def _stop_on_signals(scope: trio.CancelScope, caught: list[int], hub: Hub) -> None:
     """SIGTERM or Ctrl+C (SIGINT) cancels the peer: a KeyboardInterrupt raised wherever the
     signal lands could be swallowed by a library's handler (the web server's) and leave `play`
-    running; a cancel always ends it."""
+    running; a cancel always ends it. The page is told first ("stopping")."""
     with trio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as signals:
         async for signum in signals:
             caught.append(signum)
+            hub.close_all({"type": "stopping"})
+            with trio.move_on_after(STOP_FLUSH):
+                while not hub.idle():
+                    await trio.sleep(0.01)
             scope.cancel()
             return
 
@@ -221,7 +229,7 @@ def run(args: argparse.Namespace) -> int:
                 if not args.no_browser and links.file is not None:
                     nursery.start_soon(_open_browser, links.file.as_uri())
                 nursery.start_soon(links.new_links_on_enter)
-                nursery.start_soon(_stop_on_signals, nursery.cancel_scope, caught)
+                nursery.start_soon(_stop_on_signals, nursery.cancel_scope, caught, hub)
                 await controller.run()
             finally:
                 if links.file is not None:

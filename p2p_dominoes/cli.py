@@ -86,9 +86,18 @@ def _build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
-    from p2p_dominoes.commands import bench, export, lan, play, replay, simulate, verify
+    from p2p_dominoes.commands import (
+        bench,
+        export,
+        lan,
+        play,
+        replay,
+        rules,
+        simulate,
+        verify,
+    )
 
-    for module in (play, lan, simulate, replay, verify, export, bench):
+    for module in (play, lan, simulate, replay, verify, export, rules, bench):
         module.register(commands)
     return parser
 

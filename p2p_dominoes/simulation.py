@@ -33,8 +33,13 @@ def play_hand(
 ) -> HandState:
     """Deal and play one hand of `match` to its end, then score it into the match."""
     players = match.players
-    hands, boneyard = deal(match.rules, players, rng)
-    hand = match.start_hand(hands, boneyard, lottery=rng.getrandbits(64))
+    while True:
+        hands, boneyard = deal(match.rules, players, rng)
+        started = match.start_hand(hands, boneyard, lottery=rng.getrandbits(64))
+        if started is not None:
+            break
+        match.void_hand()  # nobody holds a ranked tile and the fallback is a redeal
+    hand = started
     views = [HandView(hand, seat) for seat in range(players)]
     if observer is not None:
         observer(match, hand, -1, None)

@@ -6,7 +6,7 @@ import random
 from collections.abc import Callable
 from typing import Final
 
-from p2p_dominoes.engine import DRAW, PASS, Action, InvalidRecord, SeatView
+from p2p_dominoes.engine import DRAW, PASS, SKIP, Action, InvalidRecord, SeatView
 
 Bot = Callable[[SeatView, random.Random], Action]
 """A strategy: it sees what its seat may know and draws its own randomness from `rng`."""
@@ -18,7 +18,7 @@ def random_bot(view: SeatView, rng: random.Random) -> Action:
     """Uniform over legal plays; draws when forced, or now and then when drawing is allowed."""
     plays = view.legal_plays()
     if not plays:
-        return DRAW if view.can_draw() else PASS
+        return _no_play(view)
     if rng.random() < VOLUNTARY_DRAW_CHANCE and view.can_draw():
         return DRAW
     return plays[int(rng.random() * len(plays))]
@@ -29,6 +29,13 @@ def greedy_bot(view: SeatView, rng: random.Random) -> Action:
     plays = view.legal_plays()
     if plays:
         return max(plays, key=lambda p: (p.tile.pips, p.tile.high))
+    return _no_play(view)
+
+
+def _no_play(view: SeatView) -> Action:
+    """With nothing to play: decline a second double, else draw when allowed, else pass."""
+    if view.can_skip():
+        return SKIP
     return DRAW if view.can_draw() else PASS
 
 

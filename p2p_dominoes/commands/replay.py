@@ -110,12 +110,14 @@ def replay_summary(outcome: Replay, lang: str) -> dict[str, Any]:
         "players": list(outcome.record.players),
         "opener": outcome.state.opener,
         "actions": len(outcome.steps),
-        "board": describe(outcome.state.line, lang),
+        "board": describe(outcome.state.line, lang, outcome.state.rules.reads_end_total),
         "result": {
             "end": result.end.value,
             "winner": result.winner,
             "points": list(result.points),
             "pips": list(result.pips),
+            "ceremonies": [],
+            "title": None,
         },
         "text": result_text(result, lang, outcome.record.players),
         "scores": list(outcome.scores),
@@ -123,6 +125,8 @@ def replay_summary(outcome: Replay, lang: str) -> dict[str, Any]:
             "over": bool(match and match.over),
             "winner": match.winner if match else None,
             "draw": bool(match and match.draw),
+            "losers": list(match.losers) if match else [],
+            "title": None,
         },
     }
 

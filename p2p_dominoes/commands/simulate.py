@@ -133,7 +133,7 @@ class _HandPrinter:
         drawn = hand.drawn_tiles[-1] if isinstance(action, Draw) else None
         print(f"  {action_text(seat, action, drawn, lang)}")  # type: ignore[arg-type]
         if self.verbose and not isinstance(action, Draw) and hand.history[-1][1] is action:
-            print(f"    {describe(hand.line, lang)}")
+            print(f"    {describe(hand.line, lang, hand.rules.reads_end_total)}")
         if hand.result is not None:
             scores = [s + p for s, p in zip(match.scores, hand.result.points, strict=True)]
             print(f"  {result_text(hand.result, lang)}")

@@ -3,14 +3,16 @@
 No I/O, no clock and no randomness of its own: random choices (deals, lotteries) come in.
 """
 
-from p2p_dominoes.engine.actions import DRAW, PASS, Action, Draw, Pass, Play
+from p2p_dominoes.engine.actions import DRAW, PASS, SKIP, Action, Draw, Pass, Play, Skip
 from p2p_dominoes.engine.description import (
     LANGUAGES,
     action_text,
     describe,
+    goal_text,
     hands_played_text,
     match_length_text,
     match_text,
+    note_text,
     result_text,
     scores_text,
     seat_name,
@@ -20,6 +22,7 @@ from p2p_dominoes.engine.errors import EngineError, IllegalAction, InvalidRecord
 from p2p_dominoes.engine.hand import HandState, highest_double_lead
 from p2p_dominoes.engine.line import Connection, Line, Place, Side
 from p2p_dominoes.engine.match import Match
+from p2p_dominoes.engine.opening import Opening, PreviousHands, rank_list
 from p2p_dominoes.engine.public import PeerView, PublicHand
 from p2p_dominoes.engine.record import (
     HandRecord,
@@ -34,16 +37,27 @@ from p2p_dominoes.engine.record import (
 from p2p_dominoes.engine.rules import (
     BLOCK,
     DRAW_UNTIL_PLAY,
+    FIELD,
+    FIELDS,
+    HOUSE,
     PRESETS,
     BlockScoring,
+    Doubles,
     Drawing,
+    Fallback,
+    FieldSpec,
     FirstOpener,
+    Goal,
+    HandScoring,
     Layout,
     NextOpener,
+    Opener,
     Rules,
+    draft_of,
     preset,
 )
 from p2p_dominoes.engine.rules import DRAW as DRAW_RULES
+from p2p_dominoes.engine.rules_check import Finding, check_rules
 from p2p_dominoes.engine.scoring import (
     HandEnd,
     HandResult,
@@ -51,8 +65,10 @@ from p2p_dominoes.engine.scoring import (
     match_outcome,
     score_block,
     score_domino,
+    score_hand,
 )
 from p2p_dominoes.engine.tiles import TILES, Tile, parse_tile, tile_of, tiles_in
+from p2p_dominoes.engine.turns import TurnMachine, TurnNote
 from p2p_dominoes.engine.view import HandView, SeatView, legal_actions
 
 __all__ = [
@@ -60,20 +76,30 @@ __all__ = [
     "DRAW",
     "DRAW_RULES",
     "DRAW_UNTIL_PLAY",
+    "FIELD",
+    "FIELDS",
+    "HOUSE",
     "LANGUAGES",
     "PASS",
     "PRESETS",
+    "SKIP",
     "TILES",
     "Action",
     "BlockScoring",
     "Connection",
+    "Doubles",
     "Draw",
     "Drawing",
     "EngineError",
+    "Fallback",
+    "FieldSpec",
+    "Finding",
     "FirstOpener",
+    "Goal",
     "HandEnd",
     "HandRecord",
     "HandResult",
+    "HandScoring",
     "HandState",
     "HandView",
     "IllegalAction",
@@ -83,20 +109,29 @@ __all__ = [
     "Match",
     "MatchOutcome",
     "NextOpener",
+    "Opener",
+    "Opening",
     "Pass",
     "PeerView",
     "Place",
     "Play",
+    "PreviousHands",
     "PublicHand",
     "Replay",
     "ReplayStep",
     "Rules",
     "SeatView",
     "Side",
+    "Skip",
     "Tile",
+    "TurnMachine",
+    "TurnNote",
     "action_text",
     "action_to_dict",
+    "check_rules",
     "describe",
+    "draft_of",
+    "goal_text",
     "hands_played_text",
     "highest_double_lead",
     "legal_actions",
@@ -104,14 +139,17 @@ __all__ = [
     "match_length_text",
     "match_outcome",
     "match_text",
+    "note_text",
     "parse_record",
     "parse_tile",
     "preset",
+    "rank_list",
     "record_of",
     "replay",
     "result_text",
     "score_block",
     "score_domino",
+    "score_hand",
     "scores_text",
     "seat_name",
     "side_name",

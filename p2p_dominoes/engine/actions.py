@@ -37,10 +37,20 @@ class Pass:
         return "pass"
 
 
-Action = Play | Draw | Pass
+@dataclass(frozen=True, slots=True)
+class Skip:
+    """Decline the second double of a turn («Пропустить»); legal only right after a double
+    when two doubles a turn are allowed."""
+
+    def __str__(self) -> str:
+        return "skip"
+
+
+Action = Play | Draw | Pass | Skip
 
 DRAW = Draw()
 PASS = Pass()
+SKIP = Skip()
 
 LEADS: Final[tuple[Play, ...]] = tuple(Play(tile) for tile in TILES)
 """LEADS[tile.index]: the lead of that tile (made once; actions are immutable)."""

@@ -6,11 +6,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from p2p_dominoes.engine.actions import Action, Draw, Play
+from p2p_dominoes.engine.actions import Action, Draw, Play, Skip
 from p2p_dominoes.engine.errors import InvalidRecord
-from p2p_dominoes.engine.line import Line, Side
+from p2p_dominoes.engine.line import Line, Place, Side
+from p2p_dominoes.engine.rules import Goal, HandScoring, Rules
 from p2p_dominoes.engine.scoring import HandEnd, HandResult, MatchOutcome
 from p2p_dominoes.engine.tiles import Tile
+from p2p_dominoes.engine.turns import TurnNote
 
 
 @dataclass(frozen=True)
@@ -20,6 +22,9 @@ class _Wording:
     places: str
     none: str
     sides: dict[Side, str]
+    ends: dict[Side, str]
+    closed: str
+    end_total: str
 
 
 _WORDINGS: Final[dict[str, _Wording]] = {
@@ -29,6 +34,9 @@ _WORDINGS: Final[dict[str, _Wording]] = {
         places="Open places",
         none="none",
         sides={Side.HIGH: "high end", Side.LOW: "low end", Side.A: "side A", Side.B: "side B"},
+        ends={Side.A: "end A", Side.B: "end B"},
+        closed="Closed places",
+        end_total="End total",
     ),
     "ru": _Wording(
         tiles="Кости",
@@ -41,6 +49,9 @@ _WORDINGS: Final[dict[str, _Wording]] = {
             Side.A: "линия A",
             Side.B: "линия B",
         },
+        ends={Side.A: "конец A", Side.B: "конец B"},
+        closed="Закрытые места",
+        end_total="Сумма концов",
     ),
 }
 
@@ -52,23 +63,41 @@ def side_name(side: Side, lang: str = "en") -> str:
     return _wording(lang).sides[side]
 
 
-def describe(line: Line, lang: str = "en") -> str:
-    """Tiles in play order, connections in the order made, open places sorted by tile."""
+def describe(line: Line, lang: str = "en", end_total: bool = False) -> str:
+    """Tiles in play order, connections in the order made, open places sorted by tile; then
+    places closed for good, and the end total when a rule reads it."""
     w = _wording(lang)
+
+    def part(tile: Tile, side: Side) -> str:
+        if line.along and tile.is_double:
+            return w.ends[side]
+        return w.sides[side]
+
     tiles = ", ".join(t.text for t in line.tiles) or w.none
     connections = (
         "; ".join(
-            f"{c.table_tile.text} ({w.sides[c.table_side]}) – "
-            f"{c.new_tile.text} ({w.sides[c.new_side]})"
+            f"{c.table_tile.text} ({part(c.table_tile, c.table_side)}) – "
+            f"{c.new_tile.text} ({part(c.new_tile, c.new_side)})"
             for c in line.connections
         )
         or w.none
     )
     places = (
-        "; ".join(f"{p.tile.text} ({w.sides[p.side]}, {p.value})" for p in line.sorted_places())
+        "; ".join(
+            f"{p.tile.text} ({part(p.tile, p.side)}, {p.value})" for p in line.sorted_places()
+        )
         or w.none
     )
-    return f"{w.tiles}: {tiles}. {w.connections}: {connections}. {w.places}: {places}."
+    text = f"{w.tiles}: {tiles}. {w.connections}: {connections}. {w.places}: {places}."
+    if line.closed:
+        closed = "; ".join(
+            f"{p.tile.text} ({part(p.tile, p.side)}, {p.value})"
+            for p in sorted(line.closed, key=Place.sort_key)
+        )
+        text += f" {w.closed}: {closed}."
+    if end_total and line.tiles:
+        text += f" {w.end_total}: {line.end_total()}."
+    return text
 
 
 def _wording(lang: str) -> _Wording:
@@ -127,14 +156,29 @@ def action_text(
     if isinstance(action, Draw):
         verb = "берёт из базара" if ru else "draws"
         return f"{who} {verb}" + (f" {drawn.text}" if drawn is not None else "")
+    if isinstance(action, Skip):
+        return f"{who} " + ("не кладёт второй дубль" if ru else "lays no second double")
     return f"{who} " + ("пропускает ход" if ru else "passes")
 
 
 def result_text(result: HandResult, lang: str = "en", names: Sequence[str] = ()) -> str:
-    """How a hand ended and the arithmetic of its points, naming the winner."""
+    """How a hand ended and the arithmetic of its points, naming the winner (or, when losers
+    record their own pips, who records what)."""
     ru = _is_ru(lang)
     if result.end is HandEnd.UNFINISHED:
         return "Сдача не окончена." if ru else "The hand is unfinished."
+    if result.end is HandEnd.VOID:
+        if ru:
+            return (
+                "Сдача пересдаётся: рыба не засчитывается."
+                if result.pips != (0,) * len(result.pips)
+                else "Сдача пересдаётся: зайти некому."
+            )
+        if any(result.pips):
+            return "The hand is redealt: blocked hands do not count."
+        return "The hand is redealt: nobody could open it."
+    if result.scoring is not HandScoring.LEADER_TAKES:
+        return _penalty_text(result, lang, names) + _minimum_text(result, lang)
     if result.end is HandEnd.DOMINO:
         assert result.winner is not None
         who = seat_name(result.winner, names, lang)
@@ -153,19 +197,99 @@ def result_text(result: HandResult, lang: str = "en", names: Sequence[str] = ())
     return f"Block: {who} has the single lowest total, {result.arithmetic()}."
 
 
+def _seats_text(seats: Sequence[int], names: Sequence[str], lang: str) -> str:
+    listed = [seat_name(s, names, lang) for s in seats]
+    if len(listed) < 2:
+        return "".join(listed)
+    joint = " и " if _is_ru(lang) else " and "
+    return ", ".join(listed[:-1]) + joint + listed[-1]
+
+
+def _penalty_text(result: HandResult, lang: str, names: Sequence[str]) -> str:
+    """A hand where the losers record their own pips: who went out, who records what."""
+    ru = _is_ru(lang)
+    recorders = result.recorders
+    amounts = result.amounts or result.points
+    if recorders:
+        what = _seats_text(recorders, names, lang)
+        sum_text = result.arithmetic()
+        writes = (
+            (
+                f"{what} записывает {sum_text}"
+                if len(recorders) == 1
+                else f"{what} записывают {sum_text}"
+            )
+            if ru
+            else f"{what} record{'s' if len(recorders) == 1 else ''} {sum_text}"
+        )
+    else:
+        writes = "никто ничего не записывает" if ru else "nobody records anything"
+    del amounts
+    if result.end is HandEnd.DOMINO:
+        assert result.closer is not None
+        who = seat_name(result.closer, names, lang)
+        if ru:
+            return f"Домино: {who} выкладывает последнюю кость; {writes}."
+        return f"Domino by {who}: {writes}."
+    if result.winner is None:
+        if ru:
+            return f"Рыба: наименьшая сумма разделена; {writes}."
+        return f"Block: the lowest total is shared; {writes}."
+    who = seat_name(result.winner, names, lang)
+    if ru:
+        return f"Рыба: меньше всего очков у игрока {who}; {writes}."
+    return f"Block: {who} has the single lowest total; {writes}."
+
+
+def _minimum_text(result: HandResult, lang: str) -> str:
+    """The amounts the minimum to record dropped, and what rounding made of the rest."""
+    ru = _is_ru(lang)
+    out = ""
+    amounts = result.amounts or result.points
+    dropped = [a for a, p in zip(amounts, result.points, strict=True) if a and not p]
+    rounded = [(a, p) for a, p in zip(amounts, result.points, strict=True) if p and a != p]
+    if rounded:
+        pairs = ", ".join(f"{a} → {p}" for a, p in rounded)
+        out += f" Округление: {pairs}." if ru else f" Rounded: {pairs}."
+    if dropped:
+        listed = ", ".join(map(str, dropped))
+        out += (
+            f" Меньше минимума не пишут: {listed}."
+            if ru
+            else f" Under the minimum, not recorded: {listed}."
+        )
+    return out
+
+
 def match_text(
     outcome: MatchOutcome, scores: Sequence[int], lang: str = "en", names: Sequence[str] = ()
 ) -> str:
-    """The state of the match after a hand, naming the winner once it is over."""
+    """The state of the match after a hand, naming the winner (and the losers who reached a
+    target that loses) once it is over."""
     ru = _is_ru(lang)
     listed = scores_text(scores, names)
     if not outcome.over:
         return f"Счёт: {listed}." if ru else f"Scores: {listed}."
+    lost = ""
+    if outcome.losers:
+        who = _seats_text(outcome.losers, names, lang)
+        if ru:
+            verb = (
+                "доходит до цели и проигрывает"
+                if len(outcome.losers) == 1
+                else ("доходят до цели и проигрывают")
+            )
+            lost = f"{who} {verb}. "
+        else:
+            lost = f"{who} reached the target and lost. "
+        lost = lost[:1].upper() + lost[1:]
     if outcome.winner is None:
-        return f"Матч окончен вничью: {listed}." if ru else f"The match is drawn: {listed}."
+        return lost + (
+            f"Матч окончен вничью: {listed}." if ru else f"The match is drawn: {listed}."
+        )
     if ru:
-        return f"Матч выигрывает {seat_name(outcome.winner, names, lang)}: {listed}."
-    return f"{_sentence_start(outcome.winner, names, lang)} wins the match: {listed}."
+        return lost + f"Матч выигрывает {seat_name(outcome.winner, names, lang)}: {listed}."
+    return lost + f"{_sentence_start(outcome.winner, names, lang)} wins the match: {listed}."
 
 
 def hands_played_text(hands: int, max_hands: int, lang: str = "en") -> str:
@@ -182,3 +306,42 @@ def match_length_text(
 ) -> str:
     """A match that ended after its agreed number of hands (nobody reached the target)."""
     return f"{hands_played_text(hands, max_hands, lang)}: {scores_text(scores, names)}."
+
+
+def note_text(note: TurnNote, lang: str = "en", names: Sequence[str] = ()) -> str:
+    """What a rule made happen after an action, in words (an extra turn, a forced draw, a
+    closed place, a second double that may follow)."""
+    ru = _is_ru(lang)
+    who = seat_name(note.seat, names, lang)
+    if note.kind == "extra_turn":
+        if ru:
+            return f"Сумма концов {note.total}: {who} ходит ещё раз."
+        return f"The ends total {note.total}: {who} moves again."
+    if note.kind == "forced_draw":
+        if ru:
+            return f"Сумма концов {note.total}: {who} сначала берёт из базара {note.count}."
+        return f"The ends total {note.total}: {who} must first draw {note.count}."
+    if note.kind == "closed":
+        assert note.place is not None
+        tile = note.place.tile.text
+        if ru:
+            return f"{tile} никто не покрыл: это место закрыто навсегда."
+        return f"Nobody covered {tile}: that place is closed for good."
+    if ru:
+        return f"{who} может положить второй дубль или пропустить."
+    return f"{_sentence_start(note.seat, names, lang)} may lay a second double, or skip."
+
+
+def goal_text(rules: Rules, players: int, lang: str = "en") -> str:
+    """The match's goal in words: "Whoever reaches 101 loses." …"""
+    ru = _is_ru(lang)
+    if rules.goal is Goal.FIXED_HANDS:
+        hands = rules.hands_limit
+        if ru:
+            word = "сдачи" if hands % 10 == 1 and hands % 100 != 11 else "сдач"
+            return f"Матч из {hands} {word}."
+        return f"The match is {hands} hand{'s' if hands != 1 else ''}."
+    target = rules.target(players)
+    if rules.goal is Goal.REACH_LOSES:
+        return f"Кто дойдёт до {target}, проигрывает." if ru else f"Whoever reaches {target} loses."
+    return f"Кто первым наберёт {target}, выигрывает." if ru else f"First to {target} wins."

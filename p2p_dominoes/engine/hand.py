@@ -1,17 +1,27 @@
-"""One hand: the deal, whose turn it is, legal actions, and the validated step of each action."""
+"""One hand with every tile known: the deal, legal actions, and the validated step of each action.
+
+The public turn rules live in `TurnMachine`; this adds what needs the hands (holding the tile,
+holding no playable tile when passing or drawing when stuck, a drawn tile to play at once)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from p2p_dominoes.engine.actions import DRAW, PASS, PLAYS_ON, Action, Draw, Pass, Play
+from p2p_dominoes.engine.actions import DRAW, PASS, PLAYS_ON, SKIP, Action, Draw, Pass, Play, Skip
 from p2p_dominoes.engine.errors import IllegalAction, InvalidRecord
-from p2p_dominoes.engine.legality import may_draw, playable_mask, plays_for, why_no_draw
-from p2p_dominoes.engine.line import Line, Place, Side
+from p2p_dominoes.engine.legality import (
+    may_draw,
+    must_play_drawn,
+    playable_mask,
+    plays_for,
+    why_no_draw,
+)
+from p2p_dominoes.engine.line import Place, Side
 from p2p_dominoes.engine.rules import Rules
-from p2p_dominoes.engine.scoring import HandEnd, HandResult, score_block, score_domino
+from p2p_dominoes.engine.scoring import HandEnd, HandResult, score_hand
 from p2p_dominoes.engine.tiles import (
     ALL_TILES_MASK,
+    DOUBLES_MASK,
     TILES,
     VALUE_MASK,
     Tile,
@@ -19,27 +29,13 @@ from p2p_dominoes.engine.tiles import (
     pips_in,
     tiles_in,
 )
+from p2p_dominoes.engine.turns import TurnMachine
 
 
-class HandState:
+class HandState(TurnMachine):
     """The full state of one hand; `apply` checks every action before it changes anything."""
 
-    __slots__ = (
-        "_drawn",
-        "boneyard",
-        "dealt",
-        "hands",
-        "history",
-        "line",
-        "must_lead",
-        "opener",
-        "passes",
-        "pending",
-        "players",
-        "result",
-        "rules",
-        "turn",
-    )
+    __slots__ = ("_drawn", "boneyard", "dealt", "hands", "pending", "result")
 
     def __init__(
         self,
@@ -68,26 +64,16 @@ class HandState:
             raise InvalidRecord(f"opener {opener} is not a seat of {players} players")
         if must_lead is not None and not masks[opener] & must_lead.bit:
             raise InvalidRecord(f"opener {opener} does not hold {must_lead.text}, which must lead")
-        self.rules = rules
-        self.players = players
+        super().__init__(rules, players, opener, must_lead, len(boneyard))
         self.hands = masks
         self.dealt = tuple(self.hands)
         self.boneyard = list(boneyard)
         self._drawn = 0
-        self.line = Line()
-        self.opener = opener
-        self.turn = opener
-        self.must_lead = must_lead
-        self.passes = 0
         self.pending: Tile | None = None
-        self.history: list[tuple[int, Action]] = []
+        """A drawn tile that fits and must be played at once (play_drawn_at_once)."""
         self.result: HandResult | None = None
 
     # -- what the rules allow ------------------------------------------------------------
-
-    @property
-    def boneyard_size(self) -> int:
-        return len(self.boneyard) - self._drawn
 
     @property
     def drawn_tiles(self) -> list[Tile]:
@@ -99,32 +85,42 @@ class HandState:
 
     def playable_mask(self, seat: int) -> int:
         """Bits of the tiles `seat` could play now, were it their turn."""
-        return playable_mask(self.hands[seat], self.line, self.pending, self.must_lead)
+        mask = playable_mask(self.hands[seat], self.line, self.pending, self.must_lead)
+        if self.second_double:
+            mask &= DOUBLES_MASK
+        return mask
 
     def can_draw(self, playable: int) -> bool:
         """Drawing is allowed now for a seat whose playable tiles are `playable`."""
-        return may_draw(self.rules, len(self.boneyard) - self._drawn, self.pending, playable)
+        return may_draw(self, self.pending, playable)
 
     def legal_plays(self) -> list[Play]:
         """Every (tile, open place) the seat to act may play."""
         if self.result is not None:
             return []
         line = self.line
-        if self.pending is not None or self.must_lead is not None or not line.tiles:
+        if not self._plain:
+            if self.must_draw_first():
+                return []
+            playable = self.playable_mask(self.turn)
+        elif self.pending is not None or self.must_lead is not None or not line.tiles:
             playable = self.playable_mask(self.turn)
         else:
             playable = self.hands[self.turn] & line.fit_mask
         return plays_for(line, playable) if playable else []
 
     def legal_actions(self) -> list[Action]:
-        """Plays first, then draw and pass when the rules allow them."""
+        """Plays first, then draw, pass and skip when the rules allow them."""
         if self.result is not None:
             return []
         actions: list[Action] = list(self.legal_plays())
+        if self.second_double:
+            actions.append(SKIP)
+            return actions
         playable = self.playable_mask(self.turn)
         if self.can_draw(playable):
             actions.append(DRAW)
-        elif not playable:
+        if not playable and self.pass_is_public_legal():
             actions.append(PASS)
         return actions
 
@@ -136,19 +132,28 @@ class HandState:
             raise IllegalAction(seat, str(action), "the hand is over")
         if seat != self.turn:
             raise IllegalAction(seat, str(action), f"it is seat {self.turn}'s turn")
-        if type(action) is Play:
-            action = self._play(seat, action)
-        elif type(action) is Draw:
+        kind = type(action)
+        if kind is Play:
+            self._play(seat, action)  # type: ignore[arg-type]
+        elif kind is Draw:
             self._draw(seat)
-        elif type(action) is Pass:
+            return
+        elif kind is Pass:
             self._pass(seat)
+        elif kind is Skip:
+            self.check_skip(seat)
+            self._after_skip(seat)
         else:
             raise IllegalAction(seat, repr(action), "that is not an action")
-        self.history.append((seat, action))
+        if self.end is not None:
+            self._score()
 
-    def _play(self, seat: int, play: Play) -> Play:
-        """Check and make a play; returns it as made (side B of an untouched opening double
-        is side A)."""
+    def _score(self) -> None:
+        pips = [pips_in(h) for h in self.hands]
+        self.result = score_hand(self.rules, self.end or HandEnd.BLOCK, pips, self.closer)
+
+    def _play(self, seat: int, play: Play) -> None:
+        """Check and make a play (side B of an untouched opening double is side A)."""
         tile, place = play
         hand = self.hands[seat]
         line = self.line
@@ -158,6 +163,15 @@ class HandState:
             or (self.must_lead is not None and tile is not self.must_lead)
         ):
             raise self._illegal_play(seat, tile, place)
+        if not self._plain:
+            play = self.check_public_play(seat, play)
+            hand ^= tile.bit
+            self.hands[seat] = hand
+            self.pending = None
+            self._after_play(seat, play, hand)
+            return
+        # The first version's rules: the same steps as TurnMachine._after_play, inlined (this
+        # is the engine's hot path).
         tiles = line.tiles
         if tiles:
             # Places are interned, so `in` compares identities.
@@ -175,45 +189,38 @@ class HandState:
         self.passes = 0
         self.pending = None
         self.must_lead = None
+        self.history.append((seat, play))
         if not hand:
-            self.result = score_domino(seat, [pips_in(h) for h in self.hands])
+            self.end = HandEnd.DOMINO
+            self.closer = seat
         else:
-            self.turn = (seat + 1) % self.players
-        return play
+            self.turn = seat + 1 if seat + 1 < self.players else 0
 
     def _illegal_play(self, seat: int, tile: Tile, place: Place | None) -> IllegalAction:
         """The first rule that playing `tile` on `place` breaks."""
         what = f"play {tile.text}"
-        line = self.line
         if not self.hands[seat] & tile.bit:
             return IllegalAction(seat, what, f"they do not hold {tile.text}")
         if self.pending is not None and tile is not self.pending:
             return IllegalAction(
                 seat, what, f"the drawn tile {self.pending.text} fits and must be played at once"
             )
-        if self.must_lead is not None and tile is not self.must_lead:
-            return IllegalAction(seat, what, f"this hand must be led with {self.must_lead.text}")
-        if not line.tiles:
-            return IllegalAction(seat, what, "the line is empty: the lead takes no place")
-        if not line.places_for(tile):
-            ends = " and ".join(str(v) for v in sorted({p.value for p in line.places}))
-            return IllegalAction(seat, what, f"{tile.text} fits no open end ({ends})")
-        if place is None or place not in line.places:
-            return IllegalAction(seat, what, "that place is not open")
-        return IllegalAction(
-            seat, what, f"{tile.text} does not fit the {place.value} on {place.tile.text}"
-        )
+        try:
+            self.check_public_play(seat, Play(tile, place))
+        except IllegalAction as exc:
+            return exc
+        return IllegalAction(seat, what, "that place is not open")
 
     def _draw(self, seat: int) -> None:
         playable = self.playable_mask(seat)
         if not self.can_draw(playable):
-            raise IllegalAction(
-                seat, "draw", why_no_draw(self.rules, self.boneyard_size, self.pending, playable)
-            )
+            raise IllegalAction(seat, "draw", why_no_draw(self, self.pending, playable))
+        forced = self.forced_due > 0
         tile = self.boneyard[self._drawn]
         self._drawn += 1
         self.hands[seat] |= tile.bit
-        if self.rules.play_drawn_at_once and (not self.line.tiles or self.line.fit_mask & tile.bit):
+        self._after_draw(seat)
+        if must_play_drawn(self, tile, forced):
             self.pending = tile
 
     def _pass(self, seat: int) -> None:
@@ -221,17 +228,9 @@ class HandState:
         if playable:
             tile = next(tiles_in(playable))
             raise IllegalAction(seat, "pass", f"they hold a playable tile ({tile.text})")
-        if self.can_draw(playable):
-            raise IllegalAction(
-                seat,
-                "pass",
-                f"they must draw while the boneyard holds more than {self.rules.reserve} tiles",
-            )
-        self.passes += 1
-        if self.passes >= self.players:
-            self.result = score_block(self.rules, [pips_in(h) for h in self.hands])
-        else:
-            self.turn = (seat + 1) % self.players
+        if not self.pass_is_public_legal():
+            raise IllegalAction(seat, "pass", self.why_no_pass())
+        self._after_pass(seat)
 
     # -- results -----------------------------------------------------------------------------
 

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from p2p_dominoes.engine.actions import LEADS, PLAYS_ON, Play
 from p2p_dominoes.engine.line import Line
-from p2p_dominoes.engine.rules import Drawing, Rules
+from p2p_dominoes.engine.rules import Drawing
 from p2p_dominoes.engine.tiles import VALUE_MASK, Tile, tiles_in
+from p2p_dominoes.engine.turns import TurnMachine
 
 
 def playable_mask(hand: int, line: Line, pending: Tile | None, must_lead: Tile | None) -> int:
@@ -36,26 +37,28 @@ def plays_for(line: Line, playable: int) -> list[Play]:
     return plays
 
 
-def may_draw(rules: Rules, boneyard_size: int, pending: Tile | None, playable: int) -> bool:
-    """Drawing is allowed for a seat whose playable tiles are `playable`."""
-    drawing = rules.drawing
-    if drawing is Drawing.NEVER or pending is not None or boneyard_size <= rules.reserve:
+def may_draw(turns: TurnMachine, pending: Tile | None, playable: int) -> bool:
+    """Drawing is allowed for the seat to move, whose playable tiles are `playable`."""
+    if pending is not None or not turns.draw_is_public_legal():
         return False
-    return drawing is Drawing.ANY_TIME or not playable
+    return turns.forced_due > 0 or turns.rules.drawing is Drawing.ANY_TIME or not playable
 
 
-def why_no_draw(rules: Rules, boneyard_size: int, pending: Tile | None, playable: int) -> str:
+def why_no_draw(turns: TurnMachine, pending: Tile | None, playable: int) -> str:
     """The rule that forbids drawing now (call only when `may_draw` is false)."""
-    reserve = rules.reserve
-    if rules.drawing is Drawing.NEVER:
-        return "these rules have no drawing"
     if pending is not None:
         return f"the drawn tile {pending.text} fits and must be played at once"
-    if boneyard_size <= reserve:
-        if reserve:
-            return (
-                f"the boneyard holds {boneyard_size} tiles, and the last {reserve} are never drawn"
-            )
-        return "the boneyard is empty"
+    if not turns.draw_is_public_legal():
+        return turns.why_no_draw()
     tile = next(tiles_in(playable))
     return f"drawing is allowed only with no playable tile, and {tile.text} fits"
+
+
+def must_play_drawn(turns: TurnMachine, tile: Tile, forced: bool) -> bool:
+    """Whether a tile just drawn must be the next tile played (`play_drawn_at_once`): only a
+    draw the seat chose, of a tile it may play now (a lead the rules fix is not replaced)."""
+    return (
+        turns.rules.play_drawn_at_once
+        and not forced
+        and bool(playable_mask(tile.bit, turns.line, None, turns.must_lead))
+    )

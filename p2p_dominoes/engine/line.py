@@ -99,27 +99,58 @@ _ATTACH: Final[tuple[dict[int, tuple[Connection, Place]], ...]] = tuple(
 
 
 class Line:
-    """A line with exactly two open ends; doubles lie crosswise and never branch.
+    """A line with two open ends (fewer once the donkey rule closes one); doubles never branch.
 
     Other layouts (a cross, trains) will be classes of their own with more open places.
     """
 
-    __slots__ = ("connections", "fit_mask", "places", "tiles")
+    __slots__ = ("along", "closed", "connections", "fit_mask", "places", "tiles")
 
-    def __init__(self) -> None:
+    def __init__(self, along: bool = False) -> None:
         self.tiles: list[Tile] = []
         self.connections: list[Connection] = []
         self.places: list[Place] = []
+        self.closed: list[Place] = []
+        """Places a double closed for good (the donkey rule), in the order closed."""
         self.fit_mask = 0
         """Bits of every tile that fits some open place (kept up to date on each play)."""
+        self.along = along
+        """Doubles lie lengthwise: their parts are ends A and B, and they count once."""
 
     def copy(self) -> Line:
-        other = Line()
+        other = Line(self.along)
         other.tiles = self.tiles.copy()
         other.connections = self.connections.copy()
         other.places = self.places.copy()
+        other.closed = self.closed.copy()
         other.fit_mask = self.fit_mask
         return other
+
+    def end_total(self) -> int:
+        """S: the open ends' numbers; a crosswise double at an end counts both halves, once."""
+        total = 0
+        counted: set[int] = set()
+        for place in self.places:
+            tile = place.tile
+            if tile.is_double and not self.along:
+                if tile.index not in counted:
+                    counted.add(tile.index)
+                    total += tile.pips
+            else:
+                total += place.value
+        return total
+
+    def close(self, place: Place) -> None:
+        """Close an open place for good (a double nobody covered in time)."""
+        self.places.remove(place)
+        self.closed.append(place)
+        self._refit()
+
+    def _refit(self) -> None:
+        mask = 0
+        for place in self.places:
+            mask |= VALUE_MASK[place.value]
+        self.fit_mask = mask
 
     @property
     def is_empty(self) -> bool:
@@ -152,4 +183,5 @@ class Line:
             places[0] = free
         else:
             places[1] = free
-        self.fit_mask = VALUE_MASK[places[0].value] | VALUE_MASK[places[1].value]
+        # Two places, or one once the donkey rule closed the other ([-1] is then [0]).
+        self.fit_mask = VALUE_MASK[places[0].value] | VALUE_MASK[places[-1].value]

@@ -1,73 +1,142 @@
-"""A match: hands in sequence, who opens each, scores, and the end at the target."""
+"""A match: hands in sequence, who opens each, scores, and the end at the goal."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
 from p2p_dominoes.engine.errors import InvalidRecord
-from p2p_dominoes.engine.hand import HandState, highest_double_lead
-from p2p_dominoes.engine.rules import FirstOpener, NextOpener, Rules
-from p2p_dominoes.engine.scoring import HandResult, MatchOutcome, match_outcome
+from p2p_dominoes.engine.hand import HandState
+from p2p_dominoes.engine.opening import (
+    Opening,
+    PreviousHands,
+    fallback_opening,
+    opening,
+    rank_list,
+    unclaimed_opening,
+)
+from p2p_dominoes.engine.rules import Rules
+from p2p_dominoes.engine.scoring import HandEnd, HandResult, MatchOutcome, match_outcome
 from p2p_dominoes.engine.tiles import Tile
 
 
 class Match:
-    """Scores across hands; opens each hand with the opener the rules name."""
+    """Scores across hands; opens each hand with the opener the rules name.
+
+    A void hand (redealt) scores nothing, is not counted, and is not "the previous hand": the
+    redeal opens as if it had not been played."""
 
     def __init__(self, rules: Rules, players: int, scores: Sequence[int] | None = None) -> None:
         self.rules = rules
         self.players = rules.check_players(players)
         self.scores = list(scores) if scores is not None else [0] * players
-        if len(self.scores) != players or any(type(s) is not int or s < 0 for s in self.scores):
-            raise InvalidRecord(f"scores must be {players} non-negative integers")
+        if len(self.scores) != players or any(type(s) is not int for s in self.scores):
+            raise InvalidRecord(f"scores must be {players} integers")
         self.results: list[HandResult] = []
-        self.openers: list[int] = []
-        self.outcome = match_outcome(rules, self.scores)
+        """Every finished hand's result, void ones included, in order."""
+        self.openers: list[int | None] = []
+        """Every started hand's opener (None for a hand void before any turn)."""
+        self.counted_hands = 0
+        self.previous = PreviousHands()
+        self.outcome = match_outcome(rules, self.scores, 0)
 
     @property
     def hand_number(self) -> int:
-        """1 for the first hand, counting the hand in progress."""
+        """1 for the first hand, counting the hand in progress and void hands."""
         return len(self.openers) + 1
+
+    @property
+    def opening_number(self) -> int:
+        """The number the opening rule reads: counted hands so far + 1."""
+        return self.counted_hands + 1
+
+    def rank_list(self) -> tuple[Tile, ...]:
+        """The tiles the next hand's opener is claimed by (empty: the deal does not matter)."""
+        return rank_list(self.rules, self.opening_number, self.previous)
+
+    def opening(self, hands: Sequence[Sequence[Tile]], lottery: int | None) -> Opening:
+        """The next hand's opening, from its full deal."""
+        return opening(self.rules, self.opening_number, hands, lottery, self.previous)
+
+    def unclaimed_opening(self, lottery: int | None) -> Opening:
+        """The next hand's opening when `rank_list()` is empty."""
+        return unclaimed_opening(
+            self.rules, self.opening_number, self.players, lottery, self.previous
+        )
+
+    def fallback_opening(self, lottery: int | None) -> Opening:
+        """The next hand's opening when a claim phase found no ranked tile."""
+        return fallback_opening(
+            self.rules, self.opening_number, self.players, lottery, self.previous
+        )
 
     def next_opener(
         self, hands: Sequence[Sequence[Tile]], lottery: int | None
     ) -> tuple[int, Tile | None]:
-        """The seat that leads the next hand, and a tile it must lead (if the rules fix one)."""
-        if not self.openers:
-            if self.rules.first_opener is FirstOpener.HIGHEST_DOUBLE:
-                return highest_double_lead(hands)
-            if lottery is None or lottery < 0:
-                raise InvalidRecord(
-                    "the first opener is drawn by lottery: a random input is needed"
-                )
-            return lottery % self.players, None
-        previous = self.openers[-1]
-        if self.rules.next_opener is NextOpener.PREVIOUS_WINNER:
-            winner = self.results[-1].winner
-            return (previous if winner is None else winner), None
-        return (previous + 1) % self.players, None
+        """The seat that leads the next hand and a tile it must lead (first version's API;
+        raises for a void opening)."""
+        found = (
+            self.opening(hands, lottery) if self.rank_list() else self.unclaimed_opening(lottery)
+        )
+        if found.seat is None:
+            raise InvalidRecord("no opener: the hand is redealt")
+        return found.seat, found.must_lead
 
-    def start_hand(
-        self, hands: Sequence[Sequence[Tile]], boneyard: Sequence[Tile], lottery: int | None = None
-    ) -> HandState:
-        """Deal the next hand; `lottery` is the shared random input for a first-hand lottery."""
+    def _check_can_start(self) -> None:
         if self.outcome.over:
             raise InvalidRecord("the match is over")
         if len(self.results) != len(self.openers):
             raise InvalidRecord("the previous hand is not finished")
-        opener, must_lead = self.next_opener(hands, lottery)
-        hand = HandState(self.rules, hands, boneyard, opener, must_lead)
-        self.openers.append(opener)
+
+    def start_hand(
+        self,
+        hands: Sequence[Sequence[Tile]],
+        boneyard: Sequence[Tile],
+        lottery: int | None = None,
+        found: Opening | None = None,
+    ) -> HandState | None:
+        """Deal the next hand; None when it is void before any turn (then call `void_hand`).
+
+        `lottery` is the hand's shared random input; `found` an opening decided elsewhere (a
+        claim phase), else it is computed from the deal."""
+        self._check_can_start()
+        if found is None:
+            found = (
+                self.opening(hands, lottery)
+                if self.rank_list()
+                else self.unclaimed_opening(lottery)
+            )
+        if found.seat is None:
+            self.openers.append(None)
+            return None
+        hand = HandState(self.rules, hands, boneyard, found.seat, found.must_lead)
+        self.openers.append(found.seat)
         return hand
+
+    def void_hand(self) -> MatchOutcome:
+        """Record a hand void before any turn (no ranked tile dealt, fallback redeal)."""
+        if len(self.openers) == len(self.results):
+            self._check_can_start()
+            self.openers.append(None)
+        pips = (0,) * self.players
+        self.results.append(HandResult(HandEnd.VOID, None, pips, pips))
+        return self.outcome
 
     def finish_hand(self, hand: HandState) -> MatchOutcome:
         """Add a finished hand's points; the match ends only after a fully scored hand."""
         if hand.result is None:
             raise InvalidRecord("the hand is not finished")
+        return self.finish_result(hand.result, hand.opener)
+
+    def finish_result(self, result: HandResult, opener: int) -> MatchOutcome:
+        """Add a finished hand's result (as `finish_hand`, from an audited result)."""
         if len(self.results) + 1 != len(self.openers):
             raise InvalidRecord("that hand was not started by this match")
-        self.results.append(hand.result)
-        for seat, points in enumerate(hand.result.points):
-            self.scores[seat] += points
-        self.outcome = match_outcome(self.rules, self.scores)
+        self.results.append(result)
+        if result.end is HandEnd.VOID:
+            return self.outcome
+        for unit, points in enumerate(result.points):
+            self.scores[unit] += points
+        self.counted_hands += 1
+        self.previous = PreviousHands(opener, result.winner)
+        self.outcome = match_outcome(self.rules, self.scores, self.counted_hands)
         return self.outcome

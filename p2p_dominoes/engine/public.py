@@ -9,126 +9,65 @@ a full `HandState`.
 
 from __future__ import annotations
 
-from p2p_dominoes.engine.actions import DRAW, PASS, PLAYS_ON, Action, Play
+from p2p_dominoes.engine.actions import Action, Play
 from p2p_dominoes.engine.errors import IllegalAction
-from p2p_dominoes.engine.legality import may_draw, playable_mask, plays_for, why_no_draw
-from p2p_dominoes.engine.line import Line, Side
-from p2p_dominoes.engine.rules import Drawing, Rules
-from p2p_dominoes.engine.scoring import HandEnd
-from p2p_dominoes.engine.tiles import VALUE_MASK, Tile, tiles_in
+from p2p_dominoes.engine.legality import may_draw, playable_mask, plays_for
+from p2p_dominoes.engine.line import Line
+from p2p_dominoes.engine.rules import Rules
+from p2p_dominoes.engine.tiles import DOUBLES_MASK, Tile, tiles_in
+from p2p_dominoes.engine.turns import TurnMachine
 
 
-class PublicHand:
-    """The public state of one hand: counts, boneyard size, line, turn and consecutive passes."""
+class PublicHand(TurnMachine):
+    """The public state of one hand: counts, boneyard size, line, turn and every public rule."""
+
+    __slots__ = ("counts",)
 
     def __init__(
         self, rules: Rules, players: int, opener: int, must_lead: Tile | None = None
     ) -> None:
-        self.rules = rules
-        self.players = rules.check_players(players)
+        players = rules.check_players(players)
         size = rules.hand_size(players)
+        super().__init__(rules, players, opener, must_lead, 28 - size * players)
         self.counts = [size] * players
-        self.boneyard_size = 28 - size * players
-        self.line = Line()
-        self.opener = opener
-        self.turn = opener
-        self.must_lead = must_lead
-        self.passes = 0
-        self.end: HandEnd | None = None
-        self.history: list[tuple[int, Action]] = []
-
-    @property
-    def over(self) -> bool:
-        return self.end is not None
-
-    def _check_turn(self, seat: int, what: str) -> None:
-        if self.end is not None:
-            raise IllegalAction(seat, what, "the hand is over")
-        if seat != self.turn:
-            raise IllegalAction(seat, what, f"it is seat {self.turn}'s turn")
-
-    def normalise(self, play: Play) -> Play:
-        """The same play with an untouched opening double's side B read as side A."""
-        place = play.place
-        if place is not None and place.side is Side.B and len(self.line.tiles) == 1:
-            return PLAYS_ON[place.id - 1].get(play.tile.bit, play)
-        return play
 
     def check_play(self, seat: int, play: Play) -> Play:
-        """Raise IllegalAction unless `play` fits the line now; return it normalised."""
-        play = self.normalise(play)
-        tile, place = play.tile, play.place
-        what = f"play {tile.text}"
-        self._check_turn(seat, what)
-        if tile in self.line.tiles:
-            raise IllegalAction(seat, what, f"{tile.text} is already on the table")
-        if not self.line.tiles:
-            if self.must_lead is not None and tile is not self.must_lead:
-                raise IllegalAction(seat, what, f"this hand must be led with {self.must_lead.text}")
-            if place is not None:
-                raise IllegalAction(seat, what, "the line is empty: the lead takes no place")
-            return play
-        if place is None or place not in self.line.places:
-            if not self.line.places_for(tile):
-                ends = " and ".join(str(v) for v in sorted({p.value for p in self.line.places}))
-                raise IllegalAction(seat, what, f"{tile.text} fits no open end ({ends})")
-            raise IllegalAction(seat, what, "that place is not open")
-        if not VALUE_MASK[place.value] & tile.bit:
-            raise IllegalAction(
-                seat, what, f"{tile.text} does not fit the {place.value} on {place.tile.text}"
-            )
-        return play
+        """Raise IllegalAction unless `play` fits the table now; return it normalised."""
+        return self.check_public_play(seat, play)
 
     def play(self, seat: int, play: Play) -> None:
         """Apply a play that `check_play` accepted (the tile's holder was checked elsewhere)."""
-        play = self.check_play(seat, play)
-        if self.line.tiles:
-            assert play.place is not None
-            self.line.attach(play.tile, play.place)
-        else:
-            self.line.start(play.tile)
-        self.must_lead = None
+        play = self.check_public_play(seat, play)
         self.counts[seat] -= 1
-        self.passes = 0
-        self.history.append((seat, play))
-        if self.counts[seat] == 0:
-            self.end = HandEnd.DOMINO
-        else:
-            self.turn = (seat + 1) % self.players
+        self._after_play(seat, play, self.counts[seat])
 
     def check_draw(self, seat: int) -> None:
         """Raise IllegalAction unless drawing can be legal now for some hand."""
         self._check_turn(seat, "draw")
-        if self.rules.drawing is Drawing.NEVER or self.boneyard_size <= self.rules.reserve:
-            raise IllegalAction(seat, "draw", why_no_draw(self.rules, self.boneyard_size, None, 0))
+        if not self.draw_is_public_legal():
+            raise IllegalAction(seat, "draw", self.why_no_draw())
 
     def draw(self, seat: int) -> None:
         """Apply a draw: the seat's count grows, the turn stays."""
         self.check_draw(seat)
-        self.boneyard_size -= 1
         self.counts[seat] += 1
-        self.history.append((seat, DRAW))
+        self._after_draw(seat)
 
     def check_pass(self, seat: int) -> None:
-        """Raise IllegalAction when the seat could be made to draw instead."""
+        """Raise IllegalAction when the seat could be made to draw (or play a second double)."""
         self._check_turn(seat, "pass")
-        if self.rules.drawing is not Drawing.NEVER and self.boneyard_size > self.rules.reserve:
-            raise IllegalAction(
-                seat,
-                "pass",
-                f"they must draw or play while the boneyard holds more than "
-                f"{self.rules.reserve} tiles",
-            )
+        if not self.pass_is_public_legal():
+            raise IllegalAction(seat, "pass", self.why_no_pass())
 
     def pass_turn(self, seat: int) -> None:
         """Apply a pass; every player in turn passing blocks the hand."""
         self.check_pass(seat)
-        self.passes += 1
-        self.history.append((seat, PASS))
-        if self.passes >= self.players:
-            self.end = HandEnd.BLOCK
-        else:
-            self.turn = (seat + 1) % self.players
+        self._after_pass(seat)
+
+    def skip(self, seat: int) -> None:
+        """Decline a second double (T2)."""
+        self.check_skip(seat)
+        self._after_skip(seat)
 
 
 class PeerView:
@@ -170,9 +109,10 @@ class PeerView:
 
     def _playable(self) -> int:
         public = self._public
-        if public.turn != self.seat or public.over:
+        if public.turn != self.seat or public.over or public.must_draw_first():
             return 0
-        return playable_mask(self._hand, public.line, self._pending, public.must_lead)
+        mask = playable_mask(self._hand, public.line, self._pending, public.must_lead)
+        return mask & DOUBLES_MASK if public.second_double else mask
 
     def legal_plays(self) -> list[Play]:
         playable = self._playable()
@@ -182,10 +122,14 @@ class PeerView:
         public = self._public
         if public.turn != self.seat or public.over:
             return False
-        return may_draw(public.rules, public.boneyard_size, self._pending, self._playable())
+        return may_draw(public, self._pending, self._playable())
 
     def can_pass(self) -> bool:
         public = self._public
         if public.turn != self.seat or public.over:
             return False
-        return not self._playable() and not self.can_draw()
+        return not self._playable() and public.pass_is_public_legal()
+
+    def can_skip(self) -> bool:
+        public = self._public
+        return public.turn == self.seat and not public.over and public.second_double

@@ -9,18 +9,20 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from p2p_dominoes.engine.actions import DRAW, PASS, Action, Draw, Play
+from p2p_dominoes.engine.actions import DRAW, PASS, SKIP, Action, Draw, Play, Skip
 from p2p_dominoes.engine.description import describe
 from p2p_dominoes.engine.errors import IllegalAction, InvalidRecord
-from p2p_dominoes.engine.hand import HandState, highest_double_lead
+from p2p_dominoes.engine.hand import HandState
 from p2p_dominoes.engine.line import Place, Side
-from p2p_dominoes.engine.rules import FirstOpener, Rules
-from p2p_dominoes.engine.scoring import HandResult, MatchOutcome, match_outcome
+from p2p_dominoes.engine.opening import best_of, rank_list
+from p2p_dominoes.engine.rules import Rules
+from p2p_dominoes.engine.scoring import HandEnd, HandResult, MatchOutcome, match_outcome
 from p2p_dominoes.engine.tiles import Tile, parse_tile, tiles_in
 
 _RECORD_KEYS = {"rules", "scores", "opener", "hands", "boneyard", "actions", "hand", "players"}
 MAX_NAME_CHARS = 64
-_ACTION_KEYS = {"seat", "play", "at", "side", "draw", "pass"}
+_MAX_SCORE = 10**9
+_ACTION_KEYS = {"seat", "play", "at", "side", "draw", "pass", "skip"}
 
 
 @dataclass(frozen=True)
@@ -96,9 +98,9 @@ def parse_record(data: object) -> HandRecord:
     if (
         not isinstance(scores, list)
         or len(scores) != players
-        or not all(type(s) is int and s >= 0 for s in scores)
+        or not all(type(s) is int and abs(s) <= _MAX_SCORE for s in scores)
     ):
-        raise InvalidRecord(f"'scores' must be {players} non-negative integers")
+        raise InvalidRecord(f"'scores' must be {players} integers")
     opener = data["opener"]
     if type(opener) is not int or not 0 <= opener < players:
         raise InvalidRecord(f"'opener' must be a seat number from 0 to {players - 1}")
@@ -139,10 +141,10 @@ def _check_action_shape(index: int, action: object, players: int) -> None:
     seat = action.get("seat")
     if type(seat) is not int or not 0 <= seat < players:
         raise InvalidRecord(f"{where}: 'seat' must be a seat number from 0 to {players - 1}")
-    kinds = [k for k in ("play", "draw", "pass") if k in action]
+    kinds = [k for k in ("play", "draw", "pass", "skip") if k in action]
     if len(kinds) != 1:
-        raise InvalidRecord(f"{where} (seat {seat}): give exactly one of play, draw, pass")
-    if kinds[0] in ("draw", "pass") and action[kinds[0]] is not True:
+        raise InvalidRecord(f"{where} (seat {seat}): give exactly one of play, draw, pass, skip")
+    if kinds[0] in ("draw", "pass", "skip") and action[kinds[0]] is not True:
         raise InvalidRecord(f"{where} (seat {seat}): {kinds[0]!r} must be true")
     if kinds[0] != "play" and ("at" in action or "side" in action):
         raise InvalidRecord(f"{where} (seat {seat}): 'at' and 'side' go only with a play")
@@ -156,6 +158,8 @@ def resolve_action(state: HandState, raw: dict[str, Any]) -> Action:
         return DRAW
     if "pass" in raw:
         return PASS
+    if "skip" in raw:
+        return SKIP
     tile = parse_tile(raw["play"])
     if state.line.is_empty:
         return Play(tile)
@@ -176,7 +180,7 @@ def resolve_action(state: HandState, raw: dict[str, Any]) -> Action:
                 raw["seat"], f"play {tile.text}", "it fits no open place at the end or side named"
             )
         return Play(tile, None)  # apply() names the rule this breaks
-    if "at" not in raw and "side" not in raw and len({p.tile for p in candidates}) > 1:
+    if "at" not in raw and len({p.tile for p in candidates}) > 1:
         raise InvalidRecord(
             f"{tile.text} fits open places on {candidates[0].tile.text} and "
             f"{candidates[1].tile.text}: say which with 'at'"
@@ -194,6 +198,8 @@ def action_to_dict(seat: int, action: Action) -> dict[str, Any]:
         return out
     if isinstance(action, Draw):
         return {"seat": seat, "draw": True}
+    if isinstance(action, Skip):
+        return {"seat": seat, "skip": True}
     return {"seat": seat, "pass": True}
 
 
@@ -236,16 +242,29 @@ class Replay:
         return self.state.outcome()
 
 
+def _claimed_lead(record: HandRecord) -> Tile | None:
+    """The tile the opener must lead when the opening rule ranks tiles (checked against the
+    record's opener); None when the rule does not depend on the deal."""
+    rules = record.rules
+    rule = rules.opener_rule(record.hand)
+    if not rule.is_claimed:
+        return None
+    best = best_of(rank_list(rules, record.hand), (t for hand in record.hands for t in hand))
+    if best is None:
+        return None  # the fallback decided, from facts outside this record
+    seat = next(s for s, hand in enumerate(record.hands) if best in hand)
+    if seat != record.opener:
+        which = "first hand" if record.hand == 1 else "hand"
+        raise InvalidRecord(
+            f"the {which} is opened by the holder of {best.text}, seat {seat}, "
+            f"not seat {record.opener}"
+        )
+    return best
+
+
 def replay(record: HandRecord, lang: str = "en") -> Replay:
     """Validate and replay every action; an illegal one raises InvalidRecord naming it."""
-    must_lead = None
-    if record.hand == 1 and record.rules.first_opener is FirstOpener.HIGHEST_DOUBLE:
-        seat, must_lead = highest_double_lead(record.hands)
-        if seat != record.opener:
-            raise InvalidRecord(
-                f"the first hand is opened by the holder of {must_lead.text}, seat {seat}, "
-                f"not seat {record.opener}"
-            )
+    must_lead = _claimed_lead(record)
     state = HandState(record.rules, record.hands, record.boneyard, record.opener, must_lead)
     out = Replay(state, record)
     for index, raw in enumerate(record.actions):
@@ -259,9 +278,14 @@ def replay(record: HandRecord, lang: str = "en") -> Replay:
         except InvalidRecord as exc:
             raise InvalidRecord(f"action {index} (seat {seat}): {exc}") from None
         drawn = state.drawn_tiles[-1] if state.boneyard_size < before else None
-        board = describe(state.line, lang) if isinstance(action, Play) else None
+        board = (
+            describe(state.line, lang, state.rules.reads_end_total)
+            if isinstance(action, Play)
+            else None
+        )
         out.steps.append(ReplayStep(index, seat, action, drawn, board))
     result = state.outcome()
     out.scores = tuple(s + p for s, p in zip(record.scores, result.points, strict=True))
-    out.match = match_outcome(record.rules, out.scores) if state.result else None
+    finished = state.result is not None and state.result.end is not HandEnd.VOID
+    out.match = match_outcome(record.rules, out.scores, record.hand) if finished else None
     return out

@@ -1,12 +1,18 @@
-"""Rules as data: every switch that tells one domino game from another, and the named presets."""
+"""Rules as data: every switch that tells one domino game from another, and the named presets.
+
+One field table (`FIELDS`) drives parsing, the wire form, the editor and the docs. Its names are
+a contract (rules files, records, the genesis): the 41 fields of `docs/rules.md`, in wire order.
+A field the engine does not play yet has only its default among its values (`playable` is false);
+a later version adds values, never renames.
+"""
 
 from __future__ import annotations
 
-import dataclasses
 import functools
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, Final
+from typing import Any, Final, Literal
 
 from p2p_dominoes.engine.errors import InvalidRecord
 
@@ -16,38 +22,300 @@ class Drawing(StrEnum):
 
     ANY_TIME = "any-time"  # even while holding a playable tile
     WHEN_STUCK = "when-stuck"  # only with no playable tile
-    NEVER = "never"
+    NEVER = "never"  # no boneyard: undealt tiles stay out of play
 
 
-class FirstOpener(StrEnum):
-    """Who leads the first hand of a match."""
+class Opener(StrEnum):
+    """Who leads a hand, and with what."""
 
-    LOTTERY = "lottery"  # a fair lottery; the random input comes from outside the engine
-    HIGHEST_DOUBLE = "highest-double"  # the holder of the highest double leads it
+    LOTTERY = "lottery"  # seat (lottery mod n), any tile; the random input comes from outside
+    ROTATE = "rotate"  # one seat clockwise from the previous counted hand's opener, any tile
+    PREVIOUS_WINNER = "previous-winner"  # the previous counted hand's lead seat, any tile
+    LOWEST_DOUBLE = "lowest-double"  # the holder of 0:0 leads it, else 1:1, …
+    HIGHEST_DOUBLE = "highest-double"  # 6:6, else 5:5, …
+    ASSIGNED_DOUBLE = "assigned-double"  # d:d, then (d+1):(d+1) … 6:6, 0:0 … cyclically
+    WEEKDAY_DOUBLE = "weekday-double"  # as assigned, with d = weekday mod 7
+    HEAVIEST_TILE = "heaviest-tile"  # the most pips, ties to the higher half
+
+    @property
+    def is_double_rule(self) -> bool:
+        return self in _DOUBLE_RULES
+
+    @property
+    def is_claimed(self) -> bool:
+        """Whether finding the opener needs to know who holds which tile."""
+        return self in _DOUBLE_RULES or self is Opener.HEAVIEST_TILE
 
 
-class NextOpener(StrEnum):
-    """Who leads the later hands of a match."""
+_DOUBLE_RULES: Final = frozenset(
+    {Opener.LOWEST_DOUBLE, Opener.HIGHEST_DOUBLE, Opener.ASSIGNED_DOUBLE, Opener.WEEKDAY_DOUBLE}
+)
 
-    ROTATE = "rotate"  # one seat clockwise from the previous hand's opener
-    PREVIOUS_WINNER = "previous-winner"  # the previous winner; the previous opener if none
+FirstOpener = Opener
+"""Who leads the first hand (the name of the first version; one enum now)."""
+NextOpener = Opener
+"""Who leads the later hands (the name of the first version; one enum now)."""
+
+
+class Fallback(StrEnum):
+    """What decides the opener when the opening rule finds nothing (no double dealt, no winner)."""
+
+    HEAVIEST_TILE = "heaviest-tile"
+    LOTTERY = "lottery"
+    PREVIOUS_OPENER = "previous-opener"
+    ROTATE = "rotate"
+    REDEAL = "redeal"  # the hand is void and dealt again
 
 
 class BlockScoring(StrEnum):
-    """How a blocked hand is scored."""
+    """How a blocked hand is scored («Рыба»)."""
 
-    LOWEST_TAKES_DIFFERENCE = "lowest-takes-difference"  # others' pips − own; a tie scores 0
+    LOWEST_TAKES = "lowest-takes"  # the unique lowest wins the hand, as at a domino
+    LOWEST_TAKES_DIFFERENCE = "lowest-takes-difference"  # amounts less the lowest's pips
+    ALL_TO_WORST = "all-to-worst"  # the unique worst records every pip on the table
 
 
 class Layout(StrEnum):
     """The shape of the layout on the table."""
 
-    LINE = "line"  # two open ends; doubles crosswise, never branching
+    LINE = "line"  # two open ends
+    CROSS = "cross"
+    TELEPHONE = "telephone"
+    TRAINS = "trains"
+
+
+class Doubles(StrEnum):
+    """How a double lies."""
+
+    ACROSS = "across"  # crosswise: its long sides A and B
+    ALONG = "along"  # lengthwise, like any other tile: end A and end B
+    CHOICE = "choice"  # the player says so on each double
+
+
+class Teams(StrEnum):
+    NONE = "none"
+    OPPOSITE_PAIRS = "opposite-pairs"  # seats 0+2 against 1+3
+
+
+class HandScoring(StrEnum):
+    """What is recorded when a hand ends («Кто и что записывает»)."""
+
+    LOSERS_OWN = "losers-own"  # each loser records their own pips (bad points)
+    WORST_OWN = "worst-own"  # only the worst loser records (bad points)
+    LEADER_TAKES = "leader-takes"  # the winner records the others' pips (good points)
+    NONE = "none"
+    LUCK_SETTLEMENT = "luck-settlement"
+
+
+class MoveScoring(StrEnum):
+    NONE = "none"
+    ENDS = "ends"
+    PLACED_TILE = "placed-tile"
+    LUCK = "luck"
+
+
+class EndsAward(StrEnum):
+    QUOTIENT = "quotient"
+    TOTAL = "total"
+
+
+class Goal(StrEnum):
+    """How a match ends («Цель»)."""
+
+    REACH_WINS = "reach-wins"
+    REACH_LOSES = "reach-loses"  # the classic: whoever reaches the target loses
+    FIXED_HANDS = "fixed-hands"
+
+
+class TargetCheck(StrEnum):
+    HAND_END = "hand-end"
+    IMMEDIATE = "immediate"
+
+
+_REQUIRED: Final = object()
+Kind = Literal["str", "int", "bool", "pairs", "enum"]
+
+
+@dataclass(frozen=True)
+class FieldSpec:
+    """One switch: its contract name, its values, its default, and the seed switch it is."""
+
+    name: str
+    kind: Kind
+    default: Any = _REQUIRED
+    enum: type[StrEnum] | None = None
+    choices: tuple[str, ...] = ()
+    """The values the engine plays today (a later version adds values)."""
+    low: int | None = None
+    high: int | None = None
+    switch: str = ""
+    """The switch's id in the rules study (D2, W1, O1, …); empty for what is not a seed switch."""
+    int_choices: tuple[int, ...] = ()
+
+    @property
+    def required(self) -> bool:
+        return self.default is _REQUIRED
+
+    @property
+    def playable(self) -> bool:
+        """False while the engine plays only the default (the switch is hidden until then)."""
+        if self.kind == "enum":
+            return len(self.choices) > 1
+        return not (self.low is not None and self.low == self.high)
+
+    def parse(self, raw: object) -> Any:
+        """The field's value from JSON/msgpack data, or InvalidRecord saying what it must be."""
+        name = self.name
+        if self.kind == "enum":
+            assert self.enum is not None
+            if isinstance(raw, str) and raw in self.choices:
+                return self.enum(raw)
+            if isinstance(raw, str) and raw in {e.value for e in self.enum}:
+                raise InvalidRecord(f"rules: {name} {raw!r} is not played by this version yet")
+            raise InvalidRecord(f"rules: {name} must be one of {', '.join(self.choices)}")
+        if self.kind == "pairs":
+            if not isinstance(raw, (list, tuple)) or not all(
+                isinstance(p, (list, tuple)) and len(p) == 2 and all(type(x) is int for x in p)
+                for p in raw
+            ):
+                raise InvalidRecord(f"rules: {name} must be a list of [players, number] pairs")
+            return tuple((p[0], p[1]) for p in raw)
+        if self.kind == "bool":
+            if not isinstance(raw, bool):
+                raise InvalidRecord(f"rules: {name} must be true or false")
+            if self.low == self.high == 0 and raw:
+                raise InvalidRecord(f"rules: {name} is not played by this version yet")
+            return raw
+        if self.kind == "str":
+            if not isinstance(raw, str) or not raw or len(raw) > 64 or not raw.isprintable():
+                raise InvalidRecord(f"rules: {name} must be 1–64 printable characters")
+            return raw
+        if type(raw) is not int:
+            raise InvalidRecord(f"rules: {name} must be an integer")
+        if self.int_choices and raw not in self.int_choices:
+            raise InvalidRecord(f"rules: {name} must be one of {_or(self.int_choices)}")
+        low, high = self.low, self.high
+        if (low is not None and raw < low) or (high is not None and raw > high):
+            if low == high:
+                raise InvalidRecord(f"rules: {name} other than {low} is not played yet")
+            if high is None:
+                raise InvalidRecord(f"rules: {name} must be at least {low}")
+            raise InvalidRecord(f"rules: {name} must be from {low} to {high}")
+        return raw
+
+    def to_plain(self, value: Any) -> Any:
+        """The JSON form of a value of this field."""
+        if self.kind == "pairs":
+            return [list(pair) for pair in value]
+        return str(value) if isinstance(value, StrEnum) else value
+
+
+def _or(values: tuple[int, ...]) -> str:
+    return ", ".join(map(str, values[:-1])) + f" or {values[-1]}"
+
+
+def _enum(
+    name: str,
+    enum: type[StrEnum],
+    default: Any = _REQUIRED,
+    *,
+    plays: tuple[str, ...] = (),
+    switch: str = "",
+) -> FieldSpec:
+    choices = plays or tuple(e.value for e in enum)
+    return FieldSpec(name, "enum", default, enum, choices, switch=switch)
+
+
+def _int(name: str, default: Any, low: int, high: int | None, switch: str = "") -> FieldSpec:
+    return FieldSpec(name, "int", default, low=low, high=high, switch=switch)
+
+
+def _bool(name: str, default: Any, switch: str = "", *, later: bool = False) -> FieldSpec:
+    # `later`: only False is played so far (low == high == 0 marks it).
+    return FieldSpec(
+        name, "bool", default, low=0 if later else None, high=0 if later else None, switch=switch
+    )
+
+
+def _fixed(name: str, default: int, switch: str = "") -> FieldSpec:
+    """An integer switch whose other values come with a later version."""
+    return FieldSpec(name, "int", default, low=default, high=default, switch=switch)
+
+
+FIELDS: Final[tuple[FieldSpec, ...]] = (
+    # The eleven fields of the first version, in their wire order and meaning.
+    FieldSpec("name", "str"),
+    FieldSpec("hand_sizes", "pairs", switch="D2"),
+    _int("reserve", _REQUIRED, 0, 27, "W2"),
+    _enum("drawing", Drawing, switch="D3"),
+    _bool("play_drawn_at_once", _REQUIRED),
+    _enum(
+        "first_opener",
+        Opener,
+        switch="O1",
+        plays=tuple(o.value for o in Opener if o not in (Opener.ROTATE, Opener.PREVIOUS_WINNER)),
+    ),
+    _enum("next_opener", Opener, switch="O1"),
+    _enum("block_scoring", BlockScoring, switch="S2"),
+    FieldSpec("targets", "pairs", switch="S5"),
+    _enum("layout", Layout, Layout.LINE, plays=("line",), switch="F1"),
+    _int("stall_timeout_s", 180, 1, 86_400),
+    # The switches of seed 003 and beyond.
+    _bool("must_draw_when_stuck", True, "W1"),
+    _int("draw_limit", 0, 0, 28, "W1"),
+    _int("forced_draw_sum", 0, 0, 40, "X3"),
+    _enum(
+        "first_fallback",
+        Fallback,
+        Fallback.HEAVIEST_TILE,
+        switch="O1",
+        plays=("heaviest-tile", "lottery", "redeal"),
+    ),
+    _enum("next_fallback", Fallback, Fallback.PREVIOUS_OPENER, switch="O1"),
+    _int("assigned_double", 1, 0, 6, "O2"),
+    _int("weekday", 0, 0, 7, "O1"),
+    _enum("doubles", Doubles, Doubles.ACROSS, plays=("across", "along"), switch="T1"),
+    _bool("two_doubles", False, "T2"),
+    _int("extra_turn_sum", 0, 0, 40, "X2"),
+    _fixed("cross_quota", 1, "F2"),
+    _bool("double_closes_ray", False, "X1"),
+    _bool("fish_counts", True, "E1"),
+    _bool("end_when_boneyard_empty", False, later=True),
+    _enum("teams", Teams, Teams.NONE, plays=("none",), switch="K0"),
+    _enum(
+        "hand_scoring",
+        HandScoring,
+        HandScoring.LEADER_TAKES,
+        switch="S1",
+        plays=("losers-own", "worst-own", "leader-takes"),
+    ),
+    FieldSpec("rounding", "int", 1, low=1, high=10, switch="S3", int_choices=(1, 5, 10)),
+    _int("min_record", 0, 0, 168, "S4"),
+    _fixed("domino_bonus", 0),
+    _fixed("block_bonus", 0),
+    _enum("move_scoring", MoveScoring, MoveScoring.NONE, plays=("none",), switch="S1"),
+    _fixed("ends_modulus", 5),
+    _enum("ends_award", EndsAward, EndsAward.QUOTIENT, plays=("quotient",)),
+    _enum("goal", Goal, Goal.REACH_WINS, switch="S5"),
+    _int("hands_limit", 0, 0, 10_000, "S5"),
+    _enum("target_check", TargetCheck, TargetCheck.HAND_END, plays=("hand-end",)),
+    _bool("general", False, "C1", later=True),
+    _bool("admiral", False, "C2", later=True),
+    _bool("snotty_goat", False, "C3", later=True),
+    _bool("winner_reset", False, "C4", later=True),
+)
+FIELD: Final[Mapping[str, FieldSpec]] = {spec.name: spec for spec in FIELDS}
+FIRST_VERSION_FIELDS: Final = 11
+"""The first version's rules had the first 11 fields; a missing later field means its default."""
 
 
 @dataclass(frozen=True)
 class Rules:
-    """Every switch of a game; the engine branches on these, never on the preset name."""
+    """Every switch of a game; the engine branches on these, never on the preset name.
+
+    Build one with `Rules.from_dict` (a preset name, a full object, or a preset with overrides);
+    a set the rules checker finds a conflict in cannot be constructed.
+    """
 
     name: str
     hand_sizes: tuple[tuple[int, int], ...]
@@ -57,24 +325,60 @@ class Rules:
     drawing: Drawing
     play_drawn_at_once: bool
     """A drawn tile that fits must be played at once, which ends the turn."""
-    first_opener: FirstOpener
-    next_opener: NextOpener
+    first_opener: Opener
+    next_opener: Opener
     block_scoring: BlockScoring
     targets: tuple[tuple[int, int], ...]
-    """(players, points that win the match) for every supported player count."""
+    """(players, target points) for every supported player count; none for a fixed length."""
     layout: Layout = Layout.LINE
     stall_timeout_s: int = 180
     """Seconds a table waits for a seat's message before it may name the seat as stalling."""
+    must_draw_when_stuck: bool = True
+    draw_limit: int = 0
+    """Most voluntary or needed draws in one turn; 0 = no limit."""
+    forced_draw_sum: int = 0
+    """An end total that makes the next seat draw two first; 0 = off."""
+    first_fallback: Fallback = Fallback.HEAVIEST_TILE
+    next_fallback: Fallback = Fallback.PREVIOUS_OPENER
+    assigned_double: int = 1
+    weekday: int = 0
+    """1 = Monday … 7 = Sunday, fixed when the table is created; 0 = unset."""
+    doubles: Doubles = Doubles.ACROSS
+    two_doubles: bool = False
+    extra_turn_sum: int = 0
+    cross_quota: int = 1
+    double_closes_ray: bool = False
+    fish_counts: bool = True
+    end_when_boneyard_empty: bool = False
+    teams: Teams = Teams.NONE
+    hand_scoring: HandScoring = HandScoring.LEADER_TAKES
+    rounding: int = 1
+    min_record: int = 0
+    domino_bonus: int = 0
+    block_bonus: int = 0
+    move_scoring: MoveScoring = MoveScoring.NONE
+    ends_modulus: int = 5
+    ends_award: EndsAward = EndsAward.QUOTIENT
+    goal: Goal = Goal.REACH_WINS
+    hands_limit: int = 0
+    target_check: TargetCheck = TargetCheck.HAND_END
+    general: bool = False
+    admiral: bool = False
+    snotty_goat: bool = False
+    winner_reset: bool = False
 
     def __post_init__(self) -> None:
-        counts = [n for n, _ in self.hand_sizes]
-        if not counts or counts != sorted(set(counts)) or [n for n, _ in self.targets] != counts:
-            raise InvalidRecord("rules: hand sizes and targets must name the same player counts")
-        for players, size in self.hand_sizes:
-            if not 2 <= players <= 4 or size < 1 or players * size + self.reserve > 28:
-                raise InvalidRecord(f"rules: cannot deal {size} tiles to {players} players")
-        if self.reserve < 0 or any(t < 1 for _, t in self.targets) or self.stall_timeout_s < 1:
-            raise InvalidRecord("rules: reserve, targets and stall timeout must be positive")
+        for spec in FIELDS:
+            # Values given directly (not from a dict) are checked the same way.
+            value = getattr(self, spec.name)
+            parsed = spec.parse(spec.to_plain(value))
+            if parsed != value or type(parsed) is not type(value):
+                object.__setattr__(self, spec.name, parsed)
+        problem = first_problem(self.to_dict())
+        if problem is not None:
+            raise InvalidRecord(f"rules: {problem}")
+
+    # -- derived notions ---------------------------------------------------------------------
 
     @property
     def player_counts(self) -> tuple[int, ...]:
@@ -93,8 +397,26 @@ class Rules:
             raise
 
     def target(self, players: int) -> int:
-        """Match points that win with `players` players."""
-        return dict(self.targets)[self.check_players(players)]
+        """Match points that reach the goal with `players` players (0 for a fixed length)."""
+        self.check_players(players)
+        return dict(self.targets).get(players, 0)
+
+    def drawable(self, players: int) -> int:
+        """Tiles that can ever be drawn in a hand of `players` players."""
+        return drawable(self.to_dict(), players)
+
+    @property
+    def reads_end_total(self) -> bool:
+        """Some rule reads the open ends' total (so the board description states it)."""
+        return bool(self.extra_turn_sum or self.forced_draw_sum) or self.move_scoring in (
+            MoveScoring.ENDS,
+            MoveScoring.LUCK,
+        )
+
+    @property
+    def bad_points(self) -> bool:
+        """Recorded points are penalties (you want few) rather than gains."""
+        return self.hand_scoring in (HandScoring.LOSERS_OWN, HandScoring.WORST_OWN)
 
     def check_players(self, players: int) -> int:
         """`players` if these rules are for that many players, else a clear error."""
@@ -103,134 +425,180 @@ class Rules:
             raise InvalidRecord(f"rules {self.name!r} are for {counts} players, not {players}")
         return players
 
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready object that `from_dict` turns back into the same rules."""
-        out: dict[str, Any] = {}
-        for field in dataclasses.fields(self):
-            value = getattr(self, field.name)
-            if isinstance(value, tuple):
-                value = [list(pair) for pair in value]
-            out[field.name] = str(value) if isinstance(value, StrEnum) else value
-        return out
+    def opener_rule(self, hand_number: int) -> Opener:
+        return self.first_opener if hand_number == 1 else self.next_opener
 
-    def to_wire(self) -> tuple[tuple[str, str | int | bool | tuple[tuple[int, int], ...]], ...]:
-        """The rules as msgpack-ready nested arrays of (field, value) pairs, in field order."""
+    def fallback(self, hand_number: int) -> Fallback:
+        return self.first_fallback if hand_number == 1 else self.next_fallback
+
+    # -- forms -------------------------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        """Every field as JSON-ready data, in wire order; `from_dict` gives the same rules."""
+        return {spec.name: spec.to_plain(getattr(self, spec.name)) for spec in FIELDS}
+
+    def to_wire(self) -> tuple[tuple[str, Any], ...]:
+        """(field, value) pairs for msgpack: the first version's 11 fields, then every later
+        field that differs from its default (so a first-version rule set keeps its bytes)."""
         out = []
-        for name, value in self.to_dict().items():
-            if isinstance(value, list):
-                value = tuple((players, number) for players, number in value)
-            out.append((name, value))
+        for index, spec in enumerate(FIELDS):
+            value = getattr(self, spec.name)
+            if index >= FIRST_VERSION_FIELDS and value == spec.default:
+                continue
+            plain = spec.to_plain(value)
+            if isinstance(plain, list):
+                plain = tuple(tuple(pair) for pair in plain)
+            out.append((spec.name, plain))
         return tuple(out)
 
     @classmethod
     def from_wire(cls, wire: object) -> Rules:
-        """Validate rules that came as `to_wire` arrays (from a genesis message)."""
+        """Validate rules that came as `to_wire` arrays (from a genesis or lobby message)."""
         if not isinstance(wire, (list, tuple)) or not all(
             isinstance(p, (list, tuple)) and len(p) == 2 and isinstance(p[0], str) for p in wire
         ):
             raise InvalidRecord("rules must be a list of (field, value) pairs")
-        data = {
-            name: [list(x) for x in value] if isinstance(value, (list, tuple)) else value
-            for name, value in wire
-        }
+        data = {name: value for name, value in wire}
         if len(data) != len(wire):
             raise InvalidRecord("rules name a field twice")
         return cls.from_dict(data)
 
     @classmethod
     def from_dict(cls, data: object) -> Rules:
-        """Validate a rules object from a record; a string names a preset."""
-        if isinstance(data, str):
-            return preset(data)
-        if not isinstance(data, dict):
-            raise InvalidRecord("rules must be a preset name or an object")
-        fields = {f.name: f for f in dataclasses.fields(cls)}
-        unknown = set(data) - set(fields)
-        if unknown:
-            raise InvalidRecord(f"rules: unknown field {sorted(unknown)[0]!r}")
-        values: dict[str, Any] = {}
-        for name, field in fields.items():
-            if name not in data:
-                if field.default is dataclasses.MISSING:
-                    raise InvalidRecord(f"rules: missing field {name!r}")
-                continue
-            values[name] = _field_value(name, field.type, data[name])
-        return cls(**values)
+        """Validate a rules object: a preset name, a full object, or {"base": PRESET, …}."""
+        return cls(**_typed(draft_of(data)))
+
+    def differences(self, other: Rules) -> list[str]:
+        """The fields (other than the name) whose values differ from `other`'s."""
+        mine, theirs = self.to_dict(), other.to_dict()
+        return [name for name in mine if name != "name" and mine[name] != theirs[name]]
+
+    def base_preset(self) -> Rules:
+        """The preset these rules differ least from (the one they say they start from first)."""
+        if self.name in PRESETS:
+            return PRESETS[self.name]
+        return min(PRESETS.values(), key=lambda p: len(self.differences(p)))
 
 
-def _field_value(name: str, kind: object, raw: object) -> object:
-    enums: dict[str, type[StrEnum]] = {
-        "drawing": Drawing,
-        "first_opener": FirstOpener,
-        "next_opener": NextOpener,
-        "block_scoring": BlockScoring,
-        "layout": Layout,
-    }
-    if name in enums:
-        try:
-            return enums[name](str(raw))
-        except ValueError:
-            choices = ", ".join(e.value for e in enums[name])
-            raise InvalidRecord(f"rules: {name} must be one of {choices}") from None
-    if name in ("hand_sizes", "targets"):
-        if not isinstance(raw, list) or not all(
-            isinstance(p, list) and len(p) == 2 and all(type(x) is int for x in p) for p in raw
-        ):
-            raise InvalidRecord(f"rules: {name} must be a list of [players, number] pairs")
-        return tuple((p[0], p[1]) for p in raw)
-    if name == "play_drawn_at_once":
-        if not isinstance(raw, bool):
-            raise InvalidRecord(f"rules: {name} must be true or false")
-        return raw
-    if name == "name":
-        if not isinstance(raw, str) or not raw:
-            raise InvalidRecord("rules: name must be a non-empty string")
-        return raw
-    if type(raw) is not int:
-        raise InvalidRecord(f"rules: {name} must be an integer")
-    return raw
+def _typed(draft: Mapping[str, Any]) -> dict[str, Any]:
+    return {name: FIELD[name].parse(value) for name, value in draft.items()}
 
 
-DRAW: Final = Rules(
+def draft_of(data: object) -> dict[str, Any]:
+    """A full rules object (every field, JSON values) from a preset name, a full object, or
+    {"base": PRESET, …overrides}; shape-checked (types, ranges, values), not checked for
+    conflicts — the editor shows those."""
+    if isinstance(data, str):
+        return preset(data).to_dict()
+    if not isinstance(data, Mapping):
+        raise InvalidRecord("rules must be a preset name or an object")
+    unknown = set(data) - set(FIELD) - {"base"}
+    if unknown:
+        raise InvalidRecord(f"rules: unknown field {sorted(map(str, unknown))[0]!r}")
+    if "base" in data:
+        base = data["base"]
+        if not isinstance(base, str):
+            raise InvalidRecord("rules: base must be a preset name")
+        out = preset(base).to_dict()
+        if "name" not in data:
+            out["name"] = f"{base}-custom"
+    else:
+        out = {}
+        for spec in FIELDS:
+            if spec.name not in data:
+                if spec.required:
+                    raise InvalidRecord(f"rules: missing field {spec.name!r}")
+                out[spec.name] = spec.to_plain(spec.default)
+    for spec in FIELDS:
+        if spec.name in data:
+            out[spec.name] = spec.to_plain(spec.parse(data[spec.name]))
+    return {spec.name: out[spec.name] for spec in FIELDS}
+
+
+def drawable(draft: Mapping[str, Any], players: int) -> int:
+    """Tiles that can ever be drawn in a hand of `players` players (0: no boneyard)."""
+    if draft["drawing"] == Drawing.NEVER:
+        return 0
+    size = dict((n, s) for n, s in draft["hand_sizes"]).get(players, 0)
+    return max(0, 28 - players * int(size) - int(draft["reserve"]))
+
+
+def polarity(draft: Mapping[str, Any]) -> Literal["bad", "good"]:
+    """'bad' when recorded points are penalties (losers record their own pips), else 'good'."""
+    return "bad" if draft["hand_scoring"] in ("losers-own", "worst-own") else "good"
+
+
+def first_problem(draft: Mapping[str, Any]) -> str | None:
+    """The first reason (English) a full rules object cannot be played, or None."""
+    from p2p_dominoes.engine.rules_check import check_rules  # the checker reads FIELDS
+
+    for finding in check_rules(draft):
+        if finding.kind == "conflict":
+            return str(finding.text["en"])
+    return None
+
+
+def _preset(**values: Any) -> Rules:
+    return Rules(**_typed({**values}))
+
+
+DRAW: Final = _preset(
     name="draw",
-    hand_sizes=((2, 7), (3, 7), (4, 6)),
+    hand_sizes=[[2, 7], [3, 7], [4, 6]],
     reserve=2,
-    drawing=Drawing.ANY_TIME,
+    drawing="any-time",
     play_drawn_at_once=False,
-    first_opener=FirstOpener.LOTTERY,
-    next_opener=NextOpener.ROTATE,
-    block_scoring=BlockScoring.LOWEST_TAKES_DIFFERENCE,
-    targets=((2, 100), (3, 61), (4, 61)),
+    first_opener="lottery",
+    next_opener="rotate",
+    block_scoring="lowest-takes-difference",
+    targets=[[2, 100], [3, 61], [4, 61]],
 )
 """The individual Draw game as Pagat describes it (seed 000)."""
 
-DRAW_UNTIL_PLAY: Final = Rules(
+DRAW_UNTIL_PLAY: Final = _preset(
     name="draw-until-play",
-    hand_sizes=((2, 7), (3, 5), (4, 5)),
+    hand_sizes=[[2, 7], [3, 5], [4, 5]],
     reserve=0,
-    drawing=Drawing.WHEN_STUCK,
+    drawing="when-stuck",
     play_drawn_at_once=True,
-    first_opener=FirstOpener.HIGHEST_DOUBLE,
-    next_opener=NextOpener.PREVIOUS_WINNER,
-    block_scoring=BlockScoring.LOWEST_TAKES_DIFFERENCE,
-    targets=((2, 100), (3, 100), (4, 100)),
+    first_opener="highest-double",
+    next_opener="previous-winner",
+    block_scoring="lowest-takes-difference",
+    targets=[[2, 100], [3, 100], [4, 100]],
 )
 """Draw only when stuck and play a fitting drawn tile at once (seed 001)."""
 
-BLOCK: Final = Rules(
+BLOCK: Final = _preset(
     name="block",
-    hand_sizes=((2, 7), (3, 7), (4, 7)),
+    hand_sizes=[[2, 7], [3, 7], [4, 7]],
     reserve=0,
-    drawing=Drawing.NEVER,
+    drawing="never",
     play_drawn_at_once=False,
-    first_opener=FirstOpener.LOTTERY,
-    next_opener=NextOpener.ROTATE,
-    block_scoring=BlockScoring.LOWEST_TAKES_DIFFERENCE,
-    targets=((2, 100), (3, 61), (4, 61)),
+    first_opener="lottery",
+    next_opener="rotate",
+    block_scoring="lowest-takes-difference",
+    targets=[[2, 100], [3, 61], [4, 61]],
 )
 """No drawing at all: pass when you cannot play."""
 
-PRESETS: Final[dict[str, Rules]] = {r.name: r for r in (DRAW, DRAW_UNTIL_PLAY, BLOCK)}
+HOUSE: Final = _preset(
+    name="house",
+    hand_sizes=[[2, 7], [3, 7], [4, 7]],
+    reserve=0,
+    drawing="when-stuck",
+    play_drawn_at_once=False,
+    first_opener="lowest-double",
+    next_opener="lowest-double",
+    next_fallback="heaviest-tile",
+    block_scoring="lowest-takes",
+    hand_scoring="losers-own",
+    goal="reach-loses",
+    targets=[[2, 101], [3, 101], [4, 101]],
+)
+"""The game seed 003 plays «по умолчанию»: 7 each, lowest double opens, draw until you can play,
+losers record their pips, and whoever reaches 101 loses."""
+
+PRESETS: Final[dict[str, Rules]] = {r.name: r for r in (DRAW, DRAW_UNTIL_PLAY, BLOCK, HOUSE)}
 
 
 def preset(name: str) -> Rules:

@@ -1,4 +1,9 @@
-"""Scoring a finished hand and deciding a match."""
+"""Scoring a finished hand and deciding a match, for every «Кто и что записывает» switch.
+
+Points belong to units (a seat; a pair once partnerships exist). Recorded points are gains under
+`leader-takes` and penalties under `losers-own`/`worst-own`; the goal reads them accordingly.
+Order at a hand's end: amounts → rounding → the minimum to record → match totals → the goal.
+"""
 
 from __future__ import annotations
 
@@ -6,68 +11,171 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from p2p_dominoes.engine.rules import BlockScoring, Rules
+from p2p_dominoes.engine.rules import BlockScoring, Goal, HandScoring, Rules
 
 
 class HandEnd(StrEnum):
     DOMINO = "domino"  # a player played their last tile
-    BLOCK = "block"  # every player in turn passed
+    BLOCK = "block"  # every player in turn passed, or no open place is left
+    VOID = "void"  # redealt: a block that does not count, or no opener could be found
     UNFINISHED = "unfinished"
 
 
 @dataclass(frozen=True)
 class HandResult:
-    """How a hand ended, who won it, the points each seat scored, and the pips left in hands."""
+    """How a hand ended, who won it, the points each unit recorded, and the pips left in hands.
+
+    `amounts` are the amounts before rounding and the minimum (what the arithmetic shows);
+    `points` are what was recorded. `closer` is the seat that went out (domino only)."""
 
     end: HandEnd
     winner: int | None
     points: tuple[int, ...]
     pips: tuple[int, ...]
+    amounts: tuple[int, ...] = ()
+    closer: int | None = None
+    scoring: HandScoring = HandScoring.LEADER_TAKES
+    block_scoring: BlockScoring = BlockScoring.LOWEST_TAKES_DIFFERENCE
+
+    @property
+    def recorders(self) -> tuple[int, ...]:
+        """The units that recorded an amount (before the minimum dropped any)."""
+        amounts = self.amounts or self.points
+        return tuple(u for u, a in enumerate(amounts) if a)
 
     def arithmetic(self) -> str:
-        """The sum that gave the winner's points, e.g. "8 + 10 − 3 = 15"."""
-        if self.winner is None:
+        """The sum that gave the recorded points, e.g. "8 + 10 − 3 = 15"."""
+        if self.scoring is HandScoring.LEADER_TAKES:
+            if self.winner is None:
+                return "0"
+            others = [p for seat, p in enumerate(self.pips) if seat != self.winner]
+            text = " + ".join(map(str, others))
+            if (
+                self.end is HandEnd.BLOCK
+                and self.block_scoring is BlockScoring.LOWEST_TAKES_DIFFERENCE
+            ):
+                text += f" − {self.pips[self.winner]}"
+            amount = (self.amounts or self.points)[self.winner]
+            return f"{text} = {amount}"
+        amounts = self.amounts or self.points
+        parts = [str(a) for a in amounts if a]
+        if not parts:
             return "0"
-        others = [p for seat, p in enumerate(self.pips) if seat != self.winner]
-        text = " + ".join(map(str, others))
-        if self.end is HandEnd.BLOCK:
-            text += f" − {self.pips[self.winner]}"
-        return f"{text} = {self.points[self.winner]}"
+        return f"{' + '.join(parts)} = {sum(amounts)}" if len(parts) > 1 else parts[0]
+
+
+def round_amount(amount: int, multiple: int) -> int:
+    """The nearest multiple, halves up (to 5: 12 → 10, 13 → 15; to 10: 14 → 10, 15 → 20)."""
+    return (amount + multiple // 2) // multiple * multiple
+
+
+def score_hand(
+    rules: Rules, end: HandEnd, pips: Sequence[int], closer: int | None = None
+) -> HandResult:
+    """The result of a hand that ended by `end` with `pips` left per unit."""
+    units = len(pips)
+    if end is HandEnd.VOID or (end is HandEnd.BLOCK and not rules.fish_counts):
+        return HandResult(HandEnd.VOID, None, (0,) * units, tuple(pips))
+    lowest = min(pips)
+    if end is HandEnd.DOMINO:
+        assert closer is not None
+        winner: int | None = closer
+    else:
+        winner = pips.index(lowest) if list(pips).count(lowest) == 1 else None
+    amounts = _amounts(rules, end, list(pips), winner)
+    points = [round_amount(a, rules.rounding) if a else 0 for a in amounts]
+    points = [p if p >= rules.min_record else 0 for p in points]
+    return HandResult(
+        end,
+        winner,
+        tuple(points),
+        tuple(pips),
+        tuple(amounts),
+        closer,
+        rules.hand_scoring,
+        rules.block_scoring,
+    )
+
+
+def _amounts(rules: Rules, end: HandEnd, pips: list[int], winner: int | None) -> list[int]:
+    units = len(pips)
+    amounts = [0] * units
+    block = end is HandEnd.BLOCK
+    how = rules.block_scoring
+    if block and how is BlockScoring.ALL_TO_WORST:
+        worst = max(pips)
+        if pips.count(worst) == 1 and worst > min(pips):
+            amounts[pips.index(worst)] = sum(pips)
+        return amounts
+    less = min(pips) if block and how is BlockScoring.LOWEST_TAKES_DIFFERENCE else 0
+    if rules.hand_scoring is HandScoring.LEADER_TAKES:
+        if winner is not None:
+            amounts[winner] = sum(p for u, p in enumerate(pips) if u != winner) - less
+        return amounts
+    if block:
+        losers = [u for u in range(units) if pips[u] > min(pips)]
+    else:
+        losers = [u for u in range(units) if u != winner]
+    if rules.hand_scoring is HandScoring.WORST_OWN and losers:
+        worst = max(pips[u] for u in losers)
+        losers = [u for u in losers if pips[u] == worst]
+    for u in losers:
+        amounts[u] = pips[u] - less
+    return amounts
 
 
 def score_domino(winner: int, pips: Sequence[int]) -> HandResult:
     """The player who went out scores every opponent's pips, even when one holds only [0|0]."""
     points = [0] * len(pips)
     points[winner] = sum(p for seat, p in enumerate(pips) if seat != winner)
-    return HandResult(HandEnd.DOMINO, winner, tuple(points), tuple(pips))
+    return HandResult(HandEnd.DOMINO, winner, tuple(points), tuple(pips), closer=winner)
 
 
 def score_block(rules: Rules, pips: Sequence[int]) -> HandResult:
-    """The single lowest total scores the others' totals minus its own; a shared lowest, nobody."""
-    assert rules.block_scoring is BlockScoring.LOWEST_TAKES_DIFFERENCE
-    lowest = min(pips)
-    points = [0] * len(pips)
-    if list(pips).count(lowest) > 1:
-        return HandResult(HandEnd.BLOCK, None, tuple(points), tuple(pips))
-    winner = list(pips).index(lowest)
-    points[winner] = sum(pips) - 2 * lowest
-    return HandResult(HandEnd.BLOCK, winner, tuple(points), tuple(pips))
+    """A blocked hand scored by `rules` (the first version: the single lowest total scores the
+    others' totals minus its own; a shared lowest, nobody)."""
+    return score_hand(rules, HandEnd.BLOCK, pips)
 
 
 @dataclass(frozen=True)
 class MatchOutcome:
-    """Whether the match is over after a fully scored hand, and who won it (None on a draw)."""
+    """Whether the match is over after a fully scored hand, and who won it (None on a draw).
+
+    `losers` are the units that reached a target that loses (the classic «козёл»)."""
 
     over: bool
     winner: int | None
     draw: bool
+    losers: tuple[int, ...] = ()
 
 
-def match_outcome(rules: Rules, scores: Sequence[int]) -> MatchOutcome:
-    """Reaching the target wins, excess kept; equal best scores at the target draw the match."""
-    best = max(scores)
-    if best < rules.target(len(scores)):
-        return MatchOutcome(over=False, winner=None, draw=False)
-    if list(scores).count(best) > 1:
+_GOES_ON = MatchOutcome(over=False, winner=None, draw=False)
+
+
+def match_outcome(rules: Rules, scores: Sequence[int], hands_played: int = 0) -> MatchOutcome:
+    """Whether `scores` after `hands_played` counted hands end the match, and how.
+
+    reach-wins: reaching the target wins, excess kept, equal best draw; reach-loses: everyone
+    at or over the target loses and the lowest total wins; fixed-hands: after the agreed hands
+    the best total (lowest for penalties) wins."""
+    scores = list(scores)
+    goal = rules.goal
+    if goal is Goal.FIXED_HANDS:
+        if hands_played < rules.hands_limit:
+            return _GOES_ON
+        best = min(scores) if rules.bad_points else max(scores)
+        return _decided(scores, best)
+    target = rules.target(len(scores))
+    if max(scores) < target:
+        return _GOES_ON
+    if goal is Goal.REACH_WINS:
+        return _decided(scores, max(scores))
+    losers = tuple(u for u, s in enumerate(scores) if s >= target)
+    outcome = _decided(scores, min(scores))
+    return MatchOutcome(True, outcome.winner, outcome.draw, losers)
+
+
+def _decided(scores: list[int], best: int) -> MatchOutcome:
+    if scores.count(best) > 1:
         return MatchOutcome(over=True, winner=None, draw=True)
-    return MatchOutcome(over=True, winner=list(scores).index(best), draw=False)
+    return MatchOutcome(over=True, winner=scores.index(best), draw=False)

@@ -76,6 +76,9 @@ VALUE_MASK: Final[tuple[int, ...]] = tuple(
 )
 """VALUE_MASK[v] has the bit of every tile with a half showing v."""
 
+DOUBLES_MASK: Final = sum(t.bit for t in TILES if t.is_double)
+"""The bits of the seven doubles."""
+
 _BY_PAIR: Final[dict[tuple[int, int], Tile]] = {(t.low, t.high): t for t in TILES}
 _BY_BIT: Final[dict[int, Tile]] = {t.bit: t for t in TILES}
 

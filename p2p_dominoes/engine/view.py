@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from p2p_dominoes.engine.actions import DRAW, PASS, Action, Play
+from p2p_dominoes.engine.actions import DRAW, PASS, SKIP, Action, Play
 from p2p_dominoes.engine.hand import HandState
 from p2p_dominoes.engine.line import Line
 from p2p_dominoes.engine.rules import Drawing, Rules
@@ -33,6 +33,7 @@ class SeatView(Protocol):
     def legal_plays(self) -> list[Play]: ...
     def can_draw(self) -> bool: ...
     def can_pass(self) -> bool: ...
+    def can_skip(self) -> bool: ...
 
 
 class HandView:
@@ -87,15 +88,21 @@ class HandView:
         state = self._state
         if state.turn != self.seat or state.result is not None:
             return False
-        playable = state.playable_mask(self.seat)
-        return not playable and not state.can_draw(playable)
+        return not state.playable_mask(self.seat) and state.pass_is_public_legal()
+
+    def can_skip(self) -> bool:
+        state = self._state
+        return state.turn == self.seat and state.result is None and state.second_double
 
 
 def legal_actions(view: SeatView) -> list[Action]:
     """Plays, then draw or pass, for the seat of `view` when it is to act."""
     actions: list[Action] = list(view.legal_plays())
+    if view.can_skip():
+        actions.append(SKIP)
+        return actions
     if view.can_draw():
         actions.append(DRAW)
-    elif view.can_pass():
+    if view.can_pass():
         actions.append(PASS)
     return actions

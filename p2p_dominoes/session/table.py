@@ -859,6 +859,8 @@ class TableSession:
             state = self.match.start_hand(hands, boneyard, lottery)
         except InvalidRecord as exc:
             return self._audit_blame(0, f"the deal is not a set of 28 tiles: {exc}", "audit")
+        if state is None:
+            return self._audit_blame(0, "no seat could open this deal", "audit")
         for seat, claim in enumerate(hand.claims):
             best = highest_double_lead([hands[seat]])[1]
             if claim is not best:

@@ -103,7 +103,7 @@ def render_table(
     """The whole table as text: line, own tiles, others' counts, boneyard, scores, turn."""
     w = _w(lang)
     me = view.seat
-    line = describe(view.line, lang) if view.line.tiles else w["empty"]
+    line = describe(view.line, lang, view.rules.reads_end_total) if view.line.tiles else w["empty"]
     others = ", ".join(
         f"{names[s]}: {w['tiles'].format(n=count)}"
         for s, count in enumerate(view.tile_counts)

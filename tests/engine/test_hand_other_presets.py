@@ -94,10 +94,10 @@ def test_draw_until_play_later_hands_are_led_by_the_previous_winner() -> None:
     match.openers.append(opener)
     from p2p_dominoes.engine import HandResult
 
-    match.results.append(HandResult(HandEnd.DOMINO, 1, (0, 10), (10, 0)))
+    match.finish_result(HandResult(HandEnd.DOMINO, 1, (0, 10), (10, 0)), opener)
     assert match.next_opener([], None) == (1, None)
     match.openers.append(1)
-    match.results.append(HandResult(HandEnd.BLOCK, None, (0, 0), (5, 5)))
+    match.finish_result(HandResult(HandEnd.BLOCK, None, (0, 0), (5, 5)), 1)
     assert match.next_opener([], None) == (1, None)  # nobody won: the previous opener again
 
 

@@ -62,18 +62,42 @@ def assert_tiles_conserved(hand: HandState) -> None:
 
 
 def recount(hand: HandState) -> tuple[int, ...]:
-    """Points of a finished hand, recounted naively from the tiles left in hand."""
+    """Points of a finished hand, recounted naively from the tiles left in hand and the
+    switches «Кто и что записывает», «Рыба», rounding and the minimum."""
+    rules = hand.rules
     pips = [sum(t.pips for t in hand.hand_of(seat)) for seat in range(hand.players)]
-    points = [0] * hand.players
-    if hand.result is not None and hand.result.end is HandEnd.DOMINO:
-        winner = next(seat for seat in range(hand.players) if not hand.hand_of(seat))
-        points[winner] = sum(pips)  # a lone [0|0] elsewhere also counts 0, but does not tie
+    amounts = [0] * hand.players
+    assert hand.result is not None
+    if hand.result.end is HandEnd.VOID:
+        return tuple(amounts)
+    lowest = min(pips)
+    domino = hand.result.end is HandEnd.DOMINO
+    if domino:
+        winner: int | None = next(s for s in range(hand.players) if not hand.hand_of(s))
     else:
-        lowest = min(pips)
-        if pips.count(lowest) == 1:
-            winner = pips.index(lowest)
-            points[winner] = sum(p for s, p in enumerate(pips) if s != winner) - lowest
-    return tuple(points)
+        winner = pips.index(lowest) if pips.count(lowest) == 1 else None
+    less = lowest if not domino and rules.block_scoring.value == "lowest-takes-difference" else 0
+    if not domino and rules.block_scoring.value == "all-to-worst":
+        worst = max(pips)
+        if pips.count(worst) == 1 and worst != lowest:
+            amounts[pips.index(worst)] = sum(pips)
+    elif rules.hand_scoring.value == "leader-takes":
+        if winner is not None:
+            # a lone [0|0] elsewhere also counts 0, but does not tie
+            amounts[winner] = sum(p for s, p in enumerate(pips) if s != winner) - less
+    else:
+        losers = [s for s in range(hand.players) if (s != winner if domino else pips[s] > lowest)]
+        if rules.hand_scoring.value == "worst-own" and losers:
+            top = max(pips[s] for s in losers)
+            losers = [s for s in losers if pips[s] == top]
+        for s in losers:
+            amounts[s] = pips[s] - less
+    out = []
+    for amount in amounts:
+        m = rules.rounding
+        rounded = (amount + m // 2) // m * m
+        out.append(rounded if rounded >= rules.min_record else 0)
+    return tuple(out)
 
 
 @settings(max_examples=60, deadline=None)

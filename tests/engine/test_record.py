@@ -111,7 +111,7 @@ def test_drawing_from_a_two_tile_boneyard_is_named() -> None:
         (record(boneyard=["1|3", "1|3", *EXAMPLE["boneyard"][1:]]), r"\[1\|3\] is dealt twice"),
         (record(hands=[["1|4"], ["1|1"], ["3|5"]]), "seat 0 was dealt 1 tiles; the rules deal 7"),
         (record(hands=[["9|9"] * 7] * 3), r"no tile \[9\|9\]"),
-        (record(scores=[1, 2]), "'scores' must be 3 non-negative integers"),
+        (record(scores=[1, 2]), "'scores' must be 3 integers"),
         (record(actions=[{"seat": 0}]), "give exactly one of play, draw, pass"),
         (record(actions=[{"seat": 0, "dance": True}]), "unknown field 'dance'"),
         (record(actions=[{"seat": 0, "play": "1|4", "side": "left"}]), "'side' must be one of"),

@@ -23,7 +23,6 @@ from p2p_dominoes.engine import (
     describe,
     side_name,
 )
-from p2p_dominoes.engine.legality import why_no_draw
 from p2p_dominoes.net.admission import LobbyState
 from p2p_dominoes.net.presence import Presence
 from p2p_dominoes.session.events import Blame
@@ -159,18 +158,11 @@ def draw_and_pass(view: SeatView, lang: str) -> dict[str, Any]:
         draw_reason = pass_reason = _reason("not_turn", lang)
     else:
         if not can_draw:
-            playable = 0
-            for play in view.legal_plays():
-                playable |= play.tile.bit
-            text = why_no_draw(rules, view.boneyard_size, None, playable)
             if rules.drawing is Drawing.NEVER:
                 draw_reason = _reason("no_drawing", lang)
-            elif "never drawn" in text:
-                draw_reason = _reason("reserve", lang, r=rules.reserve)
-            elif "empty" in text:
-                draw_reason = _reason("empty", lang)
-            elif view.legal_plays() and rules.play_drawn_at_once and "must be played" in text:
-                draw_reason = _reason("must_play", lang)
+            elif view.boneyard_size <= rules.reserve:
+                why = "reserve" if rules.reserve else "empty"
+                draw_reason = _reason(why, lang, r=rules.reserve)
             else:
                 draw_reason = _reason("stuck_only", lang)
         if not can_pass:

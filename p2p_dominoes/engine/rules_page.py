@@ -1,0 +1,104 @@
+"""The rules screen: the seed-003 page as the game's own (Russian word for word, and English),
+with each switch it names marked, and the table's current choice shown next to it.
+
+The page texts are package data (`rules_page_ru.txt`, `rules_page_en.txt`); a switch in them is
+``{{switch:FIELD|words}}`` or ``{{switch:FIELD/CONTROL|words}}`` when one field has two controls
+(`drawing` is both «есть ли базар» and «можно ли покупать, когда ход и так есть»).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from functools import cache
+from importlib import resources
+from typing import Any, Final, NamedTuple
+
+from p2p_dominoes.engine.errors import InvalidRecord
+from p2p_dominoes.engine.rules_check import check_rules, greyed_fields
+from p2p_dominoes.engine.rules_text import CONTROL, Control, control_of
+
+_MARK: Final = re.compile(r"\{\{switch:([a-z_]+)(?:/([A-Za-z0-9-]+))?\|([^{}]*)\}\}")
+_NOW: Final = {"ru": ("сейчас", "не действует"), "en": ("now", "no effect here")}
+
+
+class Segment(NamedTuple):
+    """A piece of the page: plain text (field None), or the words of a switch with the field
+    its editor control sets and the table's current choice in words."""
+
+    text: str
+    field: str | None = None
+    value: str | None = None
+    greyed: bool = False
+    """The switch has no effect at any of the table's player counts."""
+    control: str | None = None
+    """The key of the editor control (`rules_text.CONTROL`) that sets it."""
+
+
+class Mark(NamedTuple):
+    field: str
+    control: Control
+    words: str
+
+
+@cache
+def page_source(lang: str = "ru") -> str:
+    """The page with its switch markers (package data)."""
+    if lang not in _NOW:
+        raise InvalidRecord(f"unknown language {lang!r} (languages: en, ru)")
+    return resources.files(__package__).joinpath(f"rules_page_{lang}.txt").read_text("utf-8")
+
+
+def marks(lang: str = "ru") -> list[Mark]:
+    """Every switch marked on the page, in page order."""
+    return [m for m in _pieces(lang) if isinstance(m, Mark)]
+
+
+def plain_page(lang: str = "ru") -> str:
+    """The page as written, markers removed (the Russian one is the seed word for word)."""
+    return _MARK.sub(lambda m: m.group(3), page_source(lang))
+
+
+def segments(draft: Mapping[str, Any], lang: str = "ru") -> list[Segment]:
+    """The page for a table playing `draft` (a full rules object): text and switch segments."""
+    counts = [n for n, _ in draft["hand_sizes"]]
+    grey = greyed_fields(check_rules(draft), counts)
+    out = []
+    for piece in _pieces(lang):
+        if isinstance(piece, str):
+            out.append(Segment(piece))
+        else:
+            value = piece.control.text(draft, lang)
+            dead = all(name in grey for name in piece.control.fields)
+            out.append(Segment(piece.words, piece.field, value, dead, piece.control.key))
+    return out
+
+
+def render_text(draft: Mapping[str, Any], lang: str = "ru") -> str:
+    """The page for a terminal: each switch followed by the table's choice, e.g.
+    «… [сейчас: прикуп до хода]», and «; не действует» when it changes nothing here."""
+    now, dead = _NOW[lang]
+    parts = []
+    for seg in segments(draft, lang):
+        parts.append(seg.text)
+        if seg.field is not None:
+            parts.append(f" [{now}: {seg.value}{'; ' + dead if seg.greyed else ''}]")
+    return "".join(parts)
+
+
+def _pieces(lang: str) -> list[str | Mark]:
+    source = page_source(lang)
+    out: list[str | Mark] = []
+    at = 0
+    for match in _MARK.finditer(source):
+        if match.start() > at:
+            out.append(source[at : match.start()])
+        name, key, words = match.groups()
+        control = CONTROL[key] if key else control_of(name)
+        if name not in control.fields:
+            raise InvalidRecord(f"rules page: {name} is not set by control {control.key}")
+        out.append(Mark(name, control, words))
+        at = match.end()
+    if at < len(source):
+        out.append(source[at:])
+    return out

@@ -1,0 +1,321 @@
+"""The public turn machine of one hand: whose turn it is and what the rules allow publicly.
+
+`HandState` (every tile known: local play, replays, the end-of-hand audit) and `PublicHand` (what
+each peer sees at a networked table) both build on it, so the checks a peer makes as messages
+arrive and the audit's replay are the same code. Hidden facts (whether a seat held a playable
+tile) are the subclasses' business.
+
+A turn: forced draws first (X3), then draws within the limit, then a play (a second double may
+follow, T2) or a pass. At its end: an extra turn on the end total (X2), a forced draw of two for
+the next seat (X3), closing a double nobody covered in time (X1), then the next seat.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from p2p_dominoes.engine.actions import DRAW, PASS, PLAYS_ON, SKIP, Action, Play
+from p2p_dominoes.engine.errors import IllegalAction
+from p2p_dominoes.engine.line import Line, Place, Side
+from p2p_dominoes.engine.rules import Doubles, Drawing, Rules
+from p2p_dominoes.engine.scoring import HandEnd
+from p2p_dominoes.engine.tiles import VALUE_MASK, Tile
+
+FORCED_DRAWS = 2
+"""Tiles the next seat must draw when the end total hits `forced_draw_sum` («прикуп двух»)."""
+
+
+@dataclass(frozen=True)
+class TurnNote:
+    """Something a rule made happen after an action, for the players to be told.
+
+    kind: "extra_turn" (seat moves again; total), "forced_draw" (seat must first draw `count`;
+    total), "closed" (place closed for good), "second_double" (seat may lay a second double)."""
+
+    kind: str
+    seat: int
+    total: int = 0
+    count: int = 0
+    place: Place | None = None
+
+
+@dataclass
+class _Clock:
+    """A double laid on an end: it closes unless covered by the end of its layer's next turn
+    that begins after every other seat has begun one."""
+
+    place: Place
+    layer: int
+    others: set[int]
+    armed: bool = False
+
+
+class TurnMachine:
+    """Turn order, counts, the line and every public rule of a hand."""
+
+    __slots__ = (
+        "_clocks",
+        "_doubles_this_turn",
+        "_plain",
+        "boneyard_size",
+        "closer",
+        "drawn_this_turn",
+        "end",
+        "forced_due",
+        "history",
+        "line",
+        "must_lead",
+        "notes",
+        "opener",
+        "passes",
+        "players",
+        "rules",
+        "second_double",
+        "turn",
+    )
+
+    def __init__(
+        self, rules: Rules, players: int, opener: int, must_lead: Tile | None, boneyard: int
+    ) -> None:
+        self.rules = rules
+        self.players = players
+        self.line = Line(along=rules.doubles is Doubles.ALONG)
+        self.opener = opener
+        self.turn = opener
+        self.must_lead = must_lead
+        self.passes = 0
+        """Passes in a row with no play and no draw between them; n of them block the hand."""
+        self.boneyard_size = boneyard
+        """Tiles not dealt (the reserve included; out of play when the rules have no drawing)."""
+        self.end: HandEnd | None = None
+        self.closer: int | None = None
+        self.history: list[tuple[int, Action]] = []
+        self.drawn_this_turn = 0
+        """Draws this turn that count against `draw_limit` (forced draws do not)."""
+        self.forced_due = 0
+        """Draws the seat to move must make before anything else (X3)."""
+        self.second_double = False
+        """The seat to move has just laid a double and may lay a second one or skip (T2)."""
+        self._doubles_this_turn = 0
+        self._clocks: list[_Clock] = []
+        self.notes: list[TurnNote] = []
+        """What the rules made happen after the last action (empty for most actions)."""
+        self._plain = not (
+            rules.two_doubles
+            or rules.extra_turn_sum
+            or rules.forced_draw_sum
+            or rules.double_closes_ray
+        )
+
+    # -- public facts ------------------------------------------------------------------------
+
+    @property
+    def over(self) -> bool:
+        return self.end is not None
+
+    @property
+    def drawable(self) -> int:
+        """Tiles that may still be drawn now (the reserve is never drawn)."""
+        if self.rules.drawing is Drawing.NEVER:
+            return 0
+        return max(0, self.boneyard_size - self.rules.reserve)
+
+    @property
+    def closed(self) -> list[Place]:
+        return self.line.closed
+
+    def end_total(self) -> int:
+        return self.line.end_total()
+
+    def draw_is_public_legal(self) -> bool:
+        """Whether the seat to move may draw, as far as public facts go."""
+        if self.end is not None or self.second_double or not self.drawable:
+            return False
+        if self.forced_due:
+            return True
+        limit = self.rules.draw_limit
+        return not limit or self.drawn_this_turn < limit
+
+    def must_draw_first(self) -> bool:
+        """The seat to move owes forced draws that the boneyard can still give."""
+        return bool(self.forced_due) and self.drawable > 0
+
+    def pass_is_public_legal(self) -> bool:
+        """Whether a pass can be legal (the seat must also hold no playable tile)."""
+        if self.end is not None or self.second_double or self.must_draw_first():
+            return False
+        return not self.rules.must_draw_when_stuck or not self.draw_is_public_legal()
+
+    def why_no_pass(self) -> str:
+        if self.second_double:
+            return "after a double only a second double or skip may follow"
+        if self.must_draw_first():
+            return f"they must first draw {self.forced_due} (the end total made them)"
+        reserve = self.rules.reserve
+        return f"they must draw while the boneyard holds more than {reserve} tiles"
+
+    def why_no_draw(self) -> str:
+        rules = self.rules
+        if rules.drawing is Drawing.NEVER:
+            return "these rules have no drawing"
+        if self.second_double:
+            return "after a double only a second double or skip may follow"
+        if not self.drawable:
+            if rules.reserve:
+                return (
+                    f"the boneyard holds {self.boneyard_size} tiles, and the last "
+                    f"{rules.reserve} are never drawn"
+                )
+            return "the boneyard is empty"
+        return f"at most {rules.draw_limit} draws a turn"
+
+    # -- checks shared by both hands -----------------------------------------------------------
+
+    def _check_turn(self, seat: int, what: str) -> None:
+        if self.end is not None:
+            raise IllegalAction(seat, what, "the hand is over")
+        if seat != self.turn:
+            raise IllegalAction(seat, what, f"it is seat {self.turn}'s turn")
+
+    def normalise(self, play: Play) -> Play:
+        """The same play with an untouched opening double's side B read as side A."""
+        place = play.place
+        if place is not None and place.side is Side.B and len(self.line.tiles) == 1:
+            return PLAYS_ON[place.id - 1].get(play.tile.bit, play)
+        return play
+
+    def check_public_play(self, seat: int, play: Play) -> Play:
+        """Raise IllegalAction unless `play` fits the table now; return it normalised."""
+        play = self.normalise(play)
+        tile, place = play.tile, play.place
+        what = f"play {tile.text}"
+        self._check_turn(seat, what)
+        line = self.line
+        if not self._plain:
+            if self.must_draw_first():
+                raise IllegalAction(seat, what, self.why_no_pass())
+            if self.second_double and not tile.is_double:
+                raise IllegalAction(seat, what, "after a double only a second double may follow")
+        if tile in line.tiles:
+            raise IllegalAction(seat, what, f"{tile.text} is already on the table")
+        if not line.tiles:
+            if self.must_lead is not None and tile is not self.must_lead:
+                raise IllegalAction(seat, what, f"this hand must be led with {self.must_lead.text}")
+            if place is not None:
+                raise IllegalAction(seat, what, "the line is empty: the lead takes no place")
+            return play
+        if place is None or place not in line.places or not line.fit_mask & tile.bit:
+            if place is not None and place in line.closed:
+                raise IllegalAction(seat, what, "that place is closed")
+            if not line.fit_mask & tile.bit:
+                ends = " and ".join(str(v) for v in sorted({p.value for p in line.places}))
+                raise IllegalAction(seat, what, f"{tile.text} fits no open end ({ends or 'none'})")
+            raise IllegalAction(seat, what, "that place is not open")
+        if not VALUE_MASK[place.value] & tile.bit:
+            raise IllegalAction(
+                seat, what, f"{tile.text} does not fit the {place.value} on {place.tile.text}"
+            )
+        return play
+
+    # -- the public steps ------------------------------------------------------------------------
+
+    def _after_play(self, seat: int, play: Play, hand_left: int) -> None:
+        """Lay a checked play; `hand_left` is the seat's tile count after it."""
+        line = self.line
+        tile, place = play
+        if line.tiles:
+            assert place is not None
+            line.attach(tile, place)
+        else:
+            line.start(tile)
+        self.must_lead = None
+        self.passes = 0
+        self.history.append((seat, play))
+        if self.notes:
+            self.notes = []
+        if not hand_left:
+            self.end = HandEnd.DOMINO
+            self.closer = seat
+            return
+        if self._plain:
+            self.turn = seat + 1 if seat + 1 < self.players else 0
+            return
+        if self._clocks and place is not None:
+            self._clocks = [c for c in self._clocks if c.place is not place]
+        if tile.is_double and place is not None and self.rules.double_closes_ray:
+            free = next(p for p in line.places if p.tile is tile)
+            self._clocks.append(_Clock(free, seat, set()))
+        if tile.is_double and self.rules.two_doubles and not self.second_double:
+            self._doubles_this_turn += 1
+            if self._doubles_this_turn == 1:
+                self.second_double = True
+                self.notes.append(TurnNote("second_double", seat))
+                return
+        self._end_turn(seat, placed=True)
+
+    def _after_skip(self, seat: int) -> None:
+        self.history.append((seat, SKIP))
+        self.notes = []
+        self._end_turn(seat, placed=True)
+
+    def check_skip(self, seat: int) -> None:
+        self._check_turn(seat, "skip")
+        if not self.second_double:
+            raise IllegalAction(seat, "skip", "there is no second double to decline")
+
+    def _after_draw(self, seat: int) -> None:
+        self.boneyard_size -= 1
+        self.passes = 0
+        if self.forced_due:
+            self.forced_due -= 1
+        else:
+            self.drawn_this_turn += 1
+        if not self.drawable:
+            self.forced_due = 0
+        self.history.append((seat, DRAW))
+        if self.notes:
+            self.notes = []
+
+    def _after_pass(self, seat: int) -> None:
+        self.passes += 1
+        self.history.append((seat, PASS))
+        if self.notes:
+            self.notes = []
+        if self.passes >= self.players:
+            self.end = HandEnd.BLOCK
+        elif self._plain:
+            self.turn = seat + 1 if seat + 1 < self.players else 0
+        else:
+            self._end_turn(seat, placed=False)
+
+    def _end_turn(self, seat: int, placed: bool) -> None:
+        rules = self.rules
+        total = self.line.end_total() if placed else -1
+        again = bool(rules.extra_turn_sum) and total == rules.extra_turn_sum
+        for clock in list(self._clocks):
+            if clock.armed and clock.layer == seat:
+                self._clocks.remove(clock)
+                if clock.place in self.line.places:
+                    self.line.close(clock.place)
+                    self.notes.append(TurnNote("closed", clock.layer, place=clock.place))
+        if self.line.tiles and not self.line.places:
+            self.end = HandEnd.BLOCK
+            return
+        following = seat if again else (seat + 1) % self.players
+        self.turn = following
+        self.drawn_this_turn = 0
+        self.second_double = False
+        self._doubles_this_turn = 0
+        self.forced_due = 0
+        if again:
+            self.notes.append(TurnNote("extra_turn", seat, total))
+        if rules.forced_draw_sum and total == rules.forced_draw_sum and self.drawable:
+            self.forced_due = FORCED_DRAWS
+            self.notes.append(
+                TurnNote("forced_draw", following, total, min(FORCED_DRAWS, self.drawable))
+            )
+        for clock in self._clocks:
+            if following != clock.layer:
+                clock.others.add(following)
+            elif len(clock.others) == self.players - 1:
+                clock.armed = True

@@ -22,7 +22,7 @@ from p2p_dominoes.ui.web import Hub, PlayController, parse_command
 from p2p_dominoes.ui.web.controller import _action_from, _host_settings, _join_target
 
 IDENTITY = Identity.generate()
-KINDS = ["play", "draw", "pass", "record", "lobby", "host", "rematch", "join"]
+KINDS = ["play", "draw", "pass", "skip", "record", "lobby", "host", "rematch", "join"]
 FIELDS = ["table", "rules", "players", "bots", "hands", "address", "fingerprint", "tile", "end"]
 
 scalars = (
@@ -146,6 +146,9 @@ class StubView:
         return True
 
     def can_pass(self) -> bool:
+        return False
+
+    def can_skip(self) -> bool:
         return False
 
 

@@ -10,6 +10,7 @@ from p2p_dominoes.engine import (
     Place,
     Play,
     Side,
+    goal_text,
     parse_tile,
 )
 from p2p_dominoes.net.presence import Presence
@@ -144,3 +145,19 @@ def test_the_points_of_a_hand_are_said_in_words_with_names() -> None:
     assert result_words(tie, names, "en") == (
         "Blocked, with a tie for the fewest pips: nobody scores."
     )
+
+
+def test_the_table_screen_says_the_goal_the_rules_and_whether_there_is_a_boneyard() -> None:
+    table = LocalTable.create(BLOCK, ["a", "b"], [random_bot, random_bot], max_hands=1)
+    table.run()
+    session = table.sessions[0]
+    fingerprints = [k.fingerprint for k in session.transcript.keys]
+    shown = table_snapshot(session, ["a", "b"], fingerprints, TableProgress(), "ru")
+    assert shown["goal"] == goal_text(BLOCK, 2, "ru") and shown["goal"]
+    assert shown["rules_summary"] == "Правила: Без базара — без изменений"
+    assert shown["boneyard_in_play"] is False and shown["drawable"] == 0
+    assert shown["rule_notes"] == [] and shown["closed"] == [] and shown["can_skip"] is False
+    drawing = LocalTable.create(DRAW_RULES, ["a", "b"], [random_bot, random_bot], max_hands=1)
+    lobby = table_snapshot(drawing.sessions[0], ["a", "b"], fingerprints, TableProgress(), "en")
+    assert lobby["boneyard_in_play"] is True
+    assert lobby["rules_summary"].startswith("Rules: Draw dominoes")

@@ -30,6 +30,7 @@ from p2p_dominoes.engine import (
     LANGUAGES,
     PASS,
     PRESETS,
+    SKIP,
     Action,
     Line,
     Play,
@@ -270,7 +271,7 @@ def _last_action(event: ActionTaken) -> dict[str, Any]:
     if isinstance(action, Play):
         value = action.place.value if action.place is not None else None
         return {"seat": event.seat, "kind": "play", "tile": action.tile.key, "value": value}
-    kind = "draw" if action == DRAW else "pass"
+    kind = "draw" if action == DRAW else "skip" if action == SKIP else "pass"
     drawn = event.drawn.key if event.drawn is not None else None
     return {"seat": event.seat, "kind": kind, "tile": None, "value": None, "drawn": drawn}
 
@@ -282,6 +283,8 @@ def _action_from(command: dict[str, Any], view: SeatView, line: Line) -> Action 
         return DRAW if view.can_draw() else None
     if kind == "pass":
         return PASS if view.can_pass() else None
+    if kind == "skip":
+        return SKIP if view.can_skip() else None
     tile, end = command.get("tile"), command.get("end")
     if kind != "play" or not isinstance(tile, str) or not isinstance(end, str):
         return None
@@ -511,7 +514,7 @@ class PlayController:
         kind = command.get("type")
         if not isinstance(kind, str):
             self.refuse("no_type")
-        elif kind in ("play", "draw", "pass"):
+        elif kind in ("play", "draw", "pass", "skip"):
             if self.ui is not None:
                 with contextlib.suppress(trio.WouldBlock):  # clicks beyond the queue are dropped
                     self.ui.actions_send.send_nowait(command)

@@ -21,8 +21,12 @@ from p2p_dominoes.engine import (
     SeatView,
     Side,
     describe,
+    goal_text,
+    note_text,
+    result_text,
     side_name,
 )
+from p2p_dominoes.engine.rules_text import describe_rules
 from p2p_dominoes.net.admission import LobbyState
 from p2p_dominoes.net.presence import Presence
 from p2p_dominoes.session.events import Blame
@@ -266,6 +270,13 @@ def table_snapshot(
         "description": "",
         "controls": None,
         "last_action": None,
+        "goal": goal_text(session.rules, session.players, lang),
+        "rules_summary": " ".join(describe_rules(session.rules.to_dict(), lang)),
+        "boneyard_in_play": session.rules.drawing is not Drawing.NEVER,
+        "drawable": 0,
+        "rule_notes": [],
+        "closed": [],
+        "can_skip": False,
     }
     if public is None or seat is None or session.phase in (Phase.SETUP, Phase.HALTED):
         if progress.final_line and session.phase is not Phase.SETUP:
@@ -286,6 +297,9 @@ def table_snapshot(
     data["counts"] = list(public.counts)
     data["boneyard"] = public.boneyard_size
     data["description"] = describe(public.line, lang)
+    data["drawable"] = public.drawable
+    data["rule_notes"] = [note_text(note, lang, names) for note in public.notes]
+    data["closed"] = [{"tile": p.tile.key, "value": p.value} for p in public.line.closed]
     data["last_action"] = _with_end(progress.last_action, tiles)
     in_turns = session.phase is Phase.TURNS
     data["turn"] = public.turn if not public.over else None
@@ -296,6 +310,7 @@ def table_snapshot(
         for t in sorted(view.hand, key=lambda t: t.index)
     ]
     data["controls"] = draw_and_pass(view, lang) if in_turns else None
+    data["can_skip"] = in_turns and session.awaiting_action and view.can_skip()
     return data
 
 
@@ -394,12 +409,21 @@ def code_json(code: TableCode | None) -> dict[str, Any] | None:
 
 def result_words(result: HandResult, names: Sequence[str], lang: str) -> str:
     """The hand's points in words, with names: "Ann went out: Bob's 8 + bot-1's 20 = 28 to Ann."
-    (empty for an unfinished hand)."""
+    (empty for an unfinished hand); the engine's sentence when the points are not that plain
+    sum (a void hand, house scoring)."""
     if result.end is HandEnd.UNFINISHED:
         return ""
     winner = result.winner
-    if winner is None:
+    if result.end is HandEnd.BLOCK and winner is None and not any(result.points):
         return _reason("blocked_tie", lang)
+    if winner is None or result.end not in (HandEnd.DOMINO, HandEnd.BLOCK):
+        return result_text(result, lang, names)
+    others = sum(p for seat, p in enumerate(result.pips) if seat != winner)
+    own = result.pips[winner] if result.end is HandEnd.BLOCK else 0
+    if result.points[winner] != others - own or any(
+        p for seat, p in enumerate(result.points) if seat != winner
+    ):
+        return result_text(result, lang, names)
     parts = [
         _reason("pips_of", lang, name=names[seat], pips=pips)
         for seat, pips in enumerate(result.pips)
@@ -421,6 +445,7 @@ def _end_json(
         return None
     return {
         "words": result_words(result, names, lang) if names else "",
+        "text": result_text(result, lang, names),
         "hand_number": progress.last_hand_number,
         "end": result.end.value,
         "winner": result.winner,

@@ -3,8 +3,9 @@ how long before the stall timeout ends the table (pure data the runtime hands it
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Final, Literal
+from typing import Final, Literal, Protocol
 
 WAITING_NOTICE_AFTER: Final = 2.5
 """Seconds we wait for another seat's message before the UI says whom we wait for."""
@@ -66,3 +67,13 @@ class Presence:
             if waiting is not None and waiting.warn(self.stall_timeout):
                 return waiting
         return None
+
+
+class PresenceWatch(Protocol):
+    """A UI that shows the presence: it reads it when it draws, and hears when it changed."""
+
+    def watch(self, read: Callable[[], Presence]) -> None:
+        """Where to read the table's presence from (the table is seated)."""
+
+    def tick(self) -> None:
+        """Time passed or something happened: draw again if what it shows changed."""

@@ -15,6 +15,7 @@ import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Final, Protocol
 
@@ -44,6 +45,7 @@ from p2p_dominoes.net.lobby import (
 from p2p_dominoes.net.presence import (
     WAITING_NOTICE_AFTER,
     Presence,
+    PresenceWatch,
     SeatPresence,
     SeatState,
     Waiting,
@@ -132,8 +134,8 @@ class PeerOptions:
     """Where the crash-safe table log and hand secrets go; None keeps nothing (throwaway bots)."""
     timing: Timing | None = None
     """Benchmark timestamps (`--timing FILE`, see `net/timing.py`), or None."""
-    presence: Callable[[Presence], None] | None = None
-    """Told the table's presence (connections, turns, whom we wait for) every tick, or None."""
+    presence: PresenceWatch | None = None
+    """Shown the table's presence (connections, turns, whom we wait for), or None."""
     between_hands: Callable[[int, float], Awaitable[None]] | None = None
     """A person's pause after a hand: awaited with the next hand's number and the longest pause
     (seconds); this peer's first message of that hand goes out when it returns or the pause
@@ -308,6 +310,8 @@ async def play_table(run: TableRun, nursery: trio.Nursery) -> int:
         run.options.timing.mark("seated", seat=run.seat)
     nursery.start_soon(_ticker, run.inbox.send.clone())
     run.last_progress = run.waiting_since = run.clock()
+    if run.options.presence is not None:
+        run.options.presence.watch(partial(presence_of, run))
     await _handle(run, session.start(), nursery)
     async for item in run.inbox.receive:
         if isinstance(item, _Arrived):
@@ -342,15 +346,20 @@ async def play_table(run: TableRun, nursery: trio.Nursery) -> int:
             stalled = _tick(run)
             if stalled is not None:
                 await _handle(run, stalled, nursery)
-        expected = None if run.holding is not None else session.expected
-        if expected != run.waiting_for:
-            run.waiting_for = expected
-            run.waiting_since = run.clock()
+        _track_expected(run)
         if not isinstance(item, _Tick) and not session.finished:
             _report_presence(run)
         if session.finished:
             break
     return await _finish(run)
+
+
+def _track_expected(run: TableRun) -> None:
+    """Note when the message we wait for changed (whom we wait for, and since when)."""
+    expected = None if run.holding is not None else run.session.expected
+    if expected != run.waiting_for:
+        run.waiting_for = expected
+        run.waiting_since = run.clock()
 
 
 def _link_down(run: TableRun, down: _LinkDown) -> None:
@@ -503,7 +512,7 @@ def presence_of(run: TableRun) -> Presence:
 
 def _report_presence(run: TableRun) -> None:
     if run.options.presence is not None:
-        run.options.presence(presence_of(run))
+        run.options.presence.tick()
 
 
 def _mark_timing(run: TableRun, timing: Timing, update: Update) -> None:
@@ -546,6 +555,7 @@ async def _handle(run: TableRun, update: Update, nursery: trio.Nursery) -> None:
         for link in run.links.values():
             _post(link, payload)
     if update.events or update.outgoing:
+        _track_expected(run)  # the UI draws the new state with its presence, not the old one
         run.options.ui.events(update.events, run.names, run.seat)
     if run.options.record is not None and (update.outgoing or update.events):
         _save(run)

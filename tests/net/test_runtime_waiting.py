@@ -4,14 +4,22 @@ every second, and the presence report counts from when that seat's message becam
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import partial
 
 import trio
 
 from p2p_dominoes.bots import random_bot
 from p2p_dominoes.engine import PRESETS, Action, SeatView
 from p2p_dominoes.net.presence import Presence
-from p2p_dominoes.net.runtime import PeerOptions, TableRun, _Link, _Outgoing, _tick
+from p2p_dominoes.net.runtime import (
+    PeerOptions,
+    TableRun,
+    _Link,
+    _Outgoing,
+    _tick,
+    presence_of,
+)
 from p2p_dominoes.session import Identity
 from p2p_dominoes.session.events import Event
 from p2p_dominoes.session.local import LocalTable
@@ -24,6 +32,21 @@ class Clock:
 
     def __call__(self) -> float:
         return self.now
+
+
+class Reports:
+    """Reads the presence at every tick the runtime gives."""
+
+    def __init__(self, into: list[Presence]) -> None:
+        self.into = into
+        self.read: Callable[[], Presence] | None = None
+
+    def watch(self, read: Callable[[], Presence]) -> None:
+        self.read = read
+
+    def tick(self) -> None:
+        assert self.read is not None
+        self.into.append(self.read())
 
 
 class NoticeUI:
@@ -58,9 +81,10 @@ def _bobs_run(clock: Clock) -> tuple[TableRun, NoticeUI, list[Presence]]:
     )
     ui = NoticeUI()
     reports: list[Presence] = []
-    options = PeerOptions(name="Bob", identity=ids[1], ui=ui, presence=reports.append)
+    options = PeerOptions(name="Bob", identity=ids[1], ui=ui, presence=Reports(reports))
     run = TableRun(table.sessions[1], options, ("Ann", "Bob"), clock=clock)
     run.last_progress = run.waiting_since = clock.now
+    options.presence.watch(partial(presence_of, run))  # as play_table does
     return run, ui, reports
 
 

@@ -16,7 +16,7 @@ import logging
 import math
 import re
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -107,17 +107,26 @@ class WebUI:
         """How many times the player was asked for a move (the page echoes it to be heard)."""
         self.asking = False
         self._shown_presence: object = None
+        self._read_presence: Callable[[], Presence] | None = None
 
-    def presence(self, presence: Presence) -> None:
-        """The runtime's presence report (every tick): published when what the page shows of
-        it (whole seconds) changed."""
+    def watch(self, read: Callable[[], Presence]) -> None:
+        """Where the runtime's presence is read (each snapshot reads it afresh)."""
+        self._read_presence = read
+
+    def tick(self) -> None:
+        """The runtime's tick (and after each event): publish when what the page shows of the
+        presence or of the pause's countdown changed."""
+        if self._shown() != self._shown_presence:
+            self.publish()
+
+    def _shown(self) -> object:
+        """The presence as of now, and the part of it (and of the countdown) the page shows."""
+        presence = self._read_presence() if self._read_presence is not None else None
         self.progress.presence = presence
         if self.progress.next_hand and not self.progress.next_hand_ready:
             self.progress.next_hand_left = max(0.0, self._break_ends - time.monotonic())
-        shown = (_presence_key(presence), math.ceil(self.progress.next_hand_left))
-        if shown != self._shown_presence:
-            self._shown_presence = shown
-            self.publish()
+        key = None if presence is None else _presence_key(presence)
+        return key, math.ceil(self.progress.next_hand_left)
 
     async def between_hands(self, number: int, seconds: float) -> None:
         """The pause before hand `number`: until the page sends "next_hand" (the runtime ends
@@ -235,6 +244,7 @@ class WebUI:
         assert session is not None
         fingerprints = [key.fingerprint for key in session.transcript.keys]
         progress = self.progress
+        self._shown_presence = self._shown()  # fresh, and what the page now holds
         progress.resumable = not self.controller.busy and any(
             t.table_id == session.transcript.table_id for t in self.controller.unfinished_tables
         )
@@ -644,7 +654,7 @@ class PlayController:
             port=self.lan_port,
             mdns=self.mdns,
             data_dir=self.data_dir,
-            presence=self.ui.presence,
+            presence=self.ui,
             between_hands=self.ui.between_hands,
             hand_break=self.hand_break,
         )

@@ -94,6 +94,7 @@ def play_hand(bot_seed: int = BOT_SEED) -> tuple[LocalTable, list[HandEnded], li
         identities=identities(),
         table_id=TABLE_ID,
         nonces=nonces(),
+        protocol_version=1,  # the first protocol's vector: it must keep its bytes
     )
     table.on_event = collect
     table.run()

@@ -1,4 +1,9 @@
-"""Local bot games: deterministic for a seed, and complete."""
+"""Local bot games: deterministic for a seed, and complete; `simulate --rules FILE`."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
 
 from p2p_dominoes.bots import greedy_bot, random_bot
 from p2p_dominoes.engine import DRAW_RULES, PRESETS
@@ -20,3 +25,34 @@ def test_a_whole_match_ends_with_one_winner_or_a_draw_for_every_preset() -> None
             assert report.matches == 1
             assert sum(report.matches_won) + report.matches_drawn == 1
             assert max(report.points) >= rules.target(players)
+
+
+def _simulate(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "p2p_dominoes", "simulate", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_a_secure_simulation_plays_the_rules_of_a_file(tmp_path: Path) -> None:
+    rules = tmp_path / "kitchen.json"
+    sizes = [[2, 6], [3, 6], [4, 5]]
+    data = {"base": "draw-until-play", "name": "kitchen", "hand_sizes": sizes}
+    rules.write_text(json.dumps(data))
+    out = _simulate("--secure", "--players", "3", "--rules", str(rules), "--seed", "2", "--json")
+    assert out.returncode == 0, out.stderr
+    report = json.loads(out.stdout)
+    assert report["rules"] == "kitchen"
+    assert report["verify"] == "clean" and report["identical_transcripts"] and not report["blame"]
+
+
+def test_a_rules_file_with_a_conflict_is_refused_in_one_line(tmp_path: Path) -> None:
+    rules = tmp_path / "bad.json"
+    rules.write_text(json.dumps({"base": "draw", "hand_sizes": [[2, 15], [3, 7], [4, 6]]}))
+    out = _simulate("--rules", str(rules))
+    assert out.returncode == 2
+    assert out.stderr.count("\n") == 1 and f"--rules {rules}: rules: " in out.stderr
+    out = _simulate("--rules", str(tmp_path / "missing.json"))
+    assert out.returncode == 2 and "is neither a preset (" in out.stderr

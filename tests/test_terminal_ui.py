@@ -1,6 +1,9 @@
 """The terminal UI's text: the table, the menu of legal actions, and reading a choice."""
 
+import dataclasses
+
 from p2p_dominoes.engine import DRAW, DRAW_RULES, HandView, Play, parse_tile
+from p2p_dominoes.engine.actions import SKIP
 from p2p_dominoes.ui.terminal import action_menu, parse_choice, render_menu, render_table
 from tests.engine.dealing import deal
 
@@ -41,3 +44,14 @@ def test_a_stalling_seat_is_not_called_a_cheater() -> None:
     assert narrate(stall, names) == ["STOPPED: Bob is not responding — sent nothing for 180 s"]
     assert narrate(cheat, names)[0].startswith("CHEATING: Bob")
     assert narrate(stall, names, "ru")[0].startswith("ОСТАНОВКА: Bob не отвечает")
+
+
+def test_after_a_first_double_the_menu_offers_a_second_double_or_skip() -> None:
+    rules = dataclasses.replace(DRAW_RULES, name="two-doubles", two_doubles=True)
+    state = deal(rules, ["1|1 1|2 3|3 0|5", "0|1 2|2"])
+    state.apply(0, Play(parse_tile("1|1")))
+    menu = action_menu(HandView(state, 0))
+    assert [i.key for i in menu] == ["s"]  # [3|3] does not fit; no draw or pass now
+    assert parse_choice("s", menu) is SKIP
+    assert menu[0].label == "no second double (skip)"
+    assert action_menu(HandView(state, 0), "ru")[0].label == "без второго дубля (пропустить)"

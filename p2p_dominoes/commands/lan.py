@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import datetime
 import json
 import os
 import shutil
@@ -32,7 +33,13 @@ from p2p_dominoes.commands.arguments import (
     port,
     seconds_between,
 )
-from p2p_dominoes.engine import LANGUAGES, PRESETS, preset
+from p2p_dominoes.commands.rules_option import (
+    RULES_HELP,
+    RulesOptionError,
+    load_rules,
+    rules_argument,
+)
+from p2p_dominoes.engine import LANGUAGES, InvalidRecord, Rules
 from p2p_dominoes.net.discovery import DiscoveryError
 from p2p_dominoes.net.runtime import PeerFailure, PeerOptions
 from p2p_dominoes.net.tables import Target, find_table, host_table, join_table, split_host_port
@@ -68,7 +75,9 @@ def register(commands: Any) -> None:
         metavar="K",
         help="fill K seats with bot peers (at most PLAYERS-1)",
     )
-    host.add_argument("--rules", default="draw", choices=sorted(PRESETS))
+    host.add_argument(
+        "--rules", default="draw", type=rules_argument, metavar="NAME|FILE", help=RULES_HELP
+    )
     host.add_argument(
         "--hands",
         type=int_between(1, MAX_HANDS),
@@ -148,7 +157,9 @@ def register(commands: Any) -> None:
         help=f"play H hands, 1–{MAX_HANDS} (default 1)",
     )
     count.add_argument("--match", action="store_true", help="play a whole match")
-    demo.add_argument("--rules", default="draw", choices=sorted(PRESETS))
+    demo.add_argument(
+        "--rules", default="draw", type=rules_argument, metavar="NAME|FILE", help=RULES_HELP
+    )
     demo.add_argument("--record", type=output_file, metavar="FILE", help="keep the transcript here")
     demo.add_argument("--lang", default="en", choices=LANGUAGES)
     _timing_argument(demo)
@@ -439,12 +450,20 @@ def run_resume(args: argparse.Namespace) -> int:
     return _run_peer(main, options)
 
 
+def _rules(text: str) -> Rules:
+    """The table's rules from --rules; the host's calendar fills a weekday opener's day."""
+    try:
+        return load_rules(text, datetime.date.today())
+    except RulesOptionError as exc:
+        raise UsageError(str(exc)) from None
+
+
 def run_host(args: argparse.Namespace) -> int:
     if args.hands is not None and not 1 <= args.hands <= MAX_HANDS:
         raise UsageError(f"--hands must be 1–{MAX_HANDS}")
     if not 0 <= args.bots <= args.players - 1:
         raise UsageError(f"--bots must be 0–{args.players - 1} for {args.players} players")
-    rules = preset(args.rules)
+    rules = _rules(args.rules)
     if args.stall_timeout is not None:
         if not 1 <= args.stall_timeout <= 86_400:
             raise UsageError("--stall-timeout must be 1–86400 seconds")
@@ -552,6 +571,10 @@ def run_demo(args: argparse.Namespace) -> int:
     so a demo stopped by Ctrl-C or a kill comes back with the `resume` line printed then; the
     folder is removed once the record verifies. Nothing is written next to `--record FILE`.
     """
+    try:
+        _rules(args.rules).check_players(args.players)  # one clear line before any process
+    except InvalidRecord as exc:
+        raise UsageError(str(exc)) from None
     hands = None if args.match else (args.hands or 1)
     if args.record is None:
         scratch = Path(tempfile.mkdtemp(prefix="p2p-dominoes-demo-"))

@@ -209,7 +209,7 @@ def run(args: argparse.Namespace) -> int:
             controller.hand_break = args.next_hand_after
         async with trio.open_nursery() as nursery:
             base = await nursery.start(
-                partial(serve_page, hub, access, page_port, lang=args.lang or "en")
+                partial(serve_page, hub, access, page_port, lang=args.lang or "en", data_dir=data)
             )
             links = _Links(access, base, runtime_dir(data))
             first = access.link_token

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import datetime
 import json
 import secrets
 import time
@@ -11,9 +12,9 @@ from typing import Any, Final
 from p2p_dominoes.bots import Bot, bot_named
 from p2p_dominoes.cli import UsageError
 from p2p_dominoes.commands.arguments import SIMULATE_HANDS_LIMIT, int_between, output_file
+from p2p_dominoes.commands.rules_option import RULES_HELP, RulesOptionError, load_rules
 from p2p_dominoes.engine import (
     LANGUAGES,
-    PRESETS,
     Draw,
     EngineError,
     HandState,
@@ -23,7 +24,6 @@ from p2p_dominoes.engine import (
     describe,
     match_outcome,
     match_text,
-    preset,
     result_text,
     seat_name,
 )
@@ -45,7 +45,7 @@ def register(commands: Any) -> None:
         help="bots play each other in this process (no network)",
         description="Bots play each other in this process; the same seed gives the same games.",
     )
-    parser.add_argument("--rules", default="draw", choices=sorted(PRESETS), help="rules preset")
+    parser.add_argument("--rules", default="draw", metavar="NAME|FILE", help=RULES_HELP)
     parser.add_argument("--players", type=int, default=4, choices=(2, 3, 4))
     count = parser.add_mutually_exclusive_group()
     count.add_argument(
@@ -91,7 +91,10 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--secure plays at most {SECURE_HANDS_LIMIT} hands (--hands)")
     if args.record is not None and not args.secure:
         raise UsageError("--record needs --secure (plain simulations keep no transcript)")
-    rules = preset(args.rules)
+    try:
+        rules = load_rules(args.rules, datetime.date.today())
+    except RulesOptionError as exc:
+        raise UsageError(str(exc)) from None
     names = list(args.bot or ["random"])
     if len(names) > args.players:
         raise UsageError(f"{len(names)} bots given for {args.players} players")

@@ -8,8 +8,9 @@ Every transport `data` payload starts with one channel byte: 0x01 a session enve
   how to reach bots that run beside it); `commitment` (32 bytes) fixes the joiner's secret table
   nonce before it sees anyone's (`session.table_code`), and the genesis must carry it;
 - `["seats", table_name, rules, seats_total, [[name, key, address, port], …], max_hands | nil]`
-  host → everyone seated: the seats so far, clockwise in join order (seat 0 is the host), and how
-  many hands the match will last (nil: a whole match), which the genesis must then sign;
+  host → everyone seated: the table's full rules (`Rules.to_wire`, validated on arrival: a set
+  with a conflict is refused), the seats so far, clockwise in join order (seat 0 is the host),
+  and how many hands the match will last (nil: a whole match), which the genesis must then sign;
 - `["genesis", envelope]` host → everyone: the signed genesis (it carries `max_hands`); play
   begins;
 - `["refuse", code, reason]` host → joiner: no seat, or no longer one; `code` is one of
@@ -24,6 +25,7 @@ from typing import Final
 
 import msgpack  # type: ignore[import-untyped]
 
+from p2p_dominoes.engine import InvalidRecord, Rules
 from p2p_dominoes.peer_text import peer_text
 from p2p_dominoes.session import COMMITMENT_SIZE, PublicIdentity
 from p2p_dominoes.session.hand_messages import MAX_HANDS
@@ -76,7 +78,9 @@ class SeatAddress:
 @dataclass(frozen=True)
 class Seats:
     table_name: str
-    rules: str
+    rules: Rules
+    """Every switch of the table (the genesis must carry the same; only the stall timeout may
+    differ)."""
     seats_total: int
     seats: tuple[SeatAddress, ...]
     max_hands: int | None = None
@@ -108,7 +112,8 @@ def encode_lobby(message: LobbyMessage) -> bytes:
         body.append(message.commitment)  # table code (PROTOCOL.md §13)
     elif isinstance(message, Seats):
         seats = [[s.name, s.key.raw, s.address, s.port] for s in message.seats]
-        body = ["seats", message.table_name, message.rules, message.seats_total, seats]
+        rules = [list(pair) for pair in message.rules.to_wire()]
+        body = ["seats", message.table_name, rules, message.seats_total, seats]
         body.append(message.max_hands)
     elif isinstance(message, GenesisOffer):
         body = ["genesis", message.envelope]
@@ -127,7 +132,7 @@ def decode_lobby(payload: bytes) -> LobbyMessage:
             strict_map_key=True,
             max_map_len=0,
             max_ext_len=0,
-            max_array_len=16,
+            max_array_len=64,
             max_str_len=4096,
             max_bin_len=65536,
             use_list=True,
@@ -142,15 +147,19 @@ def decode_lobby(payload: bytes) -> LobbyMessage:
         _check_name(name)
         _check_port(port)
         return Join(name, port, _check_address(host), _check_commitment(commitment))
-    if kind == "seats" and len(args) == 5 and _types(args[:4], str, str, int, list):
-        table, rules, total, raw_seats, hands = args
+    if kind == "seats" and len(args) == 5 and _types(args[:4], str, list, int, list):
+        table, raw_rules, total, raw_seats, hands = args
         _check_name(table)
+        try:
+            rules = Rules.from_wire(raw_rules)
+        except InvalidRecord as exc:
+            raise LobbyError(f"seats: the table's rules cannot be played: {exc}") from None
         if not 2 <= total <= 4 or len(raw_seats) > total:
             raise LobbyError("seats: 2–4 seats, no more taken than there are")
         if hands is not None and (type(hands) is not int or not 1 <= hands <= MAX_HANDS):
             raise LobbyError(f"seats: max_hands is nil or 1–{MAX_HANDS}")
         listed = tuple(_seat(s) for s in raw_seats)
-        return Seats(table, _printable(rules, 64), total, listed, hands)
+        return Seats(table, rules, total, listed, hands)
     if kind == "genesis" and _types(args, bytes):
         return GenesisOffer(args[0])
     if kind == "refuse" and _types(args, str, str):
@@ -158,11 +167,6 @@ def decode_lobby(payload: bytes) -> LobbyMessage:
         # An unknown code (from a newer peer) is a final refusal: never retried.
         return Refuse(code if code in REFUSAL_CODES else "refused", peer_text(reason, 256))
     raise LobbyError(f"malformed lobby message {kind!r}")
-
-
-def _printable(text: str, limit: int) -> str:
-    """Text from a peer we may print: no control or escape characters, bounded length."""
-    return "".join(c if c.isprintable() else "?" for c in text[:limit])
 
 
 def _types(args: list[object], *kinds: type) -> bool:

@@ -23,7 +23,8 @@ from typing import Final
 
 import trio
 
-from p2p_dominoes.engine import InvalidRecord, Rules, preset
+from p2p_dominoes.engine import PRESETS, InvalidRecord, Rules
+from p2p_dominoes.engine.rules_text import describe_rules
 from p2p_dominoes.net.admission import (
     JOIN_DEADLINE,
     Admission,
@@ -73,6 +74,7 @@ from p2p_dominoes.net.timing import bot_timing_path
 from p2p_dominoes.peer_text import peer_text
 from p2p_dominoes.session import (
     GENESIS_SIGN,
+    PROTOCOL_VERSION,
     Envelope,
     Genesis,
     Identity,
@@ -183,7 +185,7 @@ class _HostLobby:
             else:
                 address = seated.observed
             seats.append(SeatAddress(seated.name, seated.key, address, seated.port))
-        return Seats(self.table, self.rules.name, self.players, tuple(seats), self.max_hands)
+        return Seats(self.table, self.rules, self.players, tuple(seats), self.max_hands)
 
     def state(self) -> LobbyState:
         """The lobby as the host's person sees it (names cleaned)."""
@@ -370,7 +372,7 @@ async def _advertise(
             options.identity.public.fingerprint,
             1,
             players,
-            rules.name,
+            advertised_rules(rules),
             "lobby",
         )
         advert = await disco.advertise(info, listener.port, options.identity)
@@ -829,7 +831,8 @@ async def join_table(options: PeerOptions, target: Target) -> int:
                 await host.send(encode_lobby(join))
                 say("Asked the host for a seat; waiting for the answer.")
                 try:
-                    offer, addresses, lobby = await _await_genesis(host, say, announced)
+                    lang = str(getattr(options.ui, "lang", "en"))
+                    offer, addresses, lobby = await _await_genesis(host, say, announced, lang)
                 except _TryAgain as busy:
                     if not waits:
                         raise PeerFailure(
@@ -908,16 +911,40 @@ async def _host_link(
     await _dial_seat(options, inbox, 0, address, key)
 
 
+def advertised_rules(rules: Rules) -> str:
+    """The rules as the mDNS TXT record names them: the preset's name, or `custom` (TXT size)."""
+    known = PRESETS.get(rules.name)
+    if known is not None and _same_rules(rules, known):
+        return rules.name
+    return "custom"
+
+
+def _same_rules(rules: Rules, other: Rules) -> bool:
+    """Equal but for the stall timeout (each host may choose its own)."""
+    return dataclasses.replace(rules, stall_timeout_s=other.stall_timeout_s) == other
+
+
+def rules_lines(rules: Rules, lang: str = "en") -> list[str]:
+    """The table's rules in plain words (en or ru): the preset they start from, then every
+    switch that differs from it."""
+    return describe_rules(rules.to_dict(), lang)
+
+
 def _check_genesis_against_lobby(transcript: Transcript, lobby: Seats) -> None:
     """The genesis we are about to sign must be the table we were shown in the lobby."""
     genesis = transcript.genesis
+    if genesis.protocol_version != PROTOCOL_VERSION:
+        raise PeerFailure(
+            f"the host's table uses protocol version {genesis.protocol_version}; "
+            f"this program creates and joins only version {PROTOCOL_VERSION} tables"
+        )
     try:
         rules = Rules.from_wire(genesis.rules)
-        shown = preset(lobby.rules)
     except InvalidRecord as exc:
         raise PeerFailure(f"the host's rules are not the ones it showed: {exc}") from None
-    if dataclasses.replace(rules, stall_timeout_s=shown.stall_timeout_s) != shown:
-        raise PeerFailure(f"the host's genesis changes the rules of '{lobby.rules}'")
+    if not _same_rules(rules, lobby.rules):
+        changed = ", ".join(n for n in rules.differences(lobby.rules) if n != "stall_timeout_s")
+        raise PeerFailure(f"the host's genesis changes the rules it showed ({changed})")
     seated = [(s.name, s.key) for s in genesis.seats]
     if len(seated) != lobby.seats_total or seated != [(s.name, s.key) for s in lobby.seats]:
         raise PeerFailure("the host's genesis seats other players than the lobby showed")
@@ -946,7 +973,10 @@ _REFUSED_BECAUSE: Final = {
 
 
 async def _await_genesis(
-    host: Connection, say: Callable[[str], None], announced: set[PublicIdentity]
+    host: Connection,
+    say: Callable[[str], None],
+    announced: set[PublicIdentity],
+    lang: str = "en",
 ) -> tuple[GenesisOffer, dict[int, tuple[str, int]], Seats]:
     """Follow the lobby (seat list updates) until the host sends the genesis.
 
@@ -955,6 +985,7 @@ async def _await_genesis(
     lets in before the genesis. A `busy` refusal raises _TryAgain; any other is final.
     """
     shown: tuple[str, ...] = ()
+    rules_shown: Rules | None = None
     addresses: dict[int, tuple[str, int]] = {}
     lobby: Seats | None = None
     while True:
@@ -979,7 +1010,8 @@ async def _await_genesis(
             announced.update(s.key for s in message.seats)
             names = tuple(f"{peer_text(s.name, 64)} ({s.key.fingerprint})" for s in message.seats)
             if names != shown:
-                table, rules = peer_text(message.table_name, 64), peer_text(message.rules, 64)
+                table = peer_text(message.table_name, 64)
+                rules = peer_text(message.rules.name, 64)
                 if message.max_hands is not None:
                     rules += f", {_match_length(message.max_hands)}"
                 say(
@@ -987,6 +1019,10 @@ async def _await_genesis(
                     f"{len(names)} of {message.seats_total} seats: " + ", ".join(names)
                 )
                 shown = names
+            if message.rules != rules_shown:  # what the table plays, before sitting down
+                for line in rules_lines(message.rules, lang):
+                    say("  " + peer_text(line, 400))
+                rules_shown = message.rules
         if isinstance(message, GenesisOffer):
             if lobby is None:
                 raise PeerFailure("the host sent a genesis before any seat list")

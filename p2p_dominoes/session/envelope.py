@@ -23,8 +23,11 @@ from p2p_dominoes.session.errors import InvalidMessage
 from p2p_dominoes.session.identity import SIGNATURE_SIZE, Identity, PublicIdentity
 from p2p_dominoes.session.schema import Record, Wire
 
-PROTOCOL_VERSION: Final = 1
-SUPPORTED_VERSIONS: Final = frozenset({PROTOCOL_VERSION})
+PROTOCOL_VERSION: Final = 2
+"""The version new tables are created with: v2 lead claims (PROTOCOL.md §10.5), void hands, skip."""
+FIRST_VERSION: Final = 1
+"""The first version: still verified and resumed (its logs and vectors), never created."""
+SUPPORTED_VERSIONS: Final = frozenset({FIRST_VERSION, PROTOCOL_VERSION})
 MAX_ENVELOPE_SIZE: Final = 64 * 1024
 TABLE_ID_SIZE: Final = 16
 HASH_SIZE: Final = 32

@@ -83,6 +83,16 @@ class HandEnded(Event):
 
 
 @dataclass(frozen=True)
+class HandRedealt(Event):
+    """Nobody could open the hand (no ranked tile dealt, fallback `redeal`): the claims were
+    audited, the hand counts nothing, and the next one is dealt with fresh keys."""
+
+    number: int
+    hands: tuple[tuple[Tile, ...], ...]
+    """The void deal, every seat's tiles (as the audit decrypted them)."""
+
+
+@dataclass(frozen=True)
 class MatchEnded(Event):
     """The match is over: a seat reached the target (`outcome.over`), or the genesis's
     `max_hands` hands were played (`limit_reached`)."""

@@ -151,7 +151,7 @@ class Genesis:
     @classmethod
     def new(cls, rules: Wire, seats: Sequence[SeatInfo], max_hands: int | None = None) -> Genesis:
         """A genesis for a new table with a fresh random table id."""
-        return cls(secrets.token_bytes(TABLE_ID_SIZE), rules, tuple(seats), max_hands=max_hands)
+        return cls(new_table_id(), rules, tuple(seats), max_hands=max_hands)
 
     @classmethod
     def from_wire(cls, body: Sequence[Wire]) -> Genesis:
@@ -195,6 +195,11 @@ class Genesis:
             body=self.to_wire(),
             version=self.protocol_version,
         )
+
+
+def new_table_id() -> bytes:
+    """A fresh random table id."""
+    return secrets.token_bytes(TABLE_ID_SIZE)
 
 
 def genesis_signers(transcript: Transcript) -> tuple[int, ...]:

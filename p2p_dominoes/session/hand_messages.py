@@ -22,7 +22,8 @@ KEY_COMMIT: Final = MessageType(16, "key_commit", record(_HAND, ("commit", _SHAR
 KEY_REVEAL: Final = MessageType(17, "key_reveal", record(_HAND, ("reveal", _SHARE)))
 SHUFFLE: Final = MessageType(18, "shuffle", record(_HAND, ("step", _BLOB)))
 DEAL: Final = MessageType(19, "deal", record(_HAND, ("shares", ArrayOf(_SHARE, max_len=28))))
-LEAD_CLAIM: Final = MessageType(20, "lead_claim", record(_HAND, ("reveal", _SHARE)))
+LEAD_CLAIM: Final = MessageType(20, "lead_claim", record(_HAND, ("reveal", Nullable(_SHARE))))
+"""v2: nil when the seat holds nothing that beats the best claim so far (v1: never nil)."""
 PLAY: Final = MessageType(
     21,
     "play",
@@ -35,6 +36,8 @@ HAND_REVEAL: Final = MessageType(
     25, "hand_reveal", record(_HAND, ("reveals", ArrayOf(_SHARE, max_len=28)))
 )
 SECRET_REVEAL: Final = MessageType(26, "secret_reveal", record(_HAND, ("secret", _SHARE)))
+SKIP: Final = MessageType(27, "skip", record(_HAND))
+"""v2: decline the second double a turn may take (two_doubles); only when one may follow."""
 
 HAND_MESSAGES: Final[tuple[MessageType, ...]] = (
     KEY_COMMIT,
@@ -48,4 +51,5 @@ HAND_MESSAGES: Final[tuple[MessageType, ...]] = (
     PASS,
     HAND_REVEAL,
     SECRET_REVEAL,
+    SKIP,
 )

@@ -16,8 +16,9 @@ from dataclasses import dataclass, field
 from p2p_dominoes.bots import Bot
 from p2p_dominoes.engine import Rules
 from p2p_dominoes.mental import SYSTEM_RANDOM, RandomSource
+from p2p_dominoes.session.envelope import PROTOCOL_VERSION
 from p2p_dominoes.session.events import Blame, Event, Update
-from p2p_dominoes.session.genesis import Genesis, SeatInfo
+from p2p_dominoes.session.genesis import Genesis, SeatInfo, new_table_id
 from p2p_dominoes.session.identity import Identity
 from p2p_dominoes.session.messages import default_registry
 from p2p_dominoes.session.table import TableSession
@@ -60,12 +61,14 @@ class LocalTable:
         identities: Sequence[Identity] | None = None,
         table_id: bytes | None = None,
         nonces: Sequence[bytes] | None = None,
+        protocol_version: int = PROTOCOL_VERSION,
     ) -> LocalTable:
         """A new table: fresh identities and table nonces, a genesis signed by seat 0 that
         carries every seat's commitment and `max_hands` (None: a whole match), one session
         per seat.
 
-        `rngs`, `identities`, `table_id` and `nonces` make a table reproducible (test vectors).
+        `rngs`, `identities`, `table_id` and `nonces` make a table reproducible (test vectors);
+        `protocol_version` 1 plays the first protocol (its vectors regenerate byte for byte).
         """
         ids = list(identities) if identities is not None else [Identity.generate() for _ in names]
         secret = list(nonces) if nonces is not None else [new_table_nonce() for _ in names]
@@ -73,10 +76,12 @@ class LocalTable:
             SeatInfo(n, i.public, seat_commitment(i.public, nonce))
             for n, i, nonce in zip(names, ids, secret, strict=True)
         ]
-        genesis = (
-            Genesis.new(rules.to_wire(), seats, max_hands)
-            if table_id is None
-            else Genesis(table_id, rules.to_wire(), tuple(seats), max_hands=max_hands)
+        genesis = Genesis(
+            table_id if table_id is not None else new_table_id(),
+            rules.to_wire(),
+            tuple(seats),
+            protocol_version,
+            max_hands,
         )
         envelope = genesis.sign(ids[0], 0)
         sessions = [

@@ -11,6 +11,11 @@ The order of a hand (PROTOCOL.md §10):
 commit → reveal → shuffles in seat order → deal shares in seat order → (lead claims) → turns
 (a draw is followed by the other seats' shares for the drawn position) → hand reveals → secrets →
 audit → next hand, until the match (or the number of hands the genesis fixes) is over.
+
+Protocol v2 (v1 is kept for old logs): lead claims come in any hand whose opening the deal
+decides, each beating the best so far or nil, stopping at the rank-0 tile; a hand nobody can open
+goes from the claims straight to the secrets and is dealt again (void); every turn message,
+`skip` included, goes through the engine's public turn machine, which says whose turn it is.
 """
 
 from __future__ import annotations
@@ -31,6 +36,7 @@ from p2p_dominoes.engine import (
     IllegalAction,
     InvalidRecord,
     Match,
+    MatchOutcome,
     Pass,
     PeerView,
     Place,
@@ -42,6 +48,9 @@ from p2p_dominoes.engine import (
     highest_double_lead,
     record_of,
 )
+from p2p_dominoes.engine.actions import SKIP, Skip
+from p2p_dominoes.engine.legality import must_play_drawn
+from p2p_dominoes.engine.opening import Opening, best_of
 from p2p_dominoes.mental import (
     SYSTEM_RANDOM,
     Deck,
@@ -58,7 +67,7 @@ from p2p_dominoes.mental import (
     TileReveal,
 )
 from p2p_dominoes.session import hand_messages as msg
-from p2p_dominoes.session.envelope import Envelope, MessageType
+from p2p_dominoes.session.envelope import FIRST_VERSION, Envelope, MessageType
 from p2p_dominoes.session.errors import InvalidMessage
 from p2p_dominoes.session.events import (
     ActionTaken,
@@ -66,6 +75,7 @@ from p2p_dominoes.session.events import (
     CheatingDetected,
     Event,
     HandEnded,
+    HandRedealt,
     HandStarted,
     MatchEnded,
     OpenerChosen,
@@ -81,6 +91,7 @@ from p2p_dominoes.session.genesis import (
     sign_genesis,
     transcript_table_code,
 )
+from p2p_dominoes.session.hand_messages import MAX_HANDS
 from p2p_dominoes.session.identity import Identity
 from p2p_dominoes.session.schema import Wire
 from p2p_dominoes.session.table_code import TableCode, opens_commitment
@@ -112,11 +123,15 @@ _PHASE_TYPES: dict[Phase, tuple[MessageType, ...]] = {
     Phase.SHUFFLE: (msg.SHUFFLE,),
     Phase.DEAL: (msg.DEAL,),
     Phase.LEAD_CLAIM: (msg.LEAD_CLAIM,),
-    Phase.TURNS: (msg.PLAY, msg.DRAW, msg.PASS),
+    Phase.TURNS: (msg.PLAY, msg.DRAW, msg.PASS, msg.SKIP),
     Phase.DRAW_SHARES: (msg.DRAW_SHARE,),
     Phase.HAND_REVEAL: (msg.HAND_REVEAL,),
     Phase.SECRET_REVEAL: (msg.SECRET_REVEAL,),
 }
+
+
+def _text(tile: Tile | None) -> str:
+    return "nothing" if tile is None else tile.text
 
 
 _Effect = Callable[[], list[Event]]
@@ -144,7 +159,16 @@ class _Hand:
     shares: dict[int, list[DecryptionShare]] = field(default_factory=dict)
     all_shares: list[DecryptionShare] = field(default_factory=list)
     tile_reveals: list[TileReveal] = field(default_factory=list)
-    claims: list[Tile] = field(default_factory=list)
+    claims: list[Tile | None] = field(default_factory=list)
+    """Each lead claim in seat order: the revealed tile, or None (v2: nothing beats the bound)."""
+    rank: tuple[Tile, ...] = ()
+    """v2: the tiles this hand is opened by, best first (empty: the deal does not decide)."""
+    bound: int = 0
+    """v2: a claim must rank better (lower) than this index; len(rank) means "nothing yet"."""
+    claim_bounds: list[int] = field(default_factory=list)
+    """v2: the bound each claiming seat saw, for the audit of its claim."""
+    unopened: bool = False
+    """v2: the claim phase found no opener (a redeal, or a lie the audit will find)."""
     held: list[list[int]] = field(default_factory=list)
     known: dict[int, Tile] = field(default_factory=dict)
     next_position: int = 0
@@ -152,6 +176,8 @@ class _Hand:
     drawer: int | None = None
     draw_sharers: list[int] = field(default_factory=list)
     pending: Tile | None = None
+    forced_draw: bool = False
+    """The draw in progress is a forced one (X3): its tile need not be played at once."""
     played: dict[int, Tile] = field(default_factory=dict)
     revealed: dict[int, tuple[Tile, ...]] = field(default_factory=dict)
     secrets: list[SecretReveal] = field(default_factory=list)
@@ -195,6 +221,8 @@ class TableSession:
         self._rng = rng
         genesis = transcript.genesis
         self.players = len(genesis.seats)
+        self.version = genesis.protocol_version
+        """1: the first protocol (verify and resume of old logs); 2: today's (§10.5 claims)."""
         try:
             self.rules = Rules.from_wire(genesis.rules)
             self.rules.check_players(self.players)
@@ -213,6 +241,9 @@ class TableSession:
         self.max_hands = genesis.max_hands
         self._hand_keys = hand_keys or mental.new_hand_keys
         self.match = Match(self.rules, self.players)
+        self._hands_begun = 0
+        """Hands begun, void ones included: the wire's hand number (a void hand is redealt
+        under the next number, with fresh keys)."""
         self.phase = Phase.SETUP
         self.hand: _Hand | None = None
         self.blame: Blame | None = None
@@ -333,6 +364,10 @@ class TableSession:
             if not view.can_pass():
                 raise IllegalAction(self.seat, "pass", "passing is not allowed now")
             envelope = self._sign(msg.PASS, (hand.number,))
+        elif isinstance(action, Skip):
+            if not view.can_skip():
+                raise IllegalAction(self.seat, "skip", "there is no second double to decline")
+            envelope = self._sign(msg.SKIP, (hand.number,))
         else:
             raise IllegalAction(self.seat, repr(action), "that is not an action")
         self._take(envelope, update, own=True)
@@ -524,7 +559,8 @@ class TableSession:
         return [TableReady(), *self._begin_hand()]
 
     def _begin_hand(self) -> list[Event]:
-        number = self.match.hand_number
+        self._hands_begun += 1
+        number = self._hands_begun
         ctx = HandContext(self.transcript.table_id, number, self.players)
         keys = None
         if self.seat is not None:
@@ -616,18 +652,58 @@ class TableSession:
             events: list[Event] = []
             if self.seat is not None:
                 events.append(TilesDealt(self._open_own(hand, hand.held[self.seat])))
+            return [*events, *self._open_hand(hand)]
+
+        return apply
+
+    # -- who opens: v2 lead claims (PROTOCOL.md §10.5) ----------------------------------------
+
+    def _lottery(self, hand: _Hand) -> int:
+        assert hand.joint is not None
+        return int.from_bytes(hand.joint.lottery, "big")
+
+    def _open_hand(self, hand: _Hand) -> list[Event]:
+        """After the deal: a claim phase when the deal decides the opener, else turns."""
+        if self.version == FIRST_VERSION:
             if (
-                self.match.hand_number == 1
+                self.match.opening_number == 1
                 and self.rules.first_opener is FirstOpener.HIGHEST_DOUBLE
             ):
                 self.phase = Phase.LEAD_CLAIM
-                return events
-            assert hand.joint is not None
-            lottery = int.from_bytes(hand.joint.lottery, "big")
-            opener, must_lead = self.match.next_opener([], lottery)
-            return [*events, *self._start_turns(hand, opener, must_lead)]
+                return []
+            opener, must_lead = self.match.next_opener([], self._lottery(hand))
+            return self._start_turns(hand, opener, must_lead)
+        hand.rank = self.match.rank_list()
+        if hand.rank:
+            full_deal = self.players * hand.size == len(TILES)
+            hand.bound = 1 if full_deal else len(hand.rank)
+            self.phase = Phase.LEAD_CLAIM
+            return []
+        return self._opening_found(hand, self.match.unclaimed_opening(self._lottery(hand)))
 
-        return apply
+    def _opening_found(self, hand: _Hand, opening: Opening) -> list[Event]:
+        if opening.void or opening.seat is None:
+            hand.unopened = True
+            self.phase = Phase.SECRET_REVEAL  # nothing was played: the secrets open every tile
+            return []
+        return self._start_turns(hand, opening.seat, opening.must_lead)
+
+    def _end_claims(self, hand: _Hand) -> list[Event]:
+        """The best claim's seat leads its tile; with no claim, the fallback decides."""
+        best = [(self._rank_of(hand, t), s) for s, t in enumerate(hand.claims) if t is not None]
+        if best:
+            index, seat = min(best)
+            return self._start_turns(hand, seat, hand.rank[index])
+        try:
+            opening = self.match.fallback_opening(self._lottery(hand))
+        except InvalidRecord:  # a fallback the deal decides: some seat hid its claim
+            opening = Opening(None)
+        return self._opening_found(hand, opening)
+
+    @staticmethod
+    def _rank_of(hand: _Hand, tile: Tile) -> int:
+        """Where `tile` stands in the hand's rank list (len(rank) when it is not ranked)."""
+        return next((i for i, t in enumerate(hand.rank) if t is tile), len(hand.rank))
 
     def _open_own(self, hand: _Hand, positions: Sequence[int]) -> tuple[Tile, ...]:
         assert hand.keys is not None and hand.joint is not None
@@ -665,20 +741,44 @@ class TableSession:
     def _v_lead_claim(
         self, hand: _Hand, envelope: Envelope, own: bool
     ) -> Callable[[], list[Event]]:
-        reveal, tile = self._check_reveal(
-            hand, envelope, envelope.field("reveal"), hand.held[envelope.seat]
-        )
+        data = envelope.field("reveal")
+        if data is None and self.version == FIRST_VERSION:
+            raise _bad("bad-body", "lead_claim.reveal: a version 1 claim reveals a tile")
+        checked = None
+        if data is not None:
+            checked = self._check_reveal(hand, envelope, data, hand.held[envelope.seat])
+            if self.version != FIRST_VERSION:
+                tile = checked[1]
+                if self._rank_of(hand, tile) >= hand.bound:
+                    raise IllegalAction(envelope.seat, f"claim {tile.text}", self._beat(hand))
 
         def apply() -> list[Event]:
-            hand.tile_reveals.append(reveal)
-            hand.claims.append(tile)
             hand.claim_indices.append(len(self.transcript) - 1)
-            if len(hand.claims) < self.players:
-                return []
-            opener, must_lead = highest_double_lead([[t] for t in hand.claims])
-            return self._start_turns(hand, opener, must_lead)
+            hand.claim_bounds.append(hand.bound)
+            if checked is None:
+                hand.claims.append(None)
+            else:
+                hand.tile_reveals.append(checked[0])
+                hand.claims.append(checked[1])
+            if self.version == FIRST_VERSION:
+                if len(hand.claims) < self.players:
+                    return []
+                tiles = [[t] for t in hand.claims if t is not None]
+                opener, must_lead = highest_double_lead(tiles)
+                return self._start_turns(hand, opener, must_lead)
+            if checked is not None:
+                hand.bound = self._rank_of(hand, checked[1])
+            if hand.bound == 0 or len(hand.claims) == self.players:
+                return self._end_claims(hand)  # early stop: nothing beats the rank-0 tile
+            return []
 
         return apply
+
+    @staticmethod
+    def _beat(hand: _Hand) -> str:
+        if hand.bound >= len(hand.rank):
+            return "a claim must be a tile that opens this hand"
+        return f"a claim must beat {hand.rank[hand.bound].text}"
 
     def _v_play(self, hand: _Hand, envelope: Envelope, own: bool) -> Callable[[], list[Event]]:
         seat = envelope.seat
@@ -719,6 +819,7 @@ class TableSession:
 
         def apply() -> list[Event]:
             assert hand.public is not None
+            hand.forced_draw = hand.public.forced_due > 0
             hand.public.draw(seat)
             hand.action_indices.append(len(self.transcript) - 1)
             position = hand.next_position
@@ -757,8 +858,7 @@ class TableSession:
                 (drawn,) = self._open_own(hand, [position])
                 public = hand.public
                 assert public is not None
-                fits = not public.line.tiles or public.line.fit_mask & drawn.bit
-                if self.rules.play_drawn_at_once and fits:
+                if must_play_drawn(public, drawn, hand.forced_draw):
                     hand.pending = drawn
             return [ActionTaken(drawer, DRAW, drawn)]
 
@@ -776,6 +876,23 @@ class TableSession:
             if hand.public.over:
                 self.phase = Phase.HAND_REVEAL
             return [ActionTaken(seat, PASS)]
+
+        return apply
+
+    def _v_skip(self, hand: _Hand, envelope: Envelope, own: bool) -> Callable[[], list[Event]]:
+        seat = envelope.seat
+        if self.version == FIRST_VERSION:
+            raise _bad("unknown-type", "skip is not a message of protocol version 1")
+        assert hand.public is not None
+        hand.public.check_skip(seat)
+
+        def apply() -> list[Event]:
+            assert hand.public is not None
+            hand.public.skip(seat)
+            hand.action_indices.append(len(self.transcript) - 1)
+            if hand.public.over:
+                self.phase = Phase.HAND_REVEAL
+            return [ActionTaken(seat, SKIP)]
 
         return apply
 
@@ -828,6 +945,7 @@ class TableSession:
         msg.PASS.code: _v_pass,
         msg.HAND_REVEAL.code: _v_hand_reveal,
         msg.SECRET_REVEAL.code: _v_secret_reveal,
+        msg.SKIP.code: _v_skip,
     }
 
     @staticmethod
@@ -840,7 +958,6 @@ class TableSession:
 
     def _audit(self, hand: _Hand) -> list[Event]:
         """Decrypt everything, replay the hand on the full engine, score it, go on."""
-        assert hand.public is not None
         # Every proof, share and claim was verified as it arrived and every secret matches its
         # key, so decrypting the final deck with the secrets is all that is left to do.
         try:
@@ -854,19 +971,20 @@ class TableSession:
         for position, tile in hand.known.items():
             if tiles[position] is not tile:  # cannot happen once every proof checked out
                 return self._audit_blame(0, f"position {position} decrypts differently", "audit")
-        lottery = int.from_bytes(hand.joint.lottery, "big") if hand.joint else 0
+        lottery = self._lottery(hand)
+        blamed = self._audit_claims(hand, hands)
+        if blamed is not None:
+            return blamed
+        if hand.unopened:
+            return self._void_hand(hand, hands, lottery)
+        assert hand.public is not None
         try:
             state = self.match.start_hand(hands, boneyard, lottery)
         except InvalidRecord as exc:
             return self._audit_blame(0, f"the deal is not a set of 28 tiles: {exc}", "audit")
-        if state is None:
-            return self._audit_blame(0, "no seat could open this deal", "audit")
-        for seat, claim in enumerate(hand.claims):
-            best = highest_double_lead([hands[seat]])[1]
-            if claim is not best:
-                reason = f"its lead claim {claim.text} was not its best lead ({best.text})"
-                return self._audit_blame(seat, reason, "audit-claim", hand.claim_indices[seat])
-        assert state.opener == hand.public.opener  # same claims, same rule, same opener
+        if state is None or state.opener != hand.public.opener:
+            # Unreachable once the claims passed: honest claims find the deal's own opener.
+            return self._audit_blame(0, "the claims do not give the deal's opener", "audit")
         for number, (seat, action) in enumerate(hand.public.history):
             try:
                 state.apply(seat, action)
@@ -879,19 +997,63 @@ class TableSession:
                 hand.public.turn, "the hand did not end as claimed", "audit-rules"
             )
         before = tuple(self.match.scores)
+        # The record's `hand` is the number the opening rule reads (counted hands + 1), so the
+        # engine alone replays it; after a void hand it differs from the wire's hand number.
+        opening_number = self.match.opening_number
         outcome = self.match.finish_hand(state)
         left = tuple(tuple(state.hand_of(s)) for s in range(self.players))
-        record = record_of(state, before, hand.number)
+        record = record_of(state, before, opening_number)
         events: list[Event] = [
             HandEnded(hand.number, result, left, tuple(self.match.scores), record)
         ]
-        done = self.max_hands is not None and len(self.match.results) >= self.max_hands
-        if outcome.over or done:
+        return [*events, *self._next_hand(outcome)]
+
+    def _next_hand(self, outcome: MatchOutcome) -> list[Event]:
+        """The match ends (its goal, or the genesis's number of counted hands), or the next
+        hand is dealt — also after a void hand, which counts nothing."""
+        played = self.match.counted_hands
+        done = self.max_hands is not None and played >= self.max_hands
+        if outcome.over or done or self._hands_begun >= MAX_HANDS:
             self.phase = Phase.OVER
-            played = len(self.match.results)
-            events.append(MatchEnded(outcome, tuple(self.match.scores), played, self.max_hands))
-            return events
-        return [*events, *self._begin_hand()]
+            return [MatchEnded(outcome, tuple(self.match.scores), played, self.max_hands)]
+        return self._begin_hand()
+
+    def _audit_claims(self, hand: _Hand, hands: Sequence[Sequence[Tile]]) -> list[Event] | None:
+        """Each lead claim against the seat's true best (the blame, or None when all hold).
+
+        v1: every seat revealed its best lead. v2: a revealed claim is the seat's best ranked
+        tile; a nil claim hid nothing that beat the bound the seat saw.
+        """
+        for seat, claim in enumerate(hand.claims):
+            index = hand.claim_indices[seat]
+            if self.version == FIRST_VERSION:
+                lead = highest_double_lead([hands[seat]])[1]
+                if claim is not lead:
+                    reason = f"its lead claim {_text(claim)} was not its best lead ({lead.text})"
+                    return self._audit_blame(seat, reason, "audit-claim", index)
+                continue
+            best = best_of(hand.rank, hands[seat])
+            if claim is not None and claim is not best:
+                reason = f"its lead claim {claim.text} was not its best ({_text(best)})"
+                return self._audit_blame(seat, reason, "audit-claim", index)
+            bound = hand.claim_bounds[seat]
+            if claim is None and best is not None and self._rank_of(hand, best) < bound:
+                reason = f"claimed nothing, but held {best.text}, which beat the claims before"
+                return self._audit_blame(seat, reason, "audit-claim", index)
+        return None
+
+    def _void_hand(self, hand: _Hand, hands: Sequence[Sequence[Tile]], lottery: int) -> list[Event]:
+        """No seat could open (a redeal): the hand counts nothing; the next one is dealt."""
+        found = (
+            self.match.opening(hands, lottery)
+            if hand.rank
+            else self.match.unclaimed_opening(lottery)
+        )
+        if not found.void:  # honest claims always agree with the deal; keep the table safe
+            return self._audit_blame(0, "the claims found no opener, but the deal has one", "audit")
+        outcome = self.match.void_hand()
+        dealt = tuple(tuple(tiles) for tiles in hands)
+        return [HandRedealt(hand.number, dealt), *self._next_hand(outcome)]
 
     def _audit_blame(
         self, seat: int, reason: str, code: str, index: int | None = None
@@ -946,7 +1108,14 @@ class TableSession:
             return self._sign(msg.DEAL, (number, shares))
         if phase is Phase.LEAD_CLAIM:
             mine = {hand.known[p]: p for p in hand.held[self.seat]}
-            _, best = highest_double_lead([list(mine)])
+            if self.version == FIRST_VERSION:
+                best: Tile | None = highest_double_lead([list(mine)])[1]
+            else:
+                best = best_of(hand.rank, mine)
+                if best is not None and self._rank_of(hand, best) >= hand.bound:
+                    best = None  # nothing that beats the best claim so far: say nothing
+            if best is None:
+                return self._sign(msg.LEAD_CLAIM, (number, None))
             reveal = mental.reveal_tile(hand.ctx, keys, hand.deck, mine[best], best.index, rng)
             return self._sign(msg.LEAD_CLAIM, (number, reveal.to_bytes()))
         if phase is Phase.DRAW_SHARES:

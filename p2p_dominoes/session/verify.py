@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from p2p_dominoes.engine import MatchOutcome, seat_name
+from p2p_dominoes.engine import HandEnd, MatchOutcome, seat_name
 from p2p_dominoes.session.errors import InvalidMessage
-from p2p_dominoes.session.events import Event, HandEnded, MatchEnded
+from p2p_dominoes.session.events import Event, HandEnded, HandRedealt, MatchEnded
 from p2p_dominoes.session.messages import default_registry
 from p2p_dominoes.session.table import Phase, TableSession
 from p2p_dominoes.session.table_code import TableCode
@@ -46,6 +46,9 @@ class VerifyReport:
 
     messages: int = 0
     hands: int = 0
+    """Counted hands audited (what the genesis's `max_hands` counts)."""
+    void_hands: int = 0
+    """Void hands audited and dealt again (a block that does not count, or a redeal)."""
     scores: tuple[int, ...] = ()
     outcome: MatchOutcome | None = None
     head: bytes = b""
@@ -108,8 +111,10 @@ def verify_transcript(
                 for event in session.admit(envelope):
                     if on_event is not None:
                         on_event(event)
-                    if isinstance(event, HandEnded):
+                    if isinstance(event, HandEnded) and event.result.end is not HandEnd.VOID:
                         report.hands += 1
+                    elif isinstance(event, HandEnded | HandRedealt):
+                        report.void_hands += 1
                     if isinstance(event, MatchEnded):
                         report.outcome = event.outcome
             report.messages = index + 1

@@ -1,4 +1,5 @@
-"""Persistence: identity keys, transcript files, table logs, hand secrets and table nonces.
+"""Persistence: identity keys, transcript files, table logs, hand secrets, table nonces and
+saved rule sets.
 
 Where the files go: docs/files.md. The table log format: PROTOCOL.md §8.1.
 """
@@ -25,6 +26,18 @@ from p2p_dominoes.store.paths import (
     runtime_dir,
     table_dir,
     tables_dir,
+)
+from p2p_dominoes.store.rule_sets import (
+    RULES_DIR_NAME,
+    RuleSetError,
+    delete_rule_set,
+    list_rule_sets,
+    load_draft,
+    load_rule_set,
+    name_problem,
+    rules_dir,
+    save_rule_set,
+    table_rules,
 )
 from p2p_dominoes.store.secrets import HandSecrets, SecretsFileError, secrets_path
 from p2p_dominoes.store.table_log import (
@@ -60,6 +73,7 @@ __all__ = [
     "LOG_FILE_NAME",
     "MAX_TRANSCRIPT_FILE_SIZE",
     "NONCE_FILE_NAME",
+    "RULES_DIR_NAME",
     "BotSeat",
     "BotSeatError",
     "HandSecrets",
@@ -69,6 +83,7 @@ __all__ = [
     "LogHeader",
     "NonceFileError",
     "PeerAddress",
+    "RuleSetError",
     "SecretsFileError",
     "TableLog",
     "TableLogBusy",
@@ -79,17 +94,25 @@ __all__ = [
     "bot_seats",
     "data_dir",
     "default_data_dir",
+    "delete_rule_set",
     "discard_unfinished_writes",
     "keep_bot_seat",
+    "list_rule_sets",
     "list_tables",
+    "load_draft",
     "load_identity_file",
     "load_or_create_identity",
+    "load_rule_set",
     "load_transcript",
+    "name_problem",
     "read_log",
+    "rules_dir",
     "runtime_dir",
+    "save_rule_set",
     "save_transcript",
     "secrets_path",
     "table_dir",
+    "table_rules",
     "tables_dir",
     "transcript_bytes",
     "write_identity_file",

@@ -17,6 +17,7 @@ from p2p_dominoes.session.events import (
     CheatingDetected,
     Event,
     HandEnded,
+    HandRedealt,
     HandStarted,
     MatchEnded,
     OpenerChosen,
@@ -39,6 +40,7 @@ _WORDS = {
         "cheat": "CHEATING: {name} — {reason}",
         "stall": "STOPPED: {name} is not responding — {reason}",
         "none": "nothing",
+        "redeal": "  Nobody holds a tile that opens this hand: it is void and dealt again.",
     },
     "ru": {
         "ready": "Все места подписали генезис стола.",
@@ -53,6 +55,7 @@ _WORDS = {
         "cheat": "ЖУЛЬНИЧЕСТВО: {name} — {reason}",
         "stall": "ОСТАНОВКА: {name} не отвечает — {reason}",
         "none": "ничего",
+        "redeal": "  Ни у кого нет кости, с которой начинают: сдача не в счёт, пересдача.",
     },
 }
 
@@ -96,6 +99,12 @@ def narrate(
             w["scores"].format(scores=scores_text(event.scores, names)),
         ]
         return lines
+    if isinstance(event, HandRedealt):
+        lines = [
+            w["shows"].format(name=name(s), tiles=" ".join(t.text for t in tiles) or w["none"])
+            for s, tiles in enumerate(event.hands)
+        ]
+        return [*lines, w["redeal"]]
     if isinstance(event, MatchEnded):
         if event.outcome.over:
             return [match_text(event.outcome, event.scores, lang, names)]

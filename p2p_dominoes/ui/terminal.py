@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from p2p_dominoes.engine import DRAW, PASS, Action, Play, SeatView, describe, side_name
+from p2p_dominoes.engine.actions import SKIP
 from p2p_dominoes.net.admission import LobbyState, Request
 
 _WORDS = {
@@ -23,6 +24,7 @@ _WORDS = {
         "lead": "lead {tile}",
         "draw": "draw a tile",
         "pass": "pass",
+        "skip": "no second double (skip)",
         "prompt": "Choose",
         "target": "target {t}",
     },
@@ -39,6 +41,7 @@ _WORDS = {
         "lead": "начать с {tile}",
         "draw": "взять из базара",
         "pass": "пропустить ход",
+        "skip": "без второго дубля (пропустить)",
         "prompt": "Выберите",
         "target": "до {t}",
     },
@@ -59,7 +62,8 @@ class MenuItem:
 
 
 def action_menu(view: SeatView, lang: str = "en") -> list[MenuItem]:
-    """The legal actions: plays by tile, numbered from 1, then `d` to draw or `p` to pass."""
+    """The legal actions: plays by tile, numbered from 1, then `s` to skip a second double, `d`
+    to draw or `p` to pass."""
     w = _w(lang)
     items = []
     plays = sorted(
@@ -73,6 +77,8 @@ def action_menu(view: SeatView, lang: str = "en") -> list[MenuItem]:
             where = f"{play.place.tile.text} ({side_name(play.place.side, lang)})"
             label = w["play"].format(tile=play.tile.text, where=where)
         items.append(MenuItem(str(number), play, label))
+    if view.can_skip():
+        items.append(MenuItem("s", SKIP, w["skip"]))
     if view.can_draw():
         items.append(MenuItem("d", DRAW, w["draw"]))
     if view.can_pass():

@@ -44,6 +44,7 @@ PHASE_OF_TYPE: Final[dict[str, str]] = {
     "draw": "turns",
     "draw_share": "turns",
     "pass": "turns",
+    "skip": "turns",
     "hand_reveal": "reveal",
     "secret_reveal": "reveal",
 }

@@ -52,9 +52,22 @@ def test_replay_json_reports_the_board_result_and_match(tmp_path: Path) -> None:
     assert out.returncode == 0, out.stderr
     summary = json.loads(out.stdout)
     assert summary["board"].startswith("Кости: [0|0]. Соединения: нет.")
-    assert summary["result"] == {"end": "block", "winner": 0, "points": [16, 0], "pips": [27, 43]}
+    assert summary["result"] == {
+        "end": "block",
+        "winner": 0,
+        "points": [16, 0],
+        "pips": [27, 43],
+        "ceremonies": [],
+        "title": None,
+    }
     assert summary["scores"] == [106, 10]
-    assert summary["match"] == {"over": True, "winner": 0, "draw": False}
+    assert summary["match"] == {
+        "over": True,
+        "winner": 0,
+        "draw": False,
+        "losers": [],
+        "title": None,
+    }
 
 
 def test_a_bad_record_exits_2_with_one_line_and_no_traceback(tmp_path: Path) -> None:

@@ -35,7 +35,9 @@ KEY = Identity.generate().public
 def test_seats_carry_the_match_length_and_the_genesis_offer_only_the_envelope(
     hands: int | None,
 ) -> None:
-    seats = Seats("Kitchen", "draw", 2, (SeatAddress("Ann", KEY, "127.0.0.1", 47800),), hands)
+    seats = Seats(
+        "Kitchen", preset("draw"), 2, (SeatAddress("Ann", KEY, "127.0.0.1", 47800),), hands
+    )
     payload = encode_lobby(seats)
     assert payload[0] == CHANNEL_LOBBY and decode_lobby(payload[1:]) == seats
     offer = GenesisOffer(b"\x01\x02")
@@ -44,7 +46,8 @@ def test_seats_carry_the_match_length_and_the_genesis_offer_only_the_envelope(
 
 @pytest.mark.parametrize("hands", [0, -1, 10_001, True, "2"])
 def test_a_bad_match_length_in_seats_is_malformed(hands: object) -> None:
-    raw = ["seats", "Kitchen", "draw", 2, [["Ann", KEY.raw, "127.0.0.1", 47800]], hands]
+    rules = [list(pair) for pair in preset("draw").to_wire()]
+    raw = ["seats", "Kitchen", rules, 2, [["Ann", KEY.raw, "127.0.0.1", 47800]], hands]
     with pytest.raises(LobbyError):
         decode_lobby(msgpack.packb(raw, use_bin_type=True))
     old = ["genesis", b"\x01", 2]  # the match length no longer travels unsigned
@@ -70,7 +73,7 @@ async def test_a_joiner_signs_no_genesis_with_another_match_length_than_it_was_s
             SeatAddress("host", host.public, "127.0.0.1", listener.port),
             SeatAddress("joiner", connection.peer, "127.0.0.1", join.listen_port),
         )
-        await connection.send(encode_lobby(Seats("t", rules.name, 2, seats, 2)))
+        await connection.send(encode_lobby(Seats("t", rules, 2, seats, 2)))
         genesis = Genesis.new(
             rules.to_wire(),
             [

@@ -57,7 +57,7 @@ async def test_a_joiner_refuses_a_genesis_that_swaps_its_commitment() -> None:
             SeatAddress("host", host.public, "127.0.0.1", listener.port),
             SeatAddress("joiner", connection.peer, "127.0.0.1", join.listen_port),
         )
-        await connection.send(encode_lobby(Seats("t", rules.name, 2, seats)))
+        await connection.send(encode_lobby(Seats("t", rules, 2, seats)))
         genesis = Genesis.new(
             rules.to_wire(),
             [

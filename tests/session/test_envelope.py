@@ -9,6 +9,8 @@ from p2p_dominoes.session import (
     ENVELOPE_SIGNATURE_DOMAIN,
     GENESIS_SIGN,
     MAX_ENVELOPE_SIZE,
+    PROTOCOL_VERSION,
+    SUPPORTED_VERSIONS,
     Envelope,
     Identity,
     Int,
@@ -77,7 +79,9 @@ def test_round_trip_is_byte_exact() -> None:
 
 def test_wire_layout_is_a_seven_element_array() -> None:
     envelope = note()
-    assert fields(envelope) == [1, TABLE_ID, 1, HEAD, NOTE.code, ["hello", 7], envelope.signature]
+    assert fields(envelope) == [
+        PROTOCOL_VERSION, TABLE_ID, 1, HEAD, NOTE.code, ["hello", 7], envelope.signature
+    ]
 
 
 def test_signature_covers_domain_and_the_first_six_fields() -> None:
@@ -103,6 +107,7 @@ def test_golden_vector() -> None:
         head=HEAD,
         mtype=GENESIS_SIGN,
         body=(b"\x22" * 32, b"\x33" * 32),
+        version=1,  # the version PROTOCOL.md §11 was written for; the layout is unchanged
     )
     assert envelope.encode().hex() == GOLDEN_GENESIS_SIGN_HEX
     assert envelope.hash.hex() == GOLDEN_GENESIS_SIGN_HASH
@@ -218,7 +223,7 @@ def test_unknown_type_rejected() -> None:
 
 def test_unsupported_version_rejected() -> None:
     values = fields(note())
-    values[0] = 2
+    values[0] = max(SUPPORTED_VERSIONS) + 1
     rejects(pack(values), "unsupported-version")
 
 
@@ -257,7 +262,7 @@ def test_whole_envelope_as_map_rejected() -> None:
     [
         (2, b"\xcc\x01"),  # seat 1 as uint8: an int wider than needed
         (2, b"\xd0\x01"),  # seat 1 as int8
-        (0, b"\xcd\x00\x01"),  # version 1 as uint16
+        (0, b"\xcd\x00\x02"),  # version 2 as uint16
         (1, b"\xc5\x00\x10" + bytes(range(16))),  # table id as bin16
         (4, b"\xd1\x00\x64"),  # type 100 as int16
     ],

@@ -7,6 +7,7 @@ import pytest
 from p2p_dominoes.session import (
     GENESIS,
     GENESIS_SIGN,
+    PROTOCOL_VERSION,
     Envelope,
     Genesis,
     InvalidMessage,
@@ -44,7 +45,7 @@ def test_genesis_round_trip() -> None:
 def test_wire_form_is_an_array_of_arrays() -> None:
     genesis = Genesis(TABLE_ID, RULES, seats(2))
     assert genesis.to_wire() == (
-        1,
+        PROTOCOL_VERSION,
         TABLE_ID,
         RULES,
         (
@@ -114,7 +115,9 @@ def test_forged_genesis_rejected() -> None:
     genesis = Genesis(TABLE_ID, RULES, seats(2))
     honest = genesis.sign(IDS[0], 0)
     # Seat 0's genesis, re-labelled as sent by seat 1 but still carrying seat 0's signature.
-    forged = Envelope(1, TABLE_ID, 1, honest.head, GENESIS, honest.body, honest.signature)
+    forged = Envelope(
+        honest.version, TABLE_ID, 1, honest.head, GENESIS, honest.body, honest.signature
+    )
     with pytest.raises(InvalidMessage) as caught:
         Transcript(forged, default_registry())
     assert caught.value.code == "bad-signature"
@@ -157,7 +160,7 @@ def test_transcript_must_start_with_genesis() -> None:
         Transcript(table.transcript.entries[1].envelope, default_registry())
 
 
-@pytest.mark.parametrize("version", [True, 2, 0, "1"])
+@pytest.mark.parametrize("version", [True, 3, 0, "1"])
 def test_genesis_version_must_be_supported_int(version: object) -> None:
     with pytest.raises(InvalidMessage, match="not supported"):
         Genesis(TABLE_ID, RULES, seats(2), version)  # type: ignore[arg-type]

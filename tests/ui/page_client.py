@@ -45,9 +45,10 @@ def http_get(
     origin: str | None = None,
     method: str = "GET",
     raw_headers: bytes = b"",
+    body: bytes = b"",
     timeout: float = 10,
 ) -> Reply:
-    """One request, `Connection: close`; the target and headers go out as given (bytes)."""
+    """One request, `Connection: close`; the target, headers and body go out as given."""
     lines = [
         f"{method} {target} HTTP/1.1".encode("utf-8", "surrogateescape"),
         f"Host: {host or f'127.0.0.1:{port}'}".encode("utf-8", "surrogateescape"),
@@ -58,8 +59,8 @@ def http_get(
     if origin is not None:
         lines.append(b"Origin: " + origin.encode())
     if method == "POST":
-        lines.append(b"Content-Length: 0")
-    request = b"\r\n".join(lines) + b"\r\n" + raw_headers + b"\r\n"
+        lines.append(f"Content-Length: {len(body)}".encode())
+    request = b"\r\n".join(lines) + b"\r\n" + raw_headers + b"\r\n" + body
     with socket.create_connection(("127.0.0.1", port), timeout=timeout) as sock:
         sock.sendall(request)
         data = b""

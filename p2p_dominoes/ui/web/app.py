@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import logging
+from pathlib import Path
 from typing import Any
 
 import trio
@@ -28,6 +29,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from p2p_dominoes.net.strangers import StrangerLog
 from p2p_dominoes.ui.web.access import PageAccess, cookie_name, well_formed
 from p2p_dominoes.ui.web.hub import Hub, elsewhere
+from p2p_dominoes.ui.web.rules_api import rules_routes
 
 log = logging.getLogger("p2p_dominoes.ui.web")
 _strangers = StrangerLog(log)
@@ -89,8 +91,11 @@ class Guard:
         await self.app(scope, receive, send_with_headers)
 
 
-def create_app(hub: Hub, access: PageAccess, lang: str = "en") -> ASGIApp:
-    """The web app for one player; `access` holds the link token `play` gave them."""
+def create_app(
+    hub: Hub, access: PageAccess, lang: str = "en", data_dir: Path | None = None
+) -> ASGIApp:
+    """The web app for one player; `access` holds the link token `play` gave them, and
+    `data_dir` their saved rule sets (the house-rules editor, rules_api.py)."""
     page = _STATIC.lookup_path("index.html")[0]
     with open(page, encoding="utf-8") as file:
         index_html = file.read().replace('<html lang="en">', f'<html lang="{lang}">', 1)
@@ -145,6 +150,7 @@ def create_app(hub: Hub, access: PageAccess, lang: str = "en") -> ASGIApp:
             Route("/", index, methods=["GET"]),
             Mount("/static", app=_STATIC),
             WebSocketRoute("/ws", socket),
+            *rules_routes(access, data_dir, lang, hub),
         ]
     )
     return Guard(app)

@@ -37,7 +37,6 @@ from p2p_dominoes.engine import (
     Rules,
     SeatView,
     describe,
-    preset,
 )
 from p2p_dominoes.net.admission import LobbyControl, LobbyState
 from p2p_dominoes.net.connection import normalize_fingerprint
@@ -70,7 +69,7 @@ from p2p_dominoes.session.events import (
 )
 from p2p_dominoes.session.hand_messages import MAX_HANDS
 from p2p_dominoes.session.table import TableSession
-from p2p_dominoes.store import TableSummary, list_tables
+from p2p_dominoes.store import RuleSetError, TableSummary, list_rule_sets, list_tables, table_rules
 from p2p_dominoes.ui.narration import narrate
 from p2p_dominoes.ui.web.hub import Hub
 from p2p_dominoes.ui.web.refusals import refusal
@@ -411,6 +410,7 @@ class PlayController:
             "bot_strategies": sorted(BOTS),
             "joining": joining,
             "error": self.error,
+            "rule_sets": _saved_rule_sets(self.data_dir),
         }
 
     def _look_for_unfinished(self) -> None:
@@ -539,6 +539,8 @@ class PlayController:
             self._answer(command)
         elif kind == "cancel":
             self._cancel()
+        elif kind == "rule_sets":  # a set was saved or deleted (rules_api.py): list them anew
+            self.publish()
         elif kind == "lobby":
             ended = self.ui is not None and self.ui.session is not None and self.ui.session.finished
             if not self.busy or ended:  # the peer may still linger for the others' last word
@@ -548,9 +550,14 @@ class PlayController:
         elif kind in ("host", "rematch", "join", "resume") and self.busy:
             self.refuse("running")
         elif kind == "host":
-            settings = _check_host(command)
+            settings = _check_host(command, self.data_dir)
             if isinstance(settings, _Problem):
                 self.refuse(settings.key, settings.where, **dict(settings.values))
+                return
+            try:  # a saved set is read now: a rematch plays the same rules
+                settings["table_rules"] = table_rules(self.data_dir, settings["rules"])
+            except RuleSetError as exc:
+                self.refuse("rule_set", "rules", reason=peer_text(str(exc), 400))
                 return
             self.last_host, self.last_join, self.rematch_keys = settings, None, frozenset()
             self._start(nursery, partial(self._host, settings))
@@ -726,8 +733,9 @@ class PlayController:
 
 
 def _rules(settings: dict[str, Any]) -> Rules:
-    """The preset a host command names, with its own stall timeout when it gives one."""
-    rules = preset(settings["rules"])
+    """The rules a host command names (read when it came), with its own stall timeout when it
+    gives one."""
+    rules: Rules = settings["table_rules"]
     stall = settings.get("stall_timeout")
     return rules if stall is None else dataclasses.replace(rules, stall_timeout_s=stall)
 
@@ -804,14 +812,22 @@ class _Problem:
     values: tuple[tuple[str, object], ...] = ()
 
 
-def _host_settings(command: dict[str, Any]) -> dict[str, Any] | None:
+def _saved_rule_sets(data_dir: Path | None) -> list[str]:
+    """The names of the player's saved rule sets (for the create-table form)."""
+    try:
+        return list_rule_sets(data_dir) if data_dir is not None else []
+    except RuleSetError:
+        return []
+
+
+def _host_settings(command: dict[str, Any], data_dir: Path | None = None) -> dict[str, Any] | None:
     """The table settings a page's "host" command asks for, or None unless every field is of
-    the right type and in range."""
-    settings = _check_host(command)
+    the right type and in range; `rules` names a preset or one of the saved sets in `data_dir`."""
+    settings = _check_host(command, data_dir)
     return None if isinstance(settings, _Problem) else settings
 
 
-def _check_host(command: dict[str, Any]) -> dict[str, Any] | _Problem:
+def _check_host(command: dict[str, Any], data_dir: Path | None = None) -> dict[str, Any] | _Problem:
     """The table settings of a "host" command, or the first field that is wrong."""
     name = command.get("table")
     if name is not None and not isinstance(name, str):
@@ -821,7 +837,7 @@ def _check_host(command: dict[str, Any]) -> dict[str, Any] | _Problem:
     players, bots = command.get("players"), command.get("bots", 0)
     hands = command.get("hands")
     bot = command.get("bot", "random")
-    if not isinstance(rules, str) or rules not in PRESETS:
+    if not isinstance(rules, str) or rules not in (*PRESETS, *_saved_rule_sets(data_dir)):
         return _Problem("rules", "rules")
     if type(players) is not int or not 2 <= players <= 4:
         return _Problem("players", "players")

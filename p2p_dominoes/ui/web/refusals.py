@@ -28,6 +28,7 @@ _TEXTS: Final[dict[str, tuple[str, str]]] = {
         "The stall timeout is a whole number of seconds from 10 to 86400.",
         "Время ожидания — целое число секунд от 10 до 86400.",
     ),
+    "rule_set": ("{reason}", "{reason}"),
     "address": (
         "Give an address as HOST:PORT.",
         "Укажите адрес в виде АДРЕС:ПОРТ.",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from pathlib import Path
 
 import trio
 from hypercorn.config import Config
@@ -19,6 +20,7 @@ async def serve_page(
     port: int,
     *,
     lang: str = "en",
+    data_dir: Path | None = None,
     task_status: trio.TaskStatus[str] = trio.TASK_STATUS_IGNORED,
 ) -> None:
     """Serve until cancelled; reports the base URL (`http://127.0.0.1:PORT`) once listening."""
@@ -35,5 +37,5 @@ async def serve_page(
             base = (urls or [f"http://127.0.0.1:{port}"])[0]
             task_status.started(base.rstrip("/"))
 
-    app = create_app(hub, access, lang)
+    app = create_app(hub, access, lang, data_dir)
     await serve(app, config, mode="asgi", task_status=_Status())  # type: ignore[arg-type]

@@ -12,6 +12,7 @@ import pytest
 from playwright.sync_api import Browser, Page, sync_playwright
 
 ARTIFACTS = Path(__file__).resolve().parents[3] / "test-artifacts"
+DOCS_IMG = Path(__file__).resolve().parents[3] / "docs" / "img"
 NO_DNS = "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1"
 POLICY_DIR = Path("/etc/chromium/policies/managed")
 
@@ -37,9 +38,10 @@ def browser() -> Iterator[Browser]:
 class Peer:
     """A `p2p-dominoes play` process: its page URL and its LAN port."""
 
-    def __init__(self, name: str, lan_port: int, data_dir: Path, lang: str = "en") -> None:
+    def __init__(self, name: str, lan_port: int, data_dir: Path, lang: str | None = "en") -> None:
         self.name = name
         self.lan_port = lan_port
+        self.data_dir = data_dir
         self.process = subprocess.Popen(
             [
                 sys.executable,
@@ -56,8 +58,9 @@ class Peer:
                 "--no-mdns",
                 "--data-dir",
                 str(data_dir),
-                "--lang",
-                lang,
+                *(
+                    ["--lang", lang] if lang else []
+                ),  # None: no --lang (the page follows the browser)
             ],
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
@@ -84,7 +87,7 @@ class Peer:
 def peers(tmp_path: Path) -> Iterator[Callable[..., Peer]]:
     started: list[Peer] = []
 
-    def start(name: str, lan_port: int, lang: str = "en") -> Peer:
+    def start(name: str, lan_port: int, lang: str | None = "en") -> Peer:
         peer = Peer(name, lan_port, tmp_path / f"peer-{lan_port}", lang)
         started.append(peer)
         return peer
@@ -95,11 +98,23 @@ def peers(tmp_path: Path) -> Iterator[Callable[..., Peer]]:
 
 
 @pytest.fixture
-def open_page(browser: Browser) -> Iterator[Callable[[Peer], Page]]:
+def open_page(browser: Browser) -> Iterator[Callable[..., Page]]:
     contexts = []
 
-    def open_(peer: Peer) -> Page:
-        context = browser.new_context(viewport={"width": 1200, "height": 900})
+    def open_(
+        peer: Peer,
+        viewport: tuple[int, int] = (1200, 900),
+        *,
+        locale: str = "en-US",
+        phone: bool = False,
+    ) -> Page:
+        context = browser.new_context(
+            viewport={"width": viewport[0], "height": viewport[1]},
+            locale=locale,
+            is_mobile=phone,
+            has_touch=phone,
+            reduced_motion="reduce",
+        )
         context.set_default_timeout(20_000)
         contexts.append(context)
         page = context.new_page()
@@ -113,8 +128,13 @@ def open_page(browser: Browser) -> Iterator[Callable[[Peer], Page]]:
         context.close()
 
 
-def screenshot(page: Page, name: str) -> Path:
+def screenshot(page: Page, name: str, *, docs: str | None = None, full_page: bool = True) -> Path:
+    """A screenshot into test-artifacts/; with `docs`, also docs/img/<docs>.png (the figures
+    docs/playing.md shows, refreshed by every run)."""
     ARTIFACTS.mkdir(exist_ok=True)
     path = ARTIFACTS / f"{name}.png"
-    page.screenshot(path=str(path), full_page=True)
+    page.screenshot(path=str(path), full_page=full_page)
+    if docs is not None:
+        DOCS_IMG.mkdir(exist_ok=True)
+        (DOCS_IMG / f"{docs}.png").write_bytes(path.read_bytes())
     return path

@@ -1,0 +1,63 @@
+"""The `--rules NAME|FILE` option: a preset's name, or a JSON rules file (PROTOCOL.md §7.1).
+
+A rules file holds one rules object: a preset name, a full object, or `{"base": PRESET, …}`
+with the switches that differ. A set with a conflict is refused with the checker's reason. When
+the opening follows the day of the week and the file leaves `weekday` unset, the command fills
+it from the calendar it is given (the host's), so every seat then plays the same double.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+from pathlib import Path
+
+from p2p_dominoes.engine import PRESETS, InvalidRecord, Rules
+from p2p_dominoes.engine.rules import Opener, draft_of
+
+_PRESET_NAMES = ", ".join(sorted(PRESETS))
+RULES_HELP = f"a rules preset ({_PRESET_NAMES}) or a JSON rules file"
+
+
+class RulesOptionError(ValueError):
+    """The option names neither a preset nor a readable, playable rules file (one line)."""
+
+
+def load_rules(text: str, today: datetime.date | None = None) -> Rules:
+    """The rules `--rules text` names; `today` fills an unset weekday for a weekday opener."""
+    if text in PRESETS:
+        data: object = text
+    else:
+        path = Path(text)
+        if not path.is_file():
+            raise RulesOptionError(
+                f"--rules: {text!r} is neither a preset ({_PRESET_NAMES}) nor a rules file"
+            )
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, ValueError) as exc:
+            raise RulesOptionError(f"--rules: cannot read {text}: {_line(exc)}") from None
+    try:
+        draft = draft_of(data)
+        if today is not None and _weekday_unset(draft):
+            draft["weekday"] = today.isoweekday()
+        return Rules.from_dict(draft)
+    except InvalidRecord as exc:
+        raise RulesOptionError(f"--rules {text}: {_line(exc)}") from None
+
+
+def rules_argument(text: str) -> str:
+    """The option as given, for passing on (a file is made absolute for child processes)."""
+    if text in PRESETS:
+        return text
+    return str(Path(text).resolve()) if Path(text).is_file() else text
+
+
+def _weekday_unset(draft: dict[str, object]) -> bool:
+    rule = Opener.WEEKDAY_DOUBLE.value
+    opens = draft["first_opener"] == rule or draft["next_opener"] == rule
+    return opens and draft["weekday"] == 0
+
+
+def _line(exc: Exception) -> str:
+    return " ".join(str(exc).split())

@@ -1,0 +1,49 @@
+// The board area: a renderer per board shape draws the tiles, and this module puts a button on
+// each open place (a target when the selected tile fits there). A new shape (cross, telephone,
+// trains) is a new renderer registered here; it returns its open places as boxes in px.
+
+import { el } from "./dom.js";
+import { lineRenderer } from "./board-line.js";
+import { t } from "./strings.js";
+
+const RENDERERS = { line: lineRenderer };
+const MIN_TARGET = 44;  // px: the smallest box a finger can hit
+
+export function rendererFor(shape) {
+  return RENDERERS[shape] || lineRenderer;
+}
+
+// view: { shape, line, lead, last, arrive, ends: [{end, tile, value}], closed: [{tile}], leadOpen,
+//   fits: [end…], onPlay }
+export function renderBoard(container, view) {
+  const surface = container.querySelector(".board-surface") || container;
+  const { places, unit } = rendererFor(view.shape).render(surface, view);
+  const markers = [];
+  if (view.leadOpen) markers.push({ end: "lead", label: t("lead_here"), text: t("lead_here") });
+  const closed = new Set((view.closed || []).map((c) => String(c.tile).replace("-", "|")));
+  for (const place of view.ends) {
+    const end = place.end === "left" ? t("end_left") : t("end_right");
+    const shut = closed.has(String(place.tile).replace("-", "|"));
+    const label = shut ? t("place_closed", end) : t("place_label", end, place.value);
+    markers.push({ end: place.end, label, text: String(place.value), closed: shut });
+  }
+  const buttons = markers.filter((m) => places[m.end]).map((marker) => {
+    const p = places[marker.end];
+    const target = view.fits.includes(marker.end) && !marker.closed;
+    const w = Math.max(MIN_TARGET, p.w, marker.end === "lead" ? 110 : 0);
+    const h = Math.max(MIN_TARGET, p.h);
+    const button = el("button", {
+      type: "button", className: "marker-button" + (target ? " target" : "") + (marker.closed ? " closed" : ""),
+      textContent: marker.text,
+      title: marker.label, "aria-label": marker.label, disabled: !target, dataset: { end: marker.end },
+    });
+    const left = Math.min(Math.max(0, p.x + p.w / 2 - w / 2), surface.clientWidth - w);
+    const top = Math.min(Math.max(0, p.y + p.h / 2 - h / 2), surface.clientHeight - h);
+    Object.assign(button.style, { left: `${left}px`, top: `${top}px`, width: `${w}px`, height: `${h}px`,
+      fontSize: `${Math.max(16, Math.min(28, unit * .6))}px` });
+    button.addEventListener("click", () => view.onPlay(marker.end));
+    return button;
+  });
+  surface.append(...buttons);
+  return buttons;
+}

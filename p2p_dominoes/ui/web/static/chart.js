@@ -1,0 +1,62 @@
+// The scores after each hand as a line chart with axes, a legend and the target line. Seats are
+// told apart by line style and marker shape as well as by colour.
+
+import { el, svg } from "./dom.js";
+import { t } from "./strings.js";
+
+const COLOURS = ["#0b5cad", "#a34700", "#1b1f24", "#6b3fa0"];
+const DASHES = ["", "8 4", "2 3", "10 3 2 3"];
+
+export function renderChart(node, legend, s) {
+  const W = 360, H = 180, L = 40, R = 12, T = 12, B = 34;
+  const history = [new Array(s.names.length).fill(0), ...(s.history || [])];
+  const top = Math.max(s.target || 1, ...history.flat()) * 1.05;
+  const x = (i) => L + i * (W - L - R) / Math.max(1, history.length - 1);
+  const y = (v) => H - B - (H - B - T) * v / top;
+  node.setAttribute("viewBox", `0 0 ${W} ${H}`);
+  node.replaceChildren(svg("title", {}));
+  node.firstChild.textContent = t("chart_title");
+  node.append(svg("line", { x1: L, y1: H - B, x2: W - R, y2: H - B, class: "axis" }));
+  node.append(svg("line", { x1: L, y1: T, x2: L, y2: H - B, class: "axis" }));
+  history.forEach((_, i) => {
+    const label = svg("text", { x: x(i), y: H - B + 15, class: "tick", "text-anchor": "middle" });
+    label.textContent = String(i);
+    node.append(label);
+  });
+  for (const v of [0, Math.round(top / 2), s.target]) {
+    const label = svg("text", { x: L - 5, y: y(v) + 4, class: "tick", "text-anchor": "end" });
+    label.textContent = String(v);
+    node.append(label);
+  }
+  const xName = svg("text", { x: (L + W - R) / 2, y: H - 3, class: "axis-name", "text-anchor": "middle" });
+  xName.textContent = t("axis_hand");
+  const yName = svg("text", { x: 10, y: (T + H - B) / 2, class: "axis-name", "text-anchor": "middle", transform: `rotate(-90 10 ${(T + H - B) / 2})` });
+  yName.textContent = t("axis_points");
+  node.append(xName, yName);
+  node.append(svg("line", { x1: L, x2: W - R, y1: y(s.target), y2: y(s.target), class: "target-line" }));
+  const targetText = svg("text", { x: W - R, y: y(s.target) - 4, class: "tick", "text-anchor": "end" });
+  targetText.textContent = t("target_line", s.target);
+  node.append(targetText);
+  s.names.forEach((name, seat) => {
+    const points = history.map((scores, i) => `${x(i)},${y(scores[seat] ?? 0)}`);
+    node.append(svg("polyline", { points: points.join(" "), fill: "none", stroke: COLOURS[seat % 4], "stroke-width": 2.5, "stroke-dasharray": DASHES[seat % 4] }));
+    history.forEach((scores, i) => node.append(marker(seat, x(i), y(scores[seat] ?? 0))));
+  });
+  legend.replaceChildren(...s.names.map((name, seat) => {
+    const key = svg("svg", { width: 34, height: 14, viewBox: "0 0 34 14", "aria-hidden": "true" });
+    key.append(svg("line", { x1: 2, y1: 7, x2: 32, y2: 7, stroke: COLOURS[seat % 4], "stroke-width": 2.5, "stroke-dasharray": DASHES[seat % 4] }), marker(seat, 17, 7));
+    return el("li", {}, key, el("span", { translate: "no", textContent: name }), ` ${s.scores[seat] ?? 0}`);
+  }));
+}
+
+// A marker per seat: circle, square, triangle, diamond.
+function marker(seat, cx, cy) {
+  const colour = COLOURS[seat % 4];
+  const r = 4;
+  switch (seat % 4) {
+    case 0: return svg("circle", { cx, cy, r, fill: colour });
+    case 1: return svg("rect", { x: cx - r, y: cy - r, width: 2 * r, height: 2 * r, fill: colour });
+    case 2: return svg("polygon", { points: `${cx},${cy - r - 1} ${cx + r + 1},${cy + r} ${cx - r - 1},${cy + r}`, fill: colour });
+    default: return svg("polygon", { points: `${cx},${cy - r - 1} ${cx + r + 1},${cy} ${cx},${cy + r + 1} ${cx - r - 1},${cy}`, fill: colour });
+  }
+}

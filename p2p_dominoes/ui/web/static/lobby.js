@@ -1,0 +1,148 @@
+// The lobby: tables found on the network, creating and joining a table, the host's waiting room
+// (seats filling, requests for a seat, cancel), and unfinished tables to resume.
+
+import { $, el } from "./dom.js";
+import { t } from "./strings.js";
+
+function presetLabel(name) {
+  const label = t(`preset_${name}`);
+  return label === `preset_${name}` ? name : label;
+}
+
+export function renderLobby(s, send) {
+  const me = s.me;
+  $("my-address").textContent = me.addresses.map((a) => (a.includes(":") ? `[${a}]` : a) + `:${me.port}`).join("  ·  ");
+  const rules = $("create-rules");
+  const saved = s.rule_sets || [];
+  const wanted = [...s.presets, ...saved];
+  if ([...rules.options].map((o) => o.value).join("\n") !== wanted.join("\n")) {
+    const chosen = rules.value || "draw";
+    rules.replaceChildren(
+      ...s.presets.map((name) => new Option(presetLabel(name), name, name === chosen, name === chosen)),
+      ...saved.map((name) => new Option(`${name} (${t("saved_set")})`, name, name === chosen, name === chosen)),
+    );
+  } else {
+    for (const option of rules.options) {
+      option.textContent = s.presets.includes(option.value) ? presetLabel(option.value) : `${option.value} (${t("saved_set")})`;
+    }
+  }
+  const strategies = s.bot_strategies || [];
+  $("bot-kind-label").hidden = !strategies.length;
+  const kind = $("create-bot-kind");
+  if (kind.options.length !== strategies.length) {
+    kind.replaceChildren(...strategies.map((name) => new Option(t(`bot_${name}`), name, name === "random", name === "random")));
+  } else {
+    for (const option of kind.options) option.textContent = t(`bot_${option.value}`);
+  }
+  const body = $("tables").querySelector("tbody");
+  body.replaceChildren(...s.tables.map((table) => {
+    const row = el("tr");
+    for (const value of [table.table, table.host, table.fingerprint, table.seats, table.rules]) {
+      row.append(el("td", { translate: "no", textContent: value }));
+    }
+    const button = el("button", { type: "button", textContent: t("join"), disabled: s.busy || table.phase !== "lobby" });
+    button.addEventListener("click", () => send({ type: "join", address: table.address, fingerprint: table.pin }));
+    row.append(el("td", {}, button));
+    return row;
+  }));
+  $("tables").hidden = s.tables.length === 0;
+  $("no-tables").hidden = s.tables.length > 0;
+  $("discovery-note").textContent = s.discovery ? t("discovery_off") : "";
+  $("create-button").disabled = s.busy;
+  $("join-button").disabled = s.busy;
+  const error = s.error;
+  if ("error" in s) {  // (an older peer has no "error": its refusals are shown as they come)
+    $("lobby-error").hidden = !error;
+    $("lobby-error").textContent = error ? error.text : "";
+  }
+  for (const field of ["create-seats", "create-bots", "create-hands", "create-name", "join-address"]) {
+    $(field).removeAttribute("aria-invalid");
+  }
+  if (error?.field) {
+    const map = { players: "create-seats", bots: "create-bots", hands: "create-hands", table: "create-name", address: "join-address" };
+    if (map[error.field]) $(map[error.field]).setAttribute("aria-invalid", "true");
+  }
+  const joining = s.joining;
+  $("joining").hidden = !joining;
+  if (joining) $("joining-text").textContent = joining.line || t("joining", joining.address, joining.seconds);
+  renderUnfinished(s, send);
+  $("lobby-lines").replaceChildren(...s.lines.map((line) => el("li", { textContent: line })));
+  renderHostLobby(s, send);
+}
+
+function renderUnfinished(s, send) {
+  const unfinished = s.unfinished;
+  $("unfinished").hidden = !unfinished;
+  if (unfinished) $("unfinished-text").textContent = t("unfinished", unfinished.name, unfinished.seat, unfinished.messages) + " ";
+  $("resume-button").disabled = s.busy;
+  const more = (s.unfinished_tables || []).slice(1);
+  $("unfinished-more").replaceChildren(...more.map((table) => {
+    const button = el("button", { type: "button", textContent: t("resume_this"), disabled: s.busy });
+    button.addEventListener("click", () => send({ type: "resume", table: table.id }));
+    return el("li", {}, el("span", { textContent: t("unfinished", table.name, table.seat, table.messages) + " " }), button);
+  }));
+}
+
+// The table this player hosts, before the start: who sits (removable) and who asks for a seat.
+// Every name comes from the network: it is only ever set as textContent.
+function renderHostLobby(s, send) {
+  const desk = s.host_lobby;
+  $("host-lobby").hidden = !desk;
+  if (!desk) return;
+  $("host-seats-title").textContent = t("seats_taken", desk.seats.length, desk.players);
+  const items = desk.seats.map((seat) => {
+    const label = seat.seat === 0 ? ` (${t("you")})` : (seat.bot ? ` (${t("bot")})` : "");
+    const item = el("li", { dataset: { seat: seat.seat } },
+      el("span", { className: "seat-number", textContent: `${t("seat_n", seat.seat + 1)}: ` }),
+      el("span", { className: "name", translate: "no", textContent: seat.name + label }), " ",
+      el("code", { className: "fp", translate: "no", textContent: seat.fingerprint }));
+    if (seat.seat !== 0) {
+      const remove = el("button", { type: "button", className: "remove", textContent: t("remove") });
+      remove.addEventListener("click", () => send({ type: "remove", seat: seat.seat }));
+      item.append(" ", remove);
+    }
+    return item;
+  });
+  for (let seat = desk.seats.length; seat < desk.players; seat += 1) {
+    items.push(el("li", { className: "empty" }, el("span", { className: "seat-number", textContent: `${t("seat_n", seat + 1)}: ` }), t("empty_seat")));
+  }
+  $("host-seats").replaceChildren(...items.filter((item) => !item.classList.contains("empty")));
+  $("host-empty").replaceChildren(...items.filter((item) => item.classList.contains("empty")));
+  $("no-requests").hidden = desk.pending.length > 0;
+  $("requests").replaceChildren(...desk.pending.map((request) => {
+    const item = el("li", { dataset: { request: request.number } },
+      el("strong", { className: "name", textContent: t("asks", request.name) }),
+      el("code", { className: "fp", translate: "no", textContent: request.fingerprint }),
+      el("span", { className: "source", textContent: t("from_source", request.source, request.seconds) }));
+    for (const [kind, label] of [["approve", t("approve")], ["refuse", t("refuse")]]) {
+      const button = el("button", { type: "button", className: kind, textContent: label });
+      button.addEventListener("click", () => send({ type: kind, request: request.number }));
+      item.append(button);
+    }
+    return item;
+  }));
+  $("cancel-table").hidden = !("joining" in s || "bot_strategies" in s);  // a peer that knows "cancel"
+}
+
+export function setupLobby(send) {
+  $("create-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    $("lobby-error").hidden = true;
+    const hands = $("create-hands").value;
+    const command = {
+      type: "host", table: $("create-name").value, rules: $("create-rules").value,
+      players: Number($("create-seats").value), bots: Number($("create-bots").value),
+      hands: hands ? Number(hands) : null,
+    };
+    if ($("create-bot-kind").options.length) command.bot = $("create-bot-kind").value;
+    send(command);
+  });
+  $("join-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    $("lobby-error").hidden = true;
+    send({ type: "join", address: $("join-address").value });
+  });
+  $("resume-button").addEventListener("click", () => send({ type: "resume" }));
+  $("cancel-join").addEventListener("click", () => send({ type: "cancel" }));
+  $("cancel-table").addEventListener("click", () => send({ type: "cancel" }));
+}

@@ -1,0 +1,101 @@
+// The overlays over the table: the summary at the end of a hand (the final board stays behind
+// it), the match's end with the winner and the chart, and the table's stop with the next steps.
+
+import { $, el } from "./dom.js";
+import { renderChart } from "./chart.js";
+import { t } from "./strings.js";
+
+let dismissed = 0;  // hand number whose summary the player closed (for a peer with no pause)
+let shownFor = null;
+
+function tileText(key) {
+  const [a, b] = String(key).split("|");
+  return t("tile_text", a, b);
+}
+
+// "Ann went out: Bob's 8 + bot's 20 = 28 to Ann", checked against the peer's own arithmetic.
+export function pointsInWords(names, end) {
+  const w = end.winner;
+  if (w === null || w === undefined) return end.end === "block" ? t("blocked_tie") : "";
+  const others = names.map((_, i) => i).filter((i) => i !== w);
+  const parts = others.map((i) => t("pips_of", names[i], end.pips[i])).join(" + ");
+  const sum = others.reduce((total, i) => total + end.pips[i], 0);
+  if (end.end === "domino" && sum === end.points[w]) return t("went_out", names[w], parts, end.points[w]);
+  if (end.end === "block" && sum - end.pips[w] === end.points[w]) {
+    return t("blocked_low", names[w], parts, t("pips_of", names[w], end.pips[w]), end.points[w]);
+  }
+  return end.words || t("scored_plain", names[w], end.arithmetic);  // other scoring: the peer's words
+}
+
+function codeLine(s, codeText) {
+  return s.code ? `${t("code_label")}: ${codeText(s.code)} (${s.code.digits})` : "";
+}
+
+// Whether the summary is up: during the peer's pause between hands, at the match end and after
+// a stop; with a peer that does not pause, until the player closes it.
+function wanted(s) {
+  if (s.stopped) return "stopped";
+  if (s.match?.over) return "match";
+  if (!s.end) return null;
+  if ("next_hand" in s) return s.next_hand ? "hand" : null;
+  return s.end.hand_number > dismissed ? "hand" : null;
+}
+
+export function renderOverlay(s, { send, codeText, onClose }) {
+  const overlay = $("summary");
+  const kind = wanted(s);
+  const wasOpen = !overlay.hidden;
+  overlay.hidden = !kind;
+  document.body.classList.toggle("overlay-open", Boolean(kind));
+  document.querySelector("main").inert = Boolean(kind);  // a modal: Tab stays in the summary
+  if (!kind) { shownFor = null; if (wasOpen) onClose(); return; }
+  const names = s.names;
+  const end = s.end;
+  const key = `${kind}:${end?.hand_number ?? 0}`;
+  overlay.dataset.hand = String(end?.hand_number ?? 0);
+  $("summary-title").textContent = kind === "stopped" ? t("stopped_title")
+    : kind === "match" ? t("match_over") : t("hand_over", end.hand_number);
+  const winner = $("summary-winner");
+  winner.hidden = kind !== "match";
+  if (kind === "match") {
+    const w = s.match.winner;
+    winner.textContent = w !== null && w !== undefined ? (w === s.seat ? t("you_won") : t("match_won", names[w]))
+      : (s.match.draw ? t("match_drawn") : t("match_stopped"));
+  }
+  $("summary-stopped").hidden = kind !== "stopped";
+  $("summary-stopped").textContent = s.stopped?.text || "";
+  $("summary-points").textContent = end ? (pointsInWords(names, end) || end.words || "") : "";
+  $("summary-result").hidden = !end;
+  if (end) {
+    $("summary-rows").replaceChildren(...names.map((name, seat) => el("tr", { className: seat === end.winner ? "winner" : "" },
+      el("th", { scope: "row", translate: "no", textContent: name }),
+      el("td", { className: "left-tiles", textContent: (end.hands[seat] || []).map(tileText).join(" ") || t("no_tiles") }),
+      el("td", { textContent: String(end.pips[seat]) }),
+      el("td", { textContent: end.points[seat] ? `+${end.points[seat]}` : "0" }),
+      el("td", { textContent: t("scores_vs", s.scores[seat], s.target) }))));
+  }
+  $("summary-audit").textContent = end && end.audit === "clean" ? t("audit") : "";
+  $("summary-code").textContent = codeLine(s, codeText);
+  renderChart($("chart"), $("chart-legend"), s);
+  const pause = s.next_hand;
+  const next = $("next-hand");
+  next.hidden = kind !== "hand";
+  next.disabled = Boolean(pause?.ready);
+  $("summary-next").textContent = pause ? (pause.ready ? t("next_waiting") : t("next_in", pause.seconds_left)) : "";
+  $("summary-goal").textContent = s.goal || "";
+  const steps = kind === "stopped" ? (s.stopped.next || ["lobby", "record"]) : (kind === "match" ? ["lobby", "record"] : ["record"]);
+  // The peer says when a rematch is on offer (to the host and the joiners); an older peer: the host.
+  $("rematch").hidden = "rematch" in s ? !s.rematch : !(kind === "match" && s.seat === 0);
+  $("to-lobby").hidden = !steps.includes("lobby");
+  $("download").hidden = !steps.includes("record");
+  $("resume-table").hidden = !steps.includes("resume");
+  if (shownFor !== key) {
+    shownFor = key;
+    const first = kind === "hand" ? next : (kind === "match" && s.seat === 0 ? $("rematch") : $("to-lobby"));
+    first.focus({ preventScroll: true });
+  }
+  $("next-hand").onclick = () => {
+    if ("next_hand" in s) send({ type: "next_hand" });
+    else { dismissed = end.hand_number; renderOverlay(s, { send, codeText, onClose }); }
+  };
+}

@@ -1,0 +1,65 @@
+"""`--rules NAME|FILE` (host, demo, simulate): a preset, or a rules file in any of its forms; a
+set with a conflict is refused in one line; a weekday opener gets the host's day of the week."""
+
+from __future__ import annotations
+
+import datetime
+import json
+from pathlib import Path
+
+import pytest
+
+from p2p_dominoes.commands.rules_option import RulesOptionError, load_rules, rules_argument
+from p2p_dominoes.engine import PRESETS
+
+TUESDAY = datetime.date(2026, 12, 1)
+
+
+def write(tmp_path: Path, data: object, name: str = "rules.json") -> str:
+    path = tmp_path / name
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return str(path)
+
+
+def test_a_preset_name_or_a_file_naming_a_preset_or_a_full_object(tmp_path: Path) -> None:
+    assert load_rules("block") == PRESETS["block"]
+    assert load_rules(write(tmp_path, "house")) == PRESETS["house"]
+    assert load_rules(write(tmp_path, PRESETS["draw"].to_dict())) == PRESETS["draw"]
+    custom = load_rules(write(tmp_path, {"base": "house", "name": "k", "rounding": 5}))
+    assert custom.name == "k" and custom.rounding == 5 and custom.first_opener == "lowest-double"
+
+
+def test_the_host_fills_the_weekday_of_a_weekday_opener_from_its_calendar(tmp_path: Path) -> None:
+    weekly = write(tmp_path, {"base": "house", "first_opener": "weekday-double"})
+    assert load_rules(weekly, TUESDAY).weekday == 2  # Tuesday: [2|2] opens
+    fixed = write(
+        tmp_path, {"base": "house", "first_opener": "weekday-double", "weekday": 5}, "fixed.json"
+    )
+    assert load_rules(fixed, TUESDAY).weekday == 5  # a day the file names stays
+    assert load_rules("house", TUESDAY).weekday == 0  # no weekday rule: nothing to fill
+    with pytest.raises(RulesOptionError, match="Choose the day of the week"):
+        load_rules(weekly)  # no calendar given: the set cannot be played
+
+
+def test_bad_files_are_one_line(tmp_path: Path) -> None:
+    with pytest.raises(RulesOptionError, match=r"is neither a preset \(block, draw"):
+        load_rules("nonsense")
+    path = tmp_path / "broken.json"
+    path.write_text("{not json", encoding="utf-8")
+    with pytest.raises(RulesOptionError, match="cannot read"):
+        load_rules(str(path))
+    conflict = write(tmp_path, {"base": "block", "fish_counts": False})
+    with pytest.raises(RulesOptionError) as caught:
+        load_rules(conflict)
+    assert "\n" not in str(caught.value) and "redealt only when there is a boneyard" in str(
+        caught.value
+    )
+
+
+def test_a_file_is_passed_on_to_child_processes_as_an_absolute_path(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    Path("mine.json").write_text('"draw"', encoding="utf-8")
+    assert rules_argument("mine.json") == str(tmp_path / "mine.json")
+    assert rules_argument("draw") == "draw"

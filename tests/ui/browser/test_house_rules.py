@@ -1,0 +1,90 @@
+"""House rules in the browser: build a set, meet a conflict (named, Save refused), fix it, save
+it, create a table with it and play a hand against a bot."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+
+from playwright.sync_api import Page, expect
+
+from tests.ui.browser.conftest import Peer, screenshot
+from tests.ui.browser.test_play_in_the_browser import take_turn
+
+
+def test_a_house_rule_set_is_built_checked_saved_and_played(
+    peers: Callable[..., Peer], open_page: Callable[[Peer], Page]
+) -> None:
+    ann = peers("Ann", 47861)
+    page = open_page(ann)
+    expect(page.locator("#my-address")).to_contain_text("127.0.0.1:47861")
+    page.click("#house-rules")
+    expect(page.locator("body")).to_have_attribute("data-ready", "1")
+
+    # Start from the block game (no boneyard), and say a blocked hand is redealt.
+    page.select_option("#start-from", "block")
+    expect(page.locator("#status")).to_contain_text('Opened "block"')
+    # «Можно ли покупать, когда ход и так есть» has no choice for "no boneyard": it says so.
+    expect(page.locator('#in-buy_anyway option[value="other"]')).to_have_text("other: no boneyard")
+    page.fill("#set-name", "quick-block")
+    page.uncheck("#in-fish_counts")
+    conflicts = page.locator("#conflict-list li")
+    expect(conflicts).to_have_count(1)
+    expect(conflicts.first).to_contain_text("redealt only when there is a boneyard")
+    # Both switches are marked, and say why; Save is refused.
+    for control in ("fish_counts", "boneyard"):
+        expect(page.locator(f"#ctl-{control}")).to_have_class("control conflict")
+        expect(page.locator(f"#why-{control}")).to_contain_text("Conflict:")
+    expect(page.locator("#in-fish_counts")).to_have_attribute("aria-invalid", "true")
+    expect(page.locator("#save-set")).to_be_disabled()
+    expect(page.locator("#save-why")).to_contain_text("until the conflict above is resolved")
+    screenshot(page, "house-rules-conflict")
+
+    # A switch with no effect is greyed, its reason given to screen readers and on focus.
+    draw_limit = page.locator("#in-draw_limit")
+    expect(page.locator("#ctl-draw_limit")).to_have_class("control inert")
+    assert draw_limit.get_attribute("aria-describedby") == "why-draw_limit"
+    expect(page.locator("#why-draw_limit")).to_have_text(
+        "No effect here: No boneyard: nothing to draw "
+        "(with 2, 3 and 4 players the rules have none)."
+    )
+    draw_limit.focus()
+    expect(page.locator("#why-draw_limit")).to_be_visible()
+
+    # Fixed: blocked hands count again. A short match: 30 points for two players.
+    page.check("#in-fish_counts")
+    expect(page.locator("#conflicts")).to_be_hidden()
+    page.fill("#target-2", "30")
+    page.locator("#target-2").dispatch_event("change")
+    expect(page.locator("#save-set")).to_be_enabled()
+    page.click("#save-set")
+    expect(page.locator("#status")).to_contain_text('Saved as "quick-block"')
+
+    # The rules screen says what the set plays, each switch linked to its control.
+    page.click("#show-screen")
+    expect(page.locator('.rule-value[data-field="fish_counts"]').first).to_contain_text("now: on")
+    page.locator('.rule-link[data-field="fish_counts"]').first.click()
+    expect(page.locator("#in-fish_counts")).to_be_focused()
+
+    saved = json.loads((ann.data_dir / "rules" / "quick-block.json").read_text("utf-8"))
+    assert saved["targets"][0] == [2, 30] and saved["drawing"] == "never"
+
+    # Back in the lobby the saved set is a choice for a new table; play a hand against a bot.
+    page.click("#to-lobby")
+    expect(page.locator("#my-address")).to_contain_text("127.0.0.1:47861")
+    page.select_option("#create-rules", "quick-block")
+    page.fill("#create-name", "Kitchen")
+    page.select_option("#create-seats", "2")
+    page.fill("#create-bots", "1")
+    page.fill("#create-hands", "1")
+    page.click("#create-button")
+    expect(page.locator("#table")).to_be_visible()
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not page.locator("#end").is_visible():
+        take_turn(page)
+        time.sleep(0.1)
+    expect(page.locator("#end")).to_be_visible()
+    expect(page.locator("#table")).to_contain_text("(first to 30)")  # the saved set's target
+    screenshot(page, "house-rules-hand-played")
+    assert not page.errors  # type: ignore[attr-defined]

@@ -27,7 +27,7 @@ from p2p_dominoes.engine import LANGUAGES
 from p2p_dominoes.store import IdentityFileError, load_or_create_identity
 
 if TYPE_CHECKING:
-    from p2p_dominoes.ui.web import PageAccess
+    from p2p_dominoes.ui.web import Hub, PageAccess
 
 LAN_PORT: Final = 47800
 """The port other peers reach us on, unless taken (the one `docs/playing.md` asks to open)."""
@@ -46,7 +46,12 @@ def register(commands: Any) -> None:
     play.add_argument(
         "--port", type=port, default=None, help="port of the web page on 127.0.0.1 (default: any)"
     )
-    play.add_argument("--lang", default="en", choices=LANGUAGES)
+    play.add_argument(
+        "--lang",
+        default=None,
+        choices=LANGUAGES,
+        help="the page's language (default: the browser's, else English)",
+    )
     play.add_argument(
         "--data-dir",
         type=data_folder,
@@ -68,7 +73,25 @@ def register(commands: Any) -> None:
         "a port given here must be free)",
     )
     play.add_argument("--no-mdns", action="store_true", help="do not use multicast discovery")
+    play.add_argument(
+        "--next-hand-after",
+        type=_pause_seconds,
+        default=None,
+        metavar="SECONDS",
+        help="how long a hand's summary stays before the next hand starts, unless you press "
+        "Next hand sooner (default 10; at most a third of the table's stall timeout)",
+    )
     play.set_defaults(run=run)
+
+
+def _pause_seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not 0 <= value <= 600:
+        raise argparse.ArgumentTypeError("give 0 to 600 seconds")
+    return value
 
 
 async def _open_browser(url: str) -> None:
@@ -123,9 +146,21 @@ class _Links:
             print(f"A new link (it works once): {link}", flush=True)
 
 
-async def _stop_on_sigterm(scope: trio.CancelScope) -> None:
-    with trio.open_signal_receiver(signal.SIGTERM) as signals:
-        async for _ in signals:
+STOP_FLUSH: Final = 0.3
+"""Longest wait for the pages to hear that `play` is stopping before it cancels everything."""
+
+
+async def _stop_on_signals(scope: trio.CancelScope, caught: list[int], hub: Hub) -> None:
+    """SIGTERM or Ctrl+C (SIGINT) cancels the peer: a KeyboardInterrupt raised wherever the
+    signal lands could be swallowed by a library's handler (the web server's) and leave `play`
+    running; a cancel always ends it. The page is told first ("stopping")."""
+    with trio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as signals:
+        async for signum in signals:
+            caught.append(signum)
+            hub.close_all({"type": "stopping"})
+            with trio.move_on_after(STOP_FLUSH):
+                while not hub.idle():
+                    await trio.sleep(0.01)
             scope.cancel()
             return
 
@@ -155,21 +190,26 @@ def run(args: argparse.Namespace) -> int:
     name = args.name or fitted_name(os.environ.get("USER") or "player")
     access = PageAccess()
 
+    caught: list[int] = []  # the signals that ended the run
+
     async def main() -> None:
         hub = Hub()
         controller = PlayController(
             identity,
             name,
-            args.lang,
+            args.lang or "en",
             hub,
             interface=args.interface,
             lan_port=lan_port,
             mdns=not args.no_mdns,
             data_dir=data,
         )
+        controller.lang_explicit = args.lang is not None
+        if args.next_hand_after is not None:
+            controller.hand_break = args.next_hand_after
         async with trio.open_nursery() as nursery:
             base = await nursery.start(
-                partial(serve_page, hub, access, page_port, lang=args.lang, data_dir=data)
+                partial(serve_page, hub, access, page_port, lang=args.lang or "en", data_dir=data)
             )
             links = _Links(access, base, runtime_dir(data))
             first = access.link_token
@@ -189,7 +229,7 @@ def run(args: argparse.Namespace) -> int:
                 if not args.no_browser and links.file is not None:
                     nursery.start_soon(_open_browser, links.file.as_uri())
                 nursery.start_soon(links.new_links_on_enter)
-                nursery.start_soon(_stop_on_sigterm, nursery.cancel_scope)
+                nursery.start_soon(_stop_on_signals, nursery.cancel_scope, caught, hub)
                 await controller.run()
             finally:
                 if links.file is not None:
@@ -197,14 +237,16 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         trio.run(main)
-    except BaseException as exc:  # Ctrl+C arrives inside an exception group
+    except BaseException as exc:  # a Ctrl+C before (or after) the signal receiver was open
         if isinstance(exc, KeyboardInterrupt) or (
             isinstance(exc, BaseExceptionGroup) and exc.subgroup(KeyboardInterrupt) is not None
         ):
-            print(_stopped_line(data, args.data_dir is not None), file=sys.stderr, flush=True)
-            return 0  # Ctrl+C is how `play` is meant to end
-        raise
-    return 0
+            caught.append(signal.SIGINT)
+        else:
+            raise
+    if signal.SIGINT in caught:
+        print(_stopped_line(data, args.data_dir is not None), file=sys.stderr, flush=True)
+    return 0  # Ctrl+C is how `play` is meant to end
 
 
 def _stopped_line(data: Path, explicit: bool) -> str:

@@ -12,9 +12,10 @@ from __future__ import annotations
 import random
 import secrets
 import time
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Final, Protocol
 
@@ -41,6 +42,15 @@ from p2p_dominoes.net.lobby import (
     LobbyError,
     decode_lobby,
 )
+from p2p_dominoes.net.presence import (
+    WAITING_NOTICE_AFTER,
+    Presence,
+    PresenceWatch,
+    SeatPresence,
+    SeatState,
+    Waiting,
+)
+from p2p_dominoes.net.said import said
 from p2p_dominoes.net.timing import Timing
 from p2p_dominoes.session import (
     Envelope,
@@ -51,8 +61,16 @@ from p2p_dominoes.session import (
     default_registry,
     opens_commitment,
 )
-from p2p_dominoes.session.events import Event, HandEnded, HandStarted, TilesDealt, Update
-from p2p_dominoes.session.table import TableSession
+from p2p_dominoes.session.events import (
+    Event,
+    HandEnded,
+    HandStarted,
+    MatchEnded,
+    TilesDealt,
+    Update,
+)
+from p2p_dominoes.session.hand_messages import KEY_COMMIT
+from p2p_dominoes.session.table import Phase, TableSession
 from p2p_dominoes.store import (
     HandSecrets,
     PeerAddress,
@@ -63,8 +81,13 @@ from p2p_dominoes.store import (
 )
 
 CATCH_UP_AFTER: Final = 2.0
-"""Seconds without progress before a peer asks the others for what it may have missed."""
+"""Seconds without progress before a peer asks the others for what it may have missed (and
+again every half of that while nothing moves)."""
 WAITING_NOTICE_EVERY: Final = 5.0
+"""Seconds between the UI's "waiting for X" lines (the first once WAITING_NOTICE_AFTER passed)."""
+HAND_BREAK: Final = 10.0
+"""Seconds a person's peer pauses between hands (its player reads the summary) unless the
+player is ready sooner; at most a third of the rules' stall timeout."""
 FINISH_LINGER: Final = 1.5
 """Seconds a peer stopped by a blame stays to answer the others' catch-up requests."""
 FINISH_LINGER_MAX: Final = 15.0
@@ -111,6 +134,14 @@ class PeerOptions:
     """Where the crash-safe table log and hand secrets go; None keeps nothing (throwaway bots)."""
     timing: Timing | None = None
     """Benchmark timestamps (`--timing FILE`, see `net/timing.py`), or None."""
+    presence: PresenceWatch | None = None
+    """Shown the table's presence (connections, turns, whom we wait for), or None."""
+    between_hands: Callable[[int, float], Awaitable[None]] | None = None
+    """A person's pause after a hand: awaited with the next hand's number and the longest pause
+    (seconds); this peer's first message of that hand goes out when it returns or the pause
+    ends. None: the next hand starts at once (bots, the terminal)."""
+    hand_break: float = HAND_BREAK
+    """The longest pause between hands when `between_hands` is set."""
 
     def say(self, line: str) -> None:
         self.ui.say(line)
@@ -170,7 +201,14 @@ class _Tick:
     pass
 
 
-_Item = _Arrived | _SyncAsked | _Chosen | _LinkUp | _LinkDown | _Tick
+@dataclass(frozen=True)
+class _Ready:
+    """The player's pause before hand `number` is over: send what was held back."""
+
+    number: int
+
+
+_Item = _Arrived | _SyncAsked | _Chosen | _LinkUp | _LinkDown | _Tick | _Ready
 
 
 @dataclass
@@ -195,7 +233,11 @@ class TableRun:
     names: tuple[str, ...]
     links: dict[int, _Link] = field(default_factory=dict)
     inbox: Inbox = field(default_factory=Inbox.new)
+    clock: Callable[[], float] = time.monotonic
+    """The runtime's clock (a test's fake one drives `_tick` without waiting)."""
     last_progress: float = field(default_factory=time.monotonic)
+    last_sync: float = 0.0
+    """When we last asked the others for a catch-up."""
     last_notice: float = 0.0
     asked: tuple[int, int] | None = None
     result: int | None = None
@@ -208,8 +250,12 @@ class TableRun:
     """Transcript entries already written to the timing file."""
     heads: dict[int, bytes] = field(default_factory=dict)
     """The head each seat last said it holds (in its catch-up request)."""
-    lost: set[int] = field(default_factory=set)
-    """Seats whose connection dropped and has not come back yet."""
+    lost: dict[int, float] = field(default_factory=dict)
+    """Seats whose connection dropped and has not come back yet, and since when."""
+    holding: int | None = None
+    """The hand whose first messages of ours are held back while the player pauses."""
+    held: list[bytes] = field(default_factory=list)
+    """Our messages of that hand, in order, not sent yet."""
     code_shown: bool = False
     """The table code has been shown (it exists once every seat signed the genesis)."""
 
@@ -251,14 +297,21 @@ async def _reader(connection: Connection, seat: int, inbox: Inbox) -> None:
 async def play_table(run: TableRun, nursery: trio.Nursery) -> int:
     """Drive the session to the end of the match; returns the exit status (0 clean, 3 blame)."""
     session = run.session
-    run.options.say(f"Seated at seat {run.seat} of {len(run.names)}: " + ", ".join(run.names))
+    lang = _lang(run)
+    names = ", ".join(run.names)
+    run.options.say(said("seated", lang, seat=run.seat, of=len(run.names), names=names))
     for seat, (name, key) in enumerate(zip(run.names, session.transcript.keys, strict=True)):
-        run.options.say(f"  seat {seat} {name}: fingerprint {key.fingerprint}")
+        run.options.say(
+            said("fingerprint", lang, seat=seat, name=name, fingerprint=key.fingerprint)
+        )
     run.options.ui.seated(session, run.names)
     run.timed = len(session.transcript)
     if run.options.timing is not None:
         run.options.timing.mark("seated", seat=run.seat)
     nursery.start_soon(_ticker, run.inbox.send.clone())
+    run.last_progress = run.waiting_since = run.clock()
+    if run.options.presence is not None:
+        run.options.presence.watch(partial(presence_of, run))
     await _handle(run, session.start(), nursery)
     async for item in run.inbox.receive:
         if isinstance(item, _Arrived):
@@ -273,7 +326,7 @@ async def play_table(run: TableRun, nursery: trio.Nursery) -> int:
                 try:
                     update = session.act(item.action)
                 except IllegalAction as exc:  # a UI or bot bug: say so and ask again
-                    run.options.say(f"That move is not allowed: {exc.rule}")
+                    run.options.say(said("not_allowed", _lang(run), rule=exc.rule))
                     update = Update()
                 await _handle(run, update, nursery)
         elif isinstance(item, _LinkUp):
@@ -281,23 +334,32 @@ async def play_table(run: TableRun, nursery: trio.Nursery) -> int:
             if old is not None:
                 run.spare_links.append(old)
             run.links[item.link.seat] = item.link
-            _post_sync(item.link, session.transcript.head)
+            _post_sync(item.link, _public_head(run))
             if item.link.seat in run.lost:
-                run.lost.discard(item.link.seat)
-                run.options.say(f"Connected again to {run.names[item.link.seat]}.")
+                del run.lost[item.link.seat]
+                run.options.say(said("again", _lang(run), name=run.names[item.link.seat]))
         elif isinstance(item, _LinkDown):
             _link_down(run, item)
+        elif isinstance(item, _Ready):
+            _release(run, item.number)
         else:
             stalled = _tick(run)
             if stalled is not None:
                 await _handle(run, stalled, nursery)
-        expected = session.expected
-        if expected != run.waiting_for:
-            run.waiting_for = expected
-            run.waiting_since = time.monotonic()
+        _track_expected(run)
+        if not isinstance(item, _Tick) and not session.finished:
+            _report_presence(run)
         if session.finished:
             break
     return await _finish(run)
+
+
+def _track_expected(run: TableRun) -> None:
+    """Note when the message we wait for changed (whom we wait for, and since when)."""
+    expected = None if run.holding is not None else run.session.expected
+    if expected != run.waiting_for:
+        run.waiting_for = expected
+        run.waiting_since = run.clock()
 
 
 def _link_down(run: TableRun, down: _LinkDown) -> None:
@@ -315,18 +377,55 @@ def _link_down(run: TableRun, down: _LinkDown) -> None:
         run.links[down.seat] = others[-1]
         run.spare_links.remove(others[-1])
     elif not run.session.finished:
-        run.lost.add(down.seat)
-        run.options.say(f"Lost the connection to {run.names[down.seat]}.")
+        run.lost[down.seat] = run.clock()
+        run.options.say(said("lost", _lang(run), name=run.names[down.seat]))
 
 
 def _answer_sync(run: TableRun, asked: _SyncAsked) -> None:
     """Send the asking connection what follows its head."""
     run.heads[asked.seat] = asked.head
+    held = set(run.held)
     for link in [*run.links.values(), *run.spare_links]:
         if link.connection is asked.connection:
             for data in run.session.messages_after(asked.head):
-                _post(link, bytes([CHANNEL_SESSION]) + data)
+                if data not in held:  # not before our player's pause is over
+                    _post(link, bytes([CHANNEL_SESSION]) + data)
             return
+
+
+def _public_head(run: TableRun) -> bytes:
+    """The head of what we have sent: messages held back during a pause are not yet known."""
+    if run.held:
+        return Envelope.decode(run.held[0], run.session.transcript.registry).head
+    return run.session.transcript.head
+
+
+def _starts_hand(run: TableRun, data: bytes) -> bool:
+    """Whether `data` (ours) is a hand's first kind of message, a key commitment."""
+    return Envelope.decode(data, run.session.transcript.registry).type is KEY_COMMIT
+
+
+async def _hand_break(run: TableRun, number: int, seconds: float) -> None:
+    """The player's pause before hand `number`: until they are ready, at most `seconds`."""
+    between = run.options.between_hands
+    assert between is not None
+    with trio.move_on_after(seconds):
+        await between(number, seconds)
+    with suppress(trio.BrokenResourceError, trio.ClosedResourceError):
+        await run.inbox.send.send(_Ready(number))
+
+
+def _release(run: TableRun, number: int) -> None:
+    """The pause before hand `number` is over: send what we held back, and the table goes on."""
+    if run.holding != number:
+        return
+    run.holding = None
+    held, run.held = run.held, []
+    for data in held:
+        payload = bytes([CHANNEL_SESSION]) + data
+        for link in run.links.values():
+            _post(link, payload)
+    run.last_progress = run.clock()
 
 
 def _post(link: _Link, item: _Outgoing) -> None:
@@ -348,28 +447,72 @@ async def _ticker(send: trio.MemorySendChannel[_Item]) -> None:
 
 def _tick(run: TableRun) -> Update | None:
     """Nothing happened for a while: say whom we wait for, ask for a catch-up, and after the
-    rules' stall timeout name the seat we wait for."""
-    now = time.monotonic()
-    idle = now - run.last_progress
+    rules' stall timeout name the seat we wait for (never during our own player's pause)."""
+    now = run.clock()
     expected = run.session.expected
+    if run.holding is not None:
+        _report_presence(run)
+        return None
     if expected is not None and expected[0] != run.seat:
         stalled = now - run.waiting_since
         if stalled >= run.session.rules.stall_timeout_s:
             return run.session.stall(expected[0], stalled)
-    if idle >= CATCH_UP_AFTER and expected is not None:
+    idle = now - run.last_progress
+    if (
+        expected is not None
+        and idle >= CATCH_UP_AFTER
+        and now - run.last_sync >= CATCH_UP_AFTER / 2
+    ):
         for link in run.links.values():
             _post_sync(link, run.session.transcript.head)
-        run.last_progress = now - CATCH_UP_AFTER / 2
+        run.last_sync = now
     if (
         expected is not None
         and expected[0] != run.seat
+        and now - run.waiting_since >= WAITING_NOTICE_AFTER
         and now - run.last_notice >= WAITING_NOTICE_EVERY
     ):
-        waited = now - run.last_progress
-        if waited >= WAITING_NOTICE_EVERY / 2:
-            run.options.ui.waiting(run.names[expected[0]], now - run.waiting_since)
-            run.last_notice = now
+        run.options.ui.waiting(run.names[expected[0]], now - run.waiting_since)
+        run.last_notice = now
+    _report_presence(run)
     return None
+
+
+def presence_of(run: TableRun) -> Presence:
+    """Each seat's connection and turn, and whom we wait for, as of now."""
+    now = run.clock()
+    session = run.session
+    expected = None if run.holding is not None else session.expected
+    turn = expected[0] if expected is not None and session.phase is Phase.TURNS else None
+    seats = []
+    for seat in range(len(run.names)):
+        state: SeatState
+        away = None
+        if seat == run.seat:
+            state = "me"
+        elif seat in run.lost:
+            state, away = "away", now - run.lost[seat]
+        elif seat in run.links:
+            state = "connected"
+        else:
+            state = "connecting"
+        thinking = now - run.waiting_since if seat == turn else None
+        seats.append(SeatPresence(seat, state, away, thinking))
+    waiting = None
+    timeout = float(session.rules.stall_timeout_s)
+    if expected is not None and expected[0] != run.seat and not session.finished:
+        waited = now - run.waiting_since
+        waiting = Waiting(expected[0], waited, max(0.0, timeout - waited), expected[0] in run.lost)
+    own = None
+    if turn == run.seat and not session.finished:
+        waited = now - run.waiting_since
+        own = Waiting(run.seat, waited, max(0.0, timeout - waited), False)
+    return Presence(tuple(seats), waiting, timeout, holding=run.holding is not None, own_turn=own)
+
+
+def _report_presence(run: TableRun) -> None:
+    if run.options.presence is not None:
+        run.options.presence.tick()
 
 
 def _mark_timing(run: TableRun, timing: Timing, update: Update) -> None:
@@ -402,12 +545,17 @@ async def _handle(run: TableRun, update: Update, nursery: trio.Nursery) -> None:
     if not run.code_shown:
         _show_table_code(run)
     if update.outgoing or update.events:
-        run.last_progress = time.monotonic()
+        run.last_progress = run.clock()
+    _pause_after_hand(run, update, nursery)
     for data in update.outgoing:
+        if run.holding is not None and (run.held or _starts_hand(run, data)):
+            run.held.append(data)
+            continue
         payload = bytes([CHANNEL_SESSION]) + data
         for link in run.links.values():
             _post(link, payload)
     if update.events or update.outgoing:
+        _track_expected(run)  # the UI draws the new state with its presence, not the old one
         run.options.ui.events(update.events, run.names, run.seat)
     if run.options.record is not None and (update.outgoing or update.events):
         _save(run)
@@ -419,18 +567,36 @@ async def _handle(run: TableRun, update: Update, nursery: trio.Nursery) -> None:
         nursery.start_soon(_choose, run, token)
 
 
+def _pause_after_hand(run: TableRun, update: Update, nursery: trio.Nursery) -> None:
+    """A hand ended and the match goes on: a person's peer holds its first message of the next
+    hand back until the player is ready (the others simply wait for it; no protocol change)."""
+    if run.options.between_hands is None or any(isinstance(e, MatchEnded) for e in update.events):
+        return
+    ended = [e.number for e in update.events if isinstance(e, HandEnded)]
+    if not ended or run.session.finished:
+        return
+    number = ended[-1] + 1
+    seconds = min(run.options.hand_break, run.session.rules.stall_timeout_s / 3)
+    if seconds <= 0:
+        return
+    run.holding = number
+    nursery.start_soon(_hand_break, run, number, seconds)
+
+
 def _show_table_code(run: TableRun) -> None:
     """Once every seat has signed the genesis: the code the players read aloud to each other."""
     code = run.session.table_code
     if code is None:
         return
     run.code_shown = True
-    lang = str(getattr(run.options.ui, "lang", "en"))
-    run.options.say(f"Table code: {code.line(lang)}")
-    run.options.say(
-        "Compare the table code aloud: every player's screen must show the same words. "
-        "If any differs, someone is in the middle: leave the table."
-    )
+    lang = _lang(run)
+    run.options.say(said("code", lang, code=code.line(lang)))
+    run.options.say(said("compare", lang))
+
+
+def _lang(run: TableRun) -> str:
+    """The language the player's UI speaks (the terminal's and the page's have one)."""
+    return str(getattr(run.options.ui, "lang", "en"))
 
 
 def _save(run: TableRun) -> None:

@@ -22,9 +22,7 @@ KEY_COMMIT: Final = MessageType(16, "key_commit", record(_HAND, ("commit", _SHAR
 KEY_REVEAL: Final = MessageType(17, "key_reveal", record(_HAND, ("reveal", _SHARE)))
 SHUFFLE: Final = MessageType(18, "shuffle", record(_HAND, ("step", _BLOB)))
 DEAL: Final = MessageType(19, "deal", record(_HAND, ("shares", ArrayOf(_SHARE, max_len=28))))
-LEAD_CLAIM: Final = MessageType(
-    20, "lead_claim", record(_HAND, ("reveal", Nullable(_SHARE)))
-)
+LEAD_CLAIM: Final = MessageType(20, "lead_claim", record(_HAND, ("reveal", Nullable(_SHARE))))
 """v2: nil when the seat holds nothing that beats the best claim so far (v1: never nil)."""
 PLAY: Final = MessageType(
     21,

@@ -1042,9 +1042,7 @@ class TableSession:
                 return self._audit_blame(seat, reason, "audit-claim", index)
         return None
 
-    def _void_hand(
-        self, hand: _Hand, hands: Sequence[Sequence[Tile]], lottery: int
-    ) -> list[Event]:
+    def _void_hand(self, hand: _Hand, hands: Sequence[Sequence[Tile]], lottery: int) -> list[Event]:
         """No seat could open (a redeal): the hand counts nothing; the next one is dealt."""
         found = (
             self.match.opening(hands, lottery)

@@ -75,8 +75,7 @@ def list_rule_sets(data: str | os.PathLike[str]) -> list[str]:
     names = [
         entry[: -len(RULE_SET_SUFFIX)]
         for entry in entries
-        if entry.endswith(RULE_SET_SUFFIX)
-        and name_problem(entry[: -len(RULE_SET_SUFFIX)]) is None
+        if entry.endswith(RULE_SET_SUFFIX) and name_problem(entry[: -len(RULE_SET_SUFFIX)]) is None
     ]
     return sorted(names, key=lambda n: (n.casefold(), n))
 

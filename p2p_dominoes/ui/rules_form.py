@@ -101,12 +101,21 @@ def _one(key: str, group: str, kind: ControlKind, hint: Words | None = None) -> 
 
 CONTROLS: Final[tuple[Control, ...]] = (
     Control(
-        "counts", "deal", "counts", ("hand_sizes", "targets"),
-        {lang: f"{FIELD_LABELS['hand_sizes'](lang)} · {FIELD_LABELS['targets'](lang)}"
-         for lang in LANGUAGES},
+        "counts",
+        "deal",
+        "counts",
+        ("hand_sizes", "targets"),
+        {
+            lang: f"{FIELD_LABELS['hand_sizes'](lang)} · {FIELD_LABELS['targets'](lang)}"
+            for lang in LANGUAGES
+        },
     ),
     Control(
-        "boneyard", "deal", "choice", ("drawing",), _seed("D3"),
+        "boneyard",
+        "deal",
+        "choice",
+        ("drawing",),
+        _seed("D3"),
         (
             _seed_choice("D3", {"drawing": "when-stuck"}, drawing=("when-stuck", "any-time")),
             _seed_choice("D3", {"drawing": "never"}),
@@ -114,20 +123,32 @@ CONTROLS: Final[tuple[Control, ...]] = (
         seed="D3",
     ),
     Control(
-        "stuck", "deal", "choice", ("must_draw_when_stuck", "draw_limit"), _seed("W1"),
+        "stuck",
+        "deal",
+        "choice",
+        ("must_draw_when_stuck", "draw_limit"),
+        _seed("W1"),
         (
             _seed_choice("W1", {"must_draw_when_stuck": True, "draw_limit": 0}),
             _seed_choice("W1", {"must_draw_when_stuck": True, "draw_limit": 1}),
-            _seed_choice("W1", {"must_draw_when_stuck": False, "draw_limit": 0},
-                         must_draw_when_stuck=(False,)),
+            _seed_choice(
+                "W1",
+                {"must_draw_when_stuck": False, "draw_limit": 0},
+                must_draw_when_stuck=(False,),
+            ),
         ),
         seed="W1",
     ),
     _one("draw_limit", "deal", "number"),
-    Control("reserve", "deal", "choice", ("reserve",), _label("reserve"),
-            _values("reserve", (0, 1, 2))),
     Control(
-        "buy_anyway", "deal", "choice", ("drawing",), _seed("W3"),
+        "reserve", "deal", "choice", ("reserve",), _label("reserve"), _values("reserve", (0, 1, 2))
+    ),
+    Control(
+        "buy_anyway",
+        "deal",
+        "choice",
+        ("drawing",),
+        _seed("W3"),
         (
             _seed_choice("W3", {"drawing": "any-time"}),
             _seed_choice("W3", {"drawing": "when-stuck"}),
@@ -135,9 +156,15 @@ CONTROLS: Final[tuple[Control, ...]] = (
     ),
     _one("play_drawn_at_once", "deal", "bool"),
     _one("first_opener", "opening", "choice"),
-    _one("first_fallback", "opening", "choice", _w(
-        "Когда основное правило никого не называет (нужного дубля нет ни у кого).",
-        "When the main rule names nobody (nobody holds the double).")),
+    _one(
+        "first_fallback",
+        "opening",
+        "choice",
+        _w(
+            "Когда основное правило никого не называет (нужного дубля нет ни у кого).",
+            "When the main rule names nobody (nobody holds the double).",
+        ),
+    ),
     _one("next_opener", "opening", "choice"),
     _one("next_fallback", "opening", "choice"),
     _one("assigned_double", "opening", "choice"),
@@ -147,13 +174,23 @@ CONTROLS: Final[tuple[Control, ...]] = (
     _one("double_closes_ray", "play", "bool"),
     _one("extra_turn_sum", "play", "number", _w("0 — выкл.", "0: off.")),
     _one("forced_draw_sum", "play", "number", _w("0 — выкл.", "0: off.")),
-    Control("hand_scoring", "scoring", "choice", ("hand_scoring",), _seed("S1"),
-            _values("hand_scoring", FIELD["hand_scoring"].choices)),
+    Control(
+        "hand_scoring",
+        "scoring",
+        "choice",
+        ("hand_scoring",),
+        _seed("S1"),
+        _values("hand_scoring", FIELD["hand_scoring"].choices),
+    ),
     _one("fish_counts", "scoring", "bool"),
     _one("block_scoring", "scoring", "choice"),
     _one("rounding", "scoring", "choice"),
-    _one("min_record", "scoring", "number", _w("0 — нет; 13 — правило козла.",
-                                               "0: none; 13: the Kozel rule.")),
+    _one(
+        "min_record",
+        "scoring",
+        "number",
+        _w("0 — нет; 13 — правило козла.", "0: none; 13: the Kozel rule."),
+    ),
     _one("goal", "match", "choice"),
     _one("hands_limit", "match", "number"),
     _one("stall_timeout_s", "table", "number"),

@@ -22,7 +22,7 @@ from p2p_dominoes.ui.web import Hub, PlayController, parse_command
 from p2p_dominoes.ui.web.controller import _action_from, _host_settings, _join_target
 
 IDENTITY = Identity.generate()
-KINDS = ["play", "draw", "pass", "record", "lobby", "host", "rematch", "join"]
+KINDS = ["play", "draw", "pass", "skip", "record", "lobby", "host", "rematch", "join"]
 FIELDS = ["table", "rules", "players", "bots", "hands", "address", "fingerprint", "tile", "end"]
 
 scalars = (
@@ -104,7 +104,7 @@ def test_arbitrary_json_commands_are_refused_or_carried_out_with_valid_settings(
     for message in received:
         assert message["type"] in ("refused", "state"), message
         json.dumps(message)  # everything the page gets is JSON
-    for _, (run,) in recorder.started:
+    for _, (run, *_scope) in recorder.started:
         what = run.args[0]
         if isinstance(what, dict):  # a table to host
             assert isinstance(what["table"], str) and what["table"].isprintable()
@@ -146,6 +146,9 @@ class StubView:
         return True
 
     def can_pass(self) -> bool:
+        return False
+
+    def can_skip(self) -> bool:
         return False
 
 

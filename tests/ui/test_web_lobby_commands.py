@@ -83,15 +83,21 @@ def test_an_answer_reaches_the_lobby_only_when_well_formed(command: dict[str, An
         assert control.calls == [(command["type"], number)]
     else:
         assert control.calls == []
-        assert [m["text"] for m in received] == ["That answer is not valid."]
+        assert [m["text"] for m in received if m["type"] == "refused"] == [
+            "That answer is not valid."
+        ]
 
 
 def test_answers_with_no_table_waiting_or_for_a_gone_request_are_refused() -> None:
     received = send([{"type": "approve", "request": 1}], None)
-    assert [m["text"] for m in received] == ["No table is waiting for players."]
+    assert [m["text"] for m in received if m["type"] == "refused"] == [
+        "No table is waiting for players."
+    ]
     control = Control()
     received = send([{"type": "remove", "seat": 2}, {"type": "remove", "seat": 1}], control)
-    assert [m["text"] for m in received] == ["That request or seat is gone."]
+    assert [m["text"] for m in received if m["type"] == "refused"] == [
+        "That request or seat is gone."
+    ]
     assert control.calls == [("remove", 2), ("remove", 1)]
 
 

@@ -60,7 +60,14 @@ def test_an_unfinished_table_is_offered_and_resumed(tmp_path: Path) -> None:
     data = _unfinished_data(tmp_path)
     received, recorder, controller = _send(data, [{"type": "resume"}])
     offered = controller.lobby_snapshot()["unfinished"]
-    assert offered == {"name": "Kitchen", "seat": 2, "players": offered["players"], "messages": 5}
+    assert offered == {
+        "id": played_transcript().table_id.hex(),
+        "name": "Kitchen",
+        "seat": 2,
+        "players": offered["players"],
+        "messages": 5,
+    }
+    assert controller.lobby_snapshot()["unfinished_tables"] == [offered]
     assert not [m for m in received if m.get("type") == "refused"]
     assert len(recorder.started) == 1 and controller.busy
 
@@ -95,7 +102,7 @@ def test_resume_while_a_table_runs_is_refused(tmp_path: Path) -> None:
 @settings(max_examples=100, deadline=None)
 @given(
     st.dictionaries(
-        st.text(max_size=8).filter(lambda key: key != "type"),
+        st.text(max_size=8).filter(lambda key: key not in ("type", "table")),
         st.none() | st.integers() | st.text(max_size=8),
         min_size=1,
         max_size=3,

@@ -1,7 +1,20 @@
 """What the page is told: the line from end to end, where a tile fits, and why buttons are off."""
 
 from p2p_dominoes.bots import random_bot
-from p2p_dominoes.engine import BLOCK, DRAW_RULES, HandView, Place, Play, Side, parse_tile
+from p2p_dominoes.engine import (
+    BLOCK,
+    DRAW_RULES,
+    HandEnd,
+    HandResult,
+    HandView,
+    Place,
+    Play,
+    Side,
+    goal_text,
+    parse_tile,
+)
+from p2p_dominoes.net.presence import Presence
+from p2p_dominoes.session.events import Blame
 from p2p_dominoes.session.local import LocalTable
 from p2p_dominoes.ui.web.snapshot import (
     TableProgress,
@@ -9,6 +22,8 @@ from p2p_dominoes.ui.web.snapshot import (
     draw_and_pass,
     end_of,
     play_options,
+    result_words,
+    stopped_json,
     table_snapshot,
 )
 from tests.engine.dealing import deal
@@ -85,3 +100,64 @@ def test_the_table_screen_carries_the_table_code_once_every_seat_has_signed() ->
             "digits": code.digits,
         }
     )
+
+
+def test_a_stop_says_why_in_the_players_language_and_offers_the_next_steps() -> None:
+    names = ["Ann", "Dan"]
+    progress = TableProgress(presence=Presence((), None, 180.0))
+    stall = Blame(1, "sent nothing for 180 s when its play was expected", "stall")
+    assert stopped_json(stall, progress, names, "en") == {
+        "reason": "stall",
+        "seat": 1,
+        "name": "Dan",
+        "text": "The table stopped: Dan sent nothing for 180 s.",
+        "next": ["lobby", "record"],
+    }
+    stopped = stopped_json(stall, progress, names, "ru")
+    assert stopped is not None and stopped["text"] == (
+        "Стол остановлен: Dan ничего не присылает 180 с."
+    )
+    cheat = Blame(0, "its shuffle proof does not verify", "proof")
+    stopped = stopped_json(cheat, progress, names, "en")
+    assert stopped is not None and stopped["reason"] == "cheat"
+    assert stopped["text"] == (
+        "The table stopped: Ann broke the rules (its shuffle proof does not verify)."
+    )
+    progress.failure, progress.resumable = "cannot write the table's log: disk full", True
+    stopped = stopped_json(None, progress, names, "en")
+    assert stopped is not None and stopped["reason"] == "failure"
+    assert stopped["next"] == ["lobby", "record", "resume"]
+    assert stopped_json(None, TableProgress(), names, "en") is None  # playing, or a whole match
+
+
+def test_the_points_of_a_hand_are_said_in_words_with_names() -> None:
+    names = ["Ann", "Bob", "bot-1"]
+    went_out = HandResult(HandEnd.DOMINO, 0, (28, 0, 0), (0, 8, 20))
+    assert result_words(went_out, names, "en") == "Ann went out: Bob's 8 + bot-1's 20 = 28 to Ann."
+    assert result_words(went_out, names, "ru") == (
+        "Ann выходит: Bob 8 + bot-1 20 = 28 очк. игроку Ann."
+    )
+    blocked = HandResult(HandEnd.BLOCK, 1, (0, 16, 0), (12, 5, 9))
+    assert result_words(blocked, names, "en") == (
+        "Blocked; Bob holds the fewest pips: Ann's 12 + bot-1's 9 − Bob's 5 = 16 to Bob."
+    )
+    tie = HandResult(HandEnd.BLOCK, None, (0, 0, 0), (5, 5, 9))
+    assert result_words(tie, names, "en") == (
+        "Blocked, with a tie for the fewest pips: nobody scores."
+    )
+
+
+def test_the_table_screen_says_the_goal_the_rules_and_whether_there_is_a_boneyard() -> None:
+    table = LocalTable.create(BLOCK, ["a", "b"], [random_bot, random_bot], max_hands=1)
+    table.run()
+    session = table.sessions[0]
+    fingerprints = [k.fingerprint for k in session.transcript.keys]
+    shown = table_snapshot(session, ["a", "b"], fingerprints, TableProgress(), "ru")
+    assert shown["goal"] == goal_text(BLOCK, 2, "ru") and shown["goal"]
+    assert shown["rules_summary"] == "Правила: Без базара — без изменений"
+    assert shown["boneyard_in_play"] is False and shown["drawable"] == 0
+    assert shown["rule_notes"] == [] and shown["closed"] == [] and shown["can_skip"] is False
+    drawing = LocalTable.create(DRAW_RULES, ["a", "b"], [random_bot, random_bot], max_hands=1)
+    lobby = table_snapshot(drawing.sessions[0], ["a", "b"], fingerprints, TableProgress(), "en")
+    assert lobby["boneyard_in_play"] is True
+    assert lobby["rules_summary"].startswith("Rules: Draw dominoes")

@@ -35,6 +35,8 @@ class Hub:
 
     def __init__(self) -> None:
         self._pages: dict[trio.MemoryReceiveChannel[dict[str, Any]], _Page] = {}
+        self._closing: set[trio.MemoryReceiveChannel[dict[str, Any]]] = set()
+        """Pages told to close whose sockets have not finished yet."""
         self.last: dict[str, Any] | None = None
         self.commands_send, self.commands = trio.open_memory_channel[dict[str, Any]](64)
 
@@ -62,6 +64,7 @@ class Hub:
         page = self._pages.pop(receive, None)
         if page is not None:
             page.send.close()
+        self._closing.discard(receive)
         receive.close()
 
     def release_all(self, *, takeover: bool) -> None:
@@ -72,6 +75,21 @@ class Hub:
                 page.send.send_nowait(elsewhere(takeover=takeover))
             page.send.close()
             del self._pages[receive]
+
+    def close_all(self, message: dict[str, Any]) -> None:
+        """Send every page `message` and close it (its socket closes with 1001): the peer is
+        stopping on purpose, which the page can tell from a crash."""
+        for receive, page in list(self._pages.items()):
+            with contextlib.suppress(trio.WouldBlock, trio.BrokenResourceError):
+                page.send.send_nowait(message)
+            page.send.close()
+            del self._pages[receive]
+            self._closing.add(receive)
+
+    def idle(self) -> bool:
+        """No page is open and every socket told to close has finished."""
+        self._prune()
+        return not self._pages and not self._closing
 
     def tell(self, receive: trio.MemoryReceiveChannel[dict[str, Any]], message: Any) -> None:
         """Send `message` to one page only (an answer to something that page sent)."""

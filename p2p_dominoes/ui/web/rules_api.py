@@ -52,23 +52,35 @@ _CLOSED_PAGE = """<!doctype html>
 """
 
 PROBLEMS: Final[Mapping[str, Words]] = {
-    "forbidden": {"en": "This page's session has ended: open it again from the lobby.",
-                  "ru": "Сеанс страницы закончился: откройте её снова из лобби."},
-    "body": {"en": "The request is not a JSON object of at most 32 KiB.",
-             "ru": "Запрос — не объект JSON не длиннее 32 КиБ."},
+    "forbidden": {
+        "en": "This page's session has ended: open it again from the lobby.",
+        "ru": "Сеанс страницы закончился: откройте её снова из лобби.",
+    },
+    "body": {
+        "en": "The request is not a JSON object of at most 32 KiB.",
+        "ru": "Запрос — не объект JSON не длиннее 32 КиБ.",
+    },
     "rules": {"en": "That is not a rules object:", "ru": "Это не набор правил:"},
-    "name": {"en": "A set's name is letters, digits, '-' and '_' (up to 40, starting with a "
-                   "letter or digit) and not a preset's name.",
-             "ru": "Имя набора — буквы, цифры, «-» и «_» (до 40 знаков, первая — буква или "
-                   "цифра), и не имя готового набора."},
+    "name": {
+        "en": "A set's name is letters, digits, '-' and '_' (up to 40, starting with a "
+        "letter or digit) and not a preset's name.",
+        "ru": "Имя набора — буквы, цифры, «-» и «_» (до 40 знаков, первая — буква или "
+        "цифра), и не имя готового набора.",
+    },
     "missing": {"en": "There is no such rule set.", "ru": "Такого набора нет."},
-    "invalid": {"en": "That rule set's file cannot be read:",
-                "ru": "Файл этого набора не читается:"},
-    "conflict": {"en": "This set cannot be saved: two of its rules cannot hold at once.",
-                 "ru": "Такой набор не сохранится: два его правила не могут действовать вместе."},
+    "invalid": {
+        "en": "That rule set's file cannot be read:",
+        "ru": "Файл этого набора не читается:",
+    },
+    "conflict": {
+        "en": "This set cannot be saved: two of its rules cannot hold at once.",
+        "ru": "Такой набор не сохранится: два его правила не могут действовать вместе.",
+    },
     "io": {"en": "The rule set could not be written:", "ru": "Набор не удалось записать:"},
-    "no_data": {"en": "This player has no data directory, so sets cannot be saved.",
-                "ru": "У этого игрока нет каталога данных — наборы не сохранить."},
+    "no_data": {
+        "en": "This player has no data directory, so sets cannot be saved.",
+        "ru": "У этого игрока нет каталога данных — наборы не сохранить.",
+    },
 }
 
 
@@ -205,12 +217,14 @@ def rules_routes(
             draft = draft_of(message["rules"])
         except InvalidRecord as exc:
             return _problem("rules", 400, str(exc))
-        return JSONResponse({
-            "segments": [
-                {"text": s.text, "field": s.field, "value": s.value, "greyed": s.greyed}
-                for s in segments(draft, page_lang)
-            ]
-        })
+        return JSONResponse(
+            {
+                "segments": [
+                    {"text": s.text, "field": s.field, "value": s.value, "greyed": s.greyed}
+                    for s in segments(draft, page_lang)
+                ]
+            }
+        )
 
     async def save(request: Request) -> Response:
         message = await body(request)

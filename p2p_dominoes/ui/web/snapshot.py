@@ -6,6 +6,7 @@ allowed and why not, and the board description all come from here.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -20,9 +21,15 @@ from p2p_dominoes.engine import (
     SeatView,
     Side,
     describe,
+    goal_text,
+    note_text,
+    result_text,
     side_name,
 )
+from p2p_dominoes.engine.rules_text import describe_rules
 from p2p_dominoes.net.admission import LobbyState
+from p2p_dominoes.net.presence import Presence
+from p2p_dominoes.session.events import Blame
 from p2p_dominoes.session.table import Phase, TableSession
 from p2p_dominoes.session.table_code import TableCode
 
@@ -36,6 +43,16 @@ _REASONS = {
         "stuck_only": "You may draw only when no tile fits.",
         "holds": "You hold a tile that fits.",
         "must_draw": "You must draw while the boneyard allows it.",
+        "come_back": "{name} has {s} s to come back before the table stops.",
+        "to_move": "{name} has {s} s to move before the table stops.",
+        "you_move": "You have {s} s to move before the table stops for everyone.",
+        "stopped_stall": "The table stopped: {name} sent nothing for {s} s.",
+        "stopped_cheat": "The table stopped: {name} broke the rules ({reason}).",
+        "stopped_failure": "The table stopped here: {reason}.",
+        "went_out": "{winner} went out: {sum} = {points} to {winner}.",
+        "blocked": "Blocked; {winner} holds the fewest pips: {sum} = {points} to {winner}.",
+        "blocked_tie": "Blocked, with a tie for the fewest pips: nobody scores.",
+        "pips_of": "{name}'s {pips}",
     },
     "ru": {
         "not_turn": "Сейчас не ваш ход.",
@@ -46,6 +63,16 @@ _REASONS = {
         "stuck_only": "Брать можно, только если ходить нечем.",
         "holds": "У вас есть подходящая кость.",
         "must_draw": "Нужно брать из базара, пока это разрешено.",
+        "come_back": "У игрока {name} {s} с, чтобы вернуться, иначе стол остановится.",
+        "to_move": "У игрока {name} {s} с на ход, иначе стол остановится.",
+        "you_move": "У вас {s} с на ход, иначе стол остановится для всех.",
+        "stopped_stall": "Стол остановлен: {name} ничего не присылает {s} с.",
+        "stopped_cheat": "Стол остановлен: {name} нарушает правила ({reason}).",
+        "stopped_failure": "Стол остановлен на этом компьютере: {reason}.",
+        "went_out": "{winner} выходит: {sum} = {points} очк. игроку {winner}.",
+        "blocked": "Рыба; меньше всех на руке у {winner}: {sum} = {points} очк. игроку {winner}.",
+        "blocked_tie": "Рыба, и меньше всех на руке поровну у нескольких: очков никто не получает.",
+        "pips_of": "{name} {pips}",
     },
 }
 
@@ -172,6 +199,23 @@ class TableProgress:
     match_over: bool = False
     match_winner: int | None = None
     match_draw: bool = False
+    presence: Presence | None = None
+    """Connections, turns and whom we wait for, as the runtime last reported them."""
+    next_hand: int = 0
+    """The hand a pause between hands leads to (0: no pause)."""
+    next_hand_left: float = 0.0
+    """Seconds left of that pause as of the snapshot."""
+    next_hand_ready: bool = False
+    """This player said they are ready (or the pause ran out)."""
+    final_line: list[dict[str, Any]] = field(default_factory=list)
+    final_description: str = ""
+    """The last hand's board, kept on screen until the next hand's tiles are dealt."""
+    failure: str = ""
+    """Why this peer could not go on (a PeerFailure), once the table has stopped for it."""
+    resumable: bool = False
+    last_action: dict[str, Any] | None = None
+    """The hand's most recent move (seat, kind, tile, value), or None."""
+    """The data directory still holds this table unfinished (the lobby may resume it)."""
 
 
 def table_snapshot(
@@ -205,9 +249,12 @@ def table_snapshot(
         "waiting": {"name": progress.waiting_for, "seconds": round(progress.waiting_seconds)}
         if progress.waiting_for
         else None,
+        **presence_json(progress.presence, names, lang),
+        "next_hand": _next_hand_json(progress, session),
+        "stopped": stopped_json(session.blame, progress, names, lang),
         "alert": progress.alert,
         "log": progress.log[-60:],
-        "end": _end_json(progress, lang),
+        "end": _end_json(progress, lang, names),
         "match": {
             "over": progress.match_over,
             "winner": progress.match_winner,
@@ -222,8 +269,20 @@ def table_snapshot(
         "reserve": session.rules.reserve,
         "description": "",
         "controls": None,
+        "last_action": None,
+        "goal": goal_text(session.rules, session.players, lang),
+        "rules_summary": " ".join(describe_rules(session.rules.to_dict(), lang)),
+        "boneyard_in_play": session.rules.drawing is not Drawing.NEVER,
+        "drawable": 0,
+        "rule_notes": [],
+        "closed": [],
+        "can_skip": False,
     }
     if public is None or seat is None or session.phase in (Phase.SETUP, Phase.HALTED):
+        if progress.final_line and session.phase is not Phase.SETUP:
+            data["line"] = progress.final_line
+            data["description"] = progress.final_description
+            data["final_board"] = True
         return data
     tiles, ends = chain(public.line)
     data["line"] = tiles
@@ -238,6 +297,10 @@ def table_snapshot(
     data["counts"] = list(public.counts)
     data["boneyard"] = public.boneyard_size
     data["description"] = describe(public.line, lang)
+    data["drawable"] = public.drawable
+    data["rule_notes"] = [note_text(note, lang, names) for note in public.notes]
+    data["closed"] = [{"tile": p.tile.key, "value": p.value} for p in public.line.closed]
+    data["last_action"] = _with_end(progress.last_action, tiles)
     in_turns = session.phase is Phase.TURNS
     data["turn"] = public.turn if not public.over else None
     view = session.view()
@@ -247,7 +310,94 @@ def table_snapshot(
         for t in sorted(view.hand, key=lambda t: t.index)
     ]
     data["controls"] = draw_and_pass(view, lang) if in_turns else None
+    data["can_skip"] = in_turns and session.awaiting_action and view.can_skip()
     return data
+
+
+def _with_end(action: dict[str, Any] | None, line: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The last move with the end of the line its tile now lies at (None for a draw or pass)."""
+    if action is None:
+        return None
+    end = None
+    if action["kind"] == "play" and line:
+        if len(line) == 1:
+            end = "lead"
+        elif line[0]["tile"] == action["tile"]:
+            end = "left"
+        elif line[-1]["tile"] == action["tile"]:
+            end = "right"
+    return {**action, "end": end}
+
+
+def presence_json(presence: Presence | None, names: Sequence[str], lang: str) -> dict[str, Any]:
+    """The "presence", "waiting" and "stall_warning" fields (see snapshot-contract.md); an empty
+    dict before the runtime reported anything, so the old "waiting" stays."""
+    if presence is None:
+        return {}
+    seats = [
+        {
+            "seat": p.seat,
+            "state": p.state,
+            "away_seconds": None if p.away_seconds is None else int(p.away_seconds),
+            "turn_seconds": None if p.turn_seconds is None else int(p.turn_seconds),
+        }
+        for p in presence.seats
+    ]
+    waiting = presence.waiting
+    shown = None
+    if waiting is not None and waiting.shown:
+        name = names[waiting.seat]
+        shown = {"seat": waiting.seat, "name": name, "seconds": int(waiting.seconds)}
+    warning = None
+    stall = presence.stall_warning
+    if stall is not None:
+        left = math.ceil(stall.stall_left)
+        mine = stall is presence.own_turn
+        key = "you_move" if mine else "come_back" if stall.away else "to_move"
+        warning = {
+            "seat": stall.seat,
+            "name": names[stall.seat],
+            "seconds_left": left,
+            "away": stall.away,
+            "me": mine,
+            "text": _reason(key, lang, name=names[stall.seat], s=left),
+        }
+    return {"presence": seats, "waiting": shown, "stall_warning": warning}
+
+
+def _next_hand_json(progress: TableProgress, session: TableSession) -> dict[str, Any] | None:
+    """The pause between hands, until the next hand's tiles are dealt."""
+    hand = session.hand
+    if not progress.next_hand or session.finished:
+        return None
+    if hand is None or hand.number != progress.next_hand or hand.public is not None:
+        return None
+    return {
+        "number": progress.next_hand,
+        "seconds_left": 0 if progress.next_hand_ready else math.ceil(progress.next_hand_left),
+        "ready": progress.next_hand_ready,
+    }
+
+
+def stopped_json(
+    blame: Blame | None, progress: TableProgress, names: Sequence[str], lang: str
+) -> dict[str, Any] | None:
+    """Why the table stopped before its end, and the next steps the page offers."""
+    steps = ["lobby", "record", *(["resume"] if progress.resumable else [])]
+    if blame is not None:
+        name = names[blame.seat]
+        if blame.code == "stall":
+            stalled = progress.presence.stall_timeout if progress.presence else 0
+            text = _reason("stopped_stall", lang, name=name, s=round(stalled))
+            reason = "stall"
+        else:
+            text = _reason("stopped_cheat", lang, name=name, reason=blame.reason)
+            reason = "cheat"
+        return {"reason": reason, "seat": blame.seat, "name": name, "text": text, "next": steps}
+    if progress.failure:
+        text = _reason("stopped_failure", lang, reason=progress.failure)
+        return {"reason": "failure", "seat": None, "name": "", "text": text, "next": steps}
+    return None
 
 
 def code_json(code: TableCode | None) -> dict[str, Any] | None:
@@ -257,11 +407,45 @@ def code_json(code: TableCode | None) -> dict[str, Any] | None:
     return {"en": list(code.words("en")), "ru": list(code.words("ru")), "digits": code.digits}
 
 
-def _end_json(progress: TableProgress, lang: str) -> dict[str, Any] | None:
+def result_words(result: HandResult, names: Sequence[str], lang: str) -> str:
+    """The hand's points in words, with names: "Ann went out: Bob's 8 + bot-1's 20 = 28 to Ann."
+    (empty for an unfinished hand); the engine's sentence when the points are not that plain
+    sum (a void hand, house scoring)."""
+    if result.end is HandEnd.UNFINISHED:
+        return ""
+    winner = result.winner
+    if result.end is HandEnd.BLOCK and winner is None and not any(result.points):
+        return _reason("blocked_tie", lang)
+    if winner is None or result.end not in (HandEnd.DOMINO, HandEnd.BLOCK):
+        return result_text(result, lang, names)
+    others = sum(p for seat, p in enumerate(result.pips) if seat != winner)
+    own = result.pips[winner] if result.end is HandEnd.BLOCK else 0
+    if result.points[winner] != others - own or any(
+        p for seat, p in enumerate(result.points) if seat != winner
+    ):
+        return result_text(result, lang, names)
+    parts = [
+        _reason("pips_of", lang, name=names[seat], pips=pips)
+        for seat, pips in enumerate(result.pips)
+        if seat != winner
+    ]
+    total = " + ".join(parts)
+    key = "went_out"
+    if result.end is HandEnd.BLOCK:
+        key = "blocked"
+        total += " − " + _reason("pips_of", lang, name=names[winner], pips=result.pips[winner])
+    return _reason(key, lang, winner=names[winner], sum=total, points=result.points[winner])
+
+
+def _end_json(
+    progress: TableProgress, lang: str, names: Sequence[str] = ()
+) -> dict[str, Any] | None:
     result = progress.last_result
     if result is None:
         return None
     return {
+        "words": result_words(result, names, lang) if names else "",
+        "text": result_text(result, lang, names),
         "hand_number": progress.last_hand_number,
         "end": result.end.value,
         "winner": result.winner,

@@ -194,6 +194,7 @@ def _offers_resume(page: PageDriver) -> bool:
 
 def _play(tmp_path: Path, name: str, lan_port: int, run: int) -> Group:
     argv = ["play", "--no-browser", "--no-mdns", "--interface", "127.0.0.1", "--name", name]
+    argv += ["--next-hand-after", "1"]  # no 10 s pause between hands on a page nobody reads
     argv += ["--lan-port", str(lan_port), "--data-dir", str(tmp_path / f"{name}-data")]
     return Group.start(argv, tmp_path / f"{name}-run{run}.out")
 

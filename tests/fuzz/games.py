@@ -3,7 +3,8 @@
 A checkpoint is a moment just before a peer receives the next real message: a private copy
 of that receiving peer's session, the message, and the identities (so that a test can re-sign
 a mutated body as the sender, or as anyone else). Every message of every hand is one, so every
-message type is fuzzed in every phase it occurs in, for 2, 3 and 4 seats and all presets.
+message type is fuzzed in every phase it occurs in, for 2, 3 and 4 seats and all presets (and
+a table with two doubles a turn, for `skip`).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from p2p_dominoes.bots import random_bot
-from p2p_dominoes.engine import DRAW, PASS, PRESETS, TILES
+from p2p_dominoes.engine import DRAW, PASS, PRESETS, TILES, Rules
 from p2p_dominoes.engine.actions import LEADS, PLAYS_ON
 from p2p_dominoes.engine.line import PLACES
 from p2p_dominoes.session import Envelope, Identity, default_registry
@@ -21,7 +22,13 @@ from p2p_dominoes.session.local import LocalTable
 from p2p_dominoes.session.table import Phase, TableSession
 
 REGISTRY = default_registry()
-CONFIGS = tuple((players, preset) for players in (2, 3, 4) for preset in sorted(PRESETS))
+TWO_DOUBLES = "house+two_doubles"
+"""A table with two doubles a turn, so that `skip` messages are fuzzed too."""
+_RULES = {**PRESETS, TWO_DOUBLES: Rules.from_dict({"base": "house", "two_doubles": True})}
+CONFIGS = (
+    *((players, preset) for players in (2, 3, 4) for preset in sorted(PRESETS)),
+    (4, TWO_DOUBLES),
+)
 
 
 @dataclass(frozen=True)
@@ -63,7 +70,7 @@ def checkpoints(players: int, preset: str) -> tuple[Checkpoint, ...]:
     """One checkpoint per message of one honest hand at this table."""
     ids = tuple(Identity.generate() for _ in range(players))
     table = LocalTable.create(
-        PRESETS[preset],
+        _RULES[preset],
         [f"p{s}" for s in range(players)],
         [random_bot] * players,
         seed=players,

@@ -405,6 +405,15 @@ class Rules:
         """Tiles that can ever be drawn in a hand of `players` players."""
         return drawable(self.to_dict(), players)
 
+    @functools.cached_property
+    def plain_scoring(self) -> bool:
+        """The first version's scoring: the winner takes the others' pips, nothing rounded."""
+        return (
+            self.hand_scoring is HandScoring.LEADER_TAKES
+            and self.rounding == 1
+            and self.min_record == 0
+        )
+
     @property
     def reads_end_total(self) -> bool:
         """Some rule reads the open ends' total (so the board description states it)."""

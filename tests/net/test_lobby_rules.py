@@ -8,27 +8,20 @@ import dataclasses
 
 import msgpack  # type: ignore[import-untyped]
 import pytest
-import trio
 
 from p2p_dominoes.engine import Rules, preset
-from p2p_dominoes.net.connection import Connection
-from p2p_dominoes.net.errors import ConnectionClosed
-from p2p_dominoes.net.framing import Data
-from p2p_dominoes.net.listener import open_listener
 from p2p_dominoes.net.lobby import (
-    CHANNEL_SESSION,
-    GenesisOffer,
-    Join,
     LobbyError,
     SeatAddress,
     Seats,
     decode_lobby,
     encode_lobby,
 )
-from p2p_dominoes.net.runtime import PeerFailure, PeerOptions, lobby_message
-from p2p_dominoes.net.tables import Target, advertised_rules, join_table, rules_lines
-from p2p_dominoes.session import Genesis, Identity, SeatInfo, new_table_nonce, seat_commitment
-from tests.net.joiner_ui import LinesUI, peer_failure
+from p2p_dominoes.net.runtime import PeerOptions
+from p2p_dominoes.net.tables import advertised_rules, rules_lines
+from p2p_dominoes.session import Genesis, Identity, SeatInfo
+from tests.net.false_host import join_a_false_host
+from tests.net.joiner_ui import LinesUI
 
 KEY = Identity.generate().public
 SEAT = (SeatAddress("Ann", KEY, "127.0.0.1", 47800),)
@@ -76,49 +69,18 @@ async def test_a_joiner_signs_no_genesis_with_other_rules_than_it_was_shown() ->
     joiner = PeerOptions(
         "joiner", Identity.generate(), lines, interface="127.0.0.1", port=0, mdns=False
     )
-    after_genesis: list[bytes] = []
-    listener = await open_listener(interface="127.0.0.1", port=0)
-
-    async def fake_host(connection: Connection) -> None:
-        join = lobby_message(await connection.receive())
-        assert isinstance(join, Join)
-        host_nonce = new_table_nonce()
-        seats = (
-            SeatAddress("host", host.public, "127.0.0.1", listener.port),
-            SeatAddress("joiner", connection.peer, "127.0.0.1", join.listen_port),
-        )
-        await connection.send(encode_lobby(Seats("t", CUSTOM, 2, seats)))
-        signed = dataclasses.replace(CUSTOM, draw_limit=2)  # not the limit the lobby showed
-        genesis = Genesis.new(
+    signed = dataclasses.replace(CUSTOM, draw_limit=2)  # not the limit the lobby showed
+    refusal = await join_a_false_host(
+        joiner,
+        host,
+        lambda seats: Seats("t", CUSTOM, 2, seats),
+        lambda connection, join, host_seat: Genesis.new(
             signed.to_wire(),
-            [
-                SeatInfo("host", host.public, seat_commitment(host.public, host_nonce)),
-                SeatInfo("joiner", connection.peer, join.commitment),
-            ],
-        )
-        await connection.send(encode_lobby(GenesisOffer(genesis.sign(host, 0).encode())))
-        try:
-            while True:
-                message = await connection.receive()
-                if isinstance(message, Data) and message.payload[:1] == bytes([CHANNEL_SESSION]):
-                    after_genesis.append(message.payload)
-        except ConnectionClosed:
-            pass
-
-    failure: PeerFailure | None = None
-    with trio.fail_after(30):
-        async with trio.open_nursery() as nursery:
-            await nursery.start(listener.serve, host, fake_host)
-            try:
-                await join_table(joiner, Target(("127.0.0.1",), listener.port, host.public))
-            except BaseException as exc:  # the PeerFailure may come inside a group
-                failure = peer_failure(exc)
-                if failure is None:
-                    raise
-            await trio.sleep(0.5)  # anything the joiner sent after the genesis has arrived
-            nursery.cancel_scope.cancel()
-    assert failure is not None
-    assert "the host's genesis changes the rules it showed (draw_limit)" in str(failure)
+            [host_seat, SeatInfo("joiner", connection.peer, join.commitment)],
+        ),
+    )
+    assert refusal.failure is not None
+    assert "the host's genesis changes the rules it showed (draw_limit)" in str(refusal.failure)
     assert any(ln.startswith("Table 't' (kitchen): 2 of 2") for ln in lines.lines), lines.lines
     assert ["  " + line for line in KITCHEN_EN] == [ln for ln in lines.lines if ln[:2] == "  "]
-    assert after_genesis == []  # no genesis_sign for rules it did not agree to
+    assert refusal.after_genesis == []  # no genesis_sign for rules it did not agree to

@@ -401,10 +401,6 @@ class Rules:
         self.check_players(players)
         return dict(self.targets).get(players, 0)
 
-    def drawable(self, players: int) -> int:
-        """Tiles that can ever be drawn in a hand of `players` players."""
-        return drawable(self.to_dict(), players)
-
     @functools.cached_property
     def plain_scoring(self) -> bool:
         """The first version's scoring: the winner takes the others' pips, nothing rounded."""
@@ -424,7 +420,8 @@ class Rules:
 
     @property
     def bad_points(self) -> bool:
-        """Recorded points are penalties (you want few) rather than gains."""
+        """Recorded points are penalties (you want few) rather than gains (the checker's
+        polarity, read from a draft, is the same rule)."""
         return self.hand_scoring in (HandScoring.LOSERS_OWN, HandScoring.WORST_OWN)
 
     def check_players(self, players: int) -> int:
@@ -522,19 +519,6 @@ def draft_of(data: object) -> dict[str, Any]:
         if spec.name in data:
             out[spec.name] = spec.to_plain(spec.parse(data[spec.name]))
     return {spec.name: out[spec.name] for spec in FIELDS}
-
-
-def drawable(draft: Mapping[str, Any], players: int) -> int:
-    """Tiles that can ever be drawn in a hand of `players` players (0: no boneyard)."""
-    if draft["drawing"] == Drawing.NEVER:
-        return 0
-    size = dict((n, s) for n, s in draft["hand_sizes"]).get(players, 0)
-    return max(0, 28 - players * int(size) - int(draft["reserve"]))
-
-
-def polarity(draft: Mapping[str, Any]) -> Literal["bad", "good"]:
-    """'bad' when recorded points are penalties (losers record their own pips), else 'good'."""
-    return "bad" if draft["hand_scoring"] in ("losers-own", "worst-own") else "good"
 
 
 def first_problem(draft: Mapping[str, Any]) -> str | None:

@@ -100,11 +100,7 @@ class Match:
         claim phase), else it is computed from the deal."""
         self._check_can_start()
         if found is None:
-            found = (
-                self.opening(hands, lottery)
-                if self.rank_list()
-                else self.unclaimed_opening(lottery)
-            )
+            found = self.opening(hands, lottery)
         if found.seat is None:
             self.openers.append(None)
             return None

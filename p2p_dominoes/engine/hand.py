@@ -17,7 +17,7 @@ from p2p_dominoes.engine.legality import (
     why_no_draw,
 )
 from p2p_dominoes.engine.line import Place, Side
-from p2p_dominoes.engine.rules import Rules
+from p2p_dominoes.engine.rules import Drawing, Rules
 from p2p_dominoes.engine.scoring import HandEnd, HandResult, score_hand
 from p2p_dominoes.engine.tiles import (
     ALL_TILES_MASK,
@@ -92,6 +92,16 @@ class HandState(TurnMachine):
 
     def can_draw(self, playable: int) -> bool:
         """Drawing is allowed now for a seat whose playable tiles are `playable`."""
+        if self._plain:  # no forced draws, limits or second doubles: `may_draw`, inlined
+            rules = self.rules
+            drawing = rules.drawing
+            return (
+                self.pending is None
+                and self.end is None
+                and drawing is not Drawing.NEVER
+                and self.boneyard_size > rules.reserve
+                and (drawing is Drawing.ANY_TIME or not playable)
+            )
         return may_draw(self, self.pending, playable)
 
     def legal_plays(self) -> list[Play]:
@@ -221,7 +231,7 @@ class HandState(TurnMachine):
         self._drawn += 1
         self.hands[seat] |= tile.bit
         self._after_draw(seat)
-        if must_play_drawn(self, tile, forced):
+        if self.rules.play_drawn_at_once and must_play_drawn(self, tile, forced):
             self.pending = tile
 
     def _pass(self, seat: int) -> None:

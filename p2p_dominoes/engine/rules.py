@@ -399,7 +399,22 @@ class Rules:
     def target(self, players: int) -> int:
         """Match points that reach the goal with `players` players (0 for a fixed length)."""
         self.check_players(players)
-        return dict(self.targets).get(players, 0)
+        return self._target_by_players.get(players, 0)
+
+    @functools.cached_property
+    def _target_by_players(self) -> dict[int, int]:
+        return dict(self.targets)
+
+    @functools.cached_property
+    def plain_turns(self) -> bool:
+        """None of the turn switches is on: the engine's first-version fast paths apply."""
+        return not (
+            self.two_doubles
+            or self.extra_turn_sum
+            or self.forced_draw_sum
+            or self.double_closes_ray
+            or self.draw_limit
+        )
 
     @functools.cached_property
     def plain_scoring(self) -> bool:

@@ -100,14 +100,7 @@ class TurnMachine:
         self._clocks: list[_Clock] = []
         self.notes: list[TurnNote] = []
         """What the rules made happen after the last action (empty for most actions)."""
-        self._plain = not (
-            rules.two_doubles
-            or rules.extra_turn_sum
-            or rules.forced_draw_sum
-            or rules.double_closes_ray
-            or rules.draw_limit
-        )
-        """None of the turn switches is on: the first version's fast paths apply."""
+        self._plain = rules.plain_turns
 
     # -- public facts ------------------------------------------------------------------------
 
@@ -144,6 +137,8 @@ class TurnMachine:
 
     def pass_is_public_legal(self) -> bool:
         """Whether a pass can be legal (the seat must also hold no playable tile)."""
+        if self._plain:
+            return self.end is None and (not self.rules.must_draw_when_stuck or not self.drawable)
         if self.end is not None or self.second_double or self.must_draw_first():
             return False
         return not self.rules.must_draw_when_stuck or not self.draw_is_public_legal()
@@ -273,7 +268,7 @@ class TurnMachine:
             self.forced_due -= 1
         else:
             self.drawn_this_turn += 1
-        if not self.drawable:
+        if self.forced_due and not self.drawable:
             self.forced_due = 0
         self.history.append((seat, DRAW))
         if self.notes:

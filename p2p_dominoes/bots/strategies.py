@@ -34,9 +34,9 @@ def greedy_bot(view: SeatView, rng: random.Random) -> Action:
 
 def _no_play(view: SeatView) -> Action:
     """With nothing to play: decline a second double, else draw when allowed, else pass."""
-    if view.can_skip():
-        return SKIP
-    return DRAW if view.can_draw() else PASS
+    if view.can_draw():  # never during a second double: a skip or a double must follow
+        return DRAW
+    return SKIP if view.can_skip() else PASS
 
 
 BOTS: Final[dict[str, Bot]] = {"random": random_bot, "greedy": greedy_bot}

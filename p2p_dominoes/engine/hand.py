@@ -204,7 +204,7 @@ class HandState(TurnMachine):
             self.end = HandEnd.DOMINO
             self.closer = seat
         else:
-            self.turn = seat + 1 if seat + 1 < self.players else 0
+            self.turn = (seat + 1) % self.players
             self.drawn_this_turn = 0
 
     def _illegal_play(self, seat: int, tile: Tile, place: Place | None) -> IllegalAction:
@@ -226,12 +226,24 @@ class HandState(TurnMachine):
         playable = self.playable_mask(seat)
         if not self.can_draw(playable):
             raise IllegalAction(seat, "draw", why_no_draw(self, self.pending, playable))
-        forced = self.forced_due > 0
         tile = self.boneyard[self._drawn]
         self._drawn += 1
         self.hands[seat] |= tile.bit
+        if self._plain:
+            # _after_draw and must_play_drawn, inlined (a hot path): these rules force no
+            # draws and leave no notes, and a tile drawn before a fixed lead is never pending.
+            self.boneyard_size -= 1
+            self.passes = 0
+            self.drawn_this_turn += 1
+            self.history.append((seat, DRAW))
+            if self.rules.play_drawn_at_once and self.must_lead is None:
+                line = self.line
+                if not line.tiles or line.fit_mask & tile.bit:
+                    self.pending = tile
+            return
+        forced = self.forced_due > 0
         self._after_draw(seat)
-        if self.rules.play_drawn_at_once and must_play_drawn(self, tile, forced):
+        if must_play_drawn(self, tile, forced):
             self.pending = tile
 
     def _pass(self, seat: int) -> None:
@@ -239,9 +251,27 @@ class HandState(TurnMachine):
         if playable:
             tile = next(tiles_in(playable))
             raise IllegalAction(seat, "pass", f"they hold a playable tile ({tile.text})")
-        if not self.pass_is_public_legal():
+        if not self._plain:
+            if not self.pass_is_public_legal():
+                raise IllegalAction(seat, "pass", self.why_no_pass())
+            self._after_pass(seat)
+            return
+        # The first version's rules: pass_is_public_legal and _after_pass, inlined (a hot path;
+        # these rules leave no turn notes to clear).
+        rules = self.rules
+        if (
+            rules.must_draw_when_stuck
+            and rules.drawing is not Drawing.NEVER
+            and self.boneyard_size > rules.reserve
+        ):
             raise IllegalAction(seat, "pass", self.why_no_pass())
-        self._after_pass(seat)
+        self.passes += 1
+        self.history.append((seat, PASS))
+        if self.passes >= self.players:
+            self.end = HandEnd.BLOCK
+        else:
+            self.turn = (seat + 1) % self.players
+            self.drawn_this_turn = 0
 
     # -- results -----------------------------------------------------------------------------
 

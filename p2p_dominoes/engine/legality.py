@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Final
+
 from p2p_dominoes.engine.actions import LEADS, PLAYS_ON, Play
-from p2p_dominoes.engine.line import Line
+from p2p_dominoes.engine.line import PLACES, Line, Place
 from p2p_dominoes.engine.rules import Drawing
 from p2p_dominoes.engine.tiles import VALUE_MASK, Tile, tiles_in
 from p2p_dominoes.engine.turns import TurnMachine
@@ -20,21 +22,33 @@ def playable_mask(hand: int, line: Line, pending: Tile | None, must_lead: Tile |
 
 def plays_for(line: Line, playable: int) -> list[Play]:
     """Every (tile, open place) for the tiles in `playable`; each place once."""
-    if not line.tiles:
+    tiles = line.tiles
+    if not tiles:
         return [LEADS[tile.index] for tile in tiles_in(playable)]
-    plays = []
+    plays: list[Play] = []
     places = line.places
-    if len(line.tiles) == 1 and line.tiles[0].is_double:
+    if len(tiles) == 1 and tiles[0].is_double:
         # An untouched opening double offers one place: its sides A and B are the same place.
         places = places[:1]
     for place in places:
-        row = PLAYS_ON[place.id]
         fitting = playable & VALUE_MASK[place.value]
-        while fitting:
-            bit = fitting & -fitting
-            plays.append(row[bit])
-            fitting ^= bit
+        if fitting:
+            known = _PLAYS_FITTING[place.id]
+            found = known.get(fitting)
+            if found is None:
+                found = known[fitting] = _plays_on(place, fitting)
+            plays += found
     return plays
+
+
+_PLAYS_FITTING: Final[tuple[dict[int, tuple[Play, ...]], ...]] = tuple({} for _ in PLACES)
+"""_PLAYS_FITTING[place.id][tiles]: the plays of `tiles` (all fitting) on that place, filled as
+met; at most the 128 subsets of the 7 tiles with the place's number each (the hot path)."""
+
+
+def _plays_on(place: Place, fitting: int) -> tuple[Play, ...]:
+    row = PLAYS_ON[place.id]
+    return tuple(row[tile.bit] for tile in tiles_in(fitting))
 
 
 def may_draw(turns: TurnMachine, pending: Tile | None, playable: int) -> bool:

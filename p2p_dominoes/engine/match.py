@@ -100,7 +100,7 @@ class Match:
         claim phase), else it is computed from the deal."""
         self._check_can_start()
         if found is None:
-            found = self.opening(hands, lottery)
+            found = opening(self.rules, self.counted_hands + 1, hands, lottery, self.previous)
         if found.seat is None:
             self.openers.append(None)
             return None

@@ -9,8 +9,7 @@ decides: a lottery, the previous opener, one seat on, or a redeal (the hand is v
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
-from typing import Final
+from typing import Final, NamedTuple
 
 from p2p_dominoes.engine.errors import InvalidRecord
 from p2p_dominoes.engine.rules import Fallback, Opener, Rules
@@ -21,8 +20,7 @@ _BY_WEIGHT: Final = tuple(sorted(TILES, key=lambda t: (t.pips, t.high), reverse=
 _HEAVIEST_NON_DOUBLES: Final = tuple(t for t in _BY_WEIGHT if not t.is_double)
 
 
-@dataclass(frozen=True)
-class PreviousHands:
+class PreviousHands(NamedTuple):
     """What later hands' openers depend on: the last counted hand's opener and lead seat."""
 
     opener: int | None = None
@@ -69,8 +67,7 @@ def best_of(rank: Sequence[Tile], tiles: Iterable[Tile]) -> Tile | None:
     return next((t for t in rank if t.index in held), None)
 
 
-@dataclass(frozen=True)
-class Opening:
+class Opening(NamedTuple):
     """How a hand opens: the seat to lead and the tile it must lead (None: any), or void."""
 
     seat: int | None

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import NamedTuple
 
 from p2p_dominoes.engine.rules import BlockScoring, Goal, HandScoring, Rules
 
@@ -21,10 +22,10 @@ class HandEnd(StrEnum):
     UNFINISHED = "unfinished"
 
 
-@dataclass(frozen=True)
-class HandResult:
+class HandResult(NamedTuple):
     """How a hand ended, who won it, the points each unit recorded, and the pips left in hands.
 
+    A named tuple: one is made at the end of every hand, so it must be cheap to build.
     `amounts` are the amounts before rounding and the minimum (what the arithmetic shows);
     `points` are what was recorded. `closer` is the seat that went out (domino only)."""
 
@@ -85,18 +86,14 @@ def score_hand(
         winner: int | None = closer
     else:
         winner = pips.index(lowest) if list(pips).count(lowest) == 1 else None
-    amounts = _amounts(rules, end, list(pips), winner)
-    points = [round_amount(a, rules.rounding) if a else 0 for a in amounts]
-    points = [p if p >= rules.min_record else 0 for p in points]
+    amounts = tuple(_amounts(rules, end, list(pips), winner))
+    if rules.plain_scoring:
+        points = amounts
+    else:
+        rounded = [round_amount(a, rules.rounding) if a else 0 for a in amounts]
+        points = tuple(p if p >= rules.min_record else 0 for p in rounded)
     return HandResult(
-        end,
-        winner,
-        tuple(points),
-        tuple(pips),
-        tuple(amounts),
-        closer,
-        rules.hand_scoring,
-        rules.block_scoring,
+        end, winner, points, tuple(pips), amounts, closer, rules.hand_scoring, rules.block_scoring
     )
 
 

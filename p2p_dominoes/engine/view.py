@@ -92,7 +92,7 @@ class HandView:
 
     def can_skip(self) -> bool:
         state = self._state
-        return state.turn == self.seat and state.result is None and state.second_double
+        return state.second_double and state.turn == self.seat and state.result is None
 
 
 def legal_actions(view: SeatView) -> list[Action]:

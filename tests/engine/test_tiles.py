@@ -1,8 +1,10 @@
 """The 28 tiles, their text, and parsing."""
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
-from p2p_dominoes.engine import TILES, InvalidRecord, parse_tile, tile_of, tiles_in
+from p2p_dominoes.engine import TILES, InvalidRecord, Tile, parse_tile, tile_of, tiles_in
 from p2p_dominoes.engine.tiles import VALUE_MASK, mask_of, pips_in
 
 
@@ -31,6 +33,12 @@ def test_pips_count_both_halves() -> None:
     assert parse_tile("6|6").pips == 12
     assert parse_tile("0|0").pips == 0
     assert pips_in(mask_of([parse_tile("1|2"), parse_tile("3|4")])) == 10
+
+
+@given(st.sets(st.sampled_from(TILES)))
+def test_pips_in_any_set_of_tiles_is_the_sum_of_their_pips(tiles: set[Tile]) -> None:
+    held = [t for t in TILES if t in tiles]
+    assert pips_in(mask_of(held)) == sum(t.pips for t in held)
 
 
 @pytest.mark.parametrize("bad", ["7|1", "1-4", "", "1|", "|", "10|1", 14, None, "1|4|5"])

@@ -14,6 +14,9 @@ import sys
 from typing import Any
 
 import pytest
+import trio
+import trio.testing
+from zeroconf import ServiceStateChange
 
 from p2p_dominoes.net import (
     AD_SIGNATURE_DOMAIN,
@@ -590,3 +593,54 @@ def test_the_lobby_push_is_bounded_and_cleaned() -> None:
     size = len(json.dumps(rows, ensure_ascii=False).encode())
     assert size <= LOBBY_TABLES_BYTES
     assert all("\u202e" not in r["table"] for r in rows)
+
+
+async def test_a_bug_in_one_browser_event_is_logged_and_the_next_event_is_heard(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """An unexpected exception inside zeroconf's callback stays there: named once, then on."""
+    disco = _browser()
+    name = f"{LABEL}.{SERVICE_TYPE}"
+    calls = []
+
+    def buggy_label(text: str) -> str | None:
+        calls.append(text)
+        if len(calls) == 1:
+            raise RuntimeError("a bug in the application")
+        return instance_label(text)
+
+    monkeypatch.setattr("p2p_dominoes.net.discovery.instance_label", buggy_label)
+    with caplog.at_level("WARNING", logger="p2p_dominoes.net.discovery"):
+        disco._on_event(ServiceStateChange.Added, name)  # raises inside: must not escape
+    assert "discovery event failed: RuntimeError('a bug in the application')" in caplog.text
+    assert name not in disco._fast
+    disco._on_event(ServiceStateChange.Added, name)
+    assert name in disco._fast
+
+
+async def test_a_bug_while_resolving_one_ad_leaves_the_resolver_serving_the_next(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    disco = _browser()
+    first, second = (f"{label}.{SERVICE_TYPE}" for label in (LABEL + "x", LABEL))
+    resolved = []
+
+    async def lookup(name: str, timeout_ms: int) -> Any:
+        resolved.append(name)
+        if name == first:
+            raise RuntimeError("a bug in the application")
+        return _Service(_signed(), 47800, "10.213.0.1")
+
+    monkeypatch.setattr(disco, "_lookup", lookup)
+    with caplog.at_level("WARNING", logger="p2p_dominoes.net.discovery"):
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(disco._resolver, disco._fast, 10, disco._to_slow)
+            assert disco._fast.put(first) and disco._fast.put(second)
+            with trio.fail_after(5):
+                while len(resolved) < 2:
+                    await trio.sleep(0.01)
+            await trio.testing.wait_all_tasks_blocked()
+            nursery.cancel_scope.cancel()
+    assert "failed: RuntimeError('a bug in the application')" in caplog.text
+    assert resolved == [first, second]
+    assert disco._by_name, "the second ad was still considered"

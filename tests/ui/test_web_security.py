@@ -10,6 +10,7 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any, TypeVar
 
+import pytest
 import trio
 
 from p2p_dominoes.ui.web import Hub, PageAccess, cookie_name, serve_page
@@ -231,3 +232,39 @@ async def test_a_new_link_ends_the_old_session() -> None:
                 assert current.receive() == STATE
 
         await off_loop(scenario)
+
+
+async def test_a_bug_while_handling_a_page_command_closes_that_socket_only(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """An unexpected exception inside one socket's handler: logged, that socket closed, the
+    page server and the next socket unharmed."""
+    access = PageAccess()
+    async with page_server(access) as (hub, port):
+        login = await enter(port, str(access.link_token))
+        commands: list[dict[str, Any]] = []
+
+        def buggy_command(command: dict[str, Any]) -> None:
+            commands.append(command)
+            if len(commands) == 1:
+                raise RuntimeError("a bug in the application")
+
+        hub.command = buggy_command  # type: ignore[method-assign]
+
+        def scenario() -> None:
+            with PageSocket(port, cookie=login.cookie, key=login.key, tab="one") as first:
+                assert first.receive() == STATE
+                first.send_json({"type": "draw"})
+                assert first.receive() is None  # the handler failed: this socket is closed
+            with PageSocket(port, cookie=login.cookie, key=login.key, tab="one") as again:
+                assert again.receive() == STATE
+                again.send_json({"type": "draw"})
+            assert http_get(port, "/", cookie=login.cookie).status == 200
+
+        with caplog.at_level("WARNING", logger="p2p_dominoes.ui.web"):
+            await off_loop(scenario)
+            with trio.fail_after(5):
+                while len(commands) < 2:
+                    await trio.sleep(0.01)
+    assert "the page's socket failed: RuntimeError: a bug in the application" in caplog.text
+    assert commands == [{"type": "draw"}, {"type": "draw"}]

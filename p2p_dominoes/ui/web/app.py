@@ -140,10 +140,10 @@ def create_app(
             key = websocket.query_params.get("key")
             admitted = access.admits_socket(session_cookie(websocket), key)
             await _serve_socket(websocket, hub, admitted)
-        except (WebSocketDisconnect, trio.BrokenResourceError, trio.ClosedResourceError):
-            pass
-        except Exception as exc:  # one page's socket fails alone, never the peer
-            log.warning("the page's socket failed: %s: %s", type(exc).__name__, exc)
+        except* (WebSocketDisconnect, trio.BrokenResourceError, trio.ClosedResourceError):
+            pass  # the page went away
+        except* Exception as failed:  # one page's socket fails alone, never the peer
+            log.warning("the page's socket failed: %s", _failure_text(failed))
 
     app = Starlette(
         routes=[
@@ -154,6 +154,13 @@ def create_app(
         ]
     )
     return Guard(app)
+
+
+def _failure_text(failed: BaseException) -> str:
+    """`Type: message` of what failed, through the exception groups trio wraps it in."""
+    while isinstance(failed, BaseExceptionGroup) and len(failed.exceptions) == 1:
+        failed = failed.exceptions[0]
+    return f"{type(failed).__name__}: {failed}"
 
 
 async def _serve_socket(websocket: WebSocket, hub: Hub, admitted: bool) -> None:

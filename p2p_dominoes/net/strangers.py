@@ -45,11 +45,29 @@ def source_of(address: str) -> str:
     return str(ip)
 
 
+class SourceMemory:
+    """When each source was last named, and how many lines about it were held back since."""
+
+    def __init__(self) -> None:
+        self.last: OrderedDict[str, float] = OrderedDict()
+        self.suppressed: dict[str, int] = {}
+
+    def clear(self) -> None:
+        self.last.clear()
+        self.suppressed.clear()
+
+
+_PROCESS_MEMORY: Final = SourceMemory()
+"""What every StrangerLog of this process shares, so a source is named once a minute in all."""
+
+
 class StrangerLog:
     """Warn about a stranger's misbehaviour, at most once per source per ``interval`` seconds.
 
-    ``clock`` is injectable for tests. Lines name the address as given (cleaned), so a reader
-    can block it; the rate limit is per :func:`source_of`.
+    Every log of the process shares one memory (the listener, connections, discovery and the
+    page all meet the same stranger); tests give their own ``memory`` with their own ``clock``.
+    Lines name the address as given (cleaned), so a reader can block it; the rate limit is per
+    :func:`source_of`.
     """
 
     def __init__(
@@ -58,12 +76,13 @@ class StrangerLog:
         *,
         interval: float = STRANGER_LOG_INTERVAL,
         clock: Callable[[], float] = time.monotonic,
+        memory: SourceMemory = _PROCESS_MEMORY,
     ) -> None:
         self._logger = logger
         self._interval = interval
         self._clock = clock
-        self._last: OrderedDict[str, float] = OrderedDict()
-        self._suppressed: dict[str, int] = {}
+        self._last = memory.last
+        self._suppressed = memory.suppressed
 
     def warn(self, address: str, what: str) -> bool:
         """Log ``stranger at ADDRESS: WHAT`` unless its source was named lately; True if logged."""

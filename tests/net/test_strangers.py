@@ -4,7 +4,7 @@ import logging
 
 import pytest
 
-from p2p_dominoes.net.strangers import StrangerLog, source_of
+from p2p_dominoes.net.strangers import SourceMemory, StrangerLog, source_of
 
 
 def test_an_ipv6_64_is_one_source_and_ipv4_addresses_are_their_own() -> None:
@@ -18,7 +18,12 @@ def test_an_ipv6_64_is_one_source_and_ipv4_addresses_are_their_own() -> None:
 
 def test_a_stranger_is_named_once_per_interval(caplog: pytest.LogCaptureFixture) -> None:
     now = [0.0]
-    strangers = StrangerLog(logging.getLogger("test.strangers"), interval=60, clock=lambda: now[0])
+    strangers = StrangerLog(
+        logging.getLogger("test.strangers"),
+        interval=60,
+        clock=lambda: now[0],
+        memory=SourceMemory(),
+    )
     with caplog.at_level(logging.WARNING, logger="test.strangers"):
         assert strangers.warn("10.0.0.9:1234", "sent garbage")
         assert not strangers.warn("10.0.0.9:1235", "sent garbage")
@@ -29,3 +34,20 @@ def test_a_stranger_is_named_once_per_interval(caplog: pytest.LogCaptureFixture)
     assert lines[0] == "stranger at 10.0.0.9:1234: sent garbage"
     assert lines[2] == "stranger at 10.0.0.9:1: reset[2J (and 1 more since the last report)"
     assert len(lines) == 3
+
+
+def test_the_logs_of_one_process_name_a_source_once_between_them(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The listener, a connection and discovery each keep a log; a stranger who trips two of
+    them in a minute is still named once."""
+    listener = StrangerLog(logging.getLogger("test.listener"))
+    connection = StrangerLog(logging.getLogger("test.connection"))
+    with caplog.at_level(logging.WARNING):
+        assert listener.warn("10.0.0.7:4000", "turned away: too many handshakes in progress")
+        assert not connection.warn("10.0.0.7:4001", "handshake timed out")
+        assert connection.warn("10.0.0.6:4001", "handshake timed out")
+    assert [r.getMessage() for r in caplog.records] == [
+        "stranger at 10.0.0.7:4000: turned away: too many handshakes in progress",
+        "stranger at 10.0.0.6:4001: handshake timed out",
+    ]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import re
 import subprocess
 import sys
@@ -129,18 +128,13 @@ def open_page(browser: Browser) -> Iterator[Callable[..., Page]]:
         context.close()
 
 
-REFRESH_DOC_IMAGES = "P2PD_REFRESH_DOC_IMAGES"
-"""Set to 1 to copy the documented screenshots into docs/img/."""
-
-
 def screenshot(page: Page, name: str, *, docs: str | None = None, full_page: bool = True) -> Path:
-    """A screenshot into test-artifacts/; with `docs` and P2PD_REFRESH_DOC_IMAGES=1 in the
-    environment, also docs/img/<docs>.png (the figures docs/playing.md shows): a plain test run
-    leaves the tracked files alone."""
+    """A screenshot into test-artifacts/; with `docs`, also docs/img/<docs>.png (the figures
+    docs/playing.md shows, refreshed by every run)."""
     ARTIFACTS.mkdir(exist_ok=True)
     path = ARTIFACTS / f"{name}.png"
     page.screenshot(path=str(path), full_page=full_page)
-    if docs is not None and os.environ.get(REFRESH_DOC_IMAGES) == "1":
+    if docs is not None:
         DOCS_IMG.mkdir(exist_ok=True)
         (DOCS_IMG / f"{docs}.png").write_bytes(path.read_bytes())
     return path

@@ -1,6 +1,7 @@
-"""Local bot games: deterministic for a seed, and complete; `simulate --rules FILE`."""
+"""Local bot games: deterministic for a seed, and complete; `simulate --rules FILE|NAME`."""
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -8,6 +9,8 @@ from pathlib import Path
 from p2p_dominoes.bots import greedy_bot, random_bot
 from p2p_dominoes.engine import DRAW_RULES, PRESETS
 from p2p_dominoes.simulation import simulate
+from p2p_dominoes.store import save_rule_set
+from p2p_dominoes.store.paths import DATA_DIR_ENV
 
 
 def test_the_same_seed_gives_the_same_games() -> None:
@@ -56,3 +59,17 @@ def test_a_rules_file_with_a_conflict_is_refused_in_one_line(tmp_path: Path) -> 
     assert out.stderr.count("\n") == 1 and f"--rules {rules}: rules: " in out.stderr
     out = _simulate("--rules", str(tmp_path / "missing.json"))
     assert out.returncode == 2 and "is neither a preset (" in out.stderr
+
+
+def test_a_rule_set_saved_on_the_rules_page_is_played_by_name(tmp_path: Path) -> None:
+    save_rule_set(tmp_path, "kitchen", {"base": "draw-until-play", "rounding": 5})
+    env = {**os.environ, DATA_DIR_ENV: str(tmp_path)}
+    out = subprocess.run(
+        [sys.executable, "-m", "p2p_dominoes", "simulate", "--rules", "kitchen", "--json"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+    )
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout)["rules"] == "kitchen"

@@ -39,7 +39,7 @@ from p2p_dominoes.commands.rules_option import (
     load_rules,
     rules_argument,
 )
-from p2p_dominoes.engine import LANGUAGES, InvalidRecord, Rules
+from p2p_dominoes.engine import LANGUAGES, PRESETS, InvalidRecord, Rules
 from p2p_dominoes.net.discovery import DiscoveryError
 from p2p_dominoes.net.runtime import PeerFailure, PeerOptions
 from p2p_dominoes.net.tables import Target, find_table, host_table, join_table, split_host_port
@@ -52,6 +52,7 @@ from p2p_dominoes.store import (
     data_dir,
     discard_unfinished_writes,
     load_or_create_identity,
+    save_rule_set,
 )
 from p2p_dominoes.ui.text import PlayerGone, TextUI
 
@@ -450,10 +451,12 @@ def run_resume(args: argparse.Namespace) -> int:
     return _run_peer(main, options)
 
 
-def _rules(text: str) -> Rules:
-    """The table's rules from --rules; the host's calendar fills a weekday opener's day."""
+def _rules(args: argparse.Namespace) -> Rules:
+    """The table's rules from --rules (a preset, a file, or a set saved on the rules page in
+    the data folder); the host's calendar fills a weekday opener's day."""
     try:
-        return load_rules(text, datetime.date.today())
+        folder = data_dir(getattr(args, "data_dir", None))  # demo has no --data-dir
+        return load_rules(args.rules, datetime.date.today(), folder)
     except RulesOptionError as exc:
         raise UsageError(str(exc)) from None
 
@@ -463,7 +466,7 @@ def run_host(args: argparse.Namespace) -> int:
         raise UsageError(f"--hands must be 1–{MAX_HANDS}")
     if not 0 <= args.bots <= args.players - 1:
         raise UsageError(f"--bots must be 0–{args.players - 1} for {args.players} players")
-    rules = _rules(args.rules)
+    rules = _rules(args)
     if args.stall_timeout is not None:
         if not 1 <= args.stall_timeout <= 86_400:
             raise UsageError("--stall-timeout must be 1–86400 seconds")
@@ -571,8 +574,9 @@ def run_demo(args: argparse.Namespace) -> int:
     so a demo stopped by Ctrl-C or a kill comes back with the `resume` line printed then; the
     folder is removed once the record verifies. Nothing is written next to `--record FILE`.
     """
+    rules = _rules(args)
     try:
-        _rules(args.rules).check_players(args.players)  # one clear line before any process
+        rules.check_players(args.players)  # one clear line before any process
     except InvalidRecord as exc:
         raise UsageError(str(exc)) from None
     hands = None if args.match else (args.hands or 1)
@@ -581,6 +585,8 @@ def run_demo(args: argparse.Namespace) -> int:
         record, data = scratch / "demo.p2pd", scratch / "data"
     else:
         record, data = args.record, Path(tempfile.mkdtemp(prefix="p2p-dominoes-demo-data-"))
+    if args.rules not in PRESETS and not Path(args.rules).is_file():
+        save_rule_set(data, args.rules, rules.to_dict())  # the host finds the saved set there
     command = [
         sys.executable,
         "-m",

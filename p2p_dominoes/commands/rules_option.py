@@ -1,4 +1,5 @@
-"""The `--rules NAME|FILE` option: a preset's name, or a JSON rules file (PROTOCOL.md §7.1).
+"""The `--rules NAME|FILE` option: a preset, a JSON rules file (PROTOCOL.md §7.1), or a rule set
+saved on the rules page (DATA/rules/NAME.json).
 
 A rules file holds one rules object: a preset name, a full object, or `{"base": PRESET, …}`
 with the switches that differ. A set with a conflict is refused with the checker's reason. When
@@ -14,36 +15,61 @@ from pathlib import Path
 
 from p2p_dominoes.engine import PRESETS, InvalidRecord, Rules
 from p2p_dominoes.engine.rules import Opener, draft_of
+from p2p_dominoes.store.rule_sets import (
+    RULE_SET_SUFFIX,
+    RuleSetError,
+    load_draft,
+    name_problem,
+    rules_dir,
+)
 
 _PRESET_NAMES = ", ".join(sorted(PRESETS))
-RULES_HELP = f"a rules preset ({_PRESET_NAMES}) or a JSON rules file"
+RULES_HELP = (
+    f"a rules preset ({_PRESET_NAMES}), a JSON rules file, or a rule set saved on the rules page"
+)
 
 
 class RulesOptionError(ValueError):
     """The option names neither a preset nor a readable, playable rules file (one line)."""
 
 
-def load_rules(text: str, today: datetime.date | None = None) -> Rules:
-    """The rules `--rules text` names; `today` fills an unset weekday for a weekday opener."""
+def load_rules(text: str, today: datetime.date | None = None, data: Path | None = None) -> Rules:
+    """The rules `--rules text` names: a preset, a rules file, or a set saved on the rules page
+    in the data directory `data`; `today` fills an unset weekday for a weekday opener."""
     if text in PRESETS:
-        data: object = text
+        data_object: object = text
     else:
         path = Path(text)
         if not path.is_file():
+            if data is not None and name_problem(text) is None:
+                saved = rules_dir(data) / f"{text}{RULE_SET_SUFFIX}"
+                if saved.is_file():
+                    return _saved(data, text, today)
             raise RulesOptionError(
-                f"--rules: {text!r} is neither a preset ({_PRESET_NAMES}) nor a rules file"
+                f"--rules: {text!r} is neither a preset ({_PRESET_NAMES}), nor a rules file, "
+                "nor a rule set saved on the rules page"
             )
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
+            data_object = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, UnicodeDecodeError, ValueError) as exc:
             raise RulesOptionError(f"--rules: cannot read {text}: {_line(exc)}") from None
     try:
-        draft = draft_of(data)
+        draft = draft_of(data_object)
         if today is not None and _weekday_unset(draft):
             draft["weekday"] = today.isoweekday()
         return Rules.from_dict(draft)
     except InvalidRecord as exc:
         raise RulesOptionError(f"--rules {text}: {_line(exc)}") from None
+
+
+def _saved(data: Path, name: str, today: datetime.date | None) -> Rules:
+    try:
+        draft = load_draft(data, name)
+        if today is not None and _weekday_unset(draft):
+            draft["weekday"] = today.isoweekday()
+        return Rules.from_dict(draft)
+    except (RuleSetError, InvalidRecord) as exc:
+        raise RulesOptionError(f"--rules {name}: {_line(exc)}") from None
 
 
 def rules_argument(text: str) -> str:

@@ -32,7 +32,7 @@ from p2p_dominoes.session.hand_messages import MAX_HANDS
 from p2p_dominoes.session.local import LocalTable
 from p2p_dominoes.session.verify import verify_transcript
 from p2p_dominoes.simulation import SimulationReport, simulate
-from p2p_dominoes.store import save_transcript
+from p2p_dominoes.store import data_dir, save_transcript
 from p2p_dominoes.ui import narrate
 
 SECURE_HANDS_LIMIT: Final = MAX_HANDS
@@ -92,7 +92,7 @@ def run(args: argparse.Namespace) -> int:
     if args.record is not None and not args.secure:
         raise UsageError("--record needs --secure (plain simulations keep no transcript)")
     try:
-        rules = load_rules(args.rules, datetime.date.today())
+        rules = load_rules(args.rules, datetime.date.today(), data_dir())
     except RulesOptionError as exc:
         raise UsageError(str(exc)) from None
     names = list(args.bot or ["random"])

@@ -19,8 +19,9 @@ from pathlib import Path
 
 import pytest
 
+from p2p_dominoes.engine import Rules
 from p2p_dominoes.session import default_registry
-from p2p_dominoes.store import load_transcript
+from p2p_dominoes.store import load_transcript, save_rule_set
 from tests.net.netns import REPO_ROOT, unshare_argv
 
 CLI = [sys.executable, "-m", "p2p_dominoes"]
@@ -333,15 +334,22 @@ def test_record_in_a_missing_folder_or_a_folder_is_refused_before_the_game(
 def test_demo_leaves_only_the_record_beside_it_and_seats_its_bots_in_order(
     tmp_path: Path,
 ) -> None:
+    """Also: `--rules NAME` plays a set saved on the rules page (in the data folder)."""
+    save_rule_set(tmp_path, "kitchen", {"base": "draw", "rounding": 5})
     record = tmp_path / "games" / "demo.p2pd"
     record.parent.mkdir()
-    out = run("demo", "--players", "4", "--record", str(record), data=tmp_path, timeout=240)
+    out = run(
+        "demo", "--players", "4", "--rules", "kitchen", "--record", str(record),
+        data=tmp_path, timeout=240,
+    )  # fmt: skip
     assert out.returncode == 0, out.stderr
     assert f"verify {record}: clean" in out.stdout
     assert [p.name for p in record.parent.iterdir()] == ["demo.p2pd"]
     # The bots start at once and reach the host in any order; they sit in their numbers' order.
-    seats = load_transcript(record, default_registry()).genesis.seats
-    assert [seat.name for seat in seats] == ["bot-0", "bot-1", "bot-2", "bot-3"]
+    genesis = load_transcript(record, default_registry()).genesis
+    assert [seat.name for seat in genesis.seats] == ["bot-0", "bot-1", "bot-2", "bot-3"]
+    rules = Rules.from_wire(genesis.rules)
+    assert rules.name == "kitchen" and rules.rounding == 5
 
 
 def test_ctrl_c_in_demo_leaves_no_half_written_record(tmp_path: Path) -> None:

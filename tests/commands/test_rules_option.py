@@ -11,6 +11,7 @@ import pytest
 
 from p2p_dominoes.commands.rules_option import RulesOptionError, load_rules, rules_argument
 from p2p_dominoes.engine import PRESETS
+from p2p_dominoes.store import save_rule_set
 
 TUESDAY = datetime.date(2026, 12, 1)
 
@@ -63,3 +64,17 @@ def test_a_file_is_passed_on_to_child_processes_as_an_absolute_path(
     Path("mine.json").write_text('"draw"', encoding="utf-8")
     assert rules_argument("mine.json") == str(tmp_path / "mine.json")
     assert rules_argument("draw") == "draw"
+
+
+def test_a_name_saved_on_the_rules_page_is_found_in_the_data_folder(tmp_path: Path) -> None:
+    save_rule_set(tmp_path, "kitchen", {"base": "block", "rounding": 5})
+    kitchen = load_rules("kitchen", TUESDAY, tmp_path)
+    assert kitchen.name == "kitchen" and kitchen.rounding == 5
+    assert load_rules("block", TUESDAY, tmp_path) == PRESETS["block"]  # presets come first
+    with pytest.raises(RulesOptionError, match="nor a rule set saved on the rules page"):
+        load_rules("kitchen", TUESDAY, tmp_path / "elsewhere")
+    with pytest.raises(RulesOptionError, match="nor a rule set saved"):
+        load_rules("../kitchen", TUESDAY, tmp_path)  # not a set's name: never a path outside
+    (tmp_path / "rules" / "broken.json").write_text('{"base": "block", "rounding": 7}')
+    with pytest.raises(RulesOptionError, match=r"^--rules broken: .*rounding"):
+        load_rules("broken", TUESDAY, tmp_path)

@@ -625,11 +625,12 @@ def run_demo(args: argparse.Namespace) -> int:
         f"to finish it: p2p-dominoes resume --data-dir {data} --bot random --ui none "
         f"--record {record}"
     )
-    status = _run_demo_host(command, record, come_back)
+    status = _run_demo_host(command, record, data, come_back)
     if status != 0:
         print(f"the demo table stopped with status {status}; {come_back}", file=sys.stderr)
         return 1
-    from p2p_dominoes.commands.verify import read_file
+    from p2p_dominoes.commands.verify import match_state, read_file
+    from p2p_dominoes.engine import scores_text
     from p2p_dominoes.session.verify import verify_transcript
 
     report = verify_transcript(read_file(record))
@@ -640,7 +641,8 @@ def run_demo(args: argparse.Namespace) -> int:
     shutil.rmtree(data, ignore_errors=True)
     print(
         f"verify {record}: clean — {report.messages} messages, {report.hands} hand(s) audited, "
-        f"scores {', '.join(map(str, report.scores))} ({elapsed:.1f} s in all)"
+        f"{match_state(report)}, scores {scores_text(report.scores, report.names)} "
+        f"({elapsed:.1f} s in all)"
     )
     return 0
 
@@ -650,10 +652,11 @@ DEMO_STOP_WAIT: Final = 15.0
 record), before it is asked again and then terminated."""
 
 
-def _run_demo_host(command: list[str], record: Path, come_back: str) -> int:
+def _run_demo_host(command: list[str], record: Path, data: Path, come_back: str) -> int:
     """Run the demo's host process; on Ctrl+C let it (and its bots, which the terminal's Ctrl+C
-    reaches too) stop cleanly, never killing it mid-write, so its table logs stay whole for
-    `come_back`; and leave no half-written record file beside `record`."""
+    reaches too) stop cleanly, never killing it mid-write, so its table logs in `data` stay
+    whole for `come_back` (said only if the table is unfinished); and leave no half-written
+    record file beside `record`."""
     process = subprocess.Popen(command)  # noqa: S603 - our own interpreter and module
     try:
         return process.wait()
@@ -671,5 +674,11 @@ def _run_demo_host(command: list[str], record: Path, come_back: str) -> int:
                 process.wait()
                 break
         discard_unfinished_writes(record)
+        if record.is_file() and not _unfinished(data):
+            shutil.rmtree(data, ignore_errors=True)
+            raise Interrupted(
+                f"interrupted after the table had finished; the record is in {record} "
+                f"(check it with: p2p-dominoes verify {record})"
+            ) from None
         kept = f"; the record so far is in {record}" if record.is_file() else ""
         raise Interrupted(f"interrupted{kept}; {come_back}") from None

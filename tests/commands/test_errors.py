@@ -19,6 +19,8 @@ from pathlib import Path
 
 import pytest
 
+from p2p_dominoes.cli import Interrupted
+from p2p_dominoes.commands import lan
 from p2p_dominoes.engine import Rules
 from p2p_dominoes.session import default_registry
 from p2p_dominoes.store import load_transcript, save_rule_set
@@ -350,6 +352,43 @@ def test_demo_leaves_only_the_record_beside_it_and_seats_its_bots_in_order(
     assert [seat.name for seat in genesis.seats] == ["bot-0", "bot-1", "bot-2", "bot-3"]
     rules = Rules.from_wire(genesis.rules)
     assert rules.name == "kitchen" and rules.rounding == 5
+
+
+class _FinishedDemoHost:
+    """A demo host whose table has just finished when Ctrl+C reaches the demo."""
+
+    def __init__(self, command: list[str]) -> None:
+        self.waits = 0
+        self.signals: list[int] = []
+
+    def wait(self, timeout: float | None = None) -> int:
+        self.waits += 1
+        if self.waits == 1:
+            raise KeyboardInterrupt
+        return 0
+
+    def send_signal(self, number: int) -> None:
+        self.signals.append(number)
+
+    def kill(self) -> None:
+        raise AssertionError("a host that stops by itself is not killed")
+
+
+def test_ctrl_c_after_the_demo_table_finished_says_so_instead_of_resume(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    record = tmp_path / "demo.p2pd"
+    record.write_bytes(b"the host wrote its record")
+    data = tmp_path / "data"
+    (data / "tables").mkdir(parents=True)  # no unfinished table in it
+    monkeypatch.setattr(lan.subprocess, "Popen", _FinishedDemoHost)
+    with pytest.raises(Interrupted) as stopped:
+        lan._run_demo_host(["host"], record, data, "to finish it: p2p-dominoes resume …")
+    assert str(stopped.value) == (
+        f"interrupted after the table had finished; the record is in {record} "
+        f"(check it with: p2p-dominoes verify {record})"
+    )
+    assert not data.exists() and record.is_file()
 
 
 def test_ctrl_c_in_demo_leaves_no_half_written_record(tmp_path: Path) -> None:

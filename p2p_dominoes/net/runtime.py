@@ -299,10 +299,10 @@ async def play_table(run: TableRun, nursery: trio.Nursery) -> int:
     session = run.session
     lang = _lang(run)
     names = ", ".join(run.names)
-    run.options.say(said("seated", lang, seat=run.seat, of=len(run.names), names=names))
+    run.options.say(said("seated", lang, seat=run.seat + 1, of=len(run.names), names=names))
     for seat, (name, key) in enumerate(zip(run.names, session.transcript.keys, strict=True)):
         run.options.say(
-            said("fingerprint", lang, seat=seat, name=name, fingerprint=key.fingerprint)
+            said("fingerprint", lang, seat=seat + 1, name=name, fingerprint=key.fingerprint)
         )
     run.options.ui.seated(session, run.names)
     run.timed = len(session.transcript)

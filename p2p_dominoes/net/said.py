@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Final
 
 _LINES: Final[dict[str, tuple[str, str]]] = {
+    # Seat numbers in these lines count from 1, as players do.
     "seated": ("Seated at seat {seat} of {of}: {names}", "Место {seat} из {of}: {names}"),
     "fingerprint": (
         "  seat {seat} {name}: fingerprint {fingerprint}",

@@ -233,7 +233,7 @@ class _HostLobby:
             return False
         removed = self.seated.pop(seat)
         self.admission.removed(removed.key)
-        self.options.say(f"Removed {peer_text(removed.name, 64)} from seat {seat}.")
+        self.options.say(f"Removed {peer_text(removed.name, 64)} from seat {seat + 1}.")
         self.touch()
         return True
 
@@ -481,8 +481,10 @@ async def _lobby_member(connection: Connection, lobby: _HostLobby, ready: trio.E
     _bots_in_order(lobby.seated, lobby.bot_numbers)
     connection.trust()  # seated: out of the listener's stranger limits (transport)
     lobby.options.say(
-        f"{name} ({connection.peer.fingerprint}) took seat "
-        f"{lobby.seated.index(seated)} ({len(lobby.seated)} of {lobby.players})."
+        # No seat number: bots are put in their numbers' order as they arrive, so a number
+        # said now could change; the seats line and "Seated at seat N" give the final ones.
+        f"{name} ({connection.peer.fingerprint}) took a seat "
+        f"({len(lobby.seated)} of {lobby.players})."
     )
     await lobby.broadcast_seats()
     # Hold the connection (and notice a joiner who leaves, or is removed) until the game begins.
@@ -1119,7 +1121,7 @@ async def resume_table(options: PeerOptions, directory: Path) -> int:
         log.close()
         raise PeerFailure(f"the log does not replay: {exc}") from None
     options.say(
-        f"Resuming '{header.name or transcript.table_id.hex()[:8]}' at seat {header.seat}: "
+        f"Resuming '{header.name or transcript.table_id.hex()[:8]}' at seat {header.seat + 1}: "
         f"{len(messages)} messages replayed"
         + (f", {dropped} torn bytes dropped" if dropped else "")
     )

@@ -178,10 +178,10 @@ def render_request(request: Request, lang: str = "en") -> str:
 
 
 def render_seats(state: LobbyState, lang: str = "en") -> str:
-    """The seats taken so far, numbered (the numbers `remove N` takes)."""
+    """The seats taken so far, numbered from 1 (the numbers `remove N` takes)."""
     w = lobby_words(lang)
     seats = ", ".join(
-        f"{s.seat} {s.name}"
+        f"{s.seat + 1} {s.name}"
         + (f" ({w['you']})" if s.seat == 0 else f" ({w['bot']})" if s.bot else "")
         for s in state.seats
     )

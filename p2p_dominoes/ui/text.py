@@ -98,12 +98,12 @@ class TextUI:
                 if text.strip():
                     self._out(words["help"])
                 continue
-            act = {
-                "approve": control.approve,
-                "refuse": control.refuse,
-                "remove": control.remove,
-            }[answer.verb]
-            if not act(answer.number):
+            if answer.verb == "remove":  # seats are numbered from 1 on the screen
+                done = answer.number >= 1 and control.remove(answer.number - 1)
+            else:
+                act = control.approve if answer.verb == "approve" else control.refuse
+                done = act(answer.number)
+            if not done:
                 self._out(words["nothing"])
 
     def seated(self, session: TableSession, names: Sequence[str]) -> None:

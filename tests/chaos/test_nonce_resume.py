@@ -31,7 +31,7 @@ def test_a_peer_killed_before_its_genesis_sign_resumes_with_the_same_nonce(
         port = host.port()
         assert port is not None
         first.join("127.0.0.1", port)
-        assert wait_until(lambda: "took seat 1" in host.output(), 20), table.outputs()
+        assert wait_until(lambda: "took a seat (2 of" in host.output(), 20), table.outputs()
         first.freeze()  # seat 1 will not sign the genesis until thawed
         second.join("127.0.0.1", port)
         assert wait_until(lambda: second.log() is not None, 20), table.outputs()

@@ -48,7 +48,7 @@ def test_processes_on_loopback_play_a_whole_match_and_agree(tmp_path: Path, seat
         final = check_agreement(started, records)
     line = verify_cli(records[0])
     assert "match complete" in line and f"head {final[:16]}" in line, line
-    assert "took seat" in host.stdout  # the lobby seated the joiners in order
+    assert "took a seat" in host.stdout  # the lobby seated the joiners in order
     # Every seat printed one table code, the same on every screen, and the audit shows it too.
     codes = {p.name: _table_codes(p.stdout) for p in started}
     assert all(len(shown) == 1 for shown in codes.values()), codes

@@ -193,7 +193,7 @@ async def test_the_host_refuses_squatters_seats_joiners_and_removes_one(
     assert statuses == {"host": 0, "bob": 0, "carol": 0, "dave": 0}, (statuses, failures)
     assert sorted(refusals) == ["refused", "refused"]
     assert sorted(desk.asked[:2]) == ["squat-0", "squat-1"] and desk.asked.count("bob") == 1
-    assert any("Removed mallory from seat 2." in line for line in host_ui.lines)
+    assert any("Removed mallory from seat 3." in line for line in host_ui.lines)
     assert any("asking again in" in line for line in uis["bob"].lines)
 
 

@@ -12,6 +12,8 @@ import sys
 from pathlib import Path
 
 import pexpect
+import trio
+import trio.testing
 
 from p2p_dominoes.net.admission import Admission, LobbySeat, LobbyState, Request
 from p2p_dominoes.session import Identity
@@ -52,7 +54,7 @@ def test_the_terminal_desk_asks_once_per_request_and_prints_only_clean_text() ->
     ui.say("a \x1b[2Jline\u202e from afar")
     assert printed == [
         'Type "remove N" to take seat N back before the game begins.',
-        "Seats (2 of 3): 0 Ann (you), 1 bot-1 (bot)",
+        "Seats (2 of 3): 1 Ann (you), 2 bot-1 (bot)",
         f'Request {request.number}: "Eve]0;t" asks for a seat — fingerprint {eve.fingerprint}, '
         f'from 192.0.2.9. Type "y {request.number}" to seat them, "n {request.number}" to refuse.',
         "a [2Jline from afar",
@@ -107,7 +109,7 @@ def test_the_host_refuses_and_seats_joiners_from_its_terminal_then_plays(tmp_pat
             child.expect(REQUEST.pattern)
             assert child.match.group(3) == keys["Bob"].fingerprint
             child.sendline("y")  # the only request waiting
-            child.expect(r"Bob \([A-Z2-7-]+\) took seat 1")
+            child.expect(r"Bob \([A-Z2-7-]+\) took a seat \(2 of")
             while True:
                 index = child.expect(
                     ["Choose: ", r"final transcript hash: ([0-9a-f]{64})", pexpect.EOF]
@@ -130,3 +132,34 @@ def test_the_host_refuses_and_seats_joiners_from_its_terminal_then_plays(tmp_pat
     assert turns >= 1
     report = verify_transcript(record.read_bytes())
     assert report.ok and report.head.hex() == final_hash
+
+
+async def test_remove_n_takes_the_seat_numbered_n_on_the_screen() -> None:
+    """Seats are numbered from 1 where the person reads them, so `remove 2` is the second."""
+
+    class Control:
+        def __init__(self) -> None:
+            self.removed: list[int] = []
+
+        def approve(self, number: int) -> bool:
+            return False
+
+        def refuse(self, number: int) -> bool:
+            return False
+
+        def remove(self, seat: int) -> bool:
+            self.removed.append(seat)
+            return True
+
+    send, receive = trio.open_memory_channel[str](4)
+    shown: list[str] = []
+    ui = TextUI(lines=receive, out=shown.append)
+    control = Control()
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(ui.attend, control)
+        await send.send("remove 2")
+        await send.send("remove 0")  # no seat 0 on the screen
+        await trio.testing.wait_all_tasks_blocked()
+        nursery.cancel_scope.cancel()
+    assert control.removed == [1]
+    assert shown == ["Nothing to do for that (no such request or seat now)."]

@@ -37,7 +37,7 @@ from tests.ui.page_client import PageSocket, log_in
 
 LOOPBACK = ("--interface", "127.0.0.1", "--port", "0", "--no-mdns")
 LISTENING = re.compile(r"Listening on port (\d+)")
-TOOK_SEAT = re.compile(r"took seat")
+TOOK_SEAT = re.compile(r"took a seat")
 PAGE_URL = re.compile(r"open http://127\.0\.0\.1:(\d+)/\?token=(\S+)")
 MATCH_SECONDS = 120
 

@@ -108,5 +108,5 @@ def test_the_host_removes_seated_players_before_the_start_and_everyone_sees_it(
     expect(seats).to_have_count(1)
     expect(page_b.locator("#lobby-lines")).to_contain_text("no seat [removed]")
     expect(page_b.locator("#lobby")).to_be_visible()
-    expect(page_a.locator("#lobby-lines")).to_contain_text("Removed Bob from seat 1")
+    expect(page_a.locator("#lobby-lines")).to_contain_text("Removed Bob from seat 2")
     assert not page_a.errors and not page_b.errors  # type: ignore[attr-defined]

@@ -366,7 +366,10 @@ def _peer_identity(hello: Hello, own: PublicIdentity) -> PublicIdentity:
     except InvalidIdentity as exc:
         raise HandshakeError(f"invalid identity key: {exc}") from None
     if peer == own:
-        raise OwnIdentity("peer presented our own identity (connected to ourselves?)")
+        raise OwnIdentity(
+            "peer presented our own identity: a second peer on this machine shares this one's "
+            "data folder (give it its own with --data-dir DIR)"
+        )
     return peer
 
 

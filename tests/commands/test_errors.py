@@ -264,6 +264,10 @@ def test_a_second_peer_with_the_same_data_folder_is_told_to_use_data_dir(tmp_pat
         port = _port_of(host.wait_for("is open on port"))
         out = run("join", "--connect", f"127.0.0.1:{port}", *LOCAL, "--data-dir", str(shared),
                   data=tmp_path)  # fmt: skip
+        stopped = host.interrupt()
+    # The host's log says it too.
+    assert "a second peer on this machine shares this one's data folder (give it its own with " \
+        "--data-dir DIR)" in stopped.stderr, stopped.stderr  # fmt: skip
     line = one_line(out)
     assert line == (
         f"p2p-dominoes join: 127.0.0.1:{port}: the peer there has your own identity: a second "

@@ -83,7 +83,7 @@ def register(commands: Any) -> None:
         "--hands",
         type=int_between(1, MAX_HANDS),
         metavar="H",
-        help=f"play H hands (1–{MAX_HANDS}) instead of a match",
+        help=f"stop after H hands (1–{MAX_HANDS}), or sooner when the match reaches its target",
     )
     host.add_argument(
         "--stall-timeout",
@@ -155,7 +155,7 @@ def register(commands: Any) -> None:
         "--hands",
         type=int_between(1, MAX_HANDS),
         metavar="H",
-        help=f"play H hands, 1–{MAX_HANDS} (default 1)",
+        help=f"stop after H hands, 1–{MAX_HANDS} (default 1), or sooner at the target",
     )
     count.add_argument("--match", action="store_true", help="play a whole match")
     demo.add_argument(

@@ -193,8 +193,8 @@ def _plan(interface: str | None) -> _Plan:
     v4 = [a for a in advertised if ipaddress.ip_address(a).version == 4]
     if not v4:
         raise DiscoveryError(
-            "no LAN IPv4 address to run mDNS on; pass an interface address "
-            "(127.0.0.1 for play on this machine only)"
+            "no LAN IPv4 address to run mDNS on; give one with --interface ADDRESS "
+            "(--interface 127.0.0.1 for play on this machine only)"
         )
     return _Plan(v4, IPVersion.V4Only, advertised)
 

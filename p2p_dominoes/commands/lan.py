@@ -320,9 +320,16 @@ def _run_peer(main: Callable[[], Awaitable[int]], options: PeerOptions | None = 
         if discovery is not None:
             raise UsageError(_discovery_text(discovery)) from None
         if _first(exc, KeyboardInterrupt) is not None:
-            if options is not None and options.record is not None:
-                discard_unfinished_writes(options.record)
-            raise Interrupted(_come_back(options, before)) from None
+            # A second Ctrl+C now (a person pressing twice) must not lose the line that says
+            # how to come back: it takes a moment to read the table logs.
+            previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+            try:
+                if options is not None and options.record is not None:
+                    discard_unfinished_writes(options.record)
+                line = _come_back(options, before)
+            finally:
+                signal.signal(signal.SIGINT, previous)
+            raise Interrupted(line) from None
         raise
 
 

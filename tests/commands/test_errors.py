@@ -422,3 +422,19 @@ def test_ctrl_c_in_demo_leaves_no_half_written_record(tmp_path: Path) -> None:
     assert "Traceback" not in err, err
     assert f"p2p-dominoes demo: interrupted; the record so far is in {record}" in err
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".demo.p2pd.tmp-")] == []
+
+
+def test_a_second_ctrl_c_while_stopping_keeps_the_line_that_says_how_to_come_back(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def pressed_again(options: object, before: set[bytes]) -> str:
+        os.kill(os.getpid(), signal.SIGINT)  # the person presses Ctrl+C a second time
+        return "interrupted; your seat is kept: come back to the table with: p2p-dominoes resume"
+
+    async def interrupted() -> int:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(lan, "_come_back", pressed_again)
+    with pytest.raises(Interrupted, match="come back to the table with: p2p-dominoes resume"):
+        lan._run_peer(interrupted)
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # restored

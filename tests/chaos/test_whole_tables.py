@@ -127,7 +127,9 @@ def test_a_host_killed_alone_finds_its_bots_still_playing(tmp_path: Path, figure
     )
 
 
-def test_demo_comes_back_whole(tmp_path: Path, figures: Figures) -> None:
+@SIGNALS
+def test_demo_comes_back_whole(tmp_path: Path, figures: Figures, signum: signal.Signals) -> None:
+    """The demo's whole process group stopped mid-hand, then its `resume` at a hand's end."""
     folder = tmp_path / "records"
     folder.mkdir()
     record = folder / "demo.p2pd"
@@ -144,21 +146,23 @@ def test_demo_comes_back_whole(tmp_path: Path, figures: Figures) -> None:
         found = re.search(r"kept in (\S+) until", demo.text())
         assert found, demo.text()
         data = Path(found.group(1))
-        # Ctrl-C mid-hand: the demo says how to come back.
-        at = _wait_for_phase(data, ("turns",), demo)
+        at = _wait_for_phase(data, MID_HAND, demo)
         assert at != "over", demo.text()
-        assert demo.stop(signal.SIGINT) == 130, demo.text()
-        assert "to finish it: p2p-dominoes resume --data-dir" in demo.text(), demo.text()
-        stops.append(f"Ctrl-C in {at}")
+        if signum == signal.SIGINT:  # the demo says how to come back
+            assert demo.stop(signum) == 130, demo.text()
+            assert "to finish it: p2p-dominoes resume --data-dir" in demo.text(), demo.text()
+        else:  # nothing can be said: the demo, its host and its bots are gone at once
+            assert demo.stop(signum) == -signal.SIGKILL, demo.text()
+        stops.append(f"{NAMES[signum]} in {at}")
         before, since = logged(data), time.monotonic()
         command = ["resume", "--data-dir", str(data), "--bot", "random", "--ui", "none"]
         command += ["--record", str(record)]
         resumed = Group.start(command, tmp_path / "resume1.out")
         back.append(back_in_play(data, before, since, resumed.text))
-        at = _wait_for_phase(data, ("reveal",), resumed)
+        at = _wait_for_phase(data, END_OF_HAND, resumed)
         if at != "over":
-            assert resumed.stop(signal.SIGKILL) == -signal.SIGKILL
-            stops.append(f"kill -9 in {at}")
+            assert resumed.stop(signum) in (-signal.SIGKILL, 130), resumed.text()
+            stops.append(f"{NAMES[signum]} in {at}")
             before, since = logged(data), time.monotonic()
             resumed = Group.start(command, tmp_path / "resume2.out")
             back.append(back_in_play(data, before, since, resumed.text))
@@ -173,7 +177,7 @@ def test_demo_comes_back_whole(tmp_path: Path, figures: Figures) -> None:
             shutil.rmtree(data, ignore_errors=True)
     figures.whole_tables.append(
         {
-            "table": "demo --players 3",
+            "table": f"demo --players 3 ({NAMES[signum]})",
             "stops": stops,
             "records_verified": verified,
             "back_in_play_s": back,

@@ -3,10 +3,12 @@ and exit 1 is only for a record that fails verification (bad input is 2, with on
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from p2p_dominoes.bots import random_bot
+from p2p_dominoes.cli import main
 from p2p_dominoes.engine import DRAW_RULES, match_outcome
 from p2p_dominoes.session.local import LocalTable
 from tests.commands.records import (
@@ -104,3 +106,23 @@ def test_a_whole_match_names_its_winner(tmp_path: Path) -> None:
         )
         or "drawn" in replayed[-2]
     )
+
+
+def test_a_file_this_user_may_not_read_is_exit_2_with_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """EACCES (root reads every file, so the refusal is made where the file is opened)."""
+    record = tmp_path / "theirs.p2pd"
+    record.write_bytes(b"someone else's record")
+    opened = Path.open
+
+    def refuse(self: Path, *args: Any, **kwargs: Any) -> Any:
+        if self == record:
+            raise PermissionError(13, "Permission denied", str(self))
+        return opened(self, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "open", refuse)
+    assert main(["verify", str(record)]) == 2
+    out = capsys.readouterr()
+    assert out.out == ""
+    assert out.err == f"p2p-dominoes verify: cannot read {record}: Permission denied\n"

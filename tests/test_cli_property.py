@@ -141,7 +141,7 @@ def _stand_ins(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
         return real_simulate(rules, players, bots, names, seed, 1, None)
 
     monkeypatch.setattr(trio, "run", no_run)
-    monkeypatch.setattr(lan_command, "_run_demo_host", lambda command, record, come_back: 1)
+    monkeypatch.setattr(lan_command, "_run_demo_host", lambda command, record, data, back: 1)
     monkeypatch.setattr(simulate, "simulate", one_hand)
     monkeypatch.setattr(simulate, "run_secure", lambda *args: 0)
     monkeypatch.setattr(engine, "run_engine_bench", lambda **kw: 0)

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from p2p_dominoes.cli import UsageError
+from p2p_dominoes.commands.arguments import output_file
 from p2p_dominoes.commands.verify import WHAT_IS_READ, read_record
 from p2p_dominoes.engine import HandRecord
 from p2p_dominoes.session.events import Event, HandEnded
@@ -36,7 +37,7 @@ def register(commands: Any) -> None:
     parser.add_argument("file", type=Path, help=WHAT_IS_READ)
     parser.add_argument("--hand", type=int, required=True, metavar="N", help="the hand, from 1")
     parser.add_argument(
-        "--output", type=Path, metavar="FILE", help="write FILE instead of standard output"
+        "--output", type=output_file, metavar="FILE", help="write FILE instead of standard output"
     )
     parser.set_defaults(run=run)
 
@@ -44,11 +45,7 @@ def register(commands: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     if not 1 <= args.hand <= MAX_HANDS:
         raise UsageError(f"--hand must be 1–{MAX_HANDS}")
-    output: Path | None = args.output
-    if output is not None and output.is_dir():
-        raise UsageError(f"--output {output} is a folder; give a file name")
-    if output is not None and not output.parent.is_dir():
-        raise UsageError(f"--output {output}: the folder {output.parent} does not exist")
+    output: Path | None = args.output  # checked by output_file: a file in a folder that exists
     data, _ = read_record(args.file)
     ended: list[HandEnded] = []
 

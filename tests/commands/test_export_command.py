@@ -62,11 +62,11 @@ def test_a_hand_not_audited_or_bad_options_are_exit_2_with_one_line(tmp_path: Pa
         (["export", str(transcript), "--hand", "0"], "--hand must be 1–10000"),
         (
             ["export", str(transcript), "--hand", "1", "--output", str(tmp_path / "folder")],
-            "is a folder; give a file name",
+            "is a folder: give a file name inside it",
         ),
         (
             ["export", str(transcript), "--hand", "1", "--output", str(tmp_path / "no" / "x")],
-            "does not exist",
+            "does not exist: create it first",
         ),
         (["export", str(random_bytes(tmp_path / "junk")), "--hand", "1"], "not a p2p-dominoes"),
         (["export", str(tmp_path / "missing"), "--hand", "1"], "cannot read"),

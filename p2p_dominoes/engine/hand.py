@@ -23,7 +23,6 @@ from p2p_dominoes.engine.tiles import (
     ALL_TILES_MASK,
     DOUBLES_MASK,
     TILES,
-    VALUE_MASK,
     Tile,
     mask_of,
     pips_in,
@@ -185,7 +184,7 @@ class HandState(TurnMachine):
         tiles = line.tiles
         if tiles:
             # Places are interned, so `in` compares identities.
-            if place is None or place not in line.places or not VALUE_MASK[place.value] & tile.bit:
+            if place is None or place not in line.places or not place.fits & tile.bit:
                 raise self._illegal_play(seat, tile, place)
             line.attach(tile, place)
             if len(tiles) == 2 and place.side is Side.B:

@@ -7,7 +7,7 @@ from typing import Final
 from p2p_dominoes.engine.actions import LEADS, PLAYS_ON, Play
 from p2p_dominoes.engine.line import PLACES, Line, Place
 from p2p_dominoes.engine.rules import Drawing
-from p2p_dominoes.engine.tiles import VALUE_MASK, Tile, tiles_in
+from p2p_dominoes.engine.tiles import Tile, tiles_in
 from p2p_dominoes.engine.turns import TurnMachine
 
 
@@ -31,7 +31,7 @@ def plays_for(line: Line, playable: int) -> list[Play]:
         # An untouched opening double offers one place: its sides A and B are the same place.
         places = places[:1]
     for place in places:
-        fitting = playable & VALUE_MASK[place.value]
+        fitting = playable & place.fits
         if fitting:
             known = _PLAYS_FITTING[place.id]
             found = known.get(fitting)

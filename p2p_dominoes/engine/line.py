@@ -25,18 +25,21 @@ class Place:
     get one with `Place.of(tile, side)`.
     """
 
-    __slots__ = ("id", "side", "tile", "value")
+    __slots__ = ("fits", "id", "side", "tile", "value")
 
     id: int
     tile: Tile
     side: Side
     value: int
+    fits: int
+    """Bits of the tiles that fit here (those with `value`): read on every play."""
 
     def __init__(self, tile: Tile, side: Side) -> None:
         self.tile = tile
         self.side = side
         self.id = tile.index * 2 + (side in (Side.LOW, Side.B))
         self.value = tile.low if side in (Side.LOW, Side.A, Side.B) else tile.high
+        self.fits = VALUE_MASK[self.value]
 
     @staticmethod
     def of(tile: Tile, side: Side) -> Place:
@@ -149,7 +152,7 @@ class Line:
     def _refit(self) -> None:
         mask = 0
         for place in self.places:
-            mask |= VALUE_MASK[place.value]
+            mask |= place.fits
         self.fit_mask = mask
 
     @property
@@ -184,4 +187,4 @@ class Line:
         else:
             places[1] = free
         # Two places, or one once the donkey rule closed the other ([-1] is then [0]).
-        self.fit_mask = VALUE_MASK[places[0].value] | VALUE_MASK[places[-1].value]
+        self.fit_mask = places[0].fits | places[-1].fits

@@ -19,7 +19,7 @@ from p2p_dominoes.engine.errors import IllegalAction
 from p2p_dominoes.engine.line import Line, Place, Side
 from p2p_dominoes.engine.rules import Doubles, Drawing, Rules
 from p2p_dominoes.engine.scoring import HandEnd
-from p2p_dominoes.engine.tiles import VALUE_MASK, Tile
+from p2p_dominoes.engine.tiles import Tile
 
 FORCED_DRAWS = 2
 """Tiles the next seat must draw when the end total hits `forced_draw_sum` («прикуп двух»)."""
@@ -208,7 +208,7 @@ class TurnMachine:
                 ends = " and ".join(str(v) for v in sorted({p.value for p in line.places}))
                 raise IllegalAction(seat, what, f"{tile.text} fits no open end ({ends or 'none'})")
             raise IllegalAction(seat, what, "that place is not open")
-        if not VALUE_MASK[place.value] & tile.bit:
+        if not place.fits & tile.bit:
             raise IllegalAction(
                 seat, what, f"{tile.text} does not fit the {place.value} on {place.tile.text}"
             )

@@ -42,7 +42,14 @@ from p2p_dominoes.commands.rules_option import (
 from p2p_dominoes.engine import LANGUAGES, PRESETS, InvalidRecord, Rules
 from p2p_dominoes.net.discovery import DiscoveryError
 from p2p_dominoes.net.runtime import PeerFailure, PeerOptions
-from p2p_dominoes.net.tables import Target, find_table, host_table, join_table, split_host_port
+from p2p_dominoes.net.tables import (
+    DIAL_PATIENCE,
+    Target,
+    find_table,
+    host_table,
+    join_table,
+    split_host_port,
+)
 from p2p_dominoes.net.timing import Timing
 from p2p_dominoes.peer_text import peer_text
 from p2p_dominoes.session import Identity
@@ -119,6 +126,13 @@ def register(commands: Any) -> None:
         type=_host_and_port,
         metavar="HOST:PORT",
         help="join by address (no discovery)",
+    )
+    join.add_argument(
+        "--dial-timeout",
+        type=seconds_between(0, 600),
+        default=DIAL_PATIENCE,
+        metavar="S",
+        help=f"give up dialling the host after S seconds (at most 600; default {DIAL_PATIENCE:g})",
     )
     _peer_arguments(join)
     join.set_defaults(run=run_join)
@@ -511,9 +525,10 @@ def run_join(args: argparse.Namespace) -> int:
     async def main() -> int:
         if args.connect:
             host, port_number = args.connect
-            target = Target((host,), port_number, None)
+            target = Target((host,), port_number, None, patience=args.dial_timeout)
         else:
-            target = await find_table(args.table, interface=args.interface, timeout=10.0)
+            found = await find_table(args.table, interface=args.interface, timeout=10.0)
+            target = dataclasses.replace(found, patience=args.dial_timeout)
             if target.expect == options.identity.public.fingerprint:
                 raise PeerFailure(_OWN_TABLE)
         return await _with_input(options, lambda: join_table(options, target))

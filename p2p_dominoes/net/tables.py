@@ -658,6 +658,10 @@ async def _resume_bot(options: PeerOptions, bot: BotSeat) -> None:
 # -- joining ------------------------------------------------------------------------------------
 
 
+DIAL_PATIENCE: Final = 30.0
+"""Seconds a joiner keeps dialling the host before it gives up (`join --dial-timeout`)."""
+
+
 @dataclass(frozen=True)
 class Target:
     """Where to find the host: addresses, port, and the key to expect (None: compare by eye)."""
@@ -665,7 +669,7 @@ class Target:
     addresses: tuple[str, ...]
     port: int
     expect: PublicIdentity | str | None
-    patience: float = 30.0
+    patience: float = DIAL_PATIENCE
 
 
 async def find_table(name: str | None, *, interface: str | None, timeout: float) -> Target:

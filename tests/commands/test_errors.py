@@ -186,6 +186,8 @@ def test_dialling_nobody_shows_progress_and_gives_up_in_one_sentence(tmp_path: P
         "--port",
         "0",
         "--no-mdns",
+        "--dial-timeout",
+        "8",
         data=tmp_path,
     )
     line = one_line(out)

@@ -6,6 +6,7 @@ import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from itertools import repeat, starmap
 
 from p2p_dominoes.bots import Bot
 from p2p_dominoes.engine import TILES, HandEnd, HandState, HandView, Match, Rules, Tile
@@ -16,9 +17,9 @@ HandObserver = Callable[[Match, HandState, int, object], None]
 
 def deal(rules: Rules, players: int, rng: random.Random) -> tuple[list[list[Tile]], list[Tile]]:
     """Shuffle the set with `rng` and deal it: hands, then the boneyard in draw order."""
-    draw = rng.random
-    keys = [draw() for _ in TILES]
-    tiles = [TILES[i] for i in sorted(range(len(TILES)), key=keys.__getitem__)]
+    # A random key per tile, tiles sorted by key; the loops run in C (a benchmark's hot path).
+    keys = list(starmap(rng.random, repeat((), len(TILES))))
+    tiles = list(map(TILES.__getitem__, sorted(range(len(TILES)), key=keys.__getitem__)))
     size = rules.hand_size(players)
     hands = [tiles[seat * size : (seat + 1) * size] for seat in range(players)]
     return hands, tiles[players * size :]

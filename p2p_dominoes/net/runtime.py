@@ -540,6 +540,8 @@ async def _handle(run: TableRun, update: Update, nursery: trio.Nursery) -> None:
             run.log.sync(session.transcript)
         except OSError as exc:
             raise PeerFailure(f"cannot write the table's log: {exc.strerror or exc}") from None
+        # Only now that the log holds the audit's messages: an audited hand's keys are public.
+        _hand_secrets(run.log).forget_audited(update.events)
     if run.options.timing is not None:
         _mark_timing(run, run.options.timing, update)
     if not run.code_shown:
@@ -639,6 +641,9 @@ async def _finish(run: TableRun) -> int:
         # `resume` takes up again (those messages may be in no other log yet).
         blame = session.blame
         run.log.finish("over" if blame is None else f"seat {blame.seat}: {blame.reason}")
+        # The table is over or abandoned: no hand's keys are needed again (a halted hand's
+        # keys would reveal this seat's tiles with the transcript).
+        _hand_secrets(run.log).forget_all()
     for link in run.links.values():
         link.outbox.close()
     if run.log is not None:
@@ -654,6 +659,11 @@ async def _finish(run: TableRun) -> int:
         return 3
     run.options.say(f"final transcript hash: {session.transcript.head.hex()}")
     return 0
+
+
+def _hand_secrets(log: TableLog) -> HandSecrets:
+    """The per-hand keys kept next to a table's log."""
+    return HandSecrets(log.path.parent)
 
 
 async def _linger(run: TableRun) -> None:

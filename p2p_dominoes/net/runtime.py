@@ -52,6 +52,7 @@ from p2p_dominoes.net.presence import (
 )
 from p2p_dominoes.net.said import said
 from p2p_dominoes.net.timing import Timing
+from p2p_dominoes.peer_text import peer_text
 from p2p_dominoes.session import (
     Envelope,
     Identity,
@@ -70,12 +71,13 @@ from p2p_dominoes.session.events import (
     Update,
 )
 from p2p_dominoes.session.hand_messages import KEY_COMMIT
-from p2p_dominoes.session.table import Phase, TableSession
+from p2p_dominoes.session.table import Phase, TableSession, is_lottery_stall
 from p2p_dominoes.store import (
     HandSecrets,
     PeerAddress,
     TableLog,
     TableNonceFile,
+    lottery_stalls,
     save_transcript,
     table_dir,
 )
@@ -653,7 +655,9 @@ async def _finish(run: TableRun) -> int:
         run.options.timing.close()
     if session.blame is not None:
         blamed = run.names[session.blame.seat]
-        if session.blame.code == "stall":
+        if is_lottery_stall(session.blame):
+            blamed += " stalled the opener lottery"
+        elif session.blame.code == "stall":
             blamed += " is stalling"
         run.options.say(f"The table stopped: {blamed} — {session.blame.reason}")
         return 3
@@ -846,6 +850,7 @@ def sit_down(
         max_hands=transcript.genesis.max_hands,
     )
     log.note_peers(peers)
+    _say_lottery_stalls(options, transcript)
     keys = HandSecrets(directory).keys_for
     session = TableSession(
         transcript,
@@ -855,6 +860,19 @@ def sit_down(
         table_nonce=nonce,
     )
     return session, log
+
+
+def _say_lottery_stalls(options: PeerOptions, transcript: Transcript) -> None:
+    """A table restarted after someone stalled the opener lottery says so, once per player:
+    every peer that named that stall kept it in its own log (docs/threat-model.md)."""
+    assert options.data_dir is not None
+    lang = str(getattr(options.ui, "lang", "en"))
+    others = [s.key for s in transcript.genesis.seats if s.key != options.identity.public]
+    named: set[PublicIdentity] = set()
+    for stall in lottery_stalls(options.data_dir, others):
+        if stall.key not in named:
+            named.add(stall.key)
+            options.say(said("lottery_stall", lang, name=peer_text(stall.name), table=stall.table))
 
 
 def accept_genesis(

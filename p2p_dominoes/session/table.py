@@ -23,7 +23,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import ClassVar, Final
 
 from p2p_dominoes import mental
 from p2p_dominoes.engine import (
@@ -197,6 +197,18 @@ _Validator = Callable[["TableSession", "_Hand", Envelope, bool], _Effect]
 
 HandKeysSource = Callable[[HandContext, int, RandomSource], HandKeys]
 """Where a seat's per-hand keys come from: fresh ones, or the store's (written before use)."""
+
+
+LOTTERY_STALL: Final = "stopped during the opener lottery"
+"""Said of a stall by the last seat to reveal its key share: it alone knew the hand's lottery
+value (who opens, when the lottery decides) before stalling, so its silence may be a choice
+against the outcome. A stall named so is marked in the table's log, and a later table with that
+player says so (docs/threat-model.md, *Lottery*)."""
+
+
+def is_lottery_stall(blame: Blame) -> bool:
+    """Whether a blame names a seat that went silent during the opener lottery."""
+    return blame.code == "stall" and LOTTERY_STALL in blame.reason
 
 
 class TableSession:
@@ -389,6 +401,8 @@ class TableSession:
         if self.halted or expected is None or expected[0] != seat or seat == self.seat:
             return update
         reason = f"sent nothing for {waited:.0f} s when its {expected[1][0].name} was expected"
+        if self.phase is Phase.REVEAL and seat == self.players - 1:
+            reason += f" ({LOTTERY_STALL}: the last lottery share, after it had seen every other)"
         self._halt(Blame(seat, reason, "stall", index=len(self.transcript) - 1), update)
         return update
 

@@ -317,7 +317,7 @@ async def play_table(run: TableRun, nursery: trio.Nursery) -> int:
     await _handle(run, session.start(), nursery)
     async for item in run.inbox.receive:
         if isinstance(item, _Arrived):
-            await _handle(run, session.receive(item.payload), nursery)
+            await _handle(run, session.receive(item.payload, item.seat), nursery)
         elif isinstance(item, _SyncAsked):
             _answer_sync(run, item)
         elif isinstance(item, _Chosen):
@@ -551,6 +551,10 @@ async def _handle(run: TableRun, update: Update, nursery: trio.Nursery) -> None:
     if update.outgoing or update.events:
         run.last_progress = run.clock()
     _pause_after_hand(run, update, nursery)
+    for data in update.forwarded:  # a blame's evidence: to every seat, at once
+        payload = bytes([CHANNEL_SESSION]) + data
+        for link in run.links.values():
+            _post(link, payload)
     for data in update.outgoing:
         if run.holding is not None and (run.held or _starts_hand(run, data)):
             run.held.append(data)
@@ -642,7 +646,7 @@ async def _finish(run: TableRun) -> int:
         # Only now: until the others hold our last messages, a crash must leave a table that
         # `resume` takes up again (those messages may be in no other log yet).
         blame = session.blame
-        run.log.finish("over" if blame is None else f"seat {blame.seat}: {blame.reason}")
+        run.log.finish("over" if blame is None else str(blame))
         # The table is over or abandoned: no hand's keys are needed again (a halted hand's
         # keys would reveal this seat's tiles with the transcript).
         _hand_secrets(run.log).forget_all()
@@ -659,7 +663,9 @@ async def _finish(run: TableRun) -> int:
             blamed += " stalled the opener lottery"
         elif session.blame.code == "stall":
             blamed += " is stalling"
-        run.options.say(f"The table stopped: {blamed} — {session.blame.reason}")
+        via = session.blame.via
+        relayed = "" if via is None else f" (evidence forwarded by {run.names[via]})"
+        run.options.say(f"The table stopped: {blamed} — {session.blame.reason}{relayed}")
         return 3
     run.options.say(f"final transcript hash: {session.transcript.head.hex()}")
     return 0

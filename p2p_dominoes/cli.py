@@ -3,8 +3,10 @@
 Exit status (also in the README): 0 done; 1 a record that fails verification (or a demo whose
 table did not end cleanly); 2 bad usage or input, or something on this machine in the way (a
 busy port, a missing folder), always with one line saying what to do; 3 a table stopped by
-another peer (blame); 130 interrupted with Ctrl+C. No command ends in a traceback: an error we
-did not foresee is one line too (exit 70, a bug; ``P2P_DOMINOES_TRACEBACK=1`` shows it).
+another peer (blame); 4 this machine's libsodium lets points outside the prime-order group
+through (CVE-2025-69277), so no table is played or verified on it; 130 interrupted with Ctrl+C.
+No command ends in a traceback: an error we did not foresee is one line too (exit 70, a bug;
+``P2P_DOMINOES_TRACEBACK=1`` shows it).
 """
 
 from __future__ import annotations
@@ -23,9 +25,12 @@ EXIT_OK: Final = 0
 EXIT_UNVERIFIED: Final = 1
 EXIT_USAGE: Final = 2
 EXIT_BLAMED: Final = 3
+EXIT_UNSAFE_LIBRARY: Final = 4
 EXIT_BUG: Final = 70
 EXIT_INTERRUPTED: Final = 130
-EXIT_CODES: Final = frozenset({EXIT_OK, EXIT_UNVERIFIED, EXIT_USAGE, EXIT_BLAMED, EXIT_INTERRUPTED})
+EXIT_CODES: Final = frozenset(
+    {EXIT_OK, EXIT_UNVERIFIED, EXIT_USAGE, EXIT_BLAMED, EXIT_UNSAFE_LIBRARY, EXIT_INTERRUPTED}
+)
 """The documented exit statuses of every command (EXIT_BUG is never meant to happen)."""
 
 
@@ -81,7 +86,7 @@ def _build_parser() -> argparse.ArgumentParser:
         prog="p2p-dominoes",
         description="Draw dominoes with friends on a local network.",
         epilog="Exit status: 0 done, 1 a record fails verification, 2 bad usage or input, "
-        "3 a table stopped by another peer, 130 interrupted (Ctrl+C).",
+        "3 a table stopped by another peer, 4 an unsafe libsodium, 130 interrupted (Ctrl+C).",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
@@ -110,6 +115,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         return EXIT_INTERRUPTED
     label = f"p2p-dominoes {args.command}"
+    if _needs_sound_group(args):
+        from p2p_dominoes.mental.group import subgroup_check_is_sound
+
+        if not subgroup_check_is_sound():
+            print(f"{label}: {UNSAFE_LIBRARY_LINE}", file=sys.stderr)
+            return EXIT_UNSAFE_LIBRARY
     try:
         status: int = args.run(args)
     except (SystemExit, GeneratorExit):
@@ -117,6 +128,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BaseException as exc:  # nurseries wrap errors in exception groups
         return _report(label, exc)
     return status
+
+
+_CRYPTO_COMMANDS: Final = frozenset({"play", "host", "join", "resume", "demo", "verify", "replay"})
+"""Commands that play or check a table: they rely on libsodium refusing every point outside the
+prime-order group (`simulate` only with --secure)."""
+
+UNSAFE_LIBRARY_LINE: Final = (
+    "refusing to play: this machine's libsodium accepts points outside the prime-order group "
+    "(CVE-2025-69277), so a tile could be tracked through the shuffles; install PyNaCl 1.6.2 "
+    "or later (pip install -U pynacl)"
+)
+
+
+def _needs_sound_group(args: argparse.Namespace) -> bool:
+    """Whether this command plays, hosts, joins or verifies a secure table."""
+    if args.command == "simulate":
+        return bool(getattr(args, "secure", False))
+    return args.command in _CRYPTO_COMMANDS
 
 
 def _line(text: str) -> str:

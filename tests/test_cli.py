@@ -93,3 +93,35 @@ def test_usage_errors_are_one_line_pointing_to_help(capsys: pytest.CaptureFixtur
         "p2p-dominoes host: argument --players: invalid choice: 5 (choose from 2, 3, 4) "
         "(see: p2p-dominoes host --help)\n"
     )
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["simulate", "--secure", "--hands", "1"],
+        ["verify", "no-such-record.p2pd"],
+        ["host", "--name", "Ann"],
+        ["join", "some-table"],
+    ],
+)
+def test_a_vulnerable_libsodium_refuses_to_play_with_one_line(
+    argv: list[str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from p2p_dominoes.mental import group
+    from tests.mental.conftest import pre_fix_is_valid
+
+    monkeypatch.setattr(group, "_sodium_is_valid", pre_fix_is_valid)
+    assert cli.main(argv) == cli.EXIT_UNSAFE_LIBRARY == 4
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert "CVE-2025-69277" in err and "PyNaCl 1.6.2" in err
+
+
+def test_a_plain_simulation_needs_no_sound_subgroup_check(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from p2p_dominoes.mental import group
+    from tests.mental.conftest import pre_fix_is_valid
+
+    monkeypatch.setattr(group, "_sodium_is_valid", pre_fix_is_valid)
+    assert cli.main(["simulate", "--hands", "1"]) == cli.EXIT_OK

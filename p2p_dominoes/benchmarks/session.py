@@ -128,11 +128,11 @@ class MeteredSession(TableSession):
         finally:
             self.meter.pop(GENESIS_SIGN.name)
 
-    def receive(self, data: bytes) -> Update:
+    def receive(self, data: bytes, via: int | None = None) -> Update:
         label = _type_name(data)
         self.meter.push()
         try:
-            return super().receive(data)
+            return super().receive(data, via)
         finally:
             self.meter.pop(label)
 

@@ -31,6 +31,10 @@ BASE: Final = (
 )
 """Canonical encoding of the edwards25519 base point G."""
 
+ORDER_2: Final = b"\xec" + b"\xff" * 30 + b"\x7f"
+"""The point (0, −1) of order 2. A subgroup point plus it is refused only by a libsodium with the
+CVE-2025-69277 fix (the old check tested X = 0 of [L]P, which (0, −1) also passes)."""
+
 # libsodium entry points, looked up through this module's globals on every call so that the
 # benchmark can count and replay them; nothing else may call libsodium directly.
 _sodium_mul = _nacl.crypto_scalarmult_ed25519_noclamp
@@ -78,6 +82,14 @@ def sub(p: bytes, q: bytes) -> bytes:
 def is_valid(point: bytes) -> bool:
     """libsodium's check: canonical, on the curve, in the prime-order subgroup, not small order."""
     return len(point) == POINT_SIZE and bool(_sodium_is_valid(point))
+
+
+def subgroup_check_is_sound() -> bool:
+    """Whether libsodium refuses `G + (0, −1)`: on the curve, not small order, outside the
+    prime-order subgroup. Only a build with the CVE-2025-69277 fix does; without it a tagged
+    ciphertext would survive re-encryption and a tile could be tracked through every shuffle."""
+    tagged = add(BASE, ORDER_2)
+    return not is_valid(tagged) and is_valid(BASE)
 
 
 def from_uniform(data: bytes) -> bytes:

@@ -110,7 +110,6 @@ def check_shuffles(
     joint: JointKey,
     start: Deck | None = None,
     skip_seat: int | None = None,
-    rng: RandomSource = SYSTEM_RANDOM,
 ) -> Deck:
     """Check the whole chain of shuffles (shuffle k by seat k) and return the final deck.
 
@@ -132,7 +131,7 @@ def check_shuffles(
             items.append((step.proof, _binding(ctx, step.seat), joint.key, deck, step.deck))
         deck = step.deck
     try:
-        ShuffleProof.verify_batch(items, rng)
+        ShuffleProof.verify_batch(items)
     except ProofError:
         previous = first
         for step in steps:

@@ -14,6 +14,7 @@ h[1 + i] belongs to output position i.
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
@@ -71,6 +72,11 @@ def _chain_weights(transcript: Transcript, chain: bytes, size: int) -> list[int]
     """Absorb the commitment chain and derive the weights α_i of the chain relations."""
     transcript.append(b"commitment-chain", chain)
     return [transcript.challenge(b"alpha" + u32(i)) for i in range(size)]
+
+
+def _batch_weight() -> int:
+    """A secret, unpredictable batch weight in [1, L): OS randomness only (`secrets`)."""
+    return 1 + secrets.randbelow(L - 1)
 
 
 def _final_challenge(transcript: Transcript, t: Sequence[bytes]) -> int:
@@ -190,22 +196,22 @@ class ShuffleProof:
             raise ProofError(f"shuffle proof does not verify ({exc})") from exc
 
     @staticmethod
-    def verify_batch(
-        items: Sequence[tuple[ShuffleProof, ProofBinding, Point, Deck, Deck]],
-        rng: RandomSource = SYSTEM_RANDOM,
-    ) -> None:
+    def verify_batch(items: Sequence[tuple[ShuffleProof, ProofBinding, Point, Deck, Deck]]) -> None:
         """Check several (proof, binding, joint key, inputs, outputs) at once.
 
         The hash checks are done per proof; the linear relations of all proofs are combined with
         secret random weights into one multi-scalar sum that must be the identity (a false
-        relation passes with probability about 1/L). Raise ProofError if anything fails, without
-        saying which proof: the caller re-checks them one by one to assign blame.
+        relation passes with probability about 1/L). The weights come from the OS and from
+        nowhere else: a prover who can predict them makes false relations cancel (two colluding
+        shufflers would get a deck with a duplicated tile accepted), so no caller can pass a
+        source. Raise ProofError if anything fails, without saying which proof: the caller
+        re-checks them one by one to assign blame.
         """
         terms: list[tuple[int, bytes]] = []
         try:
             for proof, binding, joint_key, inputs, outputs in items:
                 for relation, expected in proof._relations(binding, joint_key, inputs, outputs):
-                    weight = random_scalar(rng)
+                    weight = _batch_weight()
                     terms.extend((weight * s, p) for s, p in relation)
                     terms.append((-weight, expected))
             if msm(terms) != IDENTITY:

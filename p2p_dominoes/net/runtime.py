@@ -52,6 +52,7 @@ from p2p_dominoes.net.presence import (
 )
 from p2p_dominoes.net.said import said
 from p2p_dominoes.net.timing import Timing
+from p2p_dominoes.peer_text import peer_text
 from p2p_dominoes.session import (
     Envelope,
     Identity,
@@ -70,12 +71,13 @@ from p2p_dominoes.session.events import (
     Update,
 )
 from p2p_dominoes.session.hand_messages import KEY_COMMIT
-from p2p_dominoes.session.table import Phase, TableSession
+from p2p_dominoes.session.table import Phase, TableSession, is_lottery_stall
 from p2p_dominoes.store import (
     HandSecrets,
     PeerAddress,
     TableLog,
     TableNonceFile,
+    lottery_stalls,
     save_transcript,
     table_dir,
 )
@@ -315,7 +317,7 @@ async def play_table(run: TableRun, nursery: trio.Nursery) -> int:
     await _handle(run, session.start(), nursery)
     async for item in run.inbox.receive:
         if isinstance(item, _Arrived):
-            await _handle(run, session.receive(item.payload), nursery)
+            await _handle(run, session.receive(item.payload, item.seat), nursery)
         elif isinstance(item, _SyncAsked):
             _answer_sync(run, item)
         elif isinstance(item, _Chosen):
@@ -540,6 +542,8 @@ async def _handle(run: TableRun, update: Update, nursery: trio.Nursery) -> None:
             run.log.sync(session.transcript)
         except OSError as exc:
             raise PeerFailure(f"cannot write the table's log: {exc.strerror or exc}") from None
+        # Only now that the log holds the audit's messages: an audited hand's keys are public.
+        _hand_secrets(run.log).forget_audited(update.events)
     if run.options.timing is not None:
         _mark_timing(run, run.options.timing, update)
     if not run.code_shown:
@@ -547,6 +551,10 @@ async def _handle(run: TableRun, update: Update, nursery: trio.Nursery) -> None:
     if update.outgoing or update.events:
         run.last_progress = run.clock()
     _pause_after_hand(run, update, nursery)
+    for data in update.forwarded:  # a blame's evidence: to every seat, at once
+        payload = bytes([CHANNEL_SESSION]) + data
+        for link in run.links.values():
+            _post(link, payload)
     for data in update.outgoing:
         if run.holding is not None and (run.held or _starts_hand(run, data)):
             run.held.append(data)
@@ -638,7 +646,10 @@ async def _finish(run: TableRun) -> int:
         # Only now: until the others hold our last messages, a crash must leave a table that
         # `resume` takes up again (those messages may be in no other log yet).
         blame = session.blame
-        run.log.finish("over" if blame is None else f"seat {blame.seat}: {blame.reason}")
+        run.log.finish("over" if blame is None else str(blame))
+        # The table is over or abandoned: no hand's keys are needed again (a halted hand's
+        # keys would reveal this seat's tiles with the transcript).
+        _hand_secrets(run.log).forget_all()
     for link in run.links.values():
         link.outbox.close()
     if run.log is not None:
@@ -648,12 +659,21 @@ async def _finish(run: TableRun) -> int:
         run.options.timing.close()
     if session.blame is not None:
         blamed = run.names[session.blame.seat]
-        if session.blame.code == "stall":
+        if is_lottery_stall(session.blame):
+            blamed += " stalled the opener lottery"
+        elif session.blame.code == "stall":
             blamed += " is stalling"
-        run.options.say(f"The table stopped: {blamed} — {session.blame.reason}")
+        via = session.blame.via
+        relayed = "" if via is None else f" (evidence forwarded by {run.names[via]})"
+        run.options.say(f"The table stopped: {blamed} — {session.blame.reason}{relayed}")
         return 3
     run.options.say(f"final transcript hash: {session.transcript.head.hex()}")
     return 0
+
+
+def _hand_secrets(log: TableLog) -> HandSecrets:
+    """The per-hand keys kept next to a table's log."""
+    return HandSecrets(log.path.parent)
 
 
 async def _linger(run: TableRun) -> None:
@@ -836,6 +856,7 @@ def sit_down(
         max_hands=transcript.genesis.max_hands,
     )
     log.note_peers(peers)
+    _say_lottery_stalls(options, transcript)
     keys = HandSecrets(directory).keys_for
     session = TableSession(
         transcript,
@@ -845,6 +866,19 @@ def sit_down(
         table_nonce=nonce,
     )
     return session, log
+
+
+def _say_lottery_stalls(options: PeerOptions, transcript: Transcript) -> None:
+    """A table restarted after someone stalled the opener lottery says so, once per player:
+    every peer that named that stall kept it in its own log (docs/threat-model.md)."""
+    assert options.data_dir is not None
+    lang = str(getattr(options.ui, "lang", "en"))
+    others = [s.key for s in transcript.genesis.seats if s.key != options.identity.public]
+    named: set[PublicIdentity] = set()
+    for stall in lottery_stalls(options.data_dir, others):
+        if stall.key not in named:
+            named.add(stall.key)
+            options.say(said("lottery_stall", lang, name=peer_text(stall.name), table=stall.table))
 
 
 def accept_genesis(

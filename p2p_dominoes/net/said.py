@@ -21,6 +21,12 @@ _LINES: Final[dict[str, tuple[str, str]]] = {
         "Сверьте код стола вслух: у всех игроков на экране должны быть те же слова. "
         "Если хоть одно отличается, между вами кто-то есть: уйдите из-за стола.",
     ),
+    "lottery_stall": (
+        "Note for everyone at this table: {name} stopped an earlier table ('{table}') by going "
+        "silent during the opener lottery, when only they knew who would open.",
+        "Внимание всем за этим столом: {name} остановил(а) прошлый стол ('{table}'), замолчав "
+        "во время жеребьёвки первого хода, когда только он(а) знал(а), кто начнёт.",
+    ),
 }
 
 

@@ -1077,6 +1077,15 @@ async def _dial_seat(
         await trio.sleep(backoff.next())
 
 
+def _decoded(messages: list[bytes]) -> list[Envelope]:
+    """The log's messages that decode (a replay then checks every one of them)."""
+    envelopes = []
+    for data in messages:
+        with suppress(InvalidMessage):
+            envelopes.append(Envelope.decode(data, default_registry()))
+    return envelopes
+
+
 def _resume_nonce(
     directory: Path, transcript: Transcript, seat: int, messages: list[bytes]
 ) -> bytes:
@@ -1106,6 +1115,8 @@ async def resume_table(options: PeerOptions, directory: Path) -> int:
         log.close()
         raise PeerFailure("this identity does not hold the seat this log was kept for")
     secrets = HandSecrets(directory)
+    # Hands audited before the crash have no key file any more: their keys are in our messages.
+    secrets.learn_published(_decoded(messages[1:]), header.seat)
     try:
         nonce = _resume_nonce(directory, transcript, header.seat, messages)
     except NonceFileError as exc:
@@ -1124,6 +1135,8 @@ async def resume_table(options: PeerOptions, directory: Path) -> int:
     except InvalidMessage as exc:
         log.close()
         raise PeerFailure(f"the log does not replay: {exc}") from None
+    if session.hand is not None:  # a crash between an audit and its forget leaves a file
+        secrets.forget_before(session.hand.number)
     options.say(
         f"Resuming '{header.name or transcript.table_id.hex()[:8]}' at seat {header.seat + 1}: "
         f"{len(messages)} messages replayed"

@@ -18,9 +18,14 @@ class Blame:
     """The signed messages that show it (encoded envelopes), when there are any."""
     index: int | None = None
     """The transcript index of the offending message, when it was accepted before the audit."""
+    via: int | None = None
+    """The seat whose peer delivered the evidence, when not the blamed seat's own: a peer that
+    halted on a message sent to it alone forwards that message to every seat, and each peer
+    re-checks it itself (PROTOCOL.md §10.10, *Blame forwarding*)."""
 
     def __str__(self) -> str:
-        return f"seat {self.seat}: {self.reason}"
+        relayed = "" if self.via is None else f" (evidence forwarded by seat {self.via})"
+        return f"seat {self.seat}: {self.reason}{relayed}"
 
 
 @dataclass(frozen=True)
@@ -121,7 +126,11 @@ class Update:
 
     events: list[Event] = field(default_factory=list)
     outgoing: list[bytes] = field(default_factory=list)
+    forwarded: list[bytes] = field(default_factory=list)
+    """Other seats' signed messages to send to every peer: the evidence of a blame, so that
+    a cheat sent to this peer alone stops every peer (never held back, never our own)."""
 
     def extend(self, other: Update) -> None:
         self.events.extend(other.events)
         self.outgoing.extend(other.outgoing)
+        self.forwarded.extend(other.forwarded)

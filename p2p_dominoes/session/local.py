@@ -101,7 +101,7 @@ class LocalTable:
         for event in update.events:
             if self.on_event is not None:
                 self.on_event(sender, event)
-        for data in update.outgoing:
+        for data in [*update.outgoing, *update.forwarded]:
             for receiver in range(len(self.sessions)):
                 if receiver != sender:
                     for arriving in self.link(sender, receiver, data):
@@ -110,9 +110,9 @@ class LocalTable:
     def step(self) -> bool:
         """Deliver one message or let one bot act; False when nothing could happen."""
         if self.queue:
-            _, receiver, data = self.queue.popleft()
+            sender, receiver, data = self.queue.popleft()
             self.delivered += 1
-            self._broadcast(receiver, self.sessions[receiver].receive(data))
+            self._broadcast(receiver, self.sessions[receiver].receive(data, sender))
             return True
         for seat, session in enumerate(self.sessions):
             if session.awaiting_action:

@@ -20,10 +20,11 @@ goes from the claims straight to the secrets and is dealt again (void); every tu
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import ClassVar, Final
 
 from p2p_dominoes import mental
 from p2p_dominoes.engine import (
@@ -199,6 +200,18 @@ HandKeysSource = Callable[[HandContext, int, RandomSource], HandKeys]
 """Where a seat's per-hand keys come from: fresh ones, or the store's (written before use)."""
 
 
+LOTTERY_STALL: Final = "stopped during the opener lottery"
+"""Said of a stall by the last seat to reveal its key share: it alone knew the hand's lottery
+value (who opens, when the lottery decides) before stalling, so its silence may be a choice
+against the outcome. A stall named so is marked in the table's log, and a later table with that
+player says so (docs/threat-model.md, *Lottery*)."""
+
+
+def is_lottery_stall(blame: Blame) -> bool:
+    """Whether a blame names a seat that went silent during the opener lottery."""
+    return blame.code == "stall" and LOTTERY_STALL in blame.reason
+
+
 class TableSession:
     """One peer at one table; with `seat=None` a silent observer that only validates (verify)."""
 
@@ -248,6 +261,8 @@ class TableSession:
         self.hand: _Hand | None = None
         self.blame: Blame | None = None
         self._future: dict[bytes, list[Envelope]] = {}
+        self._via: int | None = None
+        """The seat that delivered the message being taken (see `receive`)."""
         self._effect: Callable[[], list[Event]] | None = None
         if len(transcript) != 1:
             raise ValueError("a session starts from a transcript that holds only the genesis")
@@ -328,11 +343,13 @@ class TableSession:
         self._send_automatic(update)
         return update
 
-    def receive(self, data: bytes) -> Update:
+    def receive(self, data: bytes, via: int | None = None) -> Update:
         """Take a message from the network. Never raises: problems become events or are ignored.
 
         A message that does not authenticate is dropped (the transport blames the connection);
-        an authenticated message that breaks a rule names its seat and halts the table.
+        an authenticated message that breaks a rule names its seat and halts the table, and its
+        evidence goes out to every seat (`Update.forwarded`). `via` is the seat whose connection
+        delivered the bytes, recorded in a blame when that is not the blamed seat.
         """
         update = Update()
         if self.phase is Phase.HALTED:
@@ -341,7 +358,11 @@ class TableSession:
             envelope = Envelope.decode(data, self.transcript.registry)
         except InvalidMessage:
             return update
-        self._take(envelope, update)
+        self._via = via
+        try:
+            self._take(envelope, update)
+        finally:
+            self._via = None
         return update
 
     def act(self, action: Action) -> Update:
@@ -389,6 +410,8 @@ class TableSession:
         if self.halted or expected is None or expected[0] != seat or seat == self.seat:
             return update
         reason = f"sent nothing for {waited:.0f} s when its {expected[1][0].name} was expected"
+        if self.phase is Phase.REVEAL and seat == self.players - 1:
+            reason += f" ({LOTTERY_STALL}: the last lottery share, after it had seen every other)"
         self._halt(Blame(seat, reason, "stall", index=len(self.transcript) - 1), update)
         return update
 
@@ -427,7 +450,9 @@ class TableSession:
 
     def _take(self, envelope: Envelope, update: Update, own: bool = False) -> None:
         """Accept `envelope` (and anything buffered behind it), then send what is ours to send."""
-        if not self._accept(envelope, update, own):
+        accepted = self._accept(envelope, update, own)
+        self._via = None  # messages kept for later were delivered by whoever sent them
+        if not accepted:
             return
         if own:
             update.outgoing.append(envelope.encode())
@@ -513,10 +538,15 @@ class TableSession:
     def _halt(self, blame: Blame, update: Update) -> None:
         if self.blame is not None:
             return  # the first blame stands
+        if self._via is not None and self._via not in (blame.seat, self.seat) and blame.evidence:
+            blame = dataclasses.replace(blame, via=self._via)
         self.blame = blame
         self.phase = Phase.HALTED
         self._future.clear()
         update.events.append(CheatingDetected(blame))
+        # Blame reaches everyone: the evidence is signed by the blamed seat and every peer can
+        # re-check it on its own transcript, so a cheat sent to this peer alone stops them all.
+        update.forwarded.extend(blame.evidence)
 
     # -- validation: each returns the state change to make once the message is appended -----
 

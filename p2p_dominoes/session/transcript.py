@@ -191,7 +191,8 @@ class Transcript:
     def append(self, envelope: Envelope, check: Check | None = None) -> Entry:
         """Accept ``envelope`` as the next message or raise InvalidMessage.
 
-        Checks, in order: table and version, seat, signature, replay, head (with equivocation
+        Checks, in order: table and version, seat, replay (by hash, before any signature check:
+        the bytes were verified when first accepted), signature, head (with equivocation
         detection), type registered and not a second genesis, then ``check`` (the session's
         turn and game rules). Once the signature is verified every error names the seat.
         """
@@ -213,13 +214,15 @@ class Transcript:
             raise InvalidMessage("unsupported-version", "protocol version differs from genesis")
         if envelope.seat >= len(self._genesis.seats):
             raise InvalidMessage("unknown-seat", f"seat {envelope.seat} is not at this table")
-        envelope.verify(self._genesis.seats[envelope.seat].key)
         seat = envelope.seat
         encoded = envelope.encode()
         digest = message_hash(encoded)
         if digest in self._by_hash:
+            # The same bytes were verified when they were accepted: a duplicate (catch-up sends
+            # many) costs a hash, never a second signature check.
             index = self._by_hash[digest]
             raise ReplayedMessage("replay", f"replays message #{index}", seat=seat)
+        envelope.verify(self._genesis.seats[envelope.seat].key)
         if envelope.head != self.head:
             position = self._by_head.get(envelope.head)
             if position is not None and self._entries[position].envelope.seat == seat:

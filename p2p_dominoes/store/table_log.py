@@ -24,7 +24,7 @@ from __future__ import annotations
 import hashlib
 import os
 import struct
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
@@ -35,7 +35,9 @@ import msgpack  # type: ignore[import-untyped]
 from p2p_dominoes.session.envelope import MAX_ENVELOPE_SIZE, TABLE_ID_SIZE, Envelope
 from p2p_dominoes.session.errors import InvalidMessage
 from p2p_dominoes.session.genesis import GENESIS, Genesis
+from p2p_dominoes.session.identity import PublicIdentity
 from p2p_dominoes.session.messages import default_registry
+from p2p_dominoes.session.table import LOTTERY_STALL
 from p2p_dominoes.session.transcript import (
     RECORD_EQUIVOCATION,
     RECORD_MESSAGE,
@@ -621,6 +623,41 @@ def list_tables(data: str | os.PathLike[str]) -> list[TableSummary]:
     return found
 
 
+@dataclass(frozen=True)
+class LotteryStall:
+    """An earlier table of this data directory that a seat stopped during the opener lottery."""
+
+    key: PublicIdentity
+    name: str
+    """The player's name at that table."""
+    table: str
+    """That table's name (or the start of its id)."""
+    modified: float
+
+
+def lottery_stalls(
+    data: str | os.PathLike[str], keys: Iterable[PublicIdentity]
+) -> list[LotteryStall]:
+    """The earlier tables, most recent first, that one of ``keys`` stopped by going silent
+    during the opener lottery (its finish record says so, naming the seat)."""
+    wanted = set(keys)
+    found = []
+    for summary in list_tables(data):
+        reason = summary.finish_reason or ""
+        seat_text, _, said = reason.partition(": ")
+        if LOTTERY_STALL not in said or not seat_text.startswith("seat "):
+            continue
+        try:
+            seat = int(seat_text.removeprefix("seat "))
+            seats = read_log(summary.directory / LOG_FILE_NAME).genesis.seats
+        except (ValueError, TableLogError, OSError):
+            continue
+        if 0 <= seat < len(seats) and seats[seat].key in wanted:
+            table = summary.name or summary.table_id.hex()[:8]
+            found.append(LotteryStall(seats[seat].key, seats[seat].name, table, summary.modified))
+    return found
+
+
 __all__ = [
     "CHECK_SIZE",
     "LOG_FILE_NAME",
@@ -629,6 +666,7 @@ __all__ = [
     "LogContents",
     "LogCorrupted",
     "LogHeader",
+    "LotteryStall",
     "PeerAddress",
     "TableLog",
     "TableLogBusy",
@@ -636,6 +674,7 @@ __all__ = [
     "TableSummary",
     "list_tables",
     "log_path",
+    "lottery_stalls",
     "parse_log",
     "read_log",
     "transcript_bytes",

@@ -39,6 +39,7 @@ _WORDS = {
         "scores": "  Scores: {scores}.",
         "cheat": "CHEATING: {name} — {reason}",
         "stall": "STOPPED: {name} is not responding — {reason}",
+        "forwarded": " (evidence forwarded by {name}, checked here)",
         "none": "nothing",
         "redeal": "  Nobody holds a tile that opens this hand: it is void and dealt again.",
     },
@@ -54,6 +55,7 @@ _WORDS = {
         "scores": "  Счёт: {scores}.",
         "cheat": "ЖУЛЬНИЧЕСТВО: {name} — {reason}",
         "stall": "ОСТАНОВКА: {name} не отвечает — {reason}",
+        "forwarded": " (доказательство переслал(а) {name}, проверено здесь)",
         "none": "ничего",
         "redeal": "  Ни у кого нет кости, с которой начинают: сдача не в счёт, пересдача.",
     },
@@ -114,5 +116,8 @@ def narrate(
         return []
     if isinstance(event, CheatingDetected):
         kind = "stall" if event.blame.code == "stall" else "cheat"  # a crash is not a cheat
-        return [w[kind].format(name=name(event.blame.seat), reason=event.blame.reason)]
+        line = w[kind].format(name=name(event.blame.seat), reason=event.blame.reason)
+        if event.blame.via is not None:
+            line += w["forwarded"].format(name=name(event.blame.via))
+        return [line]
     return []

@@ -5,6 +5,8 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 
+import nacl.bindings
+import nacl.exceptions
 import pytest
 
 from p2p_dominoes.mental import (
@@ -20,17 +22,40 @@ from p2p_dominoes.mental import (
     shuffle_deck,
     starting_deck,
 )
-from p2p_dominoes.mental.group import add
+from p2p_dominoes.mental.group import ORDER_2, add
 from p2p_dominoes.mental.randomness import DeterministicRandom
 
 # A point of order 8 on edwards25519 (outside the prime-order subgroup): adding it "tags" a
-# point without changing what it decrypts to in the prime-order component.
+# point without changing what it decrypts to in the prime-order component. libsodium refused
+# such tags even before the CVE-2025-69277 fix.
 TORSION_8 = bytes.fromhex("26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc05")
 
 
 def tag(raw: bytes) -> bytes:
-    """`raw` plus a small-order point: on the curve, not in the subgroup."""
+    """`raw` plus the order-2 point (0, −1): on the curve, not in the subgroup, and refused only
+    by a libsodium with the CVE-2025-69277 fix (so these tests fail on a vulnerable build)."""
+    return add(raw, ORDER_2)
+
+
+def tag_8(raw: bytes) -> bytes:
+    """`raw` plus an order-8 point (refused by old and fixed libsodium alike)."""
     return add(raw, TORSION_8)
+
+
+_fixed_is_valid = nacl.bindings.crypto_core_ed25519_is_valid_point
+
+
+def pre_fix_is_valid(raw: bytes) -> bool:
+    """libsodium's check before the CVE-2025-69277 fix, emulated: it took a point whose [L]
+    multiple is (0, −1) for a subgroup point, i.e. it let `Q + (0, −1)` through."""
+    if len(raw) != 32:
+        return False
+    if _fixed_is_valid(raw):
+        return True
+    try:
+        return bool(_fixed_is_valid(nacl.bindings.crypto_core_ed25519_add(raw, ORDER_2)))
+    except nacl.exceptions.CryptoError:
+        return False
 
 
 @dataclass(frozen=True)

@@ -4,6 +4,7 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
+from p2p_dominoes.mental import group
 from p2p_dominoes.mental.errors import EncodingError, GroupError
 from p2p_dominoes.mental.group import (
     BASE,
@@ -18,7 +19,7 @@ from p2p_dominoes.mental.group import (
     mul_base,
     sub,
 )
-from tests.mental.conftest import TORSION_8, tag
+from tests.mental.conftest import TORSION_8, pre_fix_is_valid, tag, tag_8
 
 P_FIELD = 2**255 - 19
 scalars = st.integers(min_value=1, max_value=L - 1)
@@ -45,9 +46,29 @@ def test_invalid_points_rejected(raw: bytes) -> None:
         Point(raw)
 
 
-def test_torsion_tagged_point_rejected() -> None:
+@pytest.mark.parametrize("tagger", [tag, tag_8], ids=["order-2 (CVE-2025-69277)", "order-8"])
+def test_torsion_tagged_point_rejected(tagger: object) -> None:
+    assert callable(tagger)
     with pytest.raises(EncodingError):
-        Point(tag(mul_base(12345)))
+        Point(tagger(mul_base(12345)))
+
+
+def test_the_cve_tag_passed_the_old_check_and_the_order_8_tag_did_not() -> None:
+    # Why the tests tag with (0, −1): only that tag tells a fixed libsodium from a vulnerable one.
+    assert pre_fix_is_valid(tag(mul_base(12345)))
+    assert not pre_fix_is_valid(tag_8(mul_base(12345)))
+    assert pre_fix_is_valid(mul_base(12345))
+
+
+def test_the_start_up_check_passes_on_this_libsodium() -> None:
+    assert group.subgroup_check_is_sound()
+
+
+def test_the_start_up_check_fails_on_a_vulnerable_libsodium(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(group, "_sodium_is_valid", pre_fix_is_valid)
+    assert not group.subgroup_check_is_sound()
 
 
 @pytest.mark.parametrize("size", [0, 31, 33])

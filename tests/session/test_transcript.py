@@ -117,6 +117,30 @@ def test_replay_detected(table: Table) -> None:
         table.transcript.append(table.transcript.entries[0].envelope)
 
 
+def test_a_duplicate_is_looked_up_before_its_signature_is_checked(
+    table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from p2p_dominoes.session.identity import PublicIdentity
+
+    env = table.note(1)
+    checks: list[bytes] = []
+    verify = PublicIdentity.verify
+
+    def counting(self: PublicIdentity, signature: bytes, data: bytes) -> bool:
+        checks.append(signature)
+        return verify(self, signature, data)
+
+    monkeypatch.setattr(PublicIdentity, "verify", counting)
+    table.transcript.append(env)
+    assert checks == [env.signature]  # a new message: one signature check
+    for _ in range(5):
+        with pytest.raises(ReplayedMessage):
+            table.transcript.receive(env.encode())
+    assert checks == [env.signature]  # five duplicates: none
+    table.transcript.append(table.note(2, "new"))
+    assert len(checks) == 2  # a message not seen before is still checked
+
+
 def test_equivocation_keeps_both_signed_messages(table: Table) -> None:
     t = table.transcript
     honest_view = table.note(1, "to seat 0")

@@ -46,3 +46,27 @@ def test_a_torn_log_is_listed_with_what_it_holds(tmp_path: Path) -> None:
     (summary,) = list_tables(tmp_path)
     assert (summary.messages, summary.dropped_bytes) == (6, 3)
     assert messages(2)[5] == TableLog.open(directory)[1][-1]
+
+
+def test_a_table_stopped_during_the_opener_lottery_is_found_by_the_staller_s_key(
+    tmp_path: Path,
+) -> None:
+    from p2p_dominoes.session.table import LOTTERY_STALL
+    from p2p_dominoes.store import lottery_stalls
+
+    three = played_transcript(3)
+    write_log(table_dir(tmp_path, three.table_id), 3, count=5)
+    log, _, _ = TableLog.open(table_dir(tmp_path, three.table_id))
+    with log:
+        reason = f"sent nothing for 180 s when its key_reveal was expected ({LOTTERY_STALL}: …)"
+        log.finish(f"seat 2: {reason}")
+    keys = three.keys
+    (found,) = lottery_stalls(tmp_path, [keys[2], keys[0]])
+    assert (found.key, found.name, found.table) == (keys[2], "player2", "Kitchen")
+    assert lottery_stalls(tmp_path, [keys[0], keys[1]]) == []  # only the staller is named
+    other = played_transcript(2)
+    write_log(table_dir(tmp_path, other.table_id), 2)
+    log, _, _ = TableLog.open(table_dir(tmp_path, other.table_id))
+    with log:
+        log.finish("seat 1: sent nothing for 180 s when its play was expected")  # a plain stall
+    assert lottery_stalls(tmp_path, other.keys) == []

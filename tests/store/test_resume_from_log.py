@@ -43,7 +43,9 @@ VICTIM = 1
 class Peers:
     """A local table whose peers each keep a table log and hand secrets under ``data``."""
 
-    def __init__(self, data: Path, crash_at: int, tear: bool) -> None:
+    def __init__(
+        self, data: Path, crash_at: int, tear: bool, hands: int = 1, crash_hand: int = 1
+    ) -> None:
         self.ids = [Identity.generate() for _ in range(PLAYERS)]
         nonces = [new_table_nonce() for _ in range(PLAYERS)]
         self.table = LocalTable.create(
@@ -51,7 +53,7 @@ class Peers:
             [f"p{s}" for s in range(PLAYERS)],
             [random_bot] * PLAYERS,
             seed=crash_at,
-            max_hands=1,
+            max_hands=hands,
             identities=self.ids,
             nonces=nonces,
         )
@@ -61,10 +63,12 @@ class Peers:
             TableNonceFile(directory).save(genesis.table_id, seat, nonces[seat])
         self.secrets = [HandSecrets(d) for d in self.dirs]
         self.logs = [
-            TableLog.create(d, genesis.table_id, s, genesis[0].encoded, max_hands=1)
+            TableLog.create(d, genesis.table_id, s, genesis[0].encoded, max_hands=hands)
             for s, d in enumerate(self.dirs)
         ]
         self.crash_at, self.tear, self.calls, self.crashed = crash_at, tear, 0, False
+        self.crash_hand = crash_hand
+        self.files_at_crash: list[int] = []
         self._send = self.table._broadcast
         self.table._broadcast = self._log_then_send  # type: ignore[method-assign]
 
@@ -73,7 +77,10 @@ class Peers:
 
     def _log_then_send(self, sender: int, update: Update) -> None:
         self.logs[sender].sync(self.table.sessions[sender].transcript)
-        if sender == VICTIM and not self.crashed:
+        self.secrets[sender].forget_audited(update.events)  # as the runtime does, after the sync
+        hand = self.table.sessions[sender].hand
+        in_hand = hand is not None and hand.number == self.crash_hand
+        if sender == VICTIM and not self.crashed and in_hand:
             self.calls += 1
             if self.calls == self.crash_at:
                 self._crash()
@@ -82,6 +89,7 @@ class Peers:
 
     def _crash(self) -> None:
         self.crashed = True
+        self.files_at_crash = self.secrets[VICTIM].stored_hands()
         self.tear = self.tear and self.logs[VICTIM].messages > 1  # the genesis is never torn
         self.logs[VICTIM].close()
         self.table.queue = type(self.table.queue)(
@@ -98,9 +106,12 @@ class Peers:
         registry = default_registry()
         transcript = Transcript(Envelope.decode(messages[0], registry), registry)
         nonce = TableNonceFile(self.dirs[VICTIM]).load(transcript.table_id, VICTIM)
+        secrets = self.secrets[VICTIM] = HandSecrets(self.dirs[VICTIM])  # a fresh process
+        envelopes = [Envelope.decode(data, registry) for data in messages[1:]]
+        secrets.learn_published(envelopes, VICTIM)  # as `resume` does: audited hands' keys
         session = TableSession(transcript, VICTIM, self.ids[VICTIM], table_nonce=nonce)
-        for data in messages[1:]:
-            session.admit(Envelope.decode(data, registry))
+        for envelope in envelopes:
+            session.admit(envelope)
         self.logs[VICTIM] = log
         self.table.sessions[VICTIM] = session
         self._log_then_send(VICTIM, session.start())
@@ -142,3 +153,24 @@ def test_a_peer_rebuilt_from_its_log_finishes_the_hand_with_the_others(
     codes = {s.table_code for s in sessions}  # the victim revealed the nonce it committed to
     assert len(codes) == 1 and None not in codes
     assert transcript_table_code(sessions[VICTIM].transcript) in codes
+    assert peers.files_at_crash == [1]  # mid-hand the key is on disk, and resume used it
+    assert all(s.stored_hands() == [] for s in peers.secrets)  # audited: every key file gone
+
+
+@pytest.mark.parametrize("crash_at", [1, 3, 6, 12])
+def test_a_peer_resumed_after_an_audited_hand_replays_it_without_its_key_file(
+    tmp_path: Path, keys_through_the_store: list[Peers], crash_at: int
+) -> None:
+    # Hand 1's key file is gone once hand 1 is audited; a crash in hand 2 must still replay
+    # hand 1, with the keys the seat published in its own messages.
+    peers = Peers(tmp_path, crash_at, tear=False, hands=2, crash_hand=2)
+    keys_through_the_store.append(peers)
+    peers.table.run()
+    assert peers.crashed
+    assert 1 not in peers.files_at_crash and 2 in peers.files_at_crash
+    sessions = peers.table.sessions
+    assert all(s.phase is Phase.OVER for s in sessions), [s.phase for s in sessions]
+    assert len({s.transcript.head for s in sessions}) == 1
+    assert len(sessions[0].match.results) >= 2
+    assert verify_transcript(read_log(peers.dirs[VICTIM]).transcript_bytes()).ok
+    assert all(s.stored_hands() == [] for s in peers.secrets)

@@ -74,3 +74,19 @@ def test_save_never_overwrites(tmp_path: Path) -> None:
     keys = secrets.keys_for(CTX, 0)
     with pytest.raises(FileExistsError):
         secrets.save(CTX, keys)
+
+
+def test_audited_hands_are_forgotten_and_the_rest_when_the_table_ends(tmp_path: Path) -> None:
+    from p2p_dominoes.session.events import HandRedealt, HandStarted
+
+    secrets = HandSecrets(tmp_path)
+    for number in (1, 2, 3, 4):
+        secrets.keys_for(HandContext(CTX.table_id, number, 4), 0)
+    (tmp_path / "hand-x.key").write_bytes(b"not ours")  # other names are left alone
+    secrets.forget_audited([HandStarted(3), HandRedealt(2, ())])
+    assert secrets.stored_hands() == [1, 3, 4]
+    secrets.forget_before(4)
+    assert secrets.stored_hands() == [4]
+    secrets.forget_all()
+    assert secrets.stored_hands() == [] and (tmp_path / "hand-x.key").exists()
+    assert HandSecrets(tmp_path / "missing").stored_hands() == []

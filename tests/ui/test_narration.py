@@ -58,3 +58,17 @@ def test_a_match_of_agreed_hands_says_it_is_finished() -> None:
     one = MatchEnded(MatchOutcome(over=False, winner=None, draw=False), (3, 0), 1, 1)
     assert narrate(one, ("Ann", "Bob")) == ["Match finished after 1 of 1 hand: Ann 3, Bob 0."]
     assert narrate(one, ("Ann", "Bob"), "ru") == ["Матч окончен после 1 из 1 сдачи: Ann 3, Bob 0."]
+
+
+def test_a_forwarded_blame_names_who_forwarded_the_evidence() -> None:
+    from p2p_dominoes.session.events import Blame, CheatingDetected
+
+    blame = Blame(1, "shuffle 1: shuffle proof does not verify", "bad-proof", (b"m",), via=2)
+    assert narrate(CheatingDetected(blame), NAMES) == [
+        "CHEATING: Bob — shuffle 1: shuffle proof does not verify"
+        " (evidence forwarded by Cleo, checked here)"
+    ]
+    (ru,) = narrate(CheatingDetected(blame), NAMES, "ru")
+    assert ru.endswith("(доказательство переслал(а) Cleo, проверено здесь)")
+    direct = Blame(1, "bad", "bad-proof", (b"m",))
+    assert narrate(CheatingDetected(direct), NAMES) == ["CHEATING: Bob — bad"]

@@ -286,7 +286,7 @@ def test_joining_a_full_table_says_it_is_full_and_ctrl_c_says_how_to_come_back(
     args = ["host", *LOCAL, "--bots", "1", "--data-dir", str(host_data)]
     with peer(args, tmp_path) as host:
         port = _port_of(host.wait_for("is open on port"))
-        host.wait_for("Seated at seat 0")
+        host.wait_for("Seated at seat 1 of")
         out = run("join", "--connect", f"127.0.0.1:{port}", *LOCAL, "--data-dir",
                   str(tmp_path / "late"), data=tmp_path)  # fmt: skip
         line = one_line(out)

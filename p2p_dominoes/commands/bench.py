@@ -1,11 +1,13 @@
-"""`p2p-dominoes bench engine|crypto|session|lan`: print figures, never assert timings."""
+"""`p2p-dominoes bench engine|crypto|session|lan|bots`: print figures, never assert timings."""
 
 from __future__ import annotations
 
 import argparse
 from typing import Any
 
+from p2p_dominoes.bots import BOTS
 from p2p_dominoes.commands.arguments import int_between, seconds_between
+from p2p_dominoes.commands.rules_option import RULES_HELP
 
 
 def register(commands: Any) -> None:
@@ -70,6 +72,51 @@ def register(commands: Any) -> None:
     )
     lan.add_argument("--json", action="store_true", help="print one JSON object")
     lan.set_defaults(run=_run_lan)
+
+    bots = which.add_parser(
+        "bots", help="bot A against bot B over many hands: hands and matches won, 95 % intervals"
+    )
+    bots.add_argument("--rules", default="draw", metavar="NAME|FILE", help=RULES_HELP)
+    bots.add_argument("--players", type=int, default=2, choices=(2, 3, 4), help="seats")
+    bots.add_argument("--bot", default="greedy", choices=sorted(BOTS), help="bot A (one seat)")
+    bots.add_argument(
+        "--against", default="random", choices=sorted(BOTS), help="bot B (every other seat)"
+    )
+    bots.add_argument(
+        "--hands",
+        type=int_between(1, 1_000_000),
+        default=2000,
+        metavar="H",
+        help="hands to play, 1–1,000,000 (default 2000)",
+    )
+    bots.add_argument("--seed", type=int_between(0, 2**64 - 1), default=1, help="random seed")
+    bots.add_argument("--json", action="store_true", help="print one JSON object")
+    bots.set_defaults(run=_run_bots)
+
+
+def _run_bots(args: argparse.Namespace) -> int:
+    import datetime
+
+    from p2p_dominoes.benchmarks.bots import run_bots_bench
+    from p2p_dominoes.cli import UsageError
+    from p2p_dominoes.commands.rules_option import RulesOptionError, load_rules
+    from p2p_dominoes.engine import InvalidRecord
+    from p2p_dominoes.store import data_dir
+
+    try:
+        rules = load_rules(args.rules, datetime.date.today(), data_dir())
+        rules.check_players(args.players)
+    except (RulesOptionError, InvalidRecord) as exc:
+        raise UsageError(str(exc)) from None
+    return run_bots_bench(
+        rules,
+        args.players,
+        (args.bot, BOTS[args.bot]),
+        (args.against, BOTS[args.against]),
+        args.hands,
+        args.seed,
+        as_json=args.json,
+    )
 
 
 def _run_engine(args: argparse.Namespace) -> int:

@@ -43,6 +43,7 @@ SUBCOMMANDS = [
     ["bench", "crypto"],
     ["bench", "session"],
     ["bench", "lan"],
+    ["bench", "bots"],
     [],
 ]
 
@@ -129,7 +130,7 @@ def _stand_ins(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """Replace the work every command would start with something that returns at once."""
     import trio
 
-    from p2p_dominoes.benchmarks import crypto, engine, lan, session
+    from p2p_dominoes.benchmarks import bots, crypto, engine, lan, session
     from p2p_dominoes.commands import lan as lan_command
     from p2p_dominoes.commands import simulate
     from p2p_dominoes.simulation import simulate as real_simulate
@@ -148,6 +149,7 @@ def _stand_ins(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     monkeypatch.setattr(crypto, "run_crypto_bench", lambda **kw: 0)
     monkeypatch.setattr(session, "run_session_bench", lambda **kw: 0)
     monkeypatch.setattr(lan, "run_lan_bench", lambda **kw: 0)
+    monkeypatch.setattr(bots, "run_bots_bench", lambda *args, **kw: 0)
     yield
 
 

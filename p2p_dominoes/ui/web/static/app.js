@@ -213,7 +213,7 @@ function renderTable() {
   renderControls();
   $("scores-text").textContent = names.map((n, i) => `${n}: ${s.scores[i]}`).join(" · ") + ` (${t("target_score", s.target)})`;
   const log = $("log");
-  log.replaceChildren(...s.log.map((line) => el("li", { textContent: line })));
+  log.replaceChildren(...s.log.map((line) => el("p", { textContent: line })));
   log.scrollTop = log.scrollHeight;
   document.title = myTurn() ? t("title_your_turn") : t("title");
   if (focusHand) { focusHand = false; focusHandNow(); }
@@ -278,7 +278,7 @@ function renderCode() {
 }
 
 function addLog(line) {
-  $("log").append(el("li", { textContent: line }));
+  $("log").append(el("p", { textContent: line }));
   announce(line);
 }
 

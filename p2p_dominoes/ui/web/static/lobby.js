@@ -66,7 +66,7 @@ export function renderLobby(s, send) {
   $("joining").hidden = !joining;
   if (joining) $("joining-text").textContent = joining.line || t("joining", joining.address, joining.seconds);
   renderUnfinished(s, send);
-  $("lobby-lines").replaceChildren(...s.lines.map((line) => el("li", { textContent: line })));
+  $("lobby-lines").replaceChildren(...s.lines.map((line) => el("p", { textContent: line })));
   renderHostLobby(s, send);
 }
 

@@ -10,7 +10,7 @@ import { renderBoneyard, renderMe, renderSeats } from "./seats.js";
 import { renderBoard } from "./board.js";
 import { renderHand } from "./hand.js";
 import { moves, observe } from "./moves.js";
-import { renderOverlay } from "./overlays.js";
+import { renderOverlay, renderPause } from "./overlays.js";
 import { enableDrag } from "./drag.js";
 
 const LANG_KEY = "p2p-dominoes-lang";
@@ -24,6 +24,10 @@ let peerLost = false;
 let pending = null;       // { until, sign }: an action sent and not answered yet
 let focusHand = false;    // after our own play: put the focus back into the hand
 let retry = null;
+let receivedAt = 0;       // when the current snapshot came (its counters are as of then)
+let tickedAt = 0;         // the whole seconds since the snapshot that the clock last drew
+let warnedAbout = "";     // the stall warning last announced (seat and kind), once each
+const CLOCK_MS = 200;     // the page's own clock: counters tick every second between snapshots
 
 // -- language ------------------------------------------------------------------------------------
 
@@ -61,6 +65,8 @@ function receive(message) {
   } else if (message.type === "state") {
     const prev = state;
     state = message;
+    receivedAt = Date.now();
+    tickedAt = 0;
     setPeerLost(false);
     applyLang(chooseLang(state));
     syncPeerLang();
@@ -182,9 +188,6 @@ function renderTable() {
   const names = s.names;
   $("alert").hidden = !s.alert;
   $("alert").textContent = s.alert || "";
-  const stall = s.stall_warning;
-  $("stall").hidden = !stall;
-  $("stall").textContent = stall ? stall.text : "";
   const turn = $("turn");
   if (s.turn === null || s.turn === undefined) turn.replaceChildren();
   else if (s.turn === s.seat) turn.replaceChildren(t("your_turn"), el("span", { className: "hint", textContent: ` ${t("turn_hint")}` }));
@@ -195,18 +198,16 @@ function renderTable() {
   $("progress").textContent = progress.total && progress.done < progress.total
     ? (progress.done ? t("shuffle", progress.last, progress.done, progress.total) : t("shuffling", progress.total))
     : "";
-  $("waiting").textContent = s.waiting ? t("waiting", s.waiting.name, s.waiting.seconds) : "";
   renderCode();
   $("goal").hidden = !s.goal;
   $("goal").textContent = s.goal || "";
   $("rules-box").hidden = !s.rules_summary;
   $("rules-text").textContent = s.rules_summary || "";
-  renderSeats($("players"), s, moves.badges);
-  renderMe($("me-bar"), s, moves.badges);
   if (s.description) description = s.description;
   $("board-text").textContent = description;
   if (selected && !s.hand.some((h) => h.tile === selected && h.fits.length)) selected = null;
   renderOverlay(s, { send, codeText, onClose: () => focusHandNow() });
+  renderClock(s);
   drawBoard();
   drawHand();
   renderBoneyard($("boneyard"), s);
@@ -217,6 +218,51 @@ function renderTable() {
   log.scrollTop = log.scrollHeight;
   document.title = myTurn() ? t("title_your_turn") : t("title");
   if (focusHand) { focusHand = false; focusHandNow(); }
+}
+
+// Counters as of now: the snapshot's, aged by the whole seconds since it came (the peer sends
+// them again only every few seconds, or when something changes).
+function aged(s) {
+  const gone = Math.floor((Date.now() - receivedAt) / 1000);
+  if (gone <= 0) return s;
+  const up = (v) => (v === null || v === undefined ? v : v + gone);
+  const down = (v) => Math.max(0, v - gone);
+  return {
+    ...s,
+    waiting: s.waiting && { ...s.waiting, seconds: up(s.waiting.seconds) },
+    presence: s.presence && s.presence.map((p) => ({ ...p, away_seconds: up(p.away_seconds), turn_seconds: up(p.turn_seconds) })),
+    stall_warning: s.stall_warning && { ...s.stall_warning, seconds_left: down(s.stall_warning.seconds_left) },
+    next_hand: s.next_hand && (s.next_hand.ready ? s.next_hand : { ...s.next_hand, seconds_left: down(s.next_hand.seconds_left) }),
+  };
+}
+
+function stallText(w) {
+  if (!("me" in w)) return w.text || "";  // an older peer: its own words
+  if (w.me) return t("stall_you_move", w.seconds_left);
+  return t(w.away ? "stall_come_back" : "stall_to_move", w.name, w.seconds_left);
+}
+
+// What counts: the stall warning, whom we wait for, each seat's presence, the pause before the
+// next hand. Drawn with each snapshot and again every second by the page's own clock.
+function renderClock(s) {
+  const stall = s.stall_warning;
+  $("stall").hidden = !stall;
+  $("stall").textContent = stall ? stallText(stall) : "";
+  const about = stall ? `${stall.seat} ${stall.away} ${stall.me}` : "";
+  if (about && about !== warnedAbout) announce(stallText(stall));  // said once, not every second
+  warnedAbout = about;
+  $("waiting").textContent = s.waiting ? t("waiting", s.waiting.name, s.waiting.seconds) : "";
+  renderSeats($("players"), s, moves.badges);
+  renderMe($("me-bar"), s, moves.badges);
+  renderPause(s);
+}
+
+function tick() {
+  if (!state || state.screen !== "table" || peerLost || elsewhereShown) return;
+  const gone = Math.floor((Date.now() - receivedAt) / 1000);
+  if (gone === tickedAt) return;
+  tickedAt = gone;
+  renderClock(aged(state));
 }
 
 function drawBoard() {
@@ -377,6 +423,7 @@ function setup() {
     drop: (end) => playAt(end),
   });
   document.addEventListener("keydown", onKey);
+  setInterval(tick, CLOCK_MS);
   let resizing = null;
   window.addEventListener("resize", () => {
     cancelAnimationFrame(resizing);

@@ -55,11 +55,11 @@ export function renderLobby(s, send) {
     $("lobby-error").hidden = !error;
     $("lobby-error").textContent = error ? error.text : "";
   }
-  for (const field of ["create-seats", "create-bots", "create-hands", "create-name", "join-address"]) {
+  for (const field of ["create-seats", "create-bots", "create-hands", "create-stall", "create-name", "join-address"]) {
     $(field).removeAttribute("aria-invalid");
   }
   if (error?.field) {
-    const map = { players: "create-seats", bots: "create-bots", hands: "create-hands", table: "create-name", address: "join-address" };
+    const map = { players: "create-seats", bots: "create-bots", hands: "create-hands", stall_timeout: "create-stall", table: "create-name", address: "join-address" };
     if (map[error.field]) $(map[error.field]).setAttribute("aria-invalid", "true");
   }
   const joining = s.joining;
@@ -135,6 +135,8 @@ export function setupLobby(send) {
       hands: hands ? Number(hands) : null,
     };
     if ($("create-bot-kind").options.length) command.bot = $("create-bot-kind").value;
+    const stall = $("create-stall").value;
+    if (stall) command.stall_timeout = Number(stall);
     send(command);
   });
   $("join-form").addEventListener("submit", (event) => {

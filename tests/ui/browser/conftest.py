@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
 import re
+import signal
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
@@ -65,6 +68,7 @@ class Peer:
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             text=True,
+            start_new_session=True,  # its bots too: kill() stops them all
         )
         assert self.process.stdout is not None
         line = self.process.stdout.readline()
@@ -80,6 +84,13 @@ class Peer:
 
     def stop(self) -> None:
         self.process.terminate()
+        self.process.wait(10)
+        self.kill()  # whatever is left of its group (bots)
+
+    def kill(self) -> None:
+        """SIGKILL to `play` and the bots it started (a crash, a machine switched off)."""
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.process.pid, signal.SIGKILL)
         self.process.wait(10)
 
 

@@ -74,6 +74,7 @@ from p2p_dominoes.ui.narration import narrate
 from p2p_dominoes.ui.web.hub import Hub
 from p2p_dominoes.ui.web.refusals import refusal
 from p2p_dominoes.ui.web.snapshot import (
+    RECENT_ACTIONS,
     TableProgress,
     chain,
     end_of,
@@ -188,8 +189,14 @@ class WebUI:
                 progress.alert = f"{names[event.blame.seat]}: {event.blame.reason}"
             elif isinstance(event, ActionTaken):
                 progress.last_action = _last_action(event)
+                progress.action_serial += 1
+                progress.recent_actions.append(
+                    {**progress.last_action, "serial": progress.action_serial}
+                )
+                del progress.recent_actions[:-RECENT_ACTIONS]
             if isinstance(event, HandStarted):
                 progress.last_action = None
+                progress.recent_actions.clear()
             progress.log.extend(narrate(event, names, self.lang, me=seat))
             if isinstance(event, ActionTaken):
                 progress.waiting_for = ""

@@ -131,6 +131,11 @@ def open_page(browser: Browser) -> Iterator[Callable[..., Page]]:
         page = context.new_page()
         page.errors = []  # type: ignore[attr-defined]
         page.on("pageerror", lambda error: page.errors.append(str(error)))  # type: ignore[attr-defined]
+        # "Leave the table?" on a reload or a close mid-hand: kept, and answered "leave" (as
+        # a player who means it), so that tests that reload go on.
+        dialogs: list[str] = []
+        page.dialogs = dialogs  # type: ignore[attr-defined]
+        page.on("dialog", lambda dialog: (dialogs.append(dialog.type), dialog.accept()))
         page.goto(peer.url)
         return page
 

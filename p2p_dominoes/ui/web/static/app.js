@@ -14,6 +14,7 @@ import { renderOverlay, renderPause } from "./overlays.js";
 import { enableDrag } from "./drag.js";
 
 const LANG_KEY = "p2p-dominoes-lang";
+const SOUND_KEY = "p2p-dominoes-sound";  // "on": a beep when the turn comes (off by default)
 const ACTION_HOLD_MS = 2000;  // after a draw, pass or play: ignore more until the peer answers
 
 let state = null;
@@ -113,8 +114,29 @@ function announceChanges(prev, caption) {
   const mineBefore = prev && prev.screen === "table" && prev.turn === prev.seat && prev.hand_number === s.hand_number;
   const parts = [];
   if (caption) parts.push(caption);
-  if (mineNow && !mineBefore) parts.push(t("your_turn"));
+  if (mineNow && !mineBefore) { parts.push(t("your_turn")); beep(); }
   if (parts.length) announce(parts.join(". "));
+}
+
+// A short beep made on the spot (WebAudio; no sound file is fetched), when the player asked.
+let audio = null;
+function beep() {
+  if (localStorage.getItem(SOUND_KEY) !== "on" || !window.AudioContext) return;
+  audio = audio || new AudioContext();
+  const tone = audio.createOscillator();
+  const gain = audio.createGain();
+  tone.frequency.value = 660;
+  gain.gain.setValueAtTime(0.15, audio.currentTime);
+  gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.25);
+  tone.connect(gain).connect(audio.destination);
+  tone.start();
+  tone.stop(audio.currentTime + 0.25);
+}
+
+// Leaving the page mid-hand asks first (the table would wait for this player, then stop).
+function midHand() {
+  const s = state;
+  return Boolean(s && s.screen === "table" && s.counts?.length && !s.stopped && !s.match?.over && !peerLost);
 }
 
 function showElsewhere(takeover) {
@@ -423,6 +445,16 @@ function setup() {
     drop: (end) => playAt(end),
   });
   document.addEventListener("keydown", onKey);
+  $("sound").checked = localStorage.getItem(SOUND_KEY) === "on";
+  $("sound").addEventListener("change", () => {
+    localStorage.setItem(SOUND_KEY, $("sound").checked ? "on" : "off");
+    if ($("sound").checked) { audio = audio || (window.AudioContext ? new AudioContext() : null); audio?.resume(); }
+  });
+  window.addEventListener("beforeunload", (event) => {
+    if (!midHand()) return;
+    event.preventDefault();
+    event.returnValue = "";  // the browser shows its own "Leave site?" question
+  });
   setInterval(tick, CLOCK_MS);
   let resizing = null;
   window.addEventListener("resize", () => {

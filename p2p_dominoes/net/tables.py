@@ -14,7 +14,7 @@ import logging
 import secrets
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from contextlib import AsyncExitStack, suppress
 from dataclasses import dataclass
 from functools import partial
@@ -245,18 +245,22 @@ async def host_table(
     rules: Rules,
     players: int,
     bots: int,
-    bot_strategy: str,
+    bot_strategy: str | Sequence[str],
     hands: int | None,
     desk: HostDesk | None = None,
 ) -> int:
     """Open a table, seat players and bots, then play; returns the exit status.
 
     With a `desk` (a person at the host) every joiner waits for the person's answer; without
-    one joiners are seated as they come. Bots the host starts itself are always seated.
+    one joiners are seated as they come. Bots the host starts itself are always seated;
+    `bot_strategy` is how they all play, or a list with each bot's own.
     """
     rules.check_players(players)
     if not 0 <= bots <= players - 1:
         raise PeerFailure(f"--bots must be between 0 and {players - 1}")
+    strategies = [bot_strategy] * bots if isinstance(bot_strategy, str) else list(bot_strategy)
+    if len(strategies) != bots:
+        raise PeerFailure(f"one strategy for each of the {bots} bots, not {len(strategies)}")
     listener = await open_listener(interface=options.interface, port=options.port)
     if options.timing is not None:
         options.timing.mark("listening")
@@ -295,13 +299,14 @@ async def host_table(
                 lobby.admission.trust(bot_identity.public)
                 lobby.bot_numbers[bot_identity.public] = number
                 bot_name = f"bot-{number + 1}"
-                kept = _keep_bot(options, table_id, bot_name, bot_strategy, bot_identity)
+                strategy = strategies[number]
+                kept = _keep_bot(options, table_id, bot_name, strategy, bot_identity)
                 bot_nursery.start_soon(
                     _run_bot,
                     options,
                     listener.port,
                     bot_name,
-                    bot_strategy,
+                    strategy,
                     bot_identity,
                     kept,
                 )

@@ -850,7 +850,11 @@ def _check_host(command: dict[str, Any], data_dir: Path | None = None) -> dict[s
         return _Problem("players", "players")
     if type(bots) is not int or not 0 <= bots < players:
         return _Problem("bots", "bots", (("most", players - 1),))
-    if not isinstance(bot, str) or bot not in BOTS:
+    if isinstance(bot, list):  # each bot its own strategy, one per bot
+        if len(bot) != bots or not all(isinstance(b, str) and b in BOTS for b in bot):
+            return _Problem("bot", "bot")
+        bot = list(bot)
+    elif not isinstance(bot, str) or bot not in BOTS:
         return _Problem("bot", "bot")
     if hands is not None and (type(hands) is not int or not 1 <= hands <= MAX_HANDS):
         return _Problem("hands", "hands", (("most", MAX_HANDS),))

@@ -256,6 +256,7 @@ def table_snapshot(
         **presence_json(progress.presence, names, lang),
         "next_hand": _next_hand_json(progress, session),
         "stopped": stopped_json(session.blame, progress, names, lang),
+        "resume_table": session.transcript.table_id.hex() if progress.resumable else None,
         "alert": progress.alert,
         "log": progress.log[-60:],
         "end": _end_json(progress, lang, names),

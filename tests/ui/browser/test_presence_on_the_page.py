@@ -95,4 +95,6 @@ def test_a_player_who_closes_the_tab_is_warned_about_then_shown_away(
     )
     expect(page.locator("#to-lobby")).to_be_visible()
     expect(page.locator("#download")).to_be_visible()
+    # A stall ends the table for every seat (its log is closed): nothing to resume.
+    expect(page.locator("#resume-table")).to_be_hidden()
     assert not page.errors  # type: ignore[attr-defined]

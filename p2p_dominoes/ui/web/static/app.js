@@ -435,7 +435,8 @@ function setup() {
   $("download").addEventListener("click", () => send({ type: "record" }));
   $("rematch").addEventListener("click", () => send({ type: "rematch" }));
   $("to-lobby").addEventListener("click", () => send({ type: "lobby" }));
-  $("resume-table").addEventListener("click", () => send({ type: "lobby" }));
+  // Resume this very table (its id from the peer); an older peer: the lobby, which offers it.
+  $("resume-table").addEventListener("click", () => send(state?.resume_table ? { type: "resume", table: state.resume_table } : { type: "lobby" }));
   $("take-over").addEventListener("click", takeOver);
   enableDrag($("hand"), {
     choose: (key) => {

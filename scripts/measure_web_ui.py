@@ -62,13 +62,14 @@ def main() -> None:
         page_a.fill("#create-hands", "1")
         page_a.select_option("#create-seats", "2")
         page_a.click("#create-button")
-        page_a.wait_for_selector("#lobby-lines li")
+        page_a.wait_for_selector("#lobby-lines p")
         page_b.fill("#join-address", "127.0.0.1:47831")
         page_b.click("#join-button")
         page_a.locator("#requests li button.approve").click(timeout=30_000)  # Ann seats Bob
         for page in (page_a, page_b):
             page.wait_for_selector("#table:not([hidden])", timeout=30_000)
         loaded = time.monotonic()
+        page_b.on("dialog", lambda dialog: dialog.accept())  # "leave the table?": yes
         page_b.reload()
         page_b.wait_for_selector("#hand .tile-button", timeout=30_000)
         table_load = time.monotonic() - loaded

@@ -22,6 +22,7 @@ from p2p_dominoes.commands.arguments import (
     listening_port,
     player_name,
     port,
+    port_is_free,
 )
 from p2p_dominoes.engine import LANGUAGES
 from p2p_dominoes.store import IdentityFileError, load_or_create_identity
@@ -175,13 +176,19 @@ def run(args: argparse.Namespace) -> int:
         remove_redirect_file,
         serve_page,
     )
+    from p2p_dominoes.ui.web.page_session import load_page_session
 
+    data = _data_dir(args)
+    saved = load_page_session(data) if args.port is None else None
+    if saved is not None and not port_is_free(saved.port, "127.0.0.1"):
+        saved = None  # that port is taken now: a new page, a new link
     try:
-        page_port = listening_port(args.port, 0, "127.0.0.1", "--port", print)
+        page_port = (
+            saved.port if saved else listening_port(args.port, 0, "127.0.0.1", "--port", print)
+        )
         lan_port = listening_port(args.lan_port, LAN_PORT, args.interface, "--lan-port", print)
     except PortBusy as exc:
         raise UsageError(str(exc)) from None
-    data = _data_dir(args)
     try:
         identity = load_or_create_identity(data)
     except (IdentityFileError, OSError) as exc:
@@ -189,6 +196,8 @@ def run(args: argparse.Namespace) -> int:
 
     name = args.name or fitted_name(os.environ.get("USER") or "player")
     access = PageAccess()
+    if saved is not None:  # the tab the last run served finds its page again (and may resume)
+        access.resume(saved.session)
 
     caught: list[int] = []  # the signals that ended the run
 

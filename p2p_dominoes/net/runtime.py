@@ -612,7 +612,8 @@ def _save(run: TableRun) -> None:
     try:
         save_transcript(run.options.record, run.session.transcript)
     except OSError as exc:
-        run.options.say(f"cannot write the record {run.options.record}: {exc.strerror or exc}")
+        reason = exc.strerror or exc
+        run.options.say(said("no_record", _lang(run), path=run.options.record, reason=reason))
 
 
 async def _choose(run: TableRun, token: tuple[int, int]) -> None:
@@ -664,10 +665,11 @@ async def _finish(run: TableRun) -> int:
         elif session.blame.code == "stall":
             blamed += " is stalling"
         via = session.blame.via
-        relayed = "" if via is None else f" (evidence forwarded by {run.names[via]})"
-        run.options.say(f"The table stopped: {blamed} — {session.blame.reason}{relayed}")
+        relayed = "" if via is None else said("forwarded_by", _lang(run), name=run.names[via])
+        reason = session.blame.reason + relayed
+        run.options.say(said("stopped_blame", _lang(run), name=blamed, reason=reason))
         return 3
-    run.options.say(f"final transcript hash: {session.transcript.head.hex()}")
+    run.options.say(said("final_hash", _lang(run), hash=session.transcript.head.hex()))
     return 0
 
 
@@ -757,13 +759,14 @@ async def dialed(
     *,
     patience: float,
     progress: Callable[[str], None] | None = None,
+    lang: str = "en",
 ) -> AsyncIterator[Connection]:
     """Dial with backoff for up to `patience` seconds; the connection lives for the block.
 
     What is retried is decided by the error's type, never by a peer's words: a failed TCP
     connect, a broken handshake and a `busy` refusal (PeerBusy) are retried; a refusal without
     that code and a different key at the address (IdentityMismatch) end it at once. `progress`
-    hears what is being tried, and every few seconds that it is still being tried.
+    hears what is being tried, and every few seconds that it is still being tried (in `lang`).
     """
     started = time.monotonic()
     deadline = started + patience
@@ -771,9 +774,9 @@ async def dialed(
     where = f"{_shown(addresses[0])}:{port}"
     if len(addresses) > 1:
         where += f" (or {', '.join(addresses[1:])})"
-    said = started
+    told = started
     if progress is not None:
-        progress(f"Dialling {where} …")
+        progress(said("dialling", lang, where=where))
     while True:
         try:
             manager = connect(list(addresses), port, identity, expect=expect)
@@ -800,11 +803,10 @@ async def dialed(
                     "address and port the host's screen shows, and that you are on the same "
                     "network"
                 ) from None
-            if progress is not None and now - said >= DIAL_PROGRESS_EVERY:
-                said = now
-                progress(
-                    f"Still trying {where} ({problem}), {now - started:.0f} of {patience:g} s …"
-                )
+            if progress is not None and now - told >= DIAL_PROGRESS_EVERY:
+                told = now
+                seconds, of = f"{now - started:.0f}", f"{patience:g}"
+                progress(said("still_trying", lang, where=where, problem=problem, s=seconds, of=of))
             await trio.sleep(delay)
             continue
         break

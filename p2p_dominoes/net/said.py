@@ -27,6 +27,85 @@ _LINES: Final[dict[str, tuple[str, str]]] = {
         "Внимание всем за этим столом: {name} остановил(а) прошлый стол ('{table}'), замолчав "
         "во время жеребьёвки первого хода, когда только он(а) знал(а), кто начнёт.",
     ),
+    # The lobby (net/tables.py): hosting, joining, resuming.
+    "refused_request": ("Refused {name} ({fingerprint}).", "Отказано: {name} ({fingerprint})."),
+    "removed": ("Removed {name} from seat {seat}.", "{name} убран(а) с места {seat}."),
+    "open": (
+        "Table '{table}' ({rules}, {players} seats) is open on port {port}.",
+        "Стол «{table}» ({rules}, мест: {players}) открыт на порту {port}.",
+    ),
+    "join_with": (
+        "Others can join with: p2p-dominoes join --connect {address}",
+        "Другие могут сесть командой: p2p-dominoes join --connect {address}",
+    ),
+    "your_fingerprint": ("Your fingerprint: {fingerprint}", "Ваш отпечаток: {fingerprint}"),
+    "left_before": ("{name} left before the game began.", "{name} ушёл(ушла) до начала игры."),
+    "not_advertised": (
+        "Not advertised on the local network ({reason}); players can join by address.",
+        "Стол не объявлен в локальной сети ({reason}); садиться можно по адресу.",
+    ),
+    "advertised": (
+        "Advertised on the local network (mDNS).",
+        "Стол объявлен в локальной сети (mDNS).",
+    ),
+    "took_seat": (
+        "{name} ({fingerprint}) took a seat ({seated} of {players}).",
+        "{name} ({fingerprint}) садится за стол ({seated} из {players}).",
+    ),
+    "left_lobby": ("{name} left the lobby.", "{name} ушёл(ушла) из лобби."),
+    "stopped_asking": (
+        "{name} stopped asking (request {number}).",
+        "{name} больше не просит места (просьба {number}).",
+    ),
+    "unanswered": (
+        "Nobody answered {name} (request {number}).",
+        "Никто не ответил игроку {name} (просьба {number}).",
+    ),
+    "listening": (
+        "Listening on port {port} for the other players.",
+        "Ждём остальных игроков на порту {port}.",
+    ),
+    "connected_to": (
+        "Connected to {address}, fingerprint {fingerprint}:",
+        "Есть связь с {address}, отпечаток {fingerprint}:",
+    ),
+    "compare_host": (
+        "compare it with the one the host's screen shows.",
+        "сверьте его с тем, что на экране хозяина стола.",
+    ),
+    "asked": (
+        "Asked the host for a seat; waiting for the answer.",
+        "Попросили у хозяина место; ждём ответа.",
+    ),
+    "busy": (
+        "The host is busy ({reason}); asking again in {seconds} s.",
+        "Хозяин занят ({reason}); спросим снова через {seconds} с.",
+    ),
+    "seats_of": (
+        "Table '{table}' ({rules}): {seated} of {total} seats: {names}",
+        "Стол «{table}» ({rules}): занято {seated} из {total} мест: {names}",
+    ),
+    "whole_match": ("a whole match", "целый матч"),
+    "hands": ("{n} hands", "сдач: {n}"),
+    "one_hand": ("1 hand", "1 сдача"),
+    "resuming": (
+        "Resuming '{table}' at seat {seat}: {count} messages replayed{torn}",
+        "Возвращаемся за стол «{table}», место {seat}: повторено сообщений: {count}{torn}",
+    ),
+    "torn": (", {count} torn bytes dropped", ", отброшено оборванных байт: {count}"),
+    "bots_back": ("Bringing back our bots: {names}.", "Возвращаем наших ботов: {names}."),
+    "stopped_blame": ("The table stopped: {name} — {reason}", "Стол остановлен: {name} — {reason}"),
+    "forwarded_by": (" (evidence forwarded by {name})", " (улики переслал(а) {name})"),
+    "final_hash": ("final transcript hash: {hash}", "итоговый хеш записи: {hash}"),
+    "dialling": ("Dialling {where} …", "Соединяемся с {where} …"),
+    "still_trying": (
+        "Still trying {where} ({problem}), {s} of {of} s …",
+        "Всё ещё пробуем {where} ({problem}), {s} из {of} с …",
+    ),
+    "no_record": (
+        "cannot write the record {path}: {reason}",
+        "не удаётся записать запись партии {path}: {reason}",
+    ),
 }
 
 

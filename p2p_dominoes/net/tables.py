@@ -14,7 +14,7 @@ import logging
 import secrets
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from contextlib import AsyncExitStack, suppress
 from dataclasses import dataclass
 from functools import partial
@@ -24,7 +24,7 @@ from typing import Final
 import trio
 
 from p2p_dominoes.engine import PRESETS, InvalidRecord, Rules
-from p2p_dominoes.engine.rules_text import describe_rules
+from p2p_dominoes.engine.rules_text import describe_rules, preset_label
 from p2p_dominoes.net.admission import (
     JOIN_DEADLINE,
     Admission,
@@ -69,6 +69,7 @@ from p2p_dominoes.net.runtime import (
     serve_link,
     sit_down,
 )
+from p2p_dominoes.net.said import said
 from p2p_dominoes.net.strangers import StrangerLog
 from p2p_dominoes.net.timing import bot_timing_path
 from p2p_dominoes.peer_text import peer_text
@@ -223,7 +224,14 @@ class _HostLobby:
         request = self.admission.answer(number, False)
         if request is None:
             return False
-        self.options.say(f"Refused {request.name} ({request.key.fingerprint}).")
+        self.options.say(
+            said(
+                "refused_request",
+                _lang(self.options),
+                name=request.name,
+                fingerprint=request.key.fingerprint,
+            )
+        )
         self.touch()
         return True
 
@@ -233,7 +241,9 @@ class _HostLobby:
             return False
         removed = self.seated.pop(seat)
         self.admission.removed(removed.key)
-        self.options.say(f"Removed {peer_text(removed.name, 64)} from seat {seat + 1}.")
+        self.options.say(
+            said("removed", _lang(self.options), name=peer_text(removed.name, 64), seat=seat + 1)
+        )
         self.touch()
         return True
 
@@ -245,18 +255,22 @@ async def host_table(
     rules: Rules,
     players: int,
     bots: int,
-    bot_strategy: str,
+    bot_strategy: str | Sequence[str],
     hands: int | None,
     desk: HostDesk | None = None,
 ) -> int:
     """Open a table, seat players and bots, then play; returns the exit status.
 
     With a `desk` (a person at the host) every joiner waits for the person's answer; without
-    one joiners are seated as they come. Bots the host starts itself are always seated.
+    one joiners are seated as they come. Bots the host starts itself are always seated;
+    `bot_strategy` is how they all play, or a list with each bot's own.
     """
     rules.check_players(players)
     if not 0 <= bots <= players - 1:
         raise PeerFailure(f"--bots must be between 0 and {players - 1}")
+    strategies = [bot_strategy] * bots if isinstance(bot_strategy, str) else list(bot_strategy)
+    if len(strategies) != bots:
+        raise PeerFailure(f"one strategy for each of the {bots} bots, not {len(strategies)}")
     listener = await open_listener(interface=options.interface, port=options.port)
     if options.timing is not None:
         options.timing.mark("listening")
@@ -268,9 +282,12 @@ async def host_table(
     session_box: list[TableSession] = []
     ready = trio.Event()
     say = options.say
-    say(f"Table '{table_name}' ({rules.name}, {players} seats) is open on port {listener.port}.")
-    say(f"Others can join with: p2p-dominoes join --connect {_dial_host(options)}:{listener.port}")
-    say(f"Your fingerprint: {options.identity.public.fingerprint}")
+    lang = _lang(options)
+    port = listener.port
+    named = _rules_name(rules.name, lang)
+    say(said("open", lang, table=table_name, rules=named, players=players, port=port))
+    say(said("join_with", lang, address=f"{_dial_host(options)}:{port}"))
+    say(said("your_fingerprint", lang, fingerprint=options.identity.public.fingerprint))
 
     async def handler(connection: Connection) -> None:
         if ready.is_set():
@@ -295,13 +312,14 @@ async def host_table(
                 lobby.admission.trust(bot_identity.public)
                 lobby.bot_numbers[bot_identity.public] = number
                 bot_name = f"bot-{number + 1}"
-                kept = _keep_bot(options, table_id, bot_name, bot_strategy, bot_identity)
+                strategy = strategies[number]
+                kept = _keep_bot(options, table_id, bot_name, strategy, bot_identity)
                 bot_nursery.start_soon(
                     _run_bot,
                     options,
                     listener.port,
                     bot_name,
-                    bot_strategy,
+                    strategy,
                     bot_identity,
                     kept,
                 )
@@ -334,7 +352,7 @@ async def host_table(
                 try:
                     await seated.connection.send(offer)
                 except (ConnectionClosed, NetError):
-                    say(f"{peer_text(seated.name, 64)} left before the game began.")
+                    say(said("left_before", lang, name=peer_text(seated.name, 64)))
             if advert is not None:
                 await advert.update(phase="playing", seats_taken=players)
             status = await play_table(run, nursery)
@@ -377,9 +395,9 @@ async def _advertise(
         )
         advert = await disco.advertise(info, listener.port, options.identity)
     except (DiscoveryError, OSError, ValueError) as exc:
-        options.say(f"Not advertised on the local network ({exc}); players can join by address.")
+        options.say(said("not_advertised", _lang(options), reason=exc))
         return None
-    options.say("Advertised on the local network (mDNS).")
+    options.say(said("advertised", _lang(options)))
     return advert
 
 
@@ -483,8 +501,14 @@ async def _lobby_member(connection: Connection, lobby: _HostLobby, ready: trio.E
     lobby.options.say(
         # No seat number: bots are put in their numbers' order as they arrive, so a number
         # said now could change; the seats line and "Seated at seat N" give the final ones.
-        f"{name} ({connection.peer.fingerprint}) took a seat "
-        f"({len(lobby.seated)} of {lobby.players})."
+        said(
+            "took_seat",
+            _lang(lobby.options),
+            name=name,
+            fingerprint=connection.peer.fingerprint,
+            seated=len(lobby.seated),
+            players=lobby.players,
+        )
     )
     await lobby.broadcast_seats()
     # Hold the connection (and notice a joiner who leaves, or is removed) until the game begins.
@@ -500,7 +524,7 @@ async def _lobby_member(connection: Connection, lobby: _HostLobby, ready: trio.E
             return
         if connection.closed:
             lobby.seated.remove(seated)
-            lobby.options.say(f"{name} left the lobby.")
+            lobby.options.say(said("left_lobby", _lang(lobby.options), name=name))
             await lobby.broadcast_seats()
             return
 
@@ -519,7 +543,14 @@ async def _await_answer(
             return False
         if connection.closed:
             if admission.withdraw(request.number) is not None:
-                lobby.options.say(f"{request.name} stopped asking (request {request.number}).")
+                lobby.options.say(
+                    said(
+                        "stopped_asking",
+                        _lang(lobby.options),
+                        name=request.name,
+                        number=request.number,
+                    )
+                )
                 lobby.touch()
             return False
         if ready.is_set() or len(lobby.seated) >= lobby.players:
@@ -528,7 +559,9 @@ async def _await_answer(
             await _refuse(connection, Refusal("full", "the table is full"))
             return False
         if any(r.number == request.number for r in admission.expire()):
-            lobby.options.say(f"Nobody answered {request.name} (request {request.number}).")
+            lobby.options.say(
+                said("unanswered", _lang(lobby.options), name=request.name, number=request.number)
+            )
             lobby.touch()
             await _refuse(connection, Refusal("unanswered", "the host did not answer"))
             return False
@@ -811,7 +844,8 @@ async def join_table(options: PeerOptions, target: Target) -> int:
             options.identity,
             handler,
         )
-        say(f"Listening on port {listener.port} for the other players.")
+        lang = _lang(options)
+        say(said("listening", lang, port=listener.port))
         # Table code: committed in our join (the same nonce on every retry), revealed once seated.
         nonce = new_table_nonce()
         while True:
@@ -822,10 +856,12 @@ async def join_table(options: PeerOptions, target: Target) -> int:
                 target.expect,
                 patience=target.patience,
                 progress=say,
+                lang=lang,
             ) as host:
                 if target.expect is None:
-                    say(f"Connected to {host.remote_address}, fingerprint {host.peer.fingerprint}:")
-                    say("compare it with the one the host's screen shows.")
+                    where, fingerprint = host.remote_address, host.peer.fingerprint
+                    say(said("connected_to", lang, address=where, fingerprint=fingerprint))
+                    say(said("compare_host", lang))
                 announced.clear()
                 announced.add(host.peer)
                 join = Join(
@@ -835,9 +871,8 @@ async def join_table(options: PeerOptions, target: Target) -> int:
                     seat_commitment(options.identity.public, nonce),
                 )
                 await host.send(encode_lobby(join))
-                say("Asked the host for a seat; waiting for the answer.")
+                say(said("asked", lang))
                 try:
-                    lang = str(getattr(options.ui, "lang", "en"))
                     offer, addresses, lobby = await _await_genesis(host, say, announced, lang)
                 except _TryAgain as busy:
                     if not waits:
@@ -846,10 +881,8 @@ async def join_table(options: PeerOptions, target: Target) -> int:
                             f"({peer_text(busy.refusal.reason, 200)}); try again later"
                         ) from None
                     wait = waits.pop(0)
-                    say(
-                        f"The host is busy ({peer_text(busy.refusal.reason, 200)}); "
-                        f"asking again in {wait:.0f} s."
-                    )
+                    reason = peer_text(busy.refusal.reason, 200)
+                    say(said("busy", lang, reason=reason, seconds=f"{wait:.0f}"))
                 else:
                     status = await _play_joined(
                         options,
@@ -961,11 +994,21 @@ def _check_genesis_against_lobby(transcript: Transcript, lobby: Seats) -> None:
         )
 
 
-def _match_length(max_hands: int | None) -> str:
+def _match_length(max_hands: int | None, lang: str = "en") -> str:
     """How long a match lasts, in words: "2 hands", "1 hand" or "a whole match"."""
     if max_hands is None:
-        return "a whole match"
-    return f"{max_hands} hand{'s' if max_hands != 1 else ''}"
+        return said("whole_match", lang)
+    return said("one_hand", lang) if max_hands == 1 else said("hands", lang, n=max_hands)
+
+
+def _rules_name(name: str, lang: str) -> str:
+    """A rule set's name for the lobby lines: a preset's own words in Russian, else the name."""
+    return preset_label(name, lang) if lang == "ru" else name
+
+
+def _lang(options: PeerOptions) -> str:
+    """The language the player's UI speaks (the terminal's and the page's have one)."""
+    return str(getattr(options.ui, "lang", "en"))
 
 
 _REFUSED_BECAUSE: Final = {
@@ -1005,8 +1048,8 @@ async def _await_genesis(
             if message.code in RETRY_CODES:
                 raise _TryAgain(message)
             because = _REFUSED_BECAUSE.get(message.code, "the host refused")
-            said = peer_text(message.reason, 200)
-            words = because if said in ("", because) else f"{because} (the host says: {said})"
+            given = peer_text(message.reason, 200)
+            words = because if given in ("", because) else f"{because} (the host says: {given})"
             raise PeerFailure(f"no seat [{message.code}]: {words}")
         if isinstance(message, Seats):
             addresses = {i: (s.address, s.port) for i, s in enumerate(message.seats)}
@@ -1017,12 +1060,19 @@ async def _await_genesis(
             names = tuple(f"{peer_text(s.name, 64)} ({s.key.fingerprint})" for s in message.seats)
             if names != shown:
                 table = peer_text(message.table_name, 64)
-                rules = peer_text(message.rules.name, 64)
+                rules = _rules_name(peer_text(message.rules.name, 64), lang)
                 if message.max_hands is not None:
-                    rules += f", {_match_length(message.max_hands)}"
+                    rules += f", {_match_length(message.max_hands, lang)}"
                 say(
-                    f"Table '{table}' ({rules}): "
-                    f"{len(names)} of {message.seats_total} seats: " + ", ".join(names)
+                    said(
+                        "seats_of",
+                        lang,
+                        table=table,
+                        rules=rules,
+                        seated=len(names),
+                        total=message.seats_total,
+                        names=", ".join(names),
+                    )
                 )
                 shown = names
             if message.rules != rules_shown:  # what the table plays, before sitting down
@@ -1137,10 +1187,11 @@ async def resume_table(options: PeerOptions, directory: Path) -> int:
         raise PeerFailure(f"the log does not replay: {exc}") from None
     if session.hand is not None:  # a crash between an audit and its forget leaves a file
         secrets.forget_before(session.hand.number)
+    lang = _lang(options)
+    torn = said("torn", lang, count=dropped) if dropped else ""
+    label = header.name or transcript.table_id.hex()[:8]
     options.say(
-        f"Resuming '{header.name or transcript.table_id.hex()[:8]}' at seat {header.seat + 1}: "
-        f"{len(messages)} messages replayed"
-        + (f", {dropped} torn bytes dropped" if dropped else "")
+        said("resuming", lang, table=label, seat=header.seat + 1, count=len(messages), torn=torn)
     )
     peers = {p.seat: (p.host, p.port) for p in contents.peers}
     own_port = peers.get(header.seat, ("", options.port))[1]
@@ -1156,7 +1207,8 @@ async def resume_table(options: PeerOptions, directory: Path) -> int:
         if header.seat == 0:
             bots = bot_seats(directory)
             if bots:
-                options.say("Bringing back our bots: " + ", ".join(b.name for b in bots) + ".")
+                names = ", ".join(b.name for b in bots)
+                options.say(said("bots_back", lang, names=names))
             for bot in bots:
                 bot_nursery.start_soon(_resume_bot, options, bot)
         for seat, address in peers.items():

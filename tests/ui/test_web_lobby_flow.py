@@ -65,6 +65,12 @@ def test_the_host_closes_its_waiting_room(ann: PlayProcess) -> None:
         ({"players": 7}, "players", "A table has 2 to 4 players."),
         ({"players": 3, "bots": 3}, "bots", "Bots: from 0 to one fewer than the players (2)."),
         ({"players": 2, "bot": "genius"}, "bot", "Choose one of the listed bots."),
+        ({"players": 3, "bots": 2, "bot": ["greedy"]}, "bot", "Choose one of the listed bots."),
+        (
+            {"players": 3, "bots": 2, "bot": ["greedy", "genius"]},
+            "bot",
+            "Choose one of the listed bots.",
+        ),
         ({"players": 2, "rules": "chess"}, "rules", "Choose one of the listed rules."),
     ],
 )

@@ -1,5 +1,6 @@
-"""What the page is told about each move (the last one, where its tile lies, a drawn tile on the
-drawer's own page) and the page's choice of language, over a real `play` peer and its bot."""
+"""What the page is told about each move (the last one, the recent ones with serials, where its
+tile lies, a drawn tile on the drawer's own page) and the page's choice of language, over a real
+`play` peer and its bot."""
 
 from __future__ import annotations
 
@@ -49,6 +50,20 @@ def test_the_last_move_says_who_played_what_and_where(tmp_path: Path) -> None:
             and m["last_action"]["seat"] != turn["seat"]
         ]
         assert all(draw["drawn"] is None for draw in others)  # the bot's tiles stay hidden
+        # Every move of the hand is listed, each once with a serial that grows by one, and the
+        # last listed is the last move (a page told two moves at once captions both).
+        listed: dict[int, State] = {}
+        for message in page.messages:
+            if message.get("screen") == "table" and message.get("hand_number") == 1:
+                for move in message["recent_actions"]:
+                    assert listed.setdefault(move["serial"], move)["tile"] == move["tile"]
+                if message["recent_actions"]:
+                    last = message["recent_actions"][-1]
+                    assert {**last, "serial": 0} == {**message["last_action"], "serial": 0}
+        serials = sorted(listed)
+        assert serials == list(range(serials[0], serials[0] + len(serials))), serials
+        plays = [m for m in listed.values() if m["kind"] == "play"]
+        assert len(plays) == len(page.table["line"]) or page.table.get("final_board")
     finally:
         ann.stop()
 

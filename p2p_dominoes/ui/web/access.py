@@ -83,6 +83,11 @@ class PageAccess:
         self.sessions_started += 1
         return self._session
 
+    def resume(self, session: PageSession) -> None:
+        """Admit the session a previous run of this peer gave its browser (kept on disk), until
+        a link is spent for a new one."""
+        self._session = session
+
     def admits(self, cookie: str | None) -> bool:
         """True if `cookie` is the current session's cookie value (enough for the HTML)."""
         session = self._session

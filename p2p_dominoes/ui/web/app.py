@@ -27,8 +27,9 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from p2p_dominoes.net.strangers import StrangerLog
-from p2p_dominoes.ui.web.access import PageAccess, cookie_name, well_formed
+from p2p_dominoes.ui.web.access import PageAccess, PageSession, cookie_name, well_formed
 from p2p_dominoes.ui.web.hub import Hub, elsewhere
+from p2p_dominoes.ui.web.page_session import save_page_session
 from p2p_dominoes.ui.web.rules_api import rules_routes
 
 log = logging.getLogger("p2p_dominoes.ui.web")
@@ -91,6 +92,14 @@ class Guard:
         await self.app(scope, receive, send_with_headers)
 
 
+def _keep_session(data_dir: Path, port: int, session: PageSession) -> None:
+    """Save the page's session for the next run; without it a restart needs a new link."""
+    try:
+        save_page_session(data_dir, port, session)
+    except OSError as exc:
+        log.warning("cannot keep the page's session in %s: %s", data_dir, exc.strerror or exc)
+
+
 def create_app(
     hub: Hub, access: PageAccess, lang: str = "en", data_dir: Path | None = None
 ) -> ASGIApp:
@@ -117,6 +126,8 @@ def create_app(
             session = access.exchange(tokens[0]) if request.method == "GET" else None
             if session is not None:
                 hub.release_all(takeover=False)  # a new session: the old cookie is dead
+                if data_dir is not None:  # a restarted `play` admits this tab again
+                    _keep_session(data_dir, request.scope["server"][1], session)
                 response = HTMLResponse(enter_html(session.key))
                 response.set_cookie(
                     cookie_name(request.scope["server"][1]),

@@ -74,6 +74,7 @@ from p2p_dominoes.ui.narration import narrate
 from p2p_dominoes.ui.web.hub import Hub
 from p2p_dominoes.ui.web.refusals import refusal
 from p2p_dominoes.ui.web.snapshot import (
+    RECENT_ACTIONS,
     TableProgress,
     chain,
     end_of,
@@ -188,8 +189,14 @@ class WebUI:
                 progress.alert = f"{names[event.blame.seat]}: {event.blame.reason}"
             elif isinstance(event, ActionTaken):
                 progress.last_action = _last_action(event)
+                progress.action_serial += 1
+                progress.recent_actions.append(
+                    {**progress.last_action, "serial": progress.action_serial}
+                )
+                del progress.recent_actions[:-RECENT_ACTIONS]
             if isinstance(event, HandStarted):
                 progress.last_action = None
+                progress.recent_actions.clear()
             progress.log.extend(narrate(event, names, self.lang, me=seat))
             if isinstance(event, ActionTaken):
                 progress.waiting_for = ""
@@ -843,7 +850,11 @@ def _check_host(command: dict[str, Any], data_dir: Path | None = None) -> dict[s
         return _Problem("players", "players")
     if type(bots) is not int or not 0 <= bots < players:
         return _Problem("bots", "bots", (("most", players - 1),))
-    if not isinstance(bot, str) or bot not in BOTS:
+    if isinstance(bot, list):  # each bot its own strategy, one per bot
+        if len(bot) != bots or not all(isinstance(b, str) and b in BOTS for b in bot):
+            return _Problem("bot", "bot")
+        bot = list(bot)
+    elif not isinstance(bot, str) or bot not in BOTS:
         return _Problem("bot", "bot")
     if hands is not None and (type(hands) is not int or not 1 <= hands <= MAX_HANDS):
         return _Problem("hands", "hands", (("most", MAX_HANDS),))

@@ -213,9 +213,13 @@ class TableProgress:
     failure: str = ""
     """Why this peer could not go on (a PeerFailure), once the table has stopped for it."""
     resumable: bool = False
+    """The data directory still holds this table unfinished (the lobby may resume it)."""
     last_action: dict[str, Any] | None = None
     """The hand's most recent move (seat, kind, tile, value), or None."""
-    """The data directory still holds this table unfinished (the lobby may resume it)."""
+    recent_actions: list[dict[str, Any]] = field(default_factory=list)
+    """The hand's last few moves, oldest first, each with its serial number."""
+    action_serial: int = 0
+    """How many moves this peer has seen (the serial of the latest)."""
 
 
 def table_snapshot(
@@ -252,6 +256,7 @@ def table_snapshot(
         **presence_json(progress.presence, names, lang),
         "next_hand": _next_hand_json(progress, session),
         "stopped": stopped_json(session.blame, progress, names, lang),
+        "resume_table": session.transcript.table_id.hex() if progress.resumable else None,
         "alert": progress.alert,
         "log": progress.log[-60:],
         "end": _end_json(progress, lang, names),
@@ -270,6 +275,7 @@ def table_snapshot(
         "description": "",
         "controls": None,
         "last_action": None,
+        "recent_actions": [],
         "goal": goal_text(session.rules, session.players, lang),
         "rules_summary": " ".join(describe_rules(session.rules.to_dict(), lang)),
         "boneyard_in_play": session.rules.drawing is not Drawing.NEVER,
@@ -301,6 +307,7 @@ def table_snapshot(
     data["rule_notes"] = [note_text(note, lang, names) for note in public.notes]
     data["closed"] = [{"tile": p.tile.key, "value": p.value} for p in public.line.closed]
     data["last_action"] = _with_end(progress.last_action, tiles)
+    data["recent_actions"] = [_with_end(a, tiles) for a in progress.recent_actions]
     in_turns = session.phase is Phase.TURNS
     data["turn"] = public.turn if not public.over else None
     view = session.view()
@@ -312,6 +319,10 @@ def table_snapshot(
     data["controls"] = draw_and_pass(view, lang) if in_turns else None
     data["can_skip"] = in_turns and session.awaiting_action and view.can_skip()
     return data
+
+
+RECENT_ACTIONS = 8
+"""Moves kept in the snapshot: enough for every seat's move that can reach a page at once."""
 
 
 def _with_end(action: dict[str, Any] | None, line: list[dict[str, Any]]) -> dict[str, Any] | None:

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
 import re
+import signal
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
@@ -65,6 +68,7 @@ class Peer:
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             text=True,
+            start_new_session=True,  # its bots too: kill() stops them all
         )
         assert self.process.stdout is not None
         line = self.process.stdout.readline()
@@ -80,6 +84,13 @@ class Peer:
 
     def stop(self) -> None:
         self.process.terminate()
+        self.process.wait(10)
+        self.kill()  # whatever is left of its group (bots)
+
+    def kill(self) -> None:
+        """SIGKILL to `play` and the bots it started (a crash, a machine switched off)."""
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.process.pid, signal.SIGKILL)
         self.process.wait(10)
 
 
@@ -120,6 +131,11 @@ def open_page(browser: Browser) -> Iterator[Callable[..., Page]]:
         page = context.new_page()
         page.errors = []  # type: ignore[attr-defined]
         page.on("pageerror", lambda error: page.errors.append(str(error)))  # type: ignore[attr-defined]
+        # "Leave the table?" on a reload or a close mid-hand: kept, and answered "leave" (as
+        # a player who means it), so that tests that reload go on.
+        dialogs: list[str] = []
+        page.dialogs = dialogs  # type: ignore[attr-defined]
+        page.on("dialog", lambda dialog: (dialogs.append(dialog.type), dialog.accept()))
         page.goto(peer.url)
         return page
 

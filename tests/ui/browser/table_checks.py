@@ -94,9 +94,9 @@ def _script(name: str) -> str:
 
 
 def accessibility_defects(page: Page) -> list[str]:
-    """The defects an axe-core run found on the old page, checked here by hand (axe-core itself
-    cannot be fetched inside the test's namespace): text under 4.5:1 (3:1 large), an empty table
-    header, the fullwidth plus glyph, a scrolling log that cannot take focus, a nameless button."""
+    """Cheap checks run at every step of a match (test_axe.py runs axe-core itself at three
+    moments): text under 4.5:1 (3:1 large), an empty table header, the fullwidth plus glyph
+    (which axe-core does not check), a scrolling log that cannot take focus, a nameless button."""
     low: list[str] = page.evaluate(_script("low_contrast.js"))
     other: list[str] = page.evaluate(_script("page_defects.js"))
     return low + other

@@ -42,13 +42,14 @@ TABLE = {
 
 RENDER = """async ([snapshot]) => {
   const { renderSeats } = await import("/static/seats.js");
-  const { renderOverlay } = await import("/static/overlays.js");
+  const { renderOverlay, renderPause } = await import("/static/overlays.js");
   window.sent = [];
   document.getElementById("lobby").hidden = true;
   document.getElementById("table").hidden = false;
   renderSeats(document.getElementById("players"), snapshot, { 1: { kind: "pass", count: 0 } });
   const send = (message) => window.sent.push(message);
   renderOverlay(snapshot, { send, codeText: () => "", onClose: () => {} });
+  renderPause(snapshot);
 }"""
 
 
@@ -153,3 +154,38 @@ def test_a_closed_end_and_a_game_without_boneyard_are_drawn_as_such(
     expect(page.locator("#boneyard .drawable .back")).to_have_count(12)
     expect(page.locator("#boneyard .kept .back")).to_have_count(2)
     expect(page.locator("#boneyard")).to_contain_text("2 never drawn")
+
+
+OBSERVE = """async ([before, after]) => {
+  const { moves, observe } = await import("/static/moves.js");
+  observe(null, before);
+  const said = observe(before, after);
+  const seen = { said, recent: [...moves.recent], last: moves.last, badges: moves.badges };
+  return { ...seen, again: observe(after, { ...after }) };
+}"""
+
+
+def _hand(line: list[str], serials: list[dict[str, object]]) -> dict[str, object]:
+    tiles = [{"tile": k, "left": int(k[0]), "right": int(k[2]), "double": False} for k in line]
+    return {
+        "screen": "table", "names": ["Ann", "Bob", "bot-1"], "seat": 0, "turn": 0,
+        "hand_number": 1, "line": tiles, "hand": [{"tile": "0|1", "fits": []}],
+        "counts": [1, 5, 5], "recent_actions": serials,
+    }  # fmt: skip
+
+
+def test_two_moves_in_one_snapshot_are_both_captioned(
+    peers: Callable[..., Peer], open_page: Callable[..., Page]
+) -> None:
+    page = open_page(peers("Ann", 47883))
+    page.wait_for_selector("#lobby:not([hidden])")
+    lead = {"seat": 0, "kind": "play", "tile": "2|5", "value": None, "end": "lead", "serial": 7}
+    before = _hand(["2|5"], [lead])
+    bob = {"seat": 1, "kind": "play", "tile": "5|6", "value": 5, "end": "right", "serial": 8}
+    bot = {"seat": 2, "kind": "pass", "tile": None, "value": None, "end": None, "serial": 9}
+    after = _hand(["2|5", "5|6"], [lead, bob, bot])
+    seen = page.evaluate(OBSERVE, [before, after])
+    assert seen["said"] == "Bob played [5|6] on the 5. bot-1 passed"
+    assert seen["recent"] == ["bot-1 passed", "Bob played [5|6] on the 5"]
+    assert seen["last"] == "5|6" and seen["badges"] == {"2": {"kind": "pass", "count": 0}}
+    assert seen["again"] == ""  # the same moves in the next snapshot: nothing new to tell

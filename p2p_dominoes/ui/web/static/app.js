@@ -10,10 +10,11 @@ import { renderBoneyard, renderMe, renderSeats } from "./seats.js";
 import { renderBoard } from "./board.js";
 import { renderHand } from "./hand.js";
 import { moves, observe } from "./moves.js";
-import { renderOverlay } from "./overlays.js";
+import { renderOverlay, renderPause } from "./overlays.js";
 import { enableDrag } from "./drag.js";
 
 const LANG_KEY = "p2p-dominoes-lang";
+const SOUND_KEY = "p2p-dominoes-sound";  // "on": a beep when the turn comes (off by default)
 const ACTION_HOLD_MS = 2000;  // after a draw, pass or play: ignore more until the peer answers
 
 let state = null;
@@ -24,6 +25,10 @@ let peerLost = false;
 let pending = null;       // { until, sign }: an action sent and not answered yet
 let focusHand = false;    // after our own play: put the focus back into the hand
 let retry = null;
+let receivedAt = 0;       // when the current snapshot came (its counters are as of then)
+let tickedAt = 0;         // the whole seconds since the snapshot that the clock last drew
+let warnedAbout = "";     // the stall warning last announced (seat and kind), once each
+const CLOCK_MS = 200;     // the page's own clock: counters tick every second between snapshots
 
 // -- language ------------------------------------------------------------------------------------
 
@@ -61,6 +66,8 @@ function receive(message) {
   } else if (message.type === "state") {
     const prev = state;
     state = message;
+    receivedAt = Date.now();
+    tickedAt = 0;
     setPeerLost(false);
     applyLang(chooseLang(state));
     syncPeerLang();
@@ -107,8 +114,29 @@ function announceChanges(prev, caption) {
   const mineBefore = prev && prev.screen === "table" && prev.turn === prev.seat && prev.hand_number === s.hand_number;
   const parts = [];
   if (caption) parts.push(caption);
-  if (mineNow && !mineBefore) parts.push(t("your_turn"));
+  if (mineNow && !mineBefore) { parts.push(t("your_turn")); beep(); }
   if (parts.length) announce(parts.join(". "));
+}
+
+// A short beep made on the spot (WebAudio; no sound file is fetched), when the player asked.
+let audio = null;
+function beep() {
+  if (localStorage.getItem(SOUND_KEY) !== "on" || !window.AudioContext) return;
+  audio = audio || new AudioContext();
+  const tone = audio.createOscillator();
+  const gain = audio.createGain();
+  tone.frequency.value = 660;
+  gain.gain.setValueAtTime(0.15, audio.currentTime);
+  gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.25);
+  tone.connect(gain).connect(audio.destination);
+  tone.start();
+  tone.stop(audio.currentTime + 0.25);
+}
+
+// Leaving the page mid-hand asks first (the table would wait for this player, then stop).
+function midHand() {
+  const s = state;
+  return Boolean(s && s.screen === "table" && s.counts?.length && !s.stopped && !s.match?.over && !peerLost);
 }
 
 function showElsewhere(takeover) {
@@ -182,9 +210,6 @@ function renderTable() {
   const names = s.names;
   $("alert").hidden = !s.alert;
   $("alert").textContent = s.alert || "";
-  const stall = s.stall_warning;
-  $("stall").hidden = !stall;
-  $("stall").textContent = stall ? stall.text : "";
   const turn = $("turn");
   if (s.turn === null || s.turn === undefined) turn.replaceChildren();
   else if (s.turn === s.seat) turn.replaceChildren(t("your_turn"), el("span", { className: "hint", textContent: ` ${t("turn_hint")}` }));
@@ -195,28 +220,71 @@ function renderTable() {
   $("progress").textContent = progress.total && progress.done < progress.total
     ? (progress.done ? t("shuffle", progress.last, progress.done, progress.total) : t("shuffling", progress.total))
     : "";
-  $("waiting").textContent = s.waiting ? t("waiting", s.waiting.name, s.waiting.seconds) : "";
   renderCode();
   $("goal").hidden = !s.goal;
   $("goal").textContent = s.goal || "";
   $("rules-box").hidden = !s.rules_summary;
   $("rules-text").textContent = s.rules_summary || "";
-  renderSeats($("players"), s, moves.badges);
-  renderMe($("me-bar"), s, moves.badges);
   if (s.description) description = s.description;
   $("board-text").textContent = description;
   if (selected && !s.hand.some((h) => h.tile === selected && h.fits.length)) selected = null;
   renderOverlay(s, { send, codeText, onClose: () => focusHandNow() });
+  renderClock(s);
   drawBoard();
   drawHand();
   renderBoneyard($("boneyard"), s);
   renderControls();
   $("scores-text").textContent = names.map((n, i) => `${n}: ${s.scores[i]}`).join(" · ") + ` (${t("target_score", s.target)})`;
   const log = $("log");
-  log.replaceChildren(...s.log.map((line) => el("li", { textContent: line })));
+  log.replaceChildren(...s.log.map((line) => el("p", { textContent: line })));
   log.scrollTop = log.scrollHeight;
   document.title = myTurn() ? t("title_your_turn") : t("title");
   if (focusHand) { focusHand = false; focusHandNow(); }
+}
+
+// Counters as of now: the snapshot's, aged by the whole seconds since it came (the peer sends
+// them again only every few seconds, or when something changes).
+function aged(s) {
+  const gone = Math.floor((Date.now() - receivedAt) / 1000);
+  if (gone <= 0) return s;
+  const up = (v) => (v === null || v === undefined ? v : v + gone);
+  const down = (v) => Math.max(0, v - gone);
+  return {
+    ...s,
+    waiting: s.waiting && { ...s.waiting, seconds: up(s.waiting.seconds) },
+    presence: s.presence && s.presence.map((p) => ({ ...p, away_seconds: up(p.away_seconds), turn_seconds: up(p.turn_seconds) })),
+    stall_warning: s.stall_warning && { ...s.stall_warning, seconds_left: down(s.stall_warning.seconds_left) },
+    next_hand: s.next_hand && (s.next_hand.ready ? s.next_hand : { ...s.next_hand, seconds_left: down(s.next_hand.seconds_left) }),
+  };
+}
+
+function stallText(w) {
+  if (!("me" in w)) return w.text || "";  // an older peer: its own words
+  if (w.me) return t("stall_you_move", w.seconds_left);
+  return t(w.away ? "stall_come_back" : "stall_to_move", w.name, w.seconds_left);
+}
+
+// What counts: the stall warning, whom we wait for, each seat's presence, the pause before the
+// next hand. Drawn with each snapshot and again every second by the page's own clock.
+function renderClock(s) {
+  const stall = s.stall_warning;
+  $("stall").hidden = !stall;
+  $("stall").textContent = stall ? stallText(stall) : "";
+  const about = stall ? `${stall.seat} ${stall.away} ${stall.me}` : "";
+  if (about && about !== warnedAbout) announce(stallText(stall));  // said once, not every second
+  warnedAbout = about;
+  $("waiting").textContent = s.waiting ? t("waiting", s.waiting.name, s.waiting.seconds) : "";
+  renderSeats($("players"), s, moves.badges);
+  renderMe($("me-bar"), s, moves.badges);
+  renderPause(s);
+}
+
+function tick() {
+  if (!state || state.screen !== "table" || peerLost || elsewhereShown) return;
+  const gone = Math.floor((Date.now() - receivedAt) / 1000);
+  if (gone === tickedAt) return;
+  tickedAt = gone;
+  renderClock(aged(state));
 }
 
 function drawBoard() {
@@ -278,7 +346,7 @@ function renderCode() {
 }
 
 function addLog(line) {
-  $("log").append(el("li", { textContent: line }));
+  $("log").append(el("p", { textContent: line }));
   announce(line);
 }
 
@@ -367,7 +435,8 @@ function setup() {
   $("download").addEventListener("click", () => send({ type: "record" }));
   $("rematch").addEventListener("click", () => send({ type: "rematch" }));
   $("to-lobby").addEventListener("click", () => send({ type: "lobby" }));
-  $("resume-table").addEventListener("click", () => send({ type: "lobby" }));
+  // Resume this very table (its id from the peer); an older peer: the lobby, which offers it.
+  $("resume-table").addEventListener("click", () => send(state?.resume_table ? { type: "resume", table: state.resume_table } : { type: "lobby" }));
   $("take-over").addEventListener("click", takeOver);
   enableDrag($("hand"), {
     choose: (key) => {
@@ -377,6 +446,17 @@ function setup() {
     drop: (end) => playAt(end),
   });
   document.addEventListener("keydown", onKey);
+  $("sound").checked = localStorage.getItem(SOUND_KEY) === "on";
+  $("sound").addEventListener("change", () => {
+    localStorage.setItem(SOUND_KEY, $("sound").checked ? "on" : "off");
+    if ($("sound").checked) { audio = audio || (window.AudioContext ? new AudioContext() : null); audio?.resume(); }
+  });
+  window.addEventListener("beforeunload", (event) => {
+    if (!midHand()) return;
+    event.preventDefault();
+    event.returnValue = "";  // the browser shows its own "Leave site?" question
+  });
+  setInterval(tick, CLOCK_MS);
   let resizing = null;
   window.addEventListener("resize", () => {
     cancelAnimationFrame(resizing);

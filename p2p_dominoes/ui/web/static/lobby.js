@@ -9,6 +9,25 @@ function presetLabel(name) {
   return label === `preset_${name}` ? name : label;
 }
 
+let strategies = [];  // the bots the peer offers (p2p_dominoes.bots.BOTS)
+
+// One choice per bot asked for ("bot-1 plays: greedily"), each kept while the count changes.
+function renderBotKinds() {
+  const box = $("bot-kinds");
+  const count = strategies.length ? Math.max(0, Math.min(3, Number($("create-bots").value) || 0)) : 0;
+  box.hidden = !count;
+  const rows = [...box.querySelectorAll("label")];
+  for (const row of rows.slice(count)) row.remove();
+  for (let i = rows.length; i < count; i += 1) {
+    const select = el("select", { id: `create-bot-kind-${i + 1}`, className: "bot-kind" });
+    box.append(el("label", {}, el("span", { className: "bot-name", translate: "no", textContent: `bot-${i + 1} ` }), select));
+  }
+  for (const select of box.querySelectorAll("select")) {
+    const chosen = select.value || "random";
+    select.replaceChildren(...strategies.map((name) => new Option(t(`bot_${name}`), name, name === chosen, name === chosen)));
+  }
+}
+
 export function renderLobby(s, send) {
   const me = s.me;
   $("my-address").textContent = me.addresses.map((a) => (a.includes(":") ? `[${a}]` : a) + `:${me.port}`).join("  ·  ");
@@ -26,14 +45,8 @@ export function renderLobby(s, send) {
       option.textContent = s.presets.includes(option.value) ? presetLabel(option.value) : `${option.value} (${t("saved_set")})`;
     }
   }
-  const strategies = s.bot_strategies || [];
-  $("bot-kind-label").hidden = !strategies.length;
-  const kind = $("create-bot-kind");
-  if (kind.options.length !== strategies.length) {
-    kind.replaceChildren(...strategies.map((name) => new Option(t(`bot_${name}`), name, name === "random", name === "random")));
-  } else {
-    for (const option of kind.options) option.textContent = t(`bot_${option.value}`);
-  }
+  strategies = s.bot_strategies || [];
+  renderBotKinds();
   const body = $("tables").querySelector("tbody");
   body.replaceChildren(...s.tables.map((table) => {
     const row = el("tr");
@@ -55,18 +68,18 @@ export function renderLobby(s, send) {
     $("lobby-error").hidden = !error;
     $("lobby-error").textContent = error ? error.text : "";
   }
-  for (const field of ["create-seats", "create-bots", "create-hands", "create-name", "join-address"]) {
+  for (const field of ["create-seats", "create-bots", "create-hands", "create-stall", "create-name", "join-address"]) {
     $(field).removeAttribute("aria-invalid");
   }
   if (error?.field) {
-    const map = { players: "create-seats", bots: "create-bots", hands: "create-hands", table: "create-name", address: "join-address" };
+    const map = { players: "create-seats", bots: "create-bots", hands: "create-hands", stall_timeout: "create-stall", table: "create-name", address: "join-address" };
     if (map[error.field]) $(map[error.field]).setAttribute("aria-invalid", "true");
   }
   const joining = s.joining;
   $("joining").hidden = !joining;
   if (joining) $("joining-text").textContent = joining.line || t("joining", joining.address, joining.seconds);
   renderUnfinished(s, send);
-  $("lobby-lines").replaceChildren(...s.lines.map((line) => el("li", { textContent: line })));
+  $("lobby-lines").replaceChildren(...s.lines.map((line) => el("p", { textContent: line })));
   renderHostLobby(s, send);
 }
 
@@ -125,6 +138,7 @@ function renderHostLobby(s, send) {
 }
 
 export function setupLobby(send) {
+  $("create-bots").addEventListener("input", renderBotKinds);
   $("create-form").addEventListener("submit", (event) => {
     event.preventDefault();
     $("lobby-error").hidden = true;
@@ -134,7 +148,10 @@ export function setupLobby(send) {
       players: Number($("create-seats").value), bots: Number($("create-bots").value),
       hands: hands ? Number(hands) : null,
     };
-    if ($("create-bot-kind").options.length) command.bot = $("create-bot-kind").value;
+    const kinds = [...$("bot-kinds").querySelectorAll("select")].map((select) => select.value);
+    if (kinds.length && kinds.length === command.bots) command.bot = kinds;
+    const stall = $("create-stall").value;
+    if (stall) command.stall_timeout = Number(stall);
     send(command);
   });
   $("join-form").addEventListener("submit", (event) => {

@@ -1,6 +1,7 @@
-// What just happened, worked out from consecutive snapshots (or taken from `last_action` when
-// the peer sends it): the last tile played, the tile just drawn, passes and draws per seat, and
-// a short caption ("Bob played [2|5] on the 5") that the live region also reads.
+// What just happened: taken from the peer's `recent_actions` (each move with its serial, so two
+// moves in one snapshot are both told), else worked out from consecutive snapshots: the last
+// tile played, the tile just drawn, passes and draws per seat, and a short caption per move
+// ("Bob played [2|5] on the 5") that the live region also reads.
 
 import { t } from "./strings.js";
 
@@ -14,6 +15,8 @@ export const moves = {
   caption: "",
   recent: [],       // the last few captions, newest first
   finalLine: null,  // the last line seen of the hand that ended (kept for the summary)
+  serial: 0,        // the serial of the last move captioned (the peer's `recent_actions`)
+  leadTile: null,   // key of the hand's first tile (the lead's index moves as tiles go left)
 };
 
 function tileText(key) {
@@ -72,8 +75,11 @@ export function observe(prev, s) {
     moves.badges = {};
     moves.caption = "";
     moves.recent = [];
+    moves.leadTile = s.line.length ? s.line[moves.lead].tile : null;
+    for (const action of s.recent_actions || []) moves.serial = Math.max(moves.serial, action.serial);
     return "";
   }
+  if (Array.isArray(s.recent_actions)) return observeActions(prev, s);
   if (typeof s.lead === "number") moves.lead = s.lead;
   let caption = "";
   const action = s.last_action;
@@ -127,4 +133,33 @@ export function observe(prev, s) {
     moves.recent = [caption, ...moves.recent].slice(0, 3);
   }
   return caption;
+}
+
+// Every move the peer lists since the last one captioned (several can come in one snapshot),
+// oldest first; returns their captions joined, for the live region.
+function observeActions(prev, s) {
+  if (!moves.leadTile && s.line.length) moves.leadTile = s.line[0].tile;
+  const at = s.line.findIndex((tile) => tile.tile === moves.leadTile);
+  if (at >= 0) moves.lead = at;
+  const had = new Set(prev.hand.map((h) => h.tile));
+  const newKeys = s.hand.map((h) => h.tile).filter((k) => !had.has(k));
+  if (prev.hand.length) for (const key of newKeys) moves.fresh.add(key);
+  const captions = [];
+  for (const action of s.recent_actions) {
+    if (action.serial <= moves.serial) continue;
+    moves.serial = action.serial;
+    let caption = "";
+    if (action.kind === "play") caption = played(s, action.seat, action.tile, action.end, action.value);
+    else if (action.kind === "pass") caption = passed(s, action.seat);
+    else if (action.kind === "draw") {
+      const mine = action.seat === s.seat;
+      const keys = mine ? (action.drawn ? [action.drawn] : newKeys) : [];
+      caption = drew(s, action.seat, 1, keys);
+    }
+    if (caption) captions.push(caption);
+  }
+  if (!captions.length) return "";
+  moves.caption = captions[captions.length - 1];
+  moves.recent = [...[...captions].reverse(), ...moves.recent].slice(0, 3);
+  return captions.join(". ");
 }

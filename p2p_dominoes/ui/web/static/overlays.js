@@ -81,7 +81,6 @@ export function renderOverlay(s, { send, codeText, onClose }) {
   const next = $("next-hand");
   next.hidden = kind !== "hand";
   next.disabled = Boolean(pause?.ready);
-  $("summary-next").textContent = pause ? (pause.ready ? t("next_waiting") : t("next_in", pause.seconds_left)) : "";
   $("summary-goal").textContent = s.goal || "";
   const steps = kind === "stopped" ? (s.stopped.next || ["lobby", "record"]) : (kind === "match" ? ["lobby", "record"] : ["record"]);
   // The peer says when a rematch is on offer (to the host and the joiners); an older peer: the host.
@@ -98,4 +97,10 @@ export function renderOverlay(s, { send, codeText, onClose }) {
     if ("next_hand" in s) send({ type: "next_hand" });
     else { dismissed = end.hand_number; renderOverlay(s, { send, codeText, onClose }); }
   };
+}
+
+// The pause before the next hand, counting down (the page's clock redraws it every second).
+export function renderPause(s) {
+  const pause = s.next_hand;
+  $("summary-next").textContent = pause ? (pause.ready ? t("next_waiting") : t("next_in", pause.seconds_left)) : "";
 }

@@ -1,0 +1,58 @@
+"""The peer's own lines on a Russian page (the lobby's status lines and the table's log, which
+net/ writes): a host and a joiner, both in Russian, see no English from a table's opening to its
+first moves, once names, fingerprints, addresses and the command to type are set aside."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from tests.ui.web_peers import PageDriver, PlayProcess
+
+FINGERPRINT = re.compile(r"[A-Z2-7]{4}(?:-[A-Z2-7]{4}){7}")
+# A command to type, a bot's name, a network term, a rules source's proper name.
+KEPT = ("p2p-dominoes join --connect", "bot-1", "mDNS", "Pagat")
+CODE_IN_ENGLISH = re.compile(r" / [a-z ]+ \(")  # the table code's words, in English as well
+
+
+def english_in(lines: list[str]) -> list[str]:
+    """The lines that still hold a Latin word (two letters or more)."""
+    left = []
+    for line in lines:
+        text = CODE_IN_ENGLISH.sub(" (", FINGERPRINT.sub(" ", line))
+        for kept in KEPT:
+            text = text.replace(kept, " ")
+        if re.search(r"[A-Za-z]{2,}", text):
+            left.append(line)
+    return left
+
+
+def lines_of(page: PageDriver) -> list[str]:
+    seen: list[str] = []
+    for message in page.messages:
+        for line in message.get("lines", []) + message.get("log", []):
+            if line not in seen:
+                seen.append(line)
+    return seen
+
+
+def test_a_russian_host_and_joiner_read_their_peers_lines_in_russian(tmp_path: Path) -> None:
+    anna = PlayProcess("Анна", tmp_path / "anna", lang="ru")
+    boris = PlayProcess("Борис", tmp_path / "boris", lang="ru")
+    try:
+        host, joiner = anna.page(), boris.page()
+        host.wait_for(lambda p: p.lobby)
+        table = {"type": "host", "table": "Кухня", "rules": "draw", "players": 3, "bots": 1}
+        host.send({**table, "hands": 1})
+        host.wait_for(lambda p: p.lobby.get("host_lobby"))
+        joiner.send({"type": "join", "address": f"127.0.0.1:{anna.lan_port}"})
+        for page in (host, joiner):
+            page.wait_for(lambda p: p.table.get("line"), 60)  # moves have been made
+        said_host, said_joiner = lines_of(host), lines_of(joiner)
+        assert any("открыт на порту" in line for line in said_host), said_host
+        assert any("Попросили у хозяина место" in line for line in said_joiner), said_joiner
+        left = english_in(said_host + said_joiner)
+        assert left == [], "\n".join(left)
+    finally:
+        anna.stop()
+        boris.stop()

@@ -138,7 +138,7 @@ class _HandPrinter:
         if self.verbose and not isinstance(action, Draw) and hand.history[-1][1] is action:
             print(f"    {describe(hand.line, lang, hand.rules.reads_end_total)}")
         if hand.result is not None:
-            scores = [s + p for s, p in zip(match.scores, hand.result.points, strict=True)]
+            scores = [s + p for s, p in zip(match.scores, hand.result.recorded, strict=True)]
             print(f"  {result_text(hand.result, lang)}")
             print(f"  {match_text(match_outcome(hand.rules, scores), scores, lang)}")
             print()

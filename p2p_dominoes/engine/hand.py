@@ -17,7 +17,7 @@ from p2p_dominoes.engine.legality import (
     why_no_draw,
 )
 from p2p_dominoes.engine.line import Place, Side
-from p2p_dominoes.engine.rules import Drawing, Rules
+from p2p_dominoes.engine.rules import Doubles, Drawing, MoveScoring, Rules
 from p2p_dominoes.engine.scoring import HandEnd, HandResult, score_hand
 from p2p_dominoes.engine.tiles import (
     ALL_TILES_MASK,
@@ -117,7 +117,9 @@ class HandState(TurnMachine):
             playable = self.playable_mask(self.turn)
         else:
             playable = self.hands[self.turn] & line.fit_mask
-        return plays_for(line, playable) if playable else []
+        if not playable:
+            return []
+        return plays_for(line, playable, self.rules.doubles is Doubles.CHOICE)
 
     def legal_actions(self) -> list[Action]:
         """Plays first, then draw, pass and skip when the rules allow them."""
@@ -160,11 +162,23 @@ class HandState(TurnMachine):
 
     def _score(self) -> None:
         pips = [pips_in(h) for h in self.hands]
-        self.result = score_hand(self.rules, self.end or HandEnd.BLOCK, pips, self.closer)
+        if self._plain:
+            self.result = score_hand(self.rules, self.end or HandEnd.BLOCK, pips, self.closer)
+            return
+        luck = self.rules.move_scoring is MoveScoring.LUCK
+        self.result = score_hand(
+            self.rules,
+            self.end or HandEnd.BLOCK,
+            pips,
+            self.closer,
+            self.move_points if self.rules.move_scoring is not MoveScoring.NONE else (),
+            self.luck_tallies() if luck else (),
+            self.reached,
+        )
 
     def _play(self, seat: int, play: Play) -> None:
         """Check and make a play (side B of an untouched opening double is side A)."""
-        tile, place = play
+        tile, place = play.tile, play.place
         hand = self.hands[seat]
         line = self.line
         if (
@@ -178,7 +192,9 @@ class HandState(TurnMachine):
             hand ^= tile.bit
             self.hands[seat] = hand
             self.pending = None
-            self._after_play(seat, play, hand)
+            drawn = self.drawn_this_turn
+            from_draw = bool(drawn) and tile in self.boneyard[self._drawn - drawn : self._drawn]
+            self._after_play(seat, play, hand, from_draw)
             return
         # The first version's rules: the same steps as TurnMachine._after_play, inlined (this
         # is the engine's hot path).

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from p2p_dominoes.engine.actions import LEADS, PLAYS_ON, Play
+from p2p_dominoes.engine.actions import ALONG_LEADS, ALONG_PLAYS_ON, LEADS, PLAYS_ON, Play
 from p2p_dominoes.engine.line import Line
 from p2p_dominoes.engine.rules import Drawing
-from p2p_dominoes.engine.tiles import VALUE_MASK, Tile, tiles_in
+from p2p_dominoes.engine.tiles import DOUBLES_MASK, VALUE_MASK, Tile, tiles_in
 from p2p_dominoes.engine.turns import TurnMachine
 
 
@@ -18,8 +18,20 @@ def playable_mask(hand: int, line: Line, pending: Tile | None, must_lead: Tile |
     return hand & line.fit_mask if line.tiles else hand
 
 
-def plays_for(line: Line, playable: int) -> list[Play]:
-    """Every (tile, open place) for the tiles in `playable`; each place once."""
+def plays_for(line: Line, playable: int, choice: bool = False) -> list[Play]:
+    """Every (tile, open place) for the tiles in `playable`; each place once. With `choice`
+    (`doubles = choice`) each double is offered twice: across, then along."""
+    if choice and playable & DOUBLES_MASK:
+        plays = plays_for(line, playable)
+        along = ALONG_LEADS if not line.tiles else None
+        for play in list(plays):
+            if play.tile.is_double:
+                if along is not None:
+                    plays.append(along[play.tile.bit])
+                else:
+                    assert play.place is not None
+                    plays.append(ALONG_PLAYS_ON[play.place.id][play.tile.bit])
+        return plays
     if not line.tiles:
         return [LEADS[tile.index] for tile in tiles_in(playable)]
     plays = []

@@ -17,6 +17,10 @@ from p2p_dominoes.engine.rules import BlockScoring, Goal, HandScoring, Rules
 class HandEnd(StrEnum):
     DOMINO = "domino"  # a player played their last tile
     BLOCK = "block"  # every player in turn passed, or no open place is left
+    EXHAUSTED = (
+        "exhausted"  # the turn in which the boneyard ran out ended (end_when_boneyard_empty)
+    )
+    TARGET = "target"  # a placement reached a target during play (target_check immediate)
     VOID = "void"  # redealt: a block that does not count, or no opener could be found
     UNFINISHED = "unfinished"
 
@@ -26,7 +30,11 @@ class HandResult:
     """How a hand ended, who won it, the points each unit recorded, and the pips left in hands.
 
     `amounts` are the amounts before rounding and the minimum (what the arithmetic shows);
-    `points` are what was recorded. `closer` is the seat that went out (domino only)."""
+    `points` are what was recorded. `closer` is the seat that went out (domino only).
+    Scoring during play adds `move_points` (per seat, what placements scored) and `bonuses`
+    (going out, the lowest hand); under Threes for luck `points` are each seat's net (wins
+    minus penalties), `tallies` the (wins, penalties) and `settlement` what the winner records
+    in the match (`recorded` is what the match adds in every case)."""
 
     end: HandEnd
     winner: int | None
@@ -36,6 +44,15 @@ class HandResult:
     closer: int | None = None
     scoring: HandScoring = HandScoring.LEADER_TAKES
     block_scoring: BlockScoring = BlockScoring.LOWEST_TAKES_DIFFERENCE
+    move_points: tuple[int, ...] = ()
+    bonuses: tuple[int, ...] = ()
+    tallies: tuple[tuple[int, int], ...] = ()
+    settlement: tuple[int, ...] = ()
+
+    @property
+    def recorded(self) -> tuple[int, ...]:
+        """The points this hand adds to the match scores (the settlement under luck)."""
+        return self.settlement if self.scoring is HandScoring.LUCK_SETTLEMENT else self.points
 
     @property
     def recorders(self) -> tuple[int, ...]:
@@ -70,9 +87,16 @@ def round_amount(amount: int, multiple: int) -> int:
 
 
 def score_hand(
-    rules: Rules, end: HandEnd, pips: Sequence[int], closer: int | None = None
+    rules: Rules,
+    end: HandEnd,
+    pips: Sequence[int],
+    closer: int | None = None,
+    move_points: Sequence[int] = (),
+    tallies: Sequence[tuple[int, int]] = (),
+    reached: int | None = None,
 ) -> HandResult:
-    """The result of a hand that ended by `end` with `pips` left per unit."""
+    """The result of a hand that ended by `end` with `pips` left per unit; `move_points` and
+    `tallies` are what was scored during play, `reached` the seat that reached its target."""
     units = len(pips)
     if rules.plain_scoring and end is HandEnd.DOMINO:  # the first version's rule, fast
         assert closer is not None
@@ -80,14 +104,40 @@ def score_hand(
     if end is HandEnd.VOID or (end is HandEnd.BLOCK and not rules.fish_counts):
         return HandResult(HandEnd.VOID, None, (0,) * units, tuple(pips))
     lowest = min(pips)
+    single_lowest = pips.index(lowest) if list(pips).count(lowest) == 1 else None
     if end is HandEnd.DOMINO:
         assert closer is not None
         winner: int | None = closer
+    elif end is HandEnd.TARGET:
+        winner = reached
     else:
-        winner = pips.index(lowest) if list(pips).count(lowest) == 1 else None
-    amounts = _amounts(rules, end, list(pips), winner)
+        winner = single_lowest
+    if end is HandEnd.TARGET or rules.hand_scoring in (
+        HandScoring.NONE,
+        HandScoring.LUCK_SETTLEMENT,
+    ):
+        amounts = [0] * units
+    else:
+        amounts = _amounts(rules, end, list(pips), winner)
     points = [round_amount(a, rules.rounding) if a else 0 for a in amounts]
     points = [p if p >= rules.min_record else 0 for p in points]
+    bonuses = [0] * units
+    if end is HandEnd.DOMINO and closer is not None:
+        bonuses[closer] += rules.domino_bonus
+    elif end in (HandEnd.BLOCK, HandEnd.EXHAUSTED) and single_lowest is not None:
+        bonuses[single_lowest] += rules.block_bonus
+    moves = tuple(move_points) or (0,) * units
+    points = [p + b + m for p, b, m in zip(points, bonuses, moves, strict=True)]
+    settlement: tuple[int, ...] = ()
+    if rules.hand_scoring is HandScoring.LUCK_SETTLEMENT:
+        nets = [w - p for w, p in tallies] if tallies else [0] * units
+        points = nets
+        best = max(nets)
+        winner = nets.index(best) if nets.count(best) == 1 else None
+        paid = [0] * units
+        if winner is not None:
+            paid[winner] = max(0, best - sum(n for u, n in enumerate(nets) if u != winner))
+        settlement = tuple(paid)
     return HandResult(
         end,
         winner,
@@ -97,13 +147,17 @@ def score_hand(
         closer,
         rules.hand_scoring,
         rules.block_scoring,
+        moves if move_points else (),
+        tuple(bonuses) if any(bonuses) else (),
+        tuple(tallies),
+        settlement,
     )
 
 
 def _amounts(rules: Rules, end: HandEnd, pips: list[int], winner: int | None) -> list[int]:
     units = len(pips)
     amounts = [0] * units
-    block = end is HandEnd.BLOCK
+    block = end in (HandEnd.BLOCK, HandEnd.EXHAUSTED)
     how = rules.block_scoring
     if block and how is BlockScoring.ALL_TO_WORST:
         worst = max(pips)

@@ -14,15 +14,33 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from p2p_dominoes.engine.actions import DRAW, PASS, PLAYS_ON, SKIP, Action, Play
+from p2p_dominoes.engine.actions import ALONG_PLAYS_ON, DRAW, PASS, PLAYS_ON, SKIP, Action, Play
 from p2p_dominoes.engine.errors import IllegalAction
 from p2p_dominoes.engine.line import Line, Place, Side
-from p2p_dominoes.engine.rules import Doubles, Drawing, Rules
+from p2p_dominoes.engine.rules import (
+    Doubles,
+    Drawing,
+    EndsAward,
+    MoveScoring,
+    Rules,
+    TargetCheck,
+)
 from p2p_dominoes.engine.scoring import HandEnd
 from p2p_dominoes.engine.tiles import VALUE_MASK, Tile
 
 FORCED_DRAWS = 2
 """Tiles the next seat must draw when the end total hits `forced_draw_sum` («прикуп двух»)."""
+
+LUCK_FIRST_DOUBLE = 8
+"""Threes for luck: the first double laid in the hand, whatever the ends show."""
+LUCK_SCORING_DOUBLE = 7
+"""Threes for luck: a later double whose placement scores (5 + 2)."""
+LUCK_SCORING_MOVE = 5
+"""Threes for luck: a non-double whose placement scores."""
+LUCK_DRAWN = 10
+"""Threes for luck: a tile drawn this turn whose placement scores («нужная кость»)."""
+LUCK_PENALTY = 5
+"""Threes for luck: penalty points for each tile drawn in a turn that brought no scoring move."""
 
 
 @dataclass(frozen=True)
@@ -30,13 +48,18 @@ class TurnNote:
     """Something a rule made happen after an action, for the players to be told.
 
     kind: "extra_turn" (seat moves again; total), "forced_draw" (seat must first draw `count`;
-    total), "closed" (place closed for good), "second_double" (seat may lay a second double)."""
+    total), "closed" (place closed for good), "second_double" (seat may lay a second double),
+    "score" (the placement scored `points` for reason `why`; total = the end total),
+    "penalty" (Threes for luck: `count` tiles drawn this turn brought no scoring move; `points`
+    penalty points)."""
 
     kind: str
     seat: int
     total: int = 0
     count: int = 0
     place: Place | None = None
+    points: int = 0
+    why: str = ""
 
 
 @dataclass
@@ -55,7 +78,10 @@ class TurnMachine:
 
     __slots__ = (
         "_clocks",
+        "_doubled",
         "_doubles_this_turn",
+        "_exhausting",
+        "_lucky",
         "_plain",
         "boneyard_size",
         "closer",
@@ -64,14 +90,19 @@ class TurnMachine:
         "forced_due",
         "history",
         "line",
+        "match_scores",
+        "move_points",
         "must_lead",
         "notes",
         "opener",
         "passes",
+        "penalties",
         "players",
+        "reached",
         "rules",
         "second_double",
         "turn",
+        "wins",
     )
 
     def __init__(
@@ -101,6 +132,20 @@ class TurnMachine:
         self.notes: list[TurnNote] = []
         """What the rules made happen after the last action (empty for most actions)."""
         self._plain = rules.plain_turns
+        self.move_points = [0] * players
+        """Points each seat scored by its placements this hand (`move_scoring` ends or
+        placed-tile); they count towards the match at once."""
+        self.wins = [0] * players
+        """Threes for luck: each seat's win points, after cancelling against penalties."""
+        self.penalties = [0] * players
+        """Threes for luck: each seat's penalty points, after cancelling against wins."""
+        self.match_scores: tuple[int, ...] = (0,) * players
+        """The match scores before this hand (what an immediate target check adds to)."""
+        self.reached: int | None = None
+        """The seat whose placement reached its target during play (`target_check`)."""
+        self._doubled = False
+        self._lucky = False
+        self._exhausting = False
 
     # -- public facts ------------------------------------------------------------------------
 
@@ -178,7 +223,8 @@ class TurnMachine:
         """The same play with an untouched opening double's side B read as side A."""
         place = play.place
         if place is not None and place.side is Side.B and len(self.line.tiles) == 1:
-            return PLAYS_ON[place.id - 1].get(play.tile.bit, play)
+            table = ALONG_PLAYS_ON if play.along else PLAYS_ON
+            return table[place.id - 1].get(play.tile.bit, play)
         return play
 
     def check_public_play(self, seat: int, play: Play) -> Play:
@@ -193,6 +239,10 @@ class TurnMachine:
                 raise IllegalAction(seat, what, self.why_no_pass())
             if self.second_double and not tile.is_double:
                 raise IllegalAction(seat, what, "after a double only a second double may follow")
+            if play.along and (not tile.is_double or self.rules.doubles is not Doubles.CHOICE):
+                raise IllegalAction(
+                    seat, what, "only a double may be laid along, and only when players choose"
+                )
         if tile in line.tiles:
             raise IllegalAction(seat, what, f"{tile.text} is already on the table")
         if not line.tiles:
@@ -216,10 +266,13 @@ class TurnMachine:
 
     # -- the public steps ------------------------------------------------------------------------
 
-    def _after_play(self, seat: int, play: Play, hand_left: int) -> None:
-        """Lay a checked play; `hand_left` is the seat's tile count after it."""
+    def _after_play(self, seat: int, play: Play, hand_left: int, from_draw: bool = False) -> None:
+        """Lay a checked play; `hand_left` is the seat's tile count after it; `from_draw`: the
+        tile was drawn in this turn (public at a table: its reveal names a position drawn now)."""
         line = self.line
-        tile, place = play
+        tile, place, along = play
+        if along:
+            line.along_mask |= tile.bit
         if line.tiles:
             assert place is not None
             line.attach(tile, place)
@@ -230,9 +283,17 @@ class TurnMachine:
         self.history.append((seat, play))
         if self.notes:
             self.notes = []
+        if not self._plain and self.rules.move_scoring is not MoveScoring.NONE:
+            self._score_placement(seat, tile, from_draw)
         if not hand_left:
             self.end = HandEnd.DOMINO
             self.closer = seat
+            if not self._plain:
+                self._settle_draws(seat)
+            return
+        if self.reached is not None:
+            self.end = HandEnd.TARGET
+            self._settle_draws(seat)
             return
         if self._plain:
             self.turn = seat + 1 if seat + 1 < self.players else 0
@@ -270,6 +331,8 @@ class TurnMachine:
             self.drawn_this_turn += 1
         if self.forced_due and not self.drawable:
             self.forced_due = 0
+        if self.rules.end_when_boneyard_empty and not self.drawable:
+            self._exhausting = True
         self.history.append((seat, DRAW))
         if self.notes:
             self.notes = []
@@ -280,6 +343,8 @@ class TurnMachine:
         if self.notes:
             self.notes = []
         if self.passes >= self.players:
+            if not self._plain:
+                self._settle_draws(seat)
             self.end = HandEnd.BLOCK
         elif self._plain:
             self.turn = seat + 1 if seat + 1 < self.players else 0
@@ -289,6 +354,10 @@ class TurnMachine:
 
     def _end_turn(self, seat: int, placed: bool) -> None:
         rules = self.rules
+        self._settle_draws(seat)
+        if self._exhausting:
+            self.end = HandEnd.EXHAUSTED
+            return
         total = self.line.end_total() if placed else -1
         again = bool(rules.extra_turn_sum) and total == rules.extra_turn_sum
         for clock in list(self._clocks):
@@ -318,3 +387,73 @@ class TurnMachine:
                 clock.others.add(following)
             elif len(clock.others) == self.players - 1:
                 clock.armed = True
+
+    # -- scoring during play ---------------------------------------------------------------------
+
+    def _score_placement(self, seat: int, tile: Tile, from_draw: bool) -> None:
+        """Award what the placement just made scores (`move_scoring`), from public facts only."""
+        rules = self.rules
+        how = rules.move_scoring
+        total = self.line.end_total()
+        scores = total > 0 and total % rules.ends_modulus == 0
+        if how is MoveScoring.LUCK:
+            first = tile.is_double and not self._doubled
+            if tile.is_double:
+                self._doubled = True
+            if from_draw and scores:
+                points, why = LUCK_DRAWN, "lucky-draw"
+                self._lucky = True
+            elif first:
+                points, why = LUCK_FIRST_DOUBLE, "first-double"
+            elif scores:
+                points, why = (
+                    (LUCK_SCORING_DOUBLE, "scoring-double")
+                    if tile.is_double
+                    else (LUCK_SCORING_MOVE, "scoring-move")
+                )
+            else:
+                return
+            self.wins[seat] += points
+            self._cancel(seat)
+            self.notes.append(TurnNote("score", seat, total, points=points, why=why))
+            return
+        if how is MoveScoring.ENDS:
+            if not scores:
+                return
+            points = (
+                total // rules.ends_modulus if rules.ends_award is EndsAward.QUOTIENT else total
+            )
+            why = "ends"
+        else:
+            points, why = tile.pips, "placed-tile"
+            if not points:
+                return
+        self.move_points[seat] += points
+        self.notes.append(TurnNote("score", seat, total, points=points, why=why))
+        if rules.target_check is TargetCheck.IMMEDIATE and self.reached is None:
+            target = rules.target(self.players)
+            if target and self.match_scores[seat] + self.move_points[seat] >= target:
+                self.reached = seat
+
+    def _settle_draws(self, seat: int) -> None:
+        """Threes for luck, at the end of a turn: a penalty for each tile drawn in it that
+        brought no scoring move (all of them, or all but the lucky one played)."""
+        if self.rules.move_scoring is not MoveScoring.LUCK:
+            return
+        unused = self.drawn_this_turn - (1 if self._lucky else 0)
+        self._lucky = False
+        if unused > 0:
+            points = LUCK_PENALTY * unused
+            self.penalties[seat] += points
+            self._cancel(seat)
+            self.notes.append(TurnNote("penalty", seat, count=unused, points=points, why="draws"))
+
+    def _cancel(self, seat: int) -> None:
+        """Wins cancel penalties at once («гасить»): each seat carries one or the other."""
+        cancelled = min(self.wins[seat], self.penalties[seat])
+        self.wins[seat] -= cancelled
+        self.penalties[seat] -= cancelled
+
+    def luck_tallies(self) -> tuple[tuple[int, int], ...]:
+        """(win points, penalty points) of every seat so far (Threes for luck)."""
+        return tuple(zip(self.wins, self.penalties, strict=True))

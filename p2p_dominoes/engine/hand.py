@@ -192,7 +192,7 @@ class HandState(TurnMachine):
             hand ^= tile.bit
             self.hands[seat] = hand
             self.pending = None
-            drawn = self.drawn_this_turn
+            drawn = self.draws_this_turn
             from_draw = bool(drawn) and tile in self.boneyard[self._drawn - drawn : self._drawn]
             self._after_play(seat, play, hand, from_draw)
             return

@@ -86,6 +86,7 @@ class TurnMachine:
         "boneyard_size",
         "closer",
         "drawn_this_turn",
+        "draws_this_turn",
         "end",
         "forced_due",
         "history",
@@ -143,8 +144,11 @@ class TurnMachine:
         """The match scores before this hand (what an immediate target check adds to)."""
         self.reached: int | None = None
         """The seat whose placement reached its target during play (`target_check`)."""
+        self.draws_this_turn = 0
+        """Every draw of this turn, forced ones included (what Threes for luck counts; kept up
+        to date outside the first version's fast paths)."""
         self._doubled = False
-        self._lucky = False
+        self._lucky = 0
         self._exhausting = False
 
     # -- public facts ------------------------------------------------------------------------
@@ -325,6 +329,7 @@ class TurnMachine:
     def _after_draw(self, seat: int) -> None:
         self.boneyard_size -= 1
         self.passes = 0
+        self.draws_this_turn += 1
         if self.forced_due:
             self.forced_due -= 1
         else:
@@ -402,7 +407,7 @@ class TurnMachine:
                 self._doubled = True
             if from_draw and scores:
                 points, why = LUCK_DRAWN, "lucky-draw"
-                self._lucky = True
+                self._lucky += 1
             elif first:
                 points, why = LUCK_FIRST_DOUBLE, "first-double"
             elif scores:
@@ -437,11 +442,13 @@ class TurnMachine:
 
     def _settle_draws(self, seat: int) -> None:
         """Threes for luck, at the end of a turn: a penalty for each tile drawn in it that
-        brought no scoring move (all of them, or all but the lucky one played)."""
+        brought no scoring move (all of them but those played at once to a scoring total)."""
+        draws = self.draws_this_turn
+        self.draws_this_turn = 0
         if self.rules.move_scoring is not MoveScoring.LUCK:
             return
-        unused = self.drawn_this_turn - (1 if self._lucky else 0)
-        self._lucky = False
+        unused = draws - self._lucky
+        self._lucky = 0
         if unused > 0:
             points = LUCK_PENALTY * unused
             self.penalties[seat] += points

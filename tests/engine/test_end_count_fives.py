@@ -74,7 +74,7 @@ def test_fives_presets_have_the_values_of_the_rules_study() -> None:
 
 
 def test_fives_lead_2_3_scores_one() -> None:
-    """"2+3 – 1 очко"."""
+    """ "2+3 – 1 очко"."""
     state = deal(FIVES, ["2|3", "1|4"])
     assert run(state, (0, lay("2|3"))) == [(5, [1])]
     assert state.move_points == [1, 0]
@@ -88,7 +88,7 @@ def test_fives_4_and_6_at_the_ends_score_two() -> None:
 
 
 def test_fives_4_4_and_6_6_across_at_the_two_ends_score_four() -> None:
-    """"Четыре очка … 4-4 и 6-6": 8, 14, 20 → 0, 0, 4."""
+    """ "Четыре очка … 4-4 и 6-6": 8, 14, 20 → 0, 0, 4."""
     state = deal(FIVES, ["4|4 6|6", "4|6"])
     steps = run(
         state,
@@ -224,10 +224,42 @@ def test_fives_the_hand_ends_at_the_end_of_the_turn_that_empties_the_boneyard() 
     state = HandState(
         big,
         [
-            [parse_tile(t) for t in "0|0 0|1 0|2 0|3 0|4 0|5 0|6 1|1 1|2 1|3 1|4 1|5".split()],
-            [parse_tile(t) for t in "1|6 2|2 2|3 2|4 2|5 2|6 3|3 3|4 3|5 3|6 4|4 4|5".split()],
+            [
+                parse_tile(t)
+                for t in [
+                    "0|0",
+                    "0|1",
+                    "0|2",
+                    "0|3",
+                    "0|4",
+                    "0|5",
+                    "0|6",
+                    "1|1",
+                    "1|2",
+                    "1|3",
+                    "1|4",
+                    "1|5",
+                ]
+            ],
+            [
+                parse_tile(t)
+                for t in [
+                    "1|6",
+                    "2|2",
+                    "2|3",
+                    "2|4",
+                    "2|5",
+                    "2|6",
+                    "3|3",
+                    "3|4",
+                    "3|5",
+                    "3|6",
+                    "4|4",
+                    "4|5",
+                ]
+            ],
         ],
-        [parse_tile(t) for t in "4|6 5|5 5|6 6|6".split()],
+        [parse_tile(t) for t in ["4|6", "5|5", "5|6", "6|6"]],
         0,
     )
     turns = 0

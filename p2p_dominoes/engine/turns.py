@@ -398,43 +398,20 @@ class TurnMachine:
     def _score_placement(self, seat: int, tile: Tile, from_draw: bool) -> None:
         """Award what the placement just made scores (`move_scoring`), from public facts only."""
         rules = self.rules
-        how = rules.move_scoring
         total = self.line.end_total()
-        scores = total > 0 and total % rules.ends_modulus == 0
-        if how is MoveScoring.LUCK:
-            first = tile.is_double and not self._doubled
-            if tile.is_double:
-                self._doubled = True
-            if from_draw and scores:
-                points, why = LUCK_DRAWN, "lucky-draw"
+        points, why = placement_award(rules, total, tile, not self._doubled, from_draw)
+        if tile.is_double:
+            self._doubled = True
+        if not points:
+            return
+        self.notes.append(TurnNote("score", seat, total, points=points, why=why))
+        if rules.move_scoring is MoveScoring.LUCK:
+            if why == "lucky-draw":
                 self._lucky += 1
-            elif first:
-                points, why = LUCK_FIRST_DOUBLE, "first-double"
-            elif scores:
-                points, why = (
-                    (LUCK_SCORING_DOUBLE, "scoring-double")
-                    if tile.is_double
-                    else (LUCK_SCORING_MOVE, "scoring-move")
-                )
-            else:
-                return
             self.wins[seat] += points
             self._cancel(seat)
-            self.notes.append(TurnNote("score", seat, total, points=points, why=why))
             return
-        if how is MoveScoring.ENDS:
-            if not scores:
-                return
-            points = (
-                total // rules.ends_modulus if rules.ends_award is EndsAward.QUOTIENT else total
-            )
-            why = "ends"
-        else:
-            points, why = tile.pips, "placed-tile"
-            if not points:
-                return
         self.move_points[seat] += points
-        self.notes.append(TurnNote("score", seat, total, points=points, why=why))
         if rules.target_check is TargetCheck.IMMEDIATE and self.reached is None:
             target = rules.target(self.players)
             if target and self.match_scores[seat] + self.move_points[seat] >= target:
@@ -464,3 +441,49 @@ class TurnMachine:
     def luck_tallies(self) -> tuple[tuple[int, int], ...]:
         """(win points, penalty points) of every seat so far (Threes for luck)."""
         return tuple(zip(self.wins, self.penalties, strict=True))
+
+
+def placement_award(
+    rules: Rules, total: int, tile: Tile, no_double_yet: bool, from_draw: bool = False
+) -> tuple[int, str]:
+    """(points, why) of laying `tile` when the end total becomes `total` (RULES_V2 §4):
+    `no_double_yet` — no double lies on the table before it; `from_draw` — the tile was drawn
+    in this turn. (0, "") when the placement scores nothing."""
+    how = rules.move_scoring
+    scores = total > 0 and total % rules.ends_modulus == 0
+    if how is MoveScoring.ENDS:
+        if not scores:
+            return 0, ""
+        if rules.ends_award is EndsAward.QUOTIENT:
+            return total // rules.ends_modulus, "ends"
+        return total, "ends"
+    if how is MoveScoring.PLACED_TILE:
+        return (tile.pips, "placed-tile") if tile.pips else (0, "")
+    if how is MoveScoring.LUCK:
+        if from_draw and scores:
+            return LUCK_DRAWN, "lucky-draw"
+        if tile.is_double and no_double_yet:
+            return LUCK_FIRST_DOUBLE, "first-double"
+        if scores:
+            if tile.is_double:
+                return LUCK_SCORING_DOUBLE, "scoring-double"
+            return LUCK_SCORING_MOVE, "scoring-move"
+    return 0, ""
+
+
+def placement_points(rules: Rules, line: Line, play: Play, from_draw: bool = False) -> int:
+    """What `play` would score if laid on `line` now (a look-ahead for bots and hints; the
+    line is not changed)."""
+    if rules.move_scoring is MoveScoring.NONE:
+        return 0
+    trial = line.copy()
+    tile, place, along = play
+    if along:
+        trial.along_mask |= tile.bit
+    if trial.tiles:
+        assert place is not None
+        trial.attach(tile, place)
+    else:
+        trial.start(tile)
+    no_double_yet = not any(t.is_double for t in line.tiles)
+    return placement_award(rules, trial.end_total(), tile, no_double_yet, from_draw)[0]

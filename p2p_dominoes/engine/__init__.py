@@ -64,6 +64,7 @@ from p2p_dominoes.engine.rules import (
 from p2p_dominoes.engine.rules import DRAW as DRAW_RULES
 from p2p_dominoes.engine.rules_check import Finding, check_rules
 from p2p_dominoes.engine.scoring import (
+    DuringPlay,
     HandEnd,
     HandResult,
     MatchOutcome,
@@ -98,6 +99,7 @@ __all__ = [
     "Doubles",
     "Draw",
     "Drawing",
+    "DuringPlay",
     "EngineError",
     "Fallback",
     "FieldSpec",

@@ -17,7 +17,7 @@ from p2p_dominoes.engine.legality import (
     why_no_draw,
 )
 from p2p_dominoes.engine.line import Place, Side
-from p2p_dominoes.engine.rules import Doubles, Drawing, MoveScoring, Rules
+from p2p_dominoes.engine.rules import Drawing, MoveScoring, Rules
 from p2p_dominoes.engine.scoring import HandEnd, HandResult, score_hand
 from p2p_dominoes.engine.tiles import (
     ALL_TILES_MASK,
@@ -113,13 +113,13 @@ class HandState(TurnMachine):
             if self.must_draw_first():
                 return []
             playable = self.playable_mask(self.turn)
+            if self._choice and playable:
+                return plays_for(line, playable, True)
         elif self.pending is not None or self.must_lead is not None or not line.tiles:
             playable = self.playable_mask(self.turn)
         else:
             playable = self.hands[self.turn] & line.fit_mask
-        if not playable:
-            return []
-        return plays_for(line, playable, self.rules.doubles is Doubles.CHOICE)
+        return plays_for(line, playable) if playable else []
 
     def legal_actions(self) -> list[Action]:
         """Plays first, then draw, pass and skip when the rules allow them."""
@@ -178,7 +178,7 @@ class HandState(TurnMachine):
 
     def _play(self, seat: int, play: Play) -> None:
         """Check and make a play (side B of an untouched opening double is side A)."""
-        tile, place = play.tile, play.place
+        tile, place, _ = play
         hand = self.hands[seat]
         line = self.line
         if (

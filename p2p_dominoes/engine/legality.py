@@ -21,17 +21,8 @@ def playable_mask(hand: int, line: Line, pending: Tile | None, must_lead: Tile |
 def plays_for(line: Line, playable: int, choice: bool = False) -> list[Play]:
     """Every (tile, open place) for the tiles in `playable`; each place once. With `choice`
     (`doubles = choice`) each double is offered twice: across, then along."""
-    if choice and playable & DOUBLES_MASK:
-        plays = plays_for(line, playable)
-        along = ALONG_LEADS if not line.tiles else None
-        for play in list(plays):
-            if play.tile.is_double:
-                if along is not None:
-                    plays.append(along[play.tile.bit])
-                else:
-                    assert play.place is not None
-                    plays.append(ALONG_PLAYS_ON[play.place.id][play.tile.bit])
-        return plays
+    if choice:
+        return _with_orientations(line, playable)
     if not line.tiles:
         return [LEADS[tile.index] for tile in tiles_in(playable)]
     plays = []
@@ -74,3 +65,17 @@ def must_play_drawn(turns: TurnMachine, tile: Tile, forced: bool) -> bool:
         and not forced
         and bool(playable_mask(tile.bit, turns.line, None, turns.must_lead))
     )
+
+
+def _with_orientations(line: Line, playable: int) -> list[Play]:
+    """`plays_for`, each double followed by the same play laid along."""
+    plays = plays_for(line, playable)
+    if not playable & DOUBLES_MASK:
+        return plays
+    for play in list(plays):
+        if play.tile.is_double:
+            if play.place is None:
+                plays.append(ALONG_LEADS[play.tile.bit])
+            else:
+                plays.append(ALONG_PLAYS_ON[play.place.id][play.tile.bit])
+    return plays

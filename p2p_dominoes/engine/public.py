@@ -13,7 +13,7 @@ from p2p_dominoes.engine.actions import Action, Play
 from p2p_dominoes.engine.errors import IllegalAction
 from p2p_dominoes.engine.legality import may_draw, playable_mask, plays_for
 from p2p_dominoes.engine.line import Line
-from p2p_dominoes.engine.rules import Doubles, Rules
+from p2p_dominoes.engine.rules import Rules
 from p2p_dominoes.engine.tiles import DOUBLES_MASK, Tile, tiles_in
 from p2p_dominoes.engine.turns import TurnMachine
 
@@ -120,7 +120,7 @@ class PeerView:
         playable = self._playable()
         if not playable:
             return []
-        return plays_for(self._public.line, playable, self.rules.doubles is Doubles.CHOICE)
+        return plays_for(self._public.line, playable, self._public.choice)
 
     def can_draw(self) -> bool:
         public = self._public

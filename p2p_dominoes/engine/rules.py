@@ -429,6 +429,21 @@ class Rules:
             and not self.domino_bonus
         )
 
+    @functools.cached_property
+    def records_pips(self) -> bool:
+        """Something is recorded from the pips left in hand when a hand ends."""
+        return self.hand_scoring not in (HandScoring.NONE, HandScoring.LUCK_SETTLEMENT)
+
+    @functools.cached_property
+    def scores_during_play(self) -> bool:
+        """Placements score, or bonuses reward going out or the lowest hand (a hand's result
+        then carries `during_play`)."""
+        return (
+            self.move_scoring is not MoveScoring.NONE
+            or bool(self.domino_bonus)
+            or bool(self.block_bonus)
+        )
+
     @property
     def reads_end_total(self) -> bool:
         """Some rule reads the open ends' total (so the board description states it)."""

@@ -17,12 +17,21 @@ from p2p_dominoes.engine.rules import BlockScoring, Goal, HandScoring, Rules
 class HandEnd(StrEnum):
     DOMINO = "domino"  # a player played their last tile
     BLOCK = "block"  # every player in turn passed, or no open place is left
-    EXHAUSTED = (
-        "exhausted"  # the turn in which the boneyard ran out ended (end_when_boneyard_empty)
-    )
+    EXHAUSTED = "exhausted"  # the turn that emptied the boneyard ended (end_when_boneyard_empty)
     TARGET = "target"  # a placement reached a target during play (target_check immediate)
     VOID = "void"  # redealt: a block that does not count, or no opener could be found
     UNFINISHED = "unfinished"
+
+
+@dataclass(frozen=True)
+class DuringPlay:
+    """A hand's scoring during play: what placements scored per seat, the bonuses (going out,
+    the lowest hand), and under Threes for luck the (wins, penalties) and the settlement."""
+
+    move_points: tuple[int, ...] = ()
+    bonuses: tuple[int, ...] = ()
+    tallies: tuple[tuple[int, int], ...] = ()
+    settlement: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -44,15 +53,32 @@ class HandResult:
     closer: int | None = None
     scoring: HandScoring = HandScoring.LEADER_TAKES
     block_scoring: BlockScoring = BlockScoring.LOWEST_TAKES_DIFFERENCE
-    move_points: tuple[int, ...] = ()
-    bonuses: tuple[int, ...] = ()
-    tallies: tuple[tuple[int, int], ...] = ()
-    settlement: tuple[int, ...] = ()
+    during_play: DuringPlay | None = None
+    """What was scored during play (None when the rules score only at the hand's end; one
+    field, so that a first-version result costs no more to make)."""
+
+    @property
+    def move_points(self) -> tuple[int, ...]:
+        return self.during_play.move_points if self.during_play else ()
+
+    @property
+    def bonuses(self) -> tuple[int, ...]:
+        return self.during_play.bonuses if self.during_play else ()
+
+    @property
+    def tallies(self) -> tuple[tuple[int, int], ...]:
+        return self.during_play.tallies if self.during_play else ()
+
+    @property
+    def settlement(self) -> tuple[int, ...]:
+        return self.during_play.settlement if self.during_play else ()
 
     @property
     def recorded(self) -> tuple[int, ...]:
         """The points this hand adds to the match scores (the settlement under luck)."""
-        return self.settlement if self.scoring is HandScoring.LUCK_SETTLEMENT else self.points
+        if self.during_play is not None and self.scoring is HandScoring.LUCK_SETTLEMENT:
+            return self.during_play.settlement
+        return self.points
 
     @property
     def recorders(self) -> tuple[int, ...]:
@@ -112,15 +138,43 @@ def score_hand(
         winner = reached
     else:
         winner = single_lowest
-    if end is HandEnd.TARGET or rules.hand_scoring in (
-        HandScoring.NONE,
-        HandScoring.LUCK_SETTLEMENT,
-    ):
+    if end is HandEnd.TARGET or not rules.records_pips:
         amounts = [0] * units
     else:
         amounts = _amounts(rules, end, list(pips), winner)
     points = [round_amount(a, rules.rounding) if a else 0 for a in amounts]
     points = [p if p >= rules.min_record else 0 for p in points]
+    if not rules.scores_during_play:
+        return HandResult(
+            end,
+            winner,
+            tuple(points),
+            tuple(pips),
+            tuple(amounts),
+            closer,
+            rules.hand_scoring,
+            rules.block_scoring,
+        )
+    return _with_play_scoring(
+        rules, end, pips, closer, points, amounts, winner, single_lowest, move_points, tallies
+    )
+
+
+def _with_play_scoring(
+    rules: Rules,
+    end: HandEnd,
+    pips: Sequence[int],
+    closer: int | None,
+    points: list[int],
+    amounts: list[int],
+    winner: int | None,
+    single_lowest: int | None,
+    move_points: Sequence[int],
+    tallies: Sequence[tuple[int, int]],
+) -> HandResult:
+    """The result with what was scored during play: move points and bonuses added, or under
+    Threes for luck the nets and the settlement."""
+    units = len(pips)
     bonuses = [0] * units
     if end is HandEnd.DOMINO and closer is not None:
         bonuses[closer] += rules.domino_bonus
@@ -147,10 +201,12 @@ def score_hand(
         closer,
         rules.hand_scoring,
         rules.block_scoring,
-        moves if move_points else (),
-        tuple(bonuses) if any(bonuses) else (),
-        tuple(tallies),
-        settlement,
+        DuringPlay(
+            moves if move_points else (),
+            tuple(bonuses) if any(bonuses) else (),
+            tuple(tallies),
+            settlement,
+        ),
     )
 
 

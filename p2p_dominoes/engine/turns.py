@@ -77,6 +77,7 @@ class TurnMachine:
     """Turn order, counts, the line and every public rule of a hand."""
 
     __slots__ = (
+        "_choice",
         "_clocks",
         "_doubled",
         "_doubles_this_turn",
@@ -133,6 +134,7 @@ class TurnMachine:
         self.notes: list[TurnNote] = []
         """What the rules made happen after the last action (empty for most actions)."""
         self._plain = rules.plain_turns
+        self._choice = rules.doubles is Doubles.CHOICE
         self.move_points = [0] * players
         """Points each seat scored by its placements this hand (`move_scoring` ends or
         placed-tile); they count towards the match at once."""
@@ -152,6 +154,12 @@ class TurnMachine:
         self._exhausting = False
 
     # -- public facts ------------------------------------------------------------------------
+
+    @property
+    def choice(self) -> bool:
+        """Players say how each double lies (`doubles = choice`): legal plays list each
+        double twice, across and along."""
+        return self._choice
 
     @property
     def over(self) -> bool:
@@ -295,13 +303,13 @@ class TurnMachine:
             if not self._plain:
                 self._settle_draws(seat)
             return
-        if self.reached is not None:
-            self.end = HandEnd.TARGET
-            self._settle_draws(seat)
-            return
         if self._plain:
             self.turn = seat + 1 if seat + 1 < self.players else 0
             self.drawn_this_turn = 0
+            return
+        if self.reached is not None:
+            self.end = HandEnd.TARGET
+            self._settle_draws(seat)
             return
         if self._clocks and place is not None:
             self._clocks = [c for c in self._clocks if c.place is not place]
@@ -329,15 +337,16 @@ class TurnMachine:
     def _after_draw(self, seat: int) -> None:
         self.boneyard_size -= 1
         self.passes = 0
-        self.draws_this_turn += 1
         if self.forced_due:
             self.forced_due -= 1
         else:
             self.drawn_this_turn += 1
         if self.forced_due and not self.drawable:
             self.forced_due = 0
-        if self.rules.end_when_boneyard_empty and not self.drawable:
-            self._exhausting = True
+        if not self._plain:
+            self.draws_this_turn += 1
+            if self.rules.end_when_boneyard_empty and not self.drawable:
+                self._exhausting = True
         self.history.append((seat, DRAW))
         if self.notes:
             self.notes = []

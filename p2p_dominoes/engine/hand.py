@@ -13,6 +13,7 @@ from p2p_dominoes.engine.legality import (
     may_draw,
     must_play_drawn,
     playable_mask,
+    plays_both_ways,
     plays_for,
     why_no_draw,
 )
@@ -114,7 +115,7 @@ class HandState(TurnMachine):
                 return []
             playable = self.playable_mask(self.turn)
             if self._choice and playable:
-                return plays_for(line, playable, True)
+                return plays_both_ways(line, playable)
         elif self.pending is not None or self.must_lead is not None or not line.tiles:
             playable = self.playable_mask(self.turn)
         else:

@@ -18,11 +18,8 @@ def playable_mask(hand: int, line: Line, pending: Tile | None, must_lead: Tile |
     return hand & line.fit_mask if line.tiles else hand
 
 
-def plays_for(line: Line, playable: int, choice: bool = False) -> list[Play]:
-    """Every (tile, open place) for the tiles in `playable`; each place once. With `choice`
-    (`doubles = choice`) each double is offered twice: across, then along."""
-    if choice:
-        return _with_orientations(line, playable)
+def plays_for(line: Line, playable: int) -> list[Play]:
+    """Every (tile, open place) for the tiles in `playable`; each place once."""
     if not line.tiles:
         return [LEADS[tile.index] for tile in tiles_in(playable)]
     plays = []
@@ -67,8 +64,9 @@ def must_play_drawn(turns: TurnMachine, tile: Tile, forced: bool) -> bool:
     )
 
 
-def _with_orientations(line: Line, playable: int) -> list[Play]:
-    """`plays_for`, each double followed by the same play laid along."""
+def plays_both_ways(line: Line, playable: int) -> list[Play]:
+    """`plays_for` when players choose how doubles lie (`doubles = choice`): each double is
+    offered twice, across, then along."""
     plays = plays_for(line, playable)
     if not playable & DOUBLES_MASK:
         return plays

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import ClassVar
 
 from p2p_dominoes.engine.rules import BlockScoring, Goal, HandScoring, Rules
 
@@ -53,9 +54,9 @@ class HandResult:
     closer: int | None = None
     scoring: HandScoring = HandScoring.LEADER_TAKES
     block_scoring: BlockScoring = BlockScoring.LOWEST_TAKES_DIFFERENCE
-    during_play: DuringPlay | None = None
-    """What was scored during play (None when the rules score only at the hand's end; one
-    field, so that a first-version result costs no more to make)."""
+    during_play: ClassVar[DuringPlay | None] = None
+    """What was scored during play: None here, set by `PlayScoredResult` (a subclass, so that
+    a first-version result costs no more to make than before)."""
 
     @property
     def move_points(self) -> tuple[int, ...]:
@@ -105,6 +106,13 @@ class HandResult:
         if not parts:
             return "0"
         return f"{' + '.join(parts)} = {sum(amounts)}" if len(parts) > 1 else parts[0]
+
+
+@dataclass(frozen=True)
+class PlayScoredResult(HandResult):
+    """A hand's result under rules that score during play (Fives, Threes, Threes for luck)."""
+
+    during_play: DuringPlay | None = None  # type: ignore[misc]
 
 
 def round_amount(amount: int, multiple: int) -> int:
@@ -192,7 +200,7 @@ def _with_play_scoring(
         if winner is not None:
             paid[winner] = max(0, best - sum(n for u, n in enumerate(nets) if u != winner))
         settlement = tuple(paid)
-    return HandResult(
+    return PlayScoredResult(
         end,
         winner,
         tuple(points),
@@ -201,7 +209,7 @@ def _with_play_scoring(
         closer,
         rules.hand_scoring,
         rules.block_scoring,
-        DuringPlay(
+        during_play=DuringPlay(
             moves if move_points else (),
             tuple(bonuses) if any(bonuses) else (),
             tuple(tallies),

@@ -31,6 +31,9 @@ from p2p_dominoes.engine.tiles import VALUE_MASK, Tile
 FORCED_DRAWS = 2
 """Tiles the next seat must draw when the end total hits `forced_draw_sum` («прикуп двух»)."""
 
+_NO_SCORES = tuple((0,) * n for n in range(5))
+"""Match scores of 0 for each player count (what a hand starts from unless told)."""
+
 LUCK_FIRST_DOUBLE = 8
 """Threes for luck: the first double laid in the hand, whatever the ends show."""
 LUCK_SCORING_DOUBLE = 7
@@ -134,24 +137,25 @@ class TurnMachine:
         self.notes: list[TurnNote] = []
         """What the rules made happen after the last action (empty for most actions)."""
         self._plain = rules.plain_turns
-        self._choice = rules.doubles is Doubles.CHOICE
+        self._choice = not self._plain and rules.doubles is Doubles.CHOICE
         self.move_points = [0] * players
         """Points each seat scored by its placements this hand (`move_scoring` ends or
         placed-tile); they count towards the match at once."""
-        self.wins = [0] * players
-        """Threes for luck: each seat's win points, after cancelling against penalties."""
-        self.penalties = [0] * players
-        """Threes for luck: each seat's penalty points, after cancelling against wins."""
-        self.match_scores: tuple[int, ...] = (0,) * players
+        self.match_scores: tuple[int, ...] = _NO_SCORES[players]
         """The match scores before this hand (what an immediate target check adds to)."""
         self.reached: int | None = None
         """The seat whose placement reached its target during play (`target_check`)."""
         self.draws_this_turn = 0
         """Every draw of this turn, forced ones included (what Threes for luck counts; kept up
         to date outside the first version's fast paths)."""
-        self._doubled = False
-        self._lucky = 0
-        self._exhausting = False
+        if not self._plain:  # the first version's rules never read these
+            self.wins = [0] * players
+            """Threes for luck: each seat's win points, after cancelling against penalties."""
+            self.penalties = [0] * players
+            """Threes for luck: each seat's penalty points, after cancelling against wins."""
+            self._doubled = False
+            self._lucky = 0
+            self._exhausting = False
 
     # -- public facts ------------------------------------------------------------------------
 
@@ -449,6 +453,8 @@ class TurnMachine:
 
     def luck_tallies(self) -> tuple[tuple[int, int], ...]:
         """(win points, penalty points) of every seat so far (Threes for luck)."""
+        if self._plain:
+            return ((0, 0),) * self.players
         return tuple(zip(self.wins, self.penalties, strict=True))
 
 

@@ -8,6 +8,12 @@ tile) are the subclasses' business.
 A turn: forced draws first (X3), then draws within the limit, then a play (a second double may
 follow, T2) or a pass. At its end: an extra turn on the end total (X2), a forced draw of two for
 the next seat (X3), closing a double nobody covered in time (X1), then the next seat.
+
+Scoring during play (Fives, Threes, Threes for luck, RULES_V2 §4) lives here too, so every peer
+computes it from public actions alone: each placement is scored from the end total S
+(`placement_award`), Threes for luck settles the turn's draws at its end, and the hand ends when
+the turn that emptied the boneyard ends (`exhausted`) or a placement reaches the target
+(`target`).
 """
 
 from __future__ import annotations

@@ -132,7 +132,7 @@ def simulate(
         report.blocks += result.end is HandEnd.BLOCK
         if result.winner is not None:
             report.hands_won[result.winner] += 1
-        for seat, points in enumerate(result.points):
+        for seat, points in enumerate(result.recorded):
             report.points[seat] += points
         if match.outcome.over:
             report.matches += 1

@@ -12,7 +12,16 @@ import time
 from collections.abc import Callable
 
 from p2p_dominoes.bots import random_bot
-from p2p_dominoes.engine import BLOCK, DRAW_RULES, DRAW_UNTIL_PLAY, HOUSE, Rules
+from p2p_dominoes.engine import (
+    BLOCK,
+    DRAW_RULES,
+    DRAW_UNTIL_PLAY,
+    FIVES,
+    HOUSE,
+    THREES,
+    THREES_LUCK,
+    Rules,
+)
 from p2p_dominoes.simulation import simulate
 
 
@@ -80,7 +89,7 @@ def run_engine_bench(seconds: float = 3.0, as_json: bool = False) -> int:
         base, ours = _interleaved(baseline, _ours(BLOCK, 4, seeds), seconds * 2)
         figures["dominoes_block_4p_hands_per_s"] = round(base, 1)
         figures["ratio_block_4p_vs_dominoes"] = round(ours / base, 2)
-    for rules in (BLOCK, DRAW_RULES, DRAW_UNTIL_PLAY, HOUSE):
+    for rules in (BLOCK, DRAW_RULES, DRAW_UNTIL_PLAY, HOUSE, FIVES, THREES, THREES_LUCK):
         for players in rules.player_counts:
             key = f"{rules.name}_{players}p_hands_per_s"
             figures[key] = round(_hands_per_second(_ours(rules, players, seeds), seconds), 1)

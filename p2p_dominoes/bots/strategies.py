@@ -6,7 +6,8 @@ import random
 from collections.abc import Callable
 from typing import Final
 
-from p2p_dominoes.engine import DRAW, PASS, SKIP, Action, InvalidRecord, SeatView
+from p2p_dominoes.engine import DRAW, PASS, SKIP, Action, InvalidRecord, MoveScoring, SeatView
+from p2p_dominoes.engine.turns import placement_points
 
 Bot = Callable[[SeatView, random.Random], Action]
 """A strategy: it sees what its seat may know and draws its own randomness from `rng`."""
@@ -25,11 +26,18 @@ def random_bot(view: SeatView, rng: random.Random) -> Action:
 
 
 def greedy_bot(view: SeatView, rng: random.Random) -> Action:
-    """Plays the heaviest fitting tile; draws only when it must."""
+    """Plays the move that scores most now (the end total, across or along), then the
+    heaviest fitting tile; draws only when it must."""
     plays = view.legal_plays()
-    if plays:
+    if not plays:
+        return _no_play(view)
+    rules = view.rules
+    if rules.move_scoring is MoveScoring.NONE:
         return max(plays, key=lambda p: (p.tile.pips, p.tile.high))
-    return _no_play(view)
+    line = view.line
+    return max(
+        plays, key=lambda p: (placement_points(rules, line, p), p.tile.pips, p.tile.high, -p.along)
+    )
 
 
 def _no_play(view: SeatView) -> Action:

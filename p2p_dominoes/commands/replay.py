@@ -26,9 +26,11 @@ from p2p_dominoes.engine import (
     EngineError,
     Replay,
     action_text,
+    actions_scored,
     describe,
     load_record,
     match_text,
+    note_text,
     replay,
     result_text,
 )
@@ -118,7 +120,12 @@ def replay_summary(outcome: Replay, lang: str) -> dict[str, Any]:
             "pips": list(result.pips),
             "ceremonies": [],
             "title": None,
+            "move_points": list(result.move_points),
+            "bonuses": list(result.bonuses),
+            "tallies": [list(t) for t in result.tallies],
+            "settlement": list(result.settlement),
         },
+        "actions_scored": actions_scored(outcome.steps),
         "text": result_text(result, lang, outcome.record.players),
         "scores": list(outcome.scores),
         "match": {
@@ -137,6 +144,8 @@ def _print_replay(outcome: Replay, lang: str) -> None:
         print(f"{step.index}: {action_text(step.seat, step.action, step.drawn, lang, names)}")
         if step.board is not None:
             print(f"   {step.board}")
+        for note in step.notes:
+            print(f"   {note_text(note, lang, names)}")
     print(result_text(outcome.result, lang, names))
     if outcome.match is not None:
         print(match_text(outcome.match, outcome.scores, lang, names))

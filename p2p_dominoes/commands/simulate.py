@@ -24,6 +24,7 @@ from p2p_dominoes.engine import (
     describe,
     match_outcome,
     match_text,
+    note_text,
     result_text,
     seat_name,
 )
@@ -135,12 +136,15 @@ class _HandPrinter:
             return
         drawn = hand.drawn_tiles[-1] if isinstance(action, Draw) else None
         print(f"  {action_text(seat, action, drawn, lang)}")  # type: ignore[arg-type]
+        for note in hand.notes if hand.history and hand.history[-1][1] is action else ():
+            print(f"    {note_text(note, lang)}")
         if self.verbose and not isinstance(action, Draw) and hand.history[-1][1] is action:
             print(f"    {describe(hand.line, lang, hand.rules.reads_end_total)}")
         if hand.result is not None:
-            scores = [s + p for s, p in zip(match.scores, hand.result.points, strict=True)]
+            scores = [s + p for s, p in zip(match.scores, hand.result.recorded, strict=True)]
             print(f"  {result_text(hand.result, lang)}")
-            print(f"  {match_text(match_outcome(hand.rules, scores), scores, lang)}")
+            outcome = match_outcome(hand.rules, scores, match.counted_hands + 1)
+            print(f"  {match_text(outcome, scores, lang)}")
             print()
 
 

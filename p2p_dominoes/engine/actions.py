@@ -10,15 +10,18 @@ from p2p_dominoes.engine.tiles import TILES, Tile
 
 
 class Play(NamedTuple):
-    """Put `tile` on the open `place`; `place` is None only for the lead."""
+    """Put `tile` on the open `place`; `place` is None only for the lead. `along`: a double
+    laid lengthwise by the player's choice (`doubles = choice`; the record's `orient`)."""
 
     tile: Tile
     place: Place | None = None
+    along: bool = False
 
     def __str__(self) -> str:
+        lie = " along" if self.along else ""
         if self.place is None:
-            return f"play {self.tile.text}"
-        return f"play {self.tile.text} on {self.place.tile.text} ({self.place.side.value})"
+            return f"play {self.tile.text}{lie}"
+        return f"play {self.tile.text}{lie} on {self.place.tile.text} ({self.place.side.value})"
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,3 +62,11 @@ PLAYS_ON: Final[tuple[dict[int, Play], ...]] = tuple(
     {t.bit: Play(t, p) for t in TILES if t.has(p.value)} for p in PLACES
 )
 """PLAYS_ON[place.id][tile.bit]: playing that tile on that place, for tiles that fit."""
+
+ALONG_LEADS: Final[dict[int, Play]] = {t.bit: Play(t, None, True) for t in TILES if t.is_double}
+"""ALONG_LEADS[tile.bit]: leading that double lengthwise."""
+
+ALONG_PLAYS_ON: Final[tuple[dict[int, Play], ...]] = tuple(
+    {t.bit: Play(t, p, True) for t in TILES if t.is_double and t.has(p.value)} for p in PLACES
+)
+"""ALONG_PLAYS_ON[place.id][tile.bit]: laying that double lengthwise on that place."""

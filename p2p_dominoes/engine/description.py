@@ -69,7 +69,7 @@ def describe(line: Line, lang: str = "en", end_total: bool = False) -> str:
     w = _wording(lang)
 
     def part(tile: Tile, side: Side) -> str:
-        if line.along and tile.is_double:
+        if tile.is_double and line.lies_along(tile):
             return w.ends[side]
         return w.sides[side]
 
@@ -147,12 +147,13 @@ def action_text(
     who = seat_name(seat, names, lang)
     if isinstance(action, Play):
         verb = "кладёт" if ru else "plays"
+        lie = (" вдоль" if ru else " along") if action.along else ""
         if action.place is None:
-            return f"{who} {verb} {action.tile.text}"
+            return f"{who} {verb} {action.tile.text}{lie}"
         on = "к" if ru else "on"
         place = action.place
         where = f"{place.tile.text} ({side_name(place.side, lang)})"
-        return f"{who} {verb} {action.tile.text} {on} {where}"
+        return f"{who} {verb} {action.tile.text}{lie} {on} {where}"
     if isinstance(action, Draw):
         verb = "берёт из базара" if ru else "draws"
         return f"{who} {verb}" + (f" {drawn.text}" if drawn is not None else "")
@@ -177,6 +178,13 @@ def result_text(result: HandResult, lang: str = "en", names: Sequence[str] = ())
         if any(result.pips):
             return "The hand is redealt: blocked hands do not count."
         return "The hand is redealt: nobody could open it."
+    if (
+        result.scoring in (HandScoring.NONE, HandScoring.LUCK_SETTLEMENT)
+        or result.move_points
+        or result.bonuses
+        or result.end in (HandEnd.EXHAUSTED, HandEnd.TARGET)
+    ):
+        return _play_points_text(result, lang, names)
     if result.scoring is not HandScoring.LEADER_TAKES:
         return _penalty_text(result, lang, names) + _minimum_text(result, lang)
     if result.end is HandEnd.DOMINO:
@@ -195,6 +203,53 @@ def result_text(result: HandResult, lang: str = "en", names: Sequence[str] = ())
             f"Блокировка: наименьшая сумма только у одного игрока — {who}, {result.arithmetic()}."
         )
     return f"Block: {who} has the single lowest total, {result.arithmetic()}."
+
+
+def _play_points_text(result: HandResult, lang: str, names: Sequence[str]) -> str:
+    """A hand scored during play (Fives, Threes, Threes for luck): how it ended, the bonuses,
+    and each seat's points (for luck: each net and what the winner records)."""
+    ru = _is_ru(lang)
+    if result.end is HandEnd.DOMINO and result.closer is not None:
+        who = seat_name(result.closer, names, lang)
+        head = f"Домино: {who} выкладывает последнюю кость" if ru else f"Domino by {who}"
+    elif result.end is HandEnd.EXHAUSTED:
+        head = "Базар исчерпан, партия окончена" if ru else "The boneyard ran out: the hand ends"
+    elif result.end is HandEnd.TARGET and result.winner is not None:
+        who = seat_name(result.winner, names, lang)
+        head = f"{who} набирает цель по ходу партии" if ru else f"{who} reached the target in play"
+        head = head[:1].upper() + head[1:]
+    else:
+        head = "Рыба" if ru else "Block"
+    parts = [head]
+    for seat, bonus in enumerate(result.bonuses):
+        if bonus:
+            who = seat_name(seat, names, lang)
+            parts.append(f"надбавка +{bonus}: {who}" if ru else f"bonus +{bonus} to {who}")
+    listed = ", ".join(
+        f"{seat_name(seat, names, lang)} {points:+d}"
+        if result.scoring is HandScoring.LUCK_SETTLEMENT
+        else f"{seat_name(seat, names, lang)} {points}"
+        for seat, points in enumerate(result.points)
+    )
+    if result.scoring is HandScoring.LUCK_SETTLEMENT:
+        parts.append(
+            f"итог (выигрыш − штраф): {listed}" if ru else f"nets (wins − penalties): {listed}"
+        )
+        if result.winner is None:
+            parts.append(
+                "лучший итог разделён, никто не записывает"
+                if ru
+                else "the best net is shared, nobody records"
+            )
+        else:
+            who = seat_name(result.winner, names, lang)
+            paid = result.settlement[result.winner]
+            parts.append(
+                f"побеждает {who} и записывает {paid}" if ru else f"{who} wins and records {paid}"
+            )
+    else:
+        parts.append(f"очки за партию: {listed}" if ru else f"points this hand: {listed}")
+    return "; ".join(parts) + "."
 
 
 def _seats_text(seats: Sequence[int], names: Sequence[str], lang: str) -> str:
@@ -321,6 +376,19 @@ def note_text(note: TurnNote, lang: str = "en", names: Sequence[str] = ()) -> st
         if ru:
             return f"Сумма концов {note.total}: {who} сначала берёт из базара {note.count}."
         return f"The ends total {note.total}: {who} must first draw {note.count}."
+    if note.kind == "score":
+        return _score_note(note, _sentence_start(note.seat, names, lang), lang)
+    if note.kind == "penalty":
+        who = _sentence_start(note.seat, names, lang)
+        if ru:
+            return (
+                f"{who}: штраф {note.points} — взятых из базара костей без результативного "
+                f"хода: {note.count}."
+            )
+        return (
+            f"{who}: {note.points} penalty points — drawn tiles that brought no scoring "
+            f"move: {note.count}."
+        )
     if note.kind == "closed":
         assert note.place is not None
         tile = note.place.tile.text
@@ -332,6 +400,33 @@ def note_text(note: TurnNote, lang: str = "en", names: Sequence[str] = ()) -> st
             f"{_sentence_start(note.seat, names, lang)} может положить второй дубль или пропустить."
         )
     return f"{_sentence_start(note.seat, names, lang)} may lay a second double, or skip."
+
+
+_SCORE_REASONS: Final[dict[str, tuple[str, str]]] = {
+    "ends": ("сумма концов {total}", "{total} at the ends"),
+    "placed-tile": ("очки выложенной кости", "the pips of the tile laid"),
+    "first-double": ("первый дубль", "the first double"),
+    "scoring-double": (
+        "результативный ход дублем, сумма концов {total}",
+        "a scoring double, {total} at the ends",
+    ),
+    "scoring-move": (
+        "результативный ход, сумма концов {total}",
+        "a scoring move, {total} at the ends",
+    ),
+    "lucky-draw": (
+        "нужная кость из базара, сумма концов {total}",
+        "the drawn tile scores, {total} at the ends",
+    ),
+}
+
+
+def _score_note(note: TurnNote, who: str, lang: str) -> str:
+    """ "+2: 10 at the ends" with the scorer's name; the reason per `move_scoring`."""
+    ru_text, en_text = _SCORE_REASONS.get(note.why, (note.why, note.why))
+    if _is_ru(lang):
+        return f"{who}: +{note.points} ({ru_text.format(total=note.total)})."
+    return f"{who}: +{note.points} ({en_text.format(total=note.total)})."
 
 
 def goal_text(rules: Rules, players: int, lang: str = "en") -> str:

@@ -13,11 +13,12 @@ from p2p_dominoes.engine.legality import (
     may_draw,
     must_play_drawn,
     playable_mask,
+    plays_both_ways,
     plays_for,
     why_no_draw,
 )
 from p2p_dominoes.engine.line import Place, Side
-from p2p_dominoes.engine.rules import Drawing, Rules
+from p2p_dominoes.engine.rules import Drawing, MoveScoring, Rules
 from p2p_dominoes.engine.scoring import HandEnd, HandResult, score_hand
 from p2p_dominoes.engine.tiles import (
     ALL_TILES_MASK,
@@ -112,6 +113,8 @@ class HandState(TurnMachine):
             if self.must_draw_first():
                 return []
             playable = self.playable_mask(self.turn)
+            if self._choice and playable:
+                return plays_both_ways(line, playable)
         elif self.pending is not None or self.must_lead is not None or not line.tiles:
             playable = self.playable_mask(self.turn)
         else:
@@ -159,11 +162,23 @@ class HandState(TurnMachine):
 
     def _score(self) -> None:
         pips = [pips_in(h) for h in self.hands]
-        self.result = score_hand(self.rules, self.end or HandEnd.BLOCK, pips, self.closer)
+        if self._plain:
+            self.result = score_hand(self.rules, self.end or HandEnd.BLOCK, pips, self.closer)
+            return
+        luck = self.rules.move_scoring is MoveScoring.LUCK
+        self.result = score_hand(
+            self.rules,
+            self.end or HandEnd.BLOCK,
+            pips,
+            self.closer,
+            self.move_points if self.rules.move_scoring is not MoveScoring.NONE else (),
+            self.luck_tallies() if luck else (),
+            self.reached,
+        )
 
     def _play(self, seat: int, play: Play) -> None:
         """Check and make a play (side B of an untouched opening double is side A)."""
-        tile, place = play
+        tile, place, _ = play
         hand = self.hands[seat]
         line = self.line
         if (
@@ -177,7 +192,9 @@ class HandState(TurnMachine):
             hand ^= tile.bit
             self.hands[seat] = hand
             self.pending = None
-            self._after_play(seat, play, hand)
+            drawn = self.draws_this_turn
+            from_draw = bool(drawn) and tile in self.boneyard[self._drawn - drawn : self._drawn]
+            self._after_play(seat, play, hand, from_draw)
             return
         # The first version's rules: the same steps as TurnMachine._after_play, inlined (this
         # is the engine's hot path).

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Final
 
-from p2p_dominoes.engine.actions import LEADS, PLAYS_ON, Play
+from p2p_dominoes.engine.actions import ALONG_LEADS, ALONG_PLAYS_ON, LEADS, PLAYS_ON, Play
 from p2p_dominoes.engine.line import PLACES, Line, Place
 from p2p_dominoes.engine.rules import Drawing
-from p2p_dominoes.engine.tiles import Tile, tiles_in
+from p2p_dominoes.engine.tiles import DOUBLES_MASK, Tile, tiles_in
 from p2p_dominoes.engine.turns import TurnMachine
 
 
@@ -76,3 +76,18 @@ def must_play_drawn(turns: TurnMachine, tile: Tile, forced: bool) -> bool:
         and not forced
         and bool(playable_mask(tile.bit, turns.line, None, turns.must_lead))
     )
+
+
+def plays_both_ways(line: Line, playable: int) -> list[Play]:
+    """`plays_for` when players choose how doubles lie (`doubles = choice`): each double is
+    offered twice, across, then along."""
+    plays = plays_for(line, playable)
+    if not playable & DOUBLES_MASK:
+        return plays
+    for play in list(plays):
+        if play.tile.is_double:
+            if play.place is None:
+                plays.append(ALONG_LEADS[play.tile.bit])
+            else:
+                plays.append(ALONG_PLAYS_ON[play.place.id][play.tile.bit])
+    return plays

@@ -107,7 +107,7 @@ class Line:
     Other layouts (a cross, trains) will be classes of their own with more open places.
     """
 
-    __slots__ = ("along", "closed", "connections", "fit_mask", "places", "tiles")
+    __slots__ = ("along", "along_mask", "closed", "connections", "fit_mask", "places", "tiles")
 
     def __init__(self, along: bool = False) -> None:
         self.tiles: list[Tile] = []
@@ -118,10 +118,17 @@ class Line:
         self.fit_mask = 0
         """Bits of every tile that fits some open place (kept up to date on each play)."""
         self.along = along
-        """Doubles lie lengthwise: their parts are ends A and B, and they count once."""
+        """Every double lies lengthwise: its parts are ends A and B, and they count once."""
+        self.along_mask = 0
+        """Bits of the doubles a player laid lengthwise by choice (`doubles = choice`)."""
+
+    def lies_along(self, tile: Tile) -> bool:
+        """Whether `tile` (a double on the table) lies lengthwise."""
+        return self.along or bool(self.along_mask & tile.bit)
 
     def copy(self) -> Line:
         other = Line(self.along)
+        other.along_mask = self.along_mask
         other.tiles = self.tiles.copy()
         other.connections = self.connections.copy()
         other.places = self.places.copy()
@@ -133,9 +140,10 @@ class Line:
         """S: the open ends' numbers; a crosswise double at an end counts both halves, once."""
         total = 0
         counted: set[int] = set()
+        along = self.along_mask
         for place in self.places:
             tile = place.tile
-            if tile.is_double and not self.along:
+            if tile.is_double and not self.along and not along & tile.bit:
                 if tile.index not in counted:
                     counted.add(tile.index)
                     total += tile.pips

@@ -105,6 +105,7 @@ class Match:
             self.openers.append(None)
             return None
         hand = HandState(self.rules, hands, boneyard, found.seat, found.must_lead)
+        hand.match_scores = tuple(self.scores)
         self.openers.append(found.seat)
         return hand
 
@@ -130,7 +131,7 @@ class Match:
         self.results.append(result)
         if result.end is HandEnd.VOID:
             return self.outcome
-        for unit, points in enumerate(result.points):
+        for unit, points in enumerate(result.recorded):
             self.scores[unit] += points
         self.counted_hands += 1
         self.previous = PreviousHands(opener, result.winner)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from p2p_dominoes.engine.actions import Action, Play
 from p2p_dominoes.engine.errors import IllegalAction
-from p2p_dominoes.engine.legality import may_draw, playable_mask, plays_for
+from p2p_dominoes.engine.legality import may_draw, playable_mask, plays_both_ways, plays_for
 from p2p_dominoes.engine.line import Line
 from p2p_dominoes.engine.rules import Rules
 from p2p_dominoes.engine.tiles import DOUBLES_MASK, Tile, tiles_in
@@ -35,11 +35,13 @@ class PublicHand(TurnMachine):
         """Raise IllegalAction unless `play` fits the table now; return it normalised."""
         return self.check_public_play(seat, play)
 
-    def play(self, seat: int, play: Play) -> None:
-        """Apply a play that `check_play` accepted (the tile's holder was checked elsewhere)."""
+    def play(self, seat: int, play: Play, from_draw: bool = False) -> None:
+        """Apply a play that `check_play` accepted (the tile's holder was checked elsewhere);
+        `from_draw`: the tile is one this seat drew in this turn (its reveal's deck position is
+        one drawn now), which Threes for luck scores differently."""
         play = self.check_public_play(seat, play)
         self.counts[seat] -= 1
-        self._after_play(seat, play, self.counts[seat])
+        self._after_play(seat, play, self.counts[seat], from_draw)
 
     def check_draw(self, seat: int) -> None:
         """Raise IllegalAction unless drawing can be legal now for some hand."""
@@ -116,7 +118,11 @@ class PeerView:
 
     def legal_plays(self) -> list[Play]:
         playable = self._playable()
-        return plays_for(self._public.line, playable) if playable else []
+        if not playable:
+            return []
+        if self._public.choice:
+            return plays_both_ways(self._public.line, playable)
+        return plays_for(self._public.line, playable)
 
     def can_draw(self) -> bool:
         public = self._public

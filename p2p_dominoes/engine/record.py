@@ -18,11 +18,12 @@ from p2p_dominoes.engine.opening import best_of, rank_list
 from p2p_dominoes.engine.rules import Rules
 from p2p_dominoes.engine.scoring import HandEnd, HandResult, MatchOutcome, match_outcome
 from p2p_dominoes.engine.tiles import Tile, parse_tile, tiles_in
+from p2p_dominoes.engine.turns import TurnNote
 
 _RECORD_KEYS = {"rules", "scores", "opener", "hands", "boneyard", "actions", "hand", "players"}
 MAX_NAME_CHARS = 64
 _MAX_SCORE = 10**9
-_ACTION_KEYS = {"seat", "play", "at", "side", "draw", "pass", "skip"}
+_ACTION_KEYS = {"seat", "play", "at", "side", "orient", "draw", "pass", "skip"}
 
 
 @dataclass(frozen=True)
@@ -146,8 +147,10 @@ def _check_action_shape(index: int, action: object, players: int) -> None:
         raise InvalidRecord(f"{where} (seat {seat}): give exactly one of play, draw, pass, skip")
     if kinds[0] in ("draw", "pass", "skip") and action[kinds[0]] is not True:
         raise InvalidRecord(f"{where} (seat {seat}): {kinds[0]!r} must be true")
-    if kinds[0] != "play" and ("at" in action or "side" in action):
-        raise InvalidRecord(f"{where} (seat {seat}): 'at' and 'side' go only with a play")
+    if kinds[0] != "play" and ("at" in action or "side" in action or "orient" in action):
+        raise InvalidRecord(f"{where} (seat {seat}): 'at', 'side' and 'orient' go only with a play")
+    if "orient" in action and action["orient"] not in ("across", "along"):
+        raise InvalidRecord(f"{where} (seat {seat}): 'orient' must be across or along")
     if "side" in action and action["side"] not in {s.value for s in Side}:
         raise InvalidRecord(f"{where} (seat {seat}): 'side' must be one of A, B, high, low")
 
@@ -161,8 +164,9 @@ def resolve_action(state: HandState, raw: dict[str, Any]) -> Action:
     if "skip" in raw:
         return SKIP
     tile = parse_tile(raw["play"])
+    along = raw.get("orient") == "along"
     if state.line.is_empty:
-        return Play(tile)
+        return Play(tile, None, along)
     candidates: list[Place] = state.line.places_for(tile)
     if "at" in raw:
         at = parse_tile(raw["at"])
@@ -179,13 +183,13 @@ def resolve_action(state: HandState, raw: dict[str, Any]) -> Action:
             raise IllegalAction(
                 raw["seat"], f"play {tile.text}", "it fits no open place at the end or side named"
             )
-        return Play(tile, None)  # apply() names the rule this breaks
+        return Play(tile, None, along)  # apply() names the rule this breaks
     if "at" not in raw and len({p.tile for p in candidates}) > 1:
         raise InvalidRecord(
             f"{tile.text} fits open places on {candidates[0].tile.text} and "
             f"{candidates[1].tile.text}: say which with 'at'"
         )
-    return Play(tile, candidates[0])
+    return Play(tile, candidates[0], along)
 
 
 def action_to_dict(seat: int, action: Action) -> dict[str, Any]:
@@ -195,6 +199,8 @@ def action_to_dict(seat: int, action: Action) -> dict[str, Any]:
         if action.place is not None:
             out["at"] = action.place.tile.key
             out["side"] = action.place.side.value
+        if action.along:
+            out["orient"] = "along"
         return out
     if isinstance(action, Draw):
         return {"seat": seat, "draw": True}
@@ -218,13 +224,15 @@ def record_of(state: HandState, scores: tuple[int, ...], hand: int = 1) -> HandR
 
 @dataclass(frozen=True)
 class ReplayStep:
-    """One replayed action; `drawn` is the tile a draw took, `board` the line after a play."""
+    """One replayed action; `drawn` is the tile a draw took, `board` the line after a play,
+    `notes` what the rules made happen after it (points scored, penalties, extra turns …)."""
 
     index: int
     seat: int
     action: Action
     drawn: Tile | None
     board: str | None
+    notes: tuple[TurnNote, ...] = ()
 
 
 @dataclass
@@ -266,6 +274,7 @@ def replay(record: HandRecord, lang: str = "en") -> Replay:
     """Validate and replay every action; an illegal one raises InvalidRecord naming it."""
     must_lead = _claimed_lead(record)
     state = HandState(record.rules, record.hands, record.boneyard, record.opener, must_lead)
+    state.match_scores = record.scores
     out = Replay(state, record)
     for index, raw in enumerate(record.actions):
         seat = raw["seat"]
@@ -283,9 +292,36 @@ def replay(record: HandRecord, lang: str = "en") -> Replay:
             if isinstance(action, Play)
             else None
         )
-        out.steps.append(ReplayStep(index, seat, action, drawn, board))
+        out.steps.append(ReplayStep(index, seat, action, drawn, board, tuple(state.notes)))
     result = state.outcome()
-    out.scores = tuple(s + p for s, p in zip(record.scores, result.points, strict=True))
+    out.scores = tuple(s + p for s, p in zip(record.scores, result.recorded, strict=True))
     finished = state.result is not None and state.result.end is not HandEnd.VOID
     out.match = match_outcome(record.rules, out.scores, record.hand) if finished else None
+    return out
+
+
+def actions_scored(steps: list[ReplayStep]) -> list[dict[str, Any]]:
+    """Every point an action scored during play: {action, seat, points, why}; a Threes-for-luck
+    penalty is negative points with why "penalty"."""
+    out: list[dict[str, Any]] = []
+    for step in steps:
+        for note in step.notes:
+            if note.kind == "score":
+                out.append(
+                    {
+                        "action": step.index,
+                        "seat": note.seat,
+                        "points": note.points,
+                        "why": note.why,
+                    }
+                )
+            elif note.kind == "penalty":
+                out.append(
+                    {
+                        "action": step.index,
+                        "seat": note.seat,
+                        "points": -note.points,
+                        "why": "penalty",
+                    }
+                )
     return out

@@ -274,31 +274,30 @@ FIELDS: Final[tuple[FieldSpec, ...]] = (
     _enum("next_fallback", Fallback, Fallback.PREVIOUS_OPENER, switch="O1"),
     _int("assigned_double", 1, 0, 6, "O2"),
     _int("weekday", 0, 0, 7, "O1"),
-    _enum("doubles", Doubles, Doubles.ACROSS, plays=("across", "along"), switch="T1"),
+    _enum("doubles", Doubles, Doubles.ACROSS, switch="T1"),
     _bool("two_doubles", False, "T2"),
     _int("extra_turn_sum", 0, 0, 40, "X2"),
     _fixed("cross_quota", 1, "F2"),
     _bool("double_closes_ray", False, "X1"),
     _bool("fish_counts", True, "E1"),
-    _bool("end_when_boneyard_empty", False, later=True),
+    _bool("end_when_boneyard_empty", False),
     _enum("teams", Teams, Teams.NONE, plays=("none",), switch="K0"),
     _enum(
         "hand_scoring",
         HandScoring,
         HandScoring.LEADER_TAKES,
         switch="S1",
-        plays=("losers-own", "worst-own", "leader-takes"),
     ),
     FieldSpec("rounding", "int", 1, low=1, high=10, switch="S3", int_choices=(1, 5, 10)),
     _int("min_record", 0, 0, 168, "S4"),
-    _fixed("domino_bonus", 0),
-    _fixed("block_bonus", 0),
-    _enum("move_scoring", MoveScoring, MoveScoring.NONE, plays=("none",), switch="S1"),
-    _fixed("ends_modulus", 5),
-    _enum("ends_award", EndsAward, EndsAward.QUOTIENT, plays=("quotient",)),
+    _int("domino_bonus", 0, 0, 100),
+    _int("block_bonus", 0, 0, 100),
+    _enum("move_scoring", MoveScoring, MoveScoring.NONE, switch="S1"),
+    _int("ends_modulus", 5, 2, 12),
+    _enum("ends_award", EndsAward, EndsAward.QUOTIENT),
     _enum("goal", Goal, Goal.REACH_WINS, switch="S5"),
     _int("hands_limit", 0, 0, 10_000, "S5"),
-    _enum("target_check", TargetCheck, TargetCheck.HAND_END, plays=("hand-end",)),
+    _enum("target_check", TargetCheck, TargetCheck.HAND_END),
     _bool("general", False, "C1", later=True),
     _bool("admiral", False, "C2", later=True),
     _bool("snotty_goat", False, "C3", later=True),
@@ -414,6 +413,9 @@ class Rules:
             or self.forced_draw_sum
             or self.double_closes_ray
             or self.draw_limit
+            or self.doubles is Doubles.CHOICE
+            or self.move_scoring is not MoveScoring.NONE
+            or self.end_when_boneyard_empty
         )
 
     @functools.cached_property
@@ -423,6 +425,23 @@ class Rules:
             self.hand_scoring is HandScoring.LEADER_TAKES
             and self.rounding == 1
             and self.min_record == 0
+            and self.move_scoring is MoveScoring.NONE
+            and not self.domino_bonus
+        )
+
+    @functools.cached_property
+    def records_pips(self) -> bool:
+        """Something is recorded from the pips left in hand when a hand ends."""
+        return self.hand_scoring not in (HandScoring.NONE, HandScoring.LUCK_SETTLEMENT)
+
+    @functools.cached_property
+    def scores_during_play(self) -> bool:
+        """Placements score, or bonuses reward going out or the lowest hand (a hand's result
+        then carries `during_play`)."""
+        return (
+            self.move_scoring is not MoveScoring.NONE
+            or bool(self.domino_bonus)
+            or bool(self.block_bonus)
         )
 
     @property
@@ -606,7 +625,62 @@ HOUSE: Final = _preset(
 """The game seed 003 plays «по умолчанию»: 7 each, lowest double opens, draw until you can play,
 losers record their pips, and whoever reaches 101 loses."""
 
-PRESETS: Final[dict[str, Rules]] = {r.name: r for r in (DRAW, DRAW_UNTIL_PLAY, BLOCK, HOUSE)}
+_FIVES_VALUES: Final[dict[str, Any]] = dict(
+    hand_sizes=[[2, 6], [3, 6], [4, 5]],
+    reserve=0,
+    drawing="any-time",
+    play_drawn_at_once=False,
+    first_opener="lowest-double",
+    next_opener="lowest-double",
+    next_fallback="heaviest-tile",
+    block_scoring="lowest-takes-difference",
+    draw_limit=1,
+    doubles="choice",
+    end_when_boneyard_empty=True,
+    hand_scoring="none",
+    domino_bonus=2,
+    block_bonus=1,
+    move_scoring="ends",
+    ends_modulus=5,
+    goal="reach-wins",
+    target_check="immediate",
+)
+
+FIVES: Final = _preset(name="fives", targets=[[2, 25], [3, 20], [4, 20]], **_FIVES_VALUES)
+"""Fives («пятерное домино», seed 004): a point for every five at the open ends, one draw a
+turn, +2 for going out, +1 for the single lowest hand when the boneyard runs out; to 25 / 20."""
+
+THREES: Final = _preset(
+    **{**_FIVES_VALUES, "ends_modulus": 3},
+    name="threes",
+    targets=[[2, 33], [3, 22], [4, 22]],
+)
+"""Threes («тройное домино», seed 004): Fives counted in threes, to 33 for two and 22 for more."""
+
+THREES_LUCK: Final = _preset(
+    **{
+        **_FIVES_VALUES,
+        "hand_sizes": [[2, 6], [3, 6], [4, 5]],
+        "ends_modulus": 3,
+        "draw_limit": 5,
+        "domino_bonus": 0,
+        "block_bonus": 0,
+        "move_scoring": "luck",
+        "hand_scoring": "luck-settlement",
+        "goal": "fixed-hands",
+        "hands_limit": 1,
+        "target_check": "hand-end",
+    },
+    name="threes-luck",
+    targets=[],
+)
+"""Threes for luck («тройное домино на счастье», seed 004): up to five draws a turn to try one's
+luck, 5 / 7 / 8 / 10 win points and 5 penalty points a tile; one hand, the winner takes the
+difference."""
+
+PRESETS: Final[dict[str, Rules]] = {
+    r.name: r for r in (DRAW, DRAW_UNTIL_PLAY, BLOCK, HOUSE, FIVES, THREES, THREES_LUCK)
+}
 
 
 def preset(name: str) -> Rules:

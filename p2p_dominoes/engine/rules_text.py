@@ -211,6 +211,9 @@ PRESET_LABELS: Final[dict[str, Words]] = {
     "draw-until-play": W("Прикуп до хода", "Draw until you can play"),
     "block": W("Без базара", "Block dominoes (no drawing)"),
     "house": W("Домино (по умолчанию)", "Dominoes (the default game)"),
+    "fives": W("Пятерное домино", "Fives"),
+    "threes": W("Тройное домино", "Threes"),
+    "threes-luck": W("Тройное домино на счастье", "Threes for luck"),
 }
 
 

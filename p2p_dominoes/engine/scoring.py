@@ -18,8 +18,21 @@ from p2p_dominoes.engine.rules import BlockScoring, Goal, HandScoring, Rules
 class HandEnd(StrEnum):
     DOMINO = "domino"  # a player played their last tile
     BLOCK = "block"  # every player in turn passed, or no open place is left
+    EXHAUSTED = "exhausted"  # the turn that emptied the boneyard ended (end_when_boneyard_empty)
+    TARGET = "target"  # a placement reached a target during play (target_check immediate)
     VOID = "void"  # redealt: a block that does not count, or no opener could be found
     UNFINISHED = "unfinished"
+
+
+@dataclass(frozen=True)
+class DuringPlay:
+    """A hand's scoring during play: what placements scored per seat, the bonuses (going out,
+    the lowest hand), and under Threes for luck the (wins, penalties) and the settlement."""
+
+    move_points: tuple[int, ...] = ()
+    bonuses: tuple[int, ...] = ()
+    tallies: tuple[tuple[int, int], ...] = ()
+    settlement: tuple[int, ...] = ()
 
 
 class HandResult(NamedTuple):
@@ -27,7 +40,11 @@ class HandResult(NamedTuple):
 
     A named tuple: one is made at the end of every hand, so it must be cheap to build.
     `amounts` are the amounts before rounding and the minimum (what the arithmetic shows);
-    `points` are what was recorded. `closer` is the seat that went out (domino only)."""
+    `points` are what was recorded. `closer` is the seat that went out (domino only).
+    Scoring during play adds `move_points` (per seat, what placements scored) and `bonuses`
+    (going out, the lowest hand); under Threes for luck `points` are each seat's net (wins
+    minus penalties), `tallies` the (wins, penalties) and `settlement` what the winner records
+    in the match (`recorded` is what the match adds in every case)."""
 
     end: HandEnd
     winner: int | None
@@ -37,6 +54,31 @@ class HandResult(NamedTuple):
     closer: int | None = None
     scoring: HandScoring = HandScoring.LEADER_TAKES
     block_scoring: BlockScoring = BlockScoring.LOWEST_TAKES_DIFFERENCE
+    during_play: DuringPlay | None = None
+    """What was scored during play (Fives, Threes, Threes for luck); None for other rules."""
+
+    @property
+    def move_points(self) -> tuple[int, ...]:
+        return self.during_play.move_points if self.during_play else ()
+
+    @property
+    def bonuses(self) -> tuple[int, ...]:
+        return self.during_play.bonuses if self.during_play else ()
+
+    @property
+    def tallies(self) -> tuple[tuple[int, int], ...]:
+        return self.during_play.tallies if self.during_play else ()
+
+    @property
+    def settlement(self) -> tuple[int, ...]:
+        return self.during_play.settlement if self.during_play else ()
+
+    @property
+    def recorded(self) -> tuple[int, ...]:
+        """The points this hand adds to the match scores (the settlement under luck)."""
+        if self.during_play is not None and self.scoring is HandScoring.LUCK_SETTLEMENT:
+            return self.during_play.settlement
+        return self.points
 
     @property
     def recorders(self) -> tuple[int, ...]:
@@ -71,9 +113,16 @@ def round_amount(amount: int, multiple: int) -> int:
 
 
 def score_hand(
-    rules: Rules, end: HandEnd, pips: Sequence[int], closer: int | None = None
+    rules: Rules,
+    end: HandEnd,
+    pips: Sequence[int],
+    closer: int | None = None,
+    move_points: Sequence[int] = (),
+    tallies: Sequence[tuple[int, int]] = (),
+    reached: int | None = None,
 ) -> HandResult:
-    """The result of a hand that ended by `end` with `pips` left per unit."""
+    """The result of a hand that ended by `end` with `pips` left per unit; `move_points` and
+    `tallies` are what was scored during play, `reached` the seat that reached its target."""
     units = len(pips)
     if rules.plain_scoring and end is HandEnd.DOMINO:  # the first version's rule, fast
         assert closer is not None
@@ -81,26 +130,93 @@ def score_hand(
     if end is HandEnd.VOID or (end is HandEnd.BLOCK and not rules.fish_counts):
         return HandResult(HandEnd.VOID, None, (0,) * units, tuple(pips))
     lowest = min(pips)
+    single_lowest = pips.index(lowest) if list(pips).count(lowest) == 1 else None
     if end is HandEnd.DOMINO:
         assert closer is not None
         winner: int | None = closer
+    elif end is HandEnd.TARGET:
+        winner = reached
     else:
-        winner = pips.index(lowest) if list(pips).count(lowest) == 1 else None
-    amounts = tuple(_amounts(rules, end, list(pips), winner))
+        winner = single_lowest
+    if end is HandEnd.TARGET or not rules.records_pips:
+        amounts = [0] * units
+    else:
+        amounts = _amounts(rules, end, list(pips), winner)
     if rules.plain_scoring:
-        points = amounts
+        points = list(amounts)
     else:
-        rounded = [round_amount(a, rules.rounding) if a else 0 for a in amounts]
-        points = tuple(p if p >= rules.min_record else 0 for p in rounded)
+        points = [round_amount(a, rules.rounding) if a else 0 for a in amounts]
+        points = [p if p >= rules.min_record else 0 for p in points]
+    if not rules.scores_during_play:
+        return HandResult(
+            end,
+            winner,
+            tuple(points),
+            tuple(pips),
+            tuple(amounts),
+            closer,
+            rules.hand_scoring,
+            rules.block_scoring,
+        )
+    return _with_play_scoring(
+        rules, end, pips, closer, points, amounts, winner, single_lowest, move_points, tallies
+    )
+
+
+def _with_play_scoring(
+    rules: Rules,
+    end: HandEnd,
+    pips: Sequence[int],
+    closer: int | None,
+    points: list[int],
+    amounts: list[int],
+    winner: int | None,
+    single_lowest: int | None,
+    move_points: Sequence[int],
+    tallies: Sequence[tuple[int, int]],
+) -> HandResult:
+    """The result with what was scored during play: move points and bonuses added, or under
+    Threes for luck the nets and the settlement."""
+    units = len(pips)
+    bonuses = [0] * units
+    if end is HandEnd.DOMINO and closer is not None:
+        bonuses[closer] += rules.domino_bonus
+    elif end in (HandEnd.BLOCK, HandEnd.EXHAUSTED) and single_lowest is not None:
+        bonuses[single_lowest] += rules.block_bonus
+    moves = tuple(move_points) or (0,) * units
+    points = [p + b + m for p, b, m in zip(points, bonuses, moves, strict=True)]
+    settlement: tuple[int, ...] = ()
+    if rules.hand_scoring is HandScoring.LUCK_SETTLEMENT:
+        nets = [w - p for w, p in tallies] if tallies else [0] * units
+        points = nets
+        best = max(nets)
+        winner = nets.index(best) if nets.count(best) == 1 else None
+        paid = [0] * units
+        if winner is not None:
+            paid[winner] = max(0, best - sum(n for u, n in enumerate(nets) if u != winner))
+        settlement = tuple(paid)
     return HandResult(
-        end, winner, points, tuple(pips), amounts, closer, rules.hand_scoring, rules.block_scoring
+        end,
+        winner,
+        tuple(points),
+        tuple(pips),
+        tuple(amounts),
+        closer,
+        rules.hand_scoring,
+        rules.block_scoring,
+        during_play=DuringPlay(
+            moves if move_points else (),
+            tuple(bonuses) if any(bonuses) else (),
+            tuple(tallies),
+            settlement,
+        ),
     )
 
 
 def _amounts(rules: Rules, end: HandEnd, pips: list[int], winner: int | None) -> list[int]:
     units = len(pips)
     amounts = [0] * units
-    block = end is HandEnd.BLOCK
+    block = end in (HandEnd.BLOCK, HandEnd.EXHAUSTED)
     how = rules.block_scoring
     if block and how is BlockScoring.ALL_TO_WORST:
         worst = max(pips)

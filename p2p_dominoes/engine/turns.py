@@ -8,21 +8,48 @@ tile) are the subclasses' business.
 A turn: forced draws first (X3), then draws within the limit, then a play (a second double may
 follow, T2) or a pass. At its end: an extra turn on the end total (X2), a forced draw of two for
 the next seat (X3), closing a double nobody covered in time (X1), then the next seat.
+
+Scoring during play (Fives, Threes, Threes for luck, RULES_V2 §4) lives here too, so every peer
+computes it from public actions alone: each placement is scored from the end total S
+(`placement_award`), Threes for luck settles the turn's draws at its end, and the hand ends when
+the turn that emptied the boneyard ends (`exhausted`) or a placement reaches the target
+(`target`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from p2p_dominoes.engine.actions import DRAW, PASS, PLAYS_ON, SKIP, Action, Play
+from p2p_dominoes.engine.actions import ALONG_PLAYS_ON, DRAW, PASS, PLAYS_ON, SKIP, Action, Play
 from p2p_dominoes.engine.errors import IllegalAction
 from p2p_dominoes.engine.line import Line, Place, Side
-from p2p_dominoes.engine.rules import Doubles, Drawing, Rules
+from p2p_dominoes.engine.rules import (
+    Doubles,
+    Drawing,
+    EndsAward,
+    MoveScoring,
+    Rules,
+    TargetCheck,
+)
 from p2p_dominoes.engine.scoring import HandEnd
 from p2p_dominoes.engine.tiles import Tile
 
 FORCED_DRAWS = 2
 """Tiles the next seat must draw when the end total hits `forced_draw_sum` («прикуп двух»)."""
+
+_NO_SCORES = tuple((0,) * n for n in range(5))
+"""Match scores of 0 for each player count (what a hand starts from unless told)."""
+
+LUCK_FIRST_DOUBLE = 8
+"""Threes for luck: the first double laid in the hand, whatever the ends show."""
+LUCK_SCORING_DOUBLE = 7
+"""Threes for luck: a later double whose placement scores (5 + 2)."""
+LUCK_SCORING_MOVE = 5
+"""Threes for luck: a non-double whose placement scores."""
+LUCK_DRAWN = 10
+"""Threes for luck: a tile drawn this turn whose placement scores («нужная кость»)."""
+LUCK_PENALTY = 5
+"""Threes for luck: penalty points for each tile drawn in a turn that brought no scoring move."""
 
 
 @dataclass(frozen=True)
@@ -30,13 +57,18 @@ class TurnNote:
     """Something a rule made happen after an action, for the players to be told.
 
     kind: "extra_turn" (seat moves again; total), "forced_draw" (seat must first draw `count`;
-    total), "closed" (place closed for good), "second_double" (seat may lay a second double)."""
+    total), "closed" (place closed for good), "second_double" (seat may lay a second double),
+    "score" (the placement scored `points` for reason `why`; total = the end total),
+    "penalty" (Threes for luck: `count` tiles drawn this turn brought no scoring move; `points`
+    penalty points)."""
 
     kind: str
     seat: int
     total: int = 0
     count: int = 0
     place: Place | None = None
+    points: int = 0
+    why: str = ""
 
 
 @dataclass
@@ -54,24 +86,34 @@ class TurnMachine:
     """Turn order, counts, the line and every public rule of a hand."""
 
     __slots__ = (
+        "_choice",
         "_clocks",
+        "_doubled",
         "_doubles_this_turn",
+        "_exhausting",
+        "_lucky",
         "_plain",
         "boneyard_size",
         "closer",
         "drawn_this_turn",
+        "draws_this_turn",
         "end",
         "forced_due",
         "history",
         "line",
+        "match_scores",
+        "move_points",
         "must_lead",
         "notes",
         "opener",
         "passes",
+        "penalties",
         "players",
+        "reached",
         "rules",
         "second_double",
         "turn",
+        "wins",
     )
 
     def __init__(
@@ -101,8 +143,33 @@ class TurnMachine:
         self.notes: list[TurnNote] = []
         """What the rules made happen after the last action (empty for most actions)."""
         self._plain = rules.plain_turns
+        self._choice = not self._plain and rules.doubles is Doubles.CHOICE
+        self.move_points = [0] * players
+        """Points each seat scored by its placements this hand (`move_scoring` ends or
+        placed-tile); they count towards the match at once."""
+        self.match_scores: tuple[int, ...] = _NO_SCORES[players]
+        """The match scores before this hand (what an immediate target check adds to)."""
+        self.reached: int | None = None
+        """The seat whose placement reached its target during play (`target_check`)."""
+        self.draws_this_turn = 0
+        """Every draw of this turn, forced ones included (what Threes for luck counts; kept up
+        to date outside the first version's fast paths)."""
+        if not self._plain:  # the first version's rules never read these
+            self.wins = [0] * players
+            """Threes for luck: each seat's win points, after cancelling against penalties."""
+            self.penalties = [0] * players
+            """Threes for luck: each seat's penalty points, after cancelling against wins."""
+            self._doubled = False
+            self._lucky = 0
+            self._exhausting = False
 
     # -- public facts ------------------------------------------------------------------------
+
+    @property
+    def choice(self) -> bool:
+        """Players say how each double lies (`doubles = choice`): legal plays list each
+        double twice, across and along."""
+        return self._choice
 
     @property
     def over(self) -> bool:
@@ -178,7 +245,8 @@ class TurnMachine:
         """The same play with an untouched opening double's side B read as side A."""
         place = play.place
         if place is not None and place.side is Side.B and len(self.line.tiles) == 1:
-            return PLAYS_ON[place.id - 1].get(play.tile.bit, play)
+            table = ALONG_PLAYS_ON if play.along else PLAYS_ON
+            return table[place.id - 1].get(play.tile.bit, play)
         return play
 
     def check_public_play(self, seat: int, play: Play) -> Play:
@@ -193,6 +261,10 @@ class TurnMachine:
                 raise IllegalAction(seat, what, self.why_no_pass())
             if self.second_double and not tile.is_double:
                 raise IllegalAction(seat, what, "after a double only a second double may follow")
+            if play.along and (not tile.is_double or self.rules.doubles is not Doubles.CHOICE):
+                raise IllegalAction(
+                    seat, what, "only a double may be laid along, and only when players choose"
+                )
         if tile in line.tiles:
             raise IllegalAction(seat, what, f"{tile.text} is already on the table")
         if not line.tiles:
@@ -216,10 +288,13 @@ class TurnMachine:
 
     # -- the public steps ------------------------------------------------------------------------
 
-    def _after_play(self, seat: int, play: Play, hand_left: int) -> None:
-        """Lay a checked play; `hand_left` is the seat's tile count after it."""
+    def _after_play(self, seat: int, play: Play, hand_left: int, from_draw: bool = False) -> None:
+        """Lay a checked play; `hand_left` is the seat's tile count after it; `from_draw`: the
+        tile was drawn in this turn (public at a table: its reveal names a position drawn now)."""
         line = self.line
-        tile, place = play
+        tile, place, along = play
+        if along:
+            line.along_mask |= tile.bit
         if line.tiles:
             assert place is not None
             line.attach(tile, place)
@@ -230,13 +305,21 @@ class TurnMachine:
         self.history.append((seat, play))
         if self.notes:
             self.notes = []
+        if not self._plain and self.rules.move_scoring is not MoveScoring.NONE:
+            self._score_placement(seat, tile, from_draw)
         if not hand_left:
             self.end = HandEnd.DOMINO
             self.closer = seat
+            if not self._plain:
+                self._settle_draws(seat)
             return
         if self._plain:
             self.turn = seat + 1 if seat + 1 < self.players else 0
             self.drawn_this_turn = 0
+            return
+        if self.reached is not None:
+            self.end = HandEnd.TARGET
+            self._settle_draws(seat)
             return
         if self._clocks and place is not None:
             self._clocks = [c for c in self._clocks if c.place is not place]
@@ -270,6 +353,10 @@ class TurnMachine:
             self.drawn_this_turn += 1
         if self.forced_due and not self.drawable:
             self.forced_due = 0
+        if not self._plain:
+            self.draws_this_turn += 1
+            if self.rules.end_when_boneyard_empty and not self.drawable:
+                self._exhausting = True
         self.history.append((seat, DRAW))
         if self.notes:
             self.notes = []
@@ -280,6 +367,8 @@ class TurnMachine:
         if self.notes:
             self.notes = []
         if self.passes >= self.players:
+            if not self._plain:
+                self._settle_draws(seat)
             self.end = HandEnd.BLOCK
         elif self._plain:
             self.turn = seat + 1 if seat + 1 < self.players else 0
@@ -289,6 +378,10 @@ class TurnMachine:
 
     def _end_turn(self, seat: int, placed: bool) -> None:
         rules = self.rules
+        self._settle_draws(seat)
+        if self._exhausting:
+            self.end = HandEnd.EXHAUSTED
+            return
         total = self.line.end_total() if placed else -1
         again = bool(rules.extra_turn_sum) and total == rules.extra_turn_sum
         for clock in list(self._clocks):
@@ -318,3 +411,100 @@ class TurnMachine:
                 clock.others.add(following)
             elif len(clock.others) == self.players - 1:
                 clock.armed = True
+
+    # -- scoring during play ---------------------------------------------------------------------
+
+    def _score_placement(self, seat: int, tile: Tile, from_draw: bool) -> None:
+        """Award what the placement just made scores (`move_scoring`), from public facts only."""
+        rules = self.rules
+        total = self.line.end_total()
+        points, why = placement_award(rules, total, tile, not self._doubled, from_draw)
+        if tile.is_double:
+            self._doubled = True
+        if not points:
+            return
+        self.notes.append(TurnNote("score", seat, total, points=points, why=why))
+        if rules.move_scoring is MoveScoring.LUCK:
+            if why == "lucky-draw":
+                self._lucky += 1
+            self.wins[seat] += points
+            self._cancel(seat)
+            return
+        self.move_points[seat] += points
+        if rules.target_check is TargetCheck.IMMEDIATE and self.reached is None:
+            target = rules.target(self.players)
+            if target and self.match_scores[seat] + self.move_points[seat] >= target:
+                self.reached = seat
+
+    def _settle_draws(self, seat: int) -> None:
+        """Threes for luck, at the end of a turn: a penalty for each tile drawn in it that
+        brought no scoring move (all of them but those played at once to a scoring total)."""
+        draws = self.draws_this_turn
+        self.draws_this_turn = 0
+        if self.rules.move_scoring is not MoveScoring.LUCK:
+            return
+        unused = draws - self._lucky
+        self._lucky = 0
+        if unused > 0:
+            points = LUCK_PENALTY * unused
+            self.penalties[seat] += points
+            self._cancel(seat)
+            self.notes.append(TurnNote("penalty", seat, count=unused, points=points, why="draws"))
+
+    def _cancel(self, seat: int) -> None:
+        """Wins cancel penalties at once («гасить»): each seat carries one or the other."""
+        cancelled = min(self.wins[seat], self.penalties[seat])
+        self.wins[seat] -= cancelled
+        self.penalties[seat] -= cancelled
+
+    def luck_tallies(self) -> tuple[tuple[int, int], ...]:
+        """(win points, penalty points) of every seat so far (Threes for luck)."""
+        if self._plain:
+            return ((0, 0),) * self.players
+        return tuple(zip(self.wins, self.penalties, strict=True))
+
+
+def placement_award(
+    rules: Rules, total: int, tile: Tile, no_double_yet: bool, from_draw: bool = False
+) -> tuple[int, str]:
+    """(points, why) of laying `tile` when the end total becomes `total` (RULES_V2 §4):
+    `no_double_yet` — no double lies on the table before it; `from_draw` — the tile was drawn
+    in this turn. (0, "") when the placement scores nothing."""
+    how = rules.move_scoring
+    scores = total > 0 and total % rules.ends_modulus == 0
+    if how is MoveScoring.ENDS:
+        if not scores:
+            return 0, ""
+        if rules.ends_award is EndsAward.QUOTIENT:
+            return total // rules.ends_modulus, "ends"
+        return total, "ends"
+    if how is MoveScoring.PLACED_TILE:
+        return (tile.pips, "placed-tile") if tile.pips else (0, "")
+    if how is MoveScoring.LUCK:
+        if from_draw and scores:
+            return LUCK_DRAWN, "lucky-draw"
+        if tile.is_double and no_double_yet:
+            return LUCK_FIRST_DOUBLE, "first-double"
+        if scores:
+            if tile.is_double:
+                return LUCK_SCORING_DOUBLE, "scoring-double"
+            return LUCK_SCORING_MOVE, "scoring-move"
+    return 0, ""
+
+
+def placement_points(rules: Rules, line: Line, play: Play, from_draw: bool = False) -> int:
+    """What `play` would score if laid on `line` now (a look-ahead for bots and hints; the
+    line is not changed)."""
+    if rules.move_scoring is MoveScoring.NONE:
+        return 0
+    trial = line.copy()
+    tile, place, along = play
+    if along:
+        trial.along_mask |= tile.bit
+    if trial.tiles:
+        assert place is not None
+        trial.attach(tile, place)
+    else:
+        trial.start(tile)
+    no_double_yet = not any(t.is_double for t in line.tiles)
+    return placement_award(rules, trial.end_total(), tile, no_double_yet, from_draw)[0]

@@ -240,8 +240,10 @@ class Envelope:
         return message_hash(self.encode())
 
     def field(self, name: str) -> Wire:
-        """The body field called ``name`` (by the type's schema)."""
-        return self.body[self.type.body.index(name)]
+        """The body field called ``name`` (by the type's schema); None for an optional
+        trailing field the message leaves out."""
+        index = self.type.body.index(name)
+        return self.body[index] if index < len(self.body) else None
 
     def __repr__(self) -> str:
         return (

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Final
 
 from p2p_dominoes.session.envelope import MessageType
-from p2p_dominoes.session.schema import ArrayOf, Bin, Int, Nullable, Text, record
+from p2p_dominoes.session.schema import ArrayOf, Bin, Bool, Int, Nullable, Record, Text, record
 
 MAX_HANDS: Final = 10_000
 """A match never needs more hands than this; bounds the hand number on the wire."""
@@ -27,8 +27,19 @@ LEAD_CLAIM: Final = MessageType(20, "lead_claim", record(_HAND, ("reveal", Nulla
 PLAY: Final = MessageType(
     21,
     "play",
-    record(_HAND, ("reveal", _SHARE), ("at", Nullable(Int(0, 27))), ("side", Nullable(Text(4)))),
+    Record(
+        (
+            _HAND,
+            ("reveal", _SHARE),
+            ("at", Nullable(Int(0, 27))),
+            ("side", Nullable(Text(4))),
+            ("along", Bool()),
+        ),
+        optional=1,
+    ),
 )
+"""v2: a fifth field `along`, present (always true) only when a double is laid lengthwise by
+the player's choice (`doubles = choice`); v1 plays have four fields."""
 DRAW: Final = MessageType(22, "draw", record(_HAND))
 DRAW_SHARE: Final = MessageType(23, "draw_share", record(_HAND, ("share", _SHARE)))
 PASS: Final = MessageType(24, "pass", record(_HAND))

@@ -156,9 +156,11 @@ class ArrayOf(Schema):
 
 @dataclass(frozen=True)
 class Record(Schema):
-    """A fixed-length array whose elements are named fields in a fixed order."""
+    """An array whose elements are named fields in a fixed order; the last `optional` fields
+    may be left out (an older message has fewer), never given out of order."""
 
     fields: tuple[tuple[str, Schema], ...]
+    optional: int = 0
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -172,11 +174,13 @@ class Record(Schema):
     def check(self, value: object, path: str) -> tuple[Wire, ...]:
         if not isinstance(value, tuple | list):
             raise _bad(path, f"expected array, got {_type_name(value)}")
-        if len(value) != len(self.fields):
-            raise _bad(path, f"expected {len(self.fields)} fields, got {len(value)}")
+        most = len(self.fields)
+        if not most - self.optional <= len(value) <= most:
+            expected = str(most) if not self.optional else f"{most - self.optional}–{most}"
+            raise _bad(path, f"expected {expected} fields, got {len(value)}")
         return tuple(
             schema.check(v, f"{path}.{name}")
-            for (name, schema), v in zip(self.fields, value, strict=True)
+            for (name, schema), v in zip(self.fields, value, strict=False)
         )
 
 

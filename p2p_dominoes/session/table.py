@@ -376,6 +376,8 @@ class TableSession:
             action = hand.public.normalise(action) if hand.public else action
             if action not in view.legal_plays():
                 raise IllegalAction(self.seat, str(action), "that play is not legal now")
+            if action.along and self.version == FIRST_VERSION:
+                raise IllegalAction(self.seat, str(action), "protocol version 1 has no along")
             envelope = self._sign(msg.PLAY, self._play_body(hand, action))
         elif isinstance(action, Draw):
             if not view.can_draw():
@@ -746,6 +748,7 @@ class TableSession:
 
     def _start_turns(self, hand: _Hand, opener: int, must_lead: Tile | None) -> list[Event]:
         hand.public = PublicHand(self.rules, self.players, opener, must_lead)
+        hand.public.match_scores = tuple(self.match.scores)
         self.phase = Phase.TURNS
         return [OpenerChosen(opener, must_lead)]
 
@@ -824,11 +827,17 @@ class TableSession:
             ):
                 raise _bad("bad-play", "a play names both a table tile and a side, or neither")
             place = Place.of(TILES[at], Side(side))
-        play = hand.public.check_play(seat, Play(tile, place))
+        along = envelope.field("along")
+        if along is not None and (self.version == FIRST_VERSION or along is not True):
+            raise _bad("bad-play", "only a version 2 play may say along, and only as true")
+        play = hand.public.check_play(seat, Play(tile, place, along is True))
+        # Threes for luck scores a tile drawn in this turn apart: this turn's draws took the
+        # last positions dealt out, so the reveal's position says it publicly.
+        from_draw = reveal.position >= hand.next_position - hand.public.draws_this_turn
 
         def apply() -> list[Event]:
             assert hand.public is not None
-            hand.public.play(seat, play)
+            hand.public.play(seat, play, from_draw)
             hand.action_indices.append(len(self.transcript) - 1)
             hand.held[seat].remove(reveal.position)
             hand.tile_reveals.append(reveal)
@@ -1171,4 +1180,6 @@ class TableSession:
         place = play.place
         at = None if place is None else place.tile.index
         side = None if place is None else place.side.value
+        if play.along:
+            return (hand.number, reveal.to_bytes(), at, side, True)
         return (hand.number, reveal.to_bytes(), at, side)

@@ -191,8 +191,15 @@ CONTROLS: Final[tuple[Control, ...]] = (
         "number",
         _w("0 — нет; 13 — правило козла.", "0: none; 13: the Kozel rule."),
     ),
+    _one("end_when_boneyard_empty", "scoring", "bool"),
+    _one("move_scoring", "scoring", "choice"),
+    _one("ends_modulus", "scoring", "number"),
+    _one("ends_award", "scoring", "choice"),
+    _one("domino_bonus", "scoring", "number"),
+    _one("block_bonus", "scoring", "number"),
     _one("goal", "match", "choice"),
     _one("hands_limit", "match", "number"),
+    _one("target_check", "match", "choice"),
     _one("stall_timeout_s", "table", "number"),
 )
 

@@ -9,9 +9,12 @@ from p2p_dominoes.engine import (
     BLOCK,
     DRAW,
     DRAW_RULES,
+    PRESETS,
     HandView,
     InvalidRecord,
+    Place,
     Play,
+    Side,
     legal_actions,
     parse_tile,
 )
@@ -56,3 +59,23 @@ def test_bots_are_found_by_name() -> None:
     assert bot_named("greedy") is greedy_bot
     with pytest.raises(InvalidRecord, match="unknown bot 'clever' \\(bots: random, greedy\\)"):
         bot_named("clever")
+
+
+def test_greedy_takes_the_move_that_scores_most_under_fives() -> None:
+    """After [4|4] along and [4|6] on it the ends are 4 and 6: [6|6] along keeps 10 at the
+    ends (2 points), across would make 16 (nothing), [0|4] on the 4 would make 6 (nothing)."""
+    fives = PRESETS["fives"]
+    state = deal(fives, ["4|4 6|6 0|4", "4|6"])
+    state.apply(0, Play(parse_tile("4|4"), None, True))
+    state.apply(1, Play(parse_tile("4|6"), Place.of(parse_tile("4|4"), Side.A)))
+    action = greedy_bot(HandView(state, 0), random.Random(0))
+    assert action == Play(parse_tile("6|6"), Place.of(parse_tile("4|6"), Side.HIGH), True)
+
+
+def test_greedy_lays_a_double_across_when_that_scores_more() -> None:
+    """Lead [4|4] across, [4|6] on it: 8 + 6 = 14; [6|6] across on the 6 makes 20 (4 points)."""
+    state = deal(PRESETS["fives"], ["4|4 6|6", "4|6"])
+    state.apply(0, Play(parse_tile("4|4")))
+    state.apply(1, Play(parse_tile("4|6"), Place.of(parse_tile("4|4"), Side.A)))
+    action = greedy_bot(HandView(state, 0), random.Random(0))
+    assert action == Play(parse_tile("6|6"), Place.of(parse_tile("4|6"), Side.HIGH))

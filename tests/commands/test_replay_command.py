@@ -59,7 +59,12 @@ def test_replay_json_reports_the_board_result_and_match(tmp_path: Path) -> None:
         "pips": [27, 43],
         "ceremonies": [],
         "title": None,
+        "move_points": [],
+        "bonuses": [],
+        "tallies": [],
+        "settlement": [],
     }
+    assert summary["actions_scored"] == []
     assert summary["scores"] == [106, 10]
     assert summary["match"] == {
         "over": True,
@@ -68,6 +73,75 @@ def test_replay_json_reports_the_board_result_and_match(tmp_path: Path) -> None:
         "losers": [],
         "title": None,
     }
+
+
+def _deal(hands: list[list[str]]) -> dict[str, object]:
+    used = {t for h in hands for t in h}
+    rest = [f"{a}|{b}" for a in range(7) for b in range(a, 7) if f"{a}|{b}" not in used]
+    return {"hands": hands, "boneyard": rest}
+
+
+def test_replay_json_reports_each_actions_points_and_a_target_reached_mid_hand(
+    tmp_path: Path,
+) -> None:
+    """Fives at 24 : 0; the lead [2|3] makes 5 at the ends, one point, and the match is won
+    there and then."""
+    record = {
+        "rules": {"base": "fives", "first_opener": "lottery"},
+        "scores": [24, 0],
+        "opener": 0,
+        **_deal(
+            [["2|3", "0|0", "0|1", "0|2", "0|3", "0|4"], ["6|6", "5|6", "5|5", "4|6", "4|5", "4|4"]]
+        ),
+        "actions": [{"seat": 0, "play": "2|3"}],
+    }
+    path = tmp_path / "fives.json"
+    path.write_text(json.dumps(record))
+    summary = json.loads(run("replay", str(path), "--json").stdout)
+    assert summary["actions_scored"] == [{"action": 0, "seat": 0, "points": 1, "why": "ends"}]
+    assert summary["result"]["end"] == "target" and summary["result"]["winner"] == 0
+    assert summary["result"]["points"] == [1, 0] and summary["result"]["move_points"] == [1, 0]
+    assert summary["board"].endswith("End total: 5.")
+    assert summary["scores"] == [25, 0]
+    assert summary["match"]["over"] and summary["match"]["winner"] == 0
+    text = run("replay", str(path)).stdout
+    assert "Seat 1: +1 (5 at the ends)." in text
+    assert "Seat 1 reached the target in play; points this hand: seat 1 1, seat 2 0." in text
+
+
+def test_replay_json_reports_threes_for_luck_nets_and_the_settlement(tmp_path: Path) -> None:
+    """The two-player example of RULES_V2 §4.3, played on to a domino by seat 0."""
+    record = {
+        "rules": {"base": "threes-luck", "first_opener": "lottery", "hand_sizes": [[2, 3]]},
+        "opener": 0,
+        "hands": [["2|2", "4|5", "1|2"], ["2|4", "0|5", "1|4"]],
+        "boneyard": ["1|1", "0|3", "2|5"]
+        + [
+            f"{a}|{b}"
+            for a in range(7)
+            for b in range(a, 7)
+            if f"{a}|{b}" not in {"2|2", "4|5", "1|2", "2|4", "0|5", "1|4", "1|1", "0|3", "2|5"}
+        ],
+        "actions": [
+            {"seat": 0, "play": "2|2"},
+            {"seat": 1, "play": "2|4", "at": "2|2", "side": "A"},
+            {"seat": 0, "play": "4|5", "at": "2|4"},
+            {"seat": 1, "draw": True},
+            {"seat": 1, "draw": True},
+            {"seat": 1, "draw": True},
+            {"seat": 1, "play": "2|5", "at": "4|5"},
+            {"seat": 0, "play": "1|2", "at": "2|2", "side": "B"},
+        ],
+    }
+    path = tmp_path / "luck.json"
+    path.write_text(json.dumps(record))
+    summary = json.loads(run("replay", str(path), "--json").stdout)
+    assert [a["points"] for a in summary["actions_scored"]] == [8, 5, 10, -10, 5]
+    result = summary["result"]
+    assert result["end"] == "domino"
+    assert result["tallies"] == [[18, 0], [0, 0]] and result["points"] == [18, 0]
+    assert result["winner"] == 0 and result["settlement"] == [18, 0]
+    assert summary["scores"] == [18, 0] and summary["match"]["over"]
 
 
 def test_a_bad_record_exits_2_with_one_line_and_no_traceback(tmp_path: Path) -> None:

@@ -23,8 +23,13 @@ def test_list_names_every_preset_in_both_languages() -> None:
         "draw-until-play: Draw until you can play",
         "block: Block dominoes (no drawing)",
         "house: Dominoes (the default game)",
+        "fives: Fives",
+        "threes: Threes",
+        "threes-luck: Threes for luck",
     ]
-    assert "house: Домино (по умолчанию)" in run("rules", "list", "--lang", "ru").stdout
+    ru = run("rules", "list", "--lang", "ru").stdout
+    assert "house: Домино (по умолчанию)" in ru
+    assert "threes-luck: Тройное домино на счастье" in ru
 
 
 def test_show_gives_every_playable_switch_and_why_the_greyed_ones_do_nothing() -> None:

@@ -44,6 +44,7 @@ from p2p_dominoes.engine.turns import TurnNote
 from p2p_dominoes.engine.view import legal_actions
 from p2p_dominoes.simulation import deal as shuffle_and_deal
 from tests.engine.dealing import deal
+from tests.engine.end_count_oracle import PlayScorer, play_points
 from tests.engine.test_properties import assert_tiles_conserved, recount
 
 
@@ -625,9 +626,9 @@ def random_rules(rng: random.Random) -> Rules:
     raise AssertionError("no accepted switch set in 500 draws")
 
 
-def _mirror(public: PublicHand, seat: int, action: Action) -> None:
+def _mirror(public: PublicHand, seat: int, action: Action, from_draw: bool = False) -> None:
     if isinstance(action, Play):
-        public.play(seat, action)
+        public.play(seat, action, from_draw)
     elif action == DRAW:
         public.draw(seat)
     elif action == PASS:
@@ -655,14 +656,18 @@ def _assert_agree(state: HandState, public: PublicHand) -> None:
     assert public.closed == state.closed
     assert public.end_total() == state.end_total()
     assert public.notes == state.notes
+    assert public.move_points == state.move_points
+    assert public.luck_tallies() == state.luck_tallies()
+    assert public.reached == state.reached
 
 
-def spec_end_total(places: list[Place], along: bool) -> int:
+def spec_end_total(places: list[Place], along: bool, along_mask: int = 0) -> int:
     """S as the sketch §3.4 defines it: a crosswise double at an end counts 2v once, any
-    other tile the numbers of its open places."""
+    other tile (a double laid along by choice too: `along_mask`) the numbers of its open
+    places."""
     total, seen = 0, set()
     for at in places:
-        if at.tile.is_double and not along:
+        if at.tile.is_double and not along and not along_mask & at.tile.bit:
             if at.tile.index not in seen:
                 seen.add(at.tile.index)
                 total += at.tile.pips
@@ -679,6 +684,11 @@ class _SpecClock:
     armed: bool = False
 
 
+def _told(note: TurnNote) -> object:
+    """A note as the oracle states it (awards and penalties: kind, seat and points)."""
+    return (note.kind, note.seat, note.points) if note.kind in ("score", "penalty") else note
+
+
 class TurnOracle:
     """The public turn written again from the sketch §4.1, §4.2 and §3.5, step by step, to
     check the engine's turn, passes, draws, forced draws, second double, closures and the
@@ -693,6 +703,9 @@ class TurnOracle:
         self.end: HandEnd | None = None
         self.notes: list[TurnNote] = []
         """What the players are told after the last action."""
+        self.exhausting = False
+        self.scorer = PlayScorer(rules, players, (0,) * players)
+        """Points during play, recounted (RULES_V2 §4)."""
 
     def expected_actions(self, state: HandState) -> set[Action]:
         rules, line, seat = self.rules, state.line, self.turn
@@ -711,6 +724,8 @@ class TurnOracle:
             lone_double = len(line.tiles) == 1 and line.tiles[0].is_double
             places = line.places[:1] if lone_double else line.places  # sides A, B: one place
             plays = {Play(t, at) for at in places for t in held if t.has(at.value)}
+        if rules.doubles is Doubles.CHOICE:  # each double also along, the lead included
+            plays |= {Play(p.tile, p.place, True) for p in plays if p.tile.is_double}
         if self.second:
             return plays | {SKIP}
         limit = rules.draw_limit
@@ -730,6 +745,8 @@ class TurnOracle:
     def after(self, seat: int, action: Action, state: HandState) -> None:
         rules = self.rules
         self.notes = []
+        drawn = state.drawn_tiles[-1] if action == DRAW else None
+        self.scorer.after(seat, action, state, drawn)
         if action == DRAW:
             self.passes = 0
             if self.forced:
@@ -738,10 +755,12 @@ class TurnOracle:
                 self.drawn += 1
             if not state.drawable:
                 self.forced = 0
+                self.exhausting = rules.end_when_boneyard_empty
             return
         if action == PASS:
             self.passes += 1
             if self.passes >= self.players:
+                self.notes = self.told()
                 self.end = HandEnd.BLOCK
                 return
             self._end_turn(seat, placed=False, state=state)
@@ -749,8 +768,12 @@ class TurnOracle:
         if isinstance(action, Play):
             self.passes = 0
             self.clocks = [c for c in self.clocks if c.place is not action.place]
+            self.notes = self.told()
             if not state.hands[seat]:
                 self.end = HandEnd.DOMINO
+                return
+            if self.scorer.reached is not None:
+                self.end = HandEnd.TARGET
                 return
             tile = action.tile
             if tile.is_double and action.place is not None and rules.double_closes_ray:
@@ -758,19 +781,32 @@ class TurnOracle:
                 self.clocks.append(_SpecClock(free, seat))
             if tile.is_double and rules.two_doubles and not self.second:
                 self.second = True
-                self.notes = [TurnNote("second_double", seat)]
+                self.notes.append(TurnNote("second_double", seat))
                 return
         self._end_turn(seat, placed=True, state=state)
 
+    def told(self) -> list[TurnNote]:
+        """The awards and penalties the recount says the last action brought, as notes."""
+        return [TurnNote(kind, who, points=points) for kind, who, points in self.scorer.told]
+
     def _end_turn(self, seat: int, placed: bool, state: HandState) -> None:
         rules, players = self.rules, self.players
+        penalties = [n for n in self.told() if n.kind == "penalty"]
+        if self.exhausting:
+            self.end = HandEnd.EXHAUSTED
+            self.notes = [*[n for n in self.notes if n.kind == "score"], *penalties]
+            return
         newly = [at for at in state.closed if at not in self.closed]
         expiring = [c for c in self.clocks if c.armed and c.layer == seat]
         assert newly == [c.place for c in expiring], "a double closed at the wrong moment"
         self.clocks = [c for c in self.clocks if c not in expiring]
         self.closed += newly
-        self.notes = [TurnNote("closed", c.layer, place=c.place) for c in expiring]
-        total = spec_end_total(state.line.places + newly, rules.doubles is Doubles.ALONG)
+        scores = [n for n in self.notes if n.kind == "score"]
+        closed = [TurnNote("closed", c.layer, place=c.place) for c in expiring]
+        self.notes = [*scores, *penalties, *closed]
+        total = spec_end_total(
+            state.line.places + newly, rules.doubles is Doubles.ALONG, state.line.along_mask
+        )
         if not state.line.places:
             self.end = HandEnd.BLOCK
             return
@@ -792,7 +828,8 @@ class TurnOracle:
 
     def check(self, state: HandState) -> None:
         assert state.end == self.end
-        assert state.notes == self.notes
+        assert [_told(n) for n in state.notes] == [_told(n) for n in self.notes]
+        self.scorer.check(state)
         if self.end is not None:
             return
         assert state.turn == self.turn
@@ -825,7 +862,9 @@ def test_public_hand_and_hand_state_agree_under_random_switches(seed: int) -> No
             match.void_hand()
             continue
         public = PublicHand(rules, players, state.opener, state.must_lead)
+        public.match_scores = state.match_scores  # what an immediate target check adds to
         oracle = TurnOracle(rules, players, state.opener)
+        oracle.scorer = PlayScorer.for_hand(state)
         for _step in range(1000):
             if state.result is not None:
                 break
@@ -837,16 +876,19 @@ def test_public_hand_and_hand_state_agree_under_random_switches(seed: int) -> No
             assert set(legal_actions(HandView(state, seat))) == set(actions)  # the bots' view
             assert set(actions) == oracle.expected_actions(state)
             action = rng.choice(actions)
+            recent = state.drawn_tiles[len(state.drawn_tiles) - state.draws_this_turn :]
+            from_draw = isinstance(action, Play) and action.tile in recent
             state.apply(seat, action)
-            _mirror(public, seat, action)
+            _mirror(public, seat, action, from_draw)
             _assert_agree(state, public)
             oracle.after(seat, action, state)
             oracle.check(state)
             assert_tiles_conserved(state)
         assert state.result is not None, "the hand did not end"
-        assert state.result.points == recount(state)
+        assert state.result.points == play_points(state, oracle.scorer, recount(state))
         # A record's hand is its opening number (counted hands + 1): it replays alone.
-        text = json.dumps(record_of(state, (0,) * players, match.opening_number).to_dict())
+        scores = tuple(state.match_scores)
+        text = json.dumps(record_of(state, scores, match.opening_number).to_dict())
         replayed = replay(load_record(text))
         assert replayed.state.history == state.history
         assert replayed.result == state.result

@@ -34,10 +34,10 @@ def plays_for(line: Line, playable: int) -> list[Play]:
         fitting = playable & place.fits
         if fitting:
             known = _PLAYS_FITTING[place.id]
-            found = known.get(fitting)
-            if found is None:
-                found = known[fitting] = _plays_on(place, fitting)
-            plays += found
+            try:
+                plays += known[fitting]
+            except KeyError:
+                plays += known.setdefault(fitting, _plays_on(place, fitting))
     return plays
 
 

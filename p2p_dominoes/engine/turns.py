@@ -121,7 +121,7 @@ class TurnMachine:
     ) -> None:
         self.rules = rules
         self.players = players
-        self.line = Line(along=rules.doubles is Doubles.ALONG)
+        self.line = Line(rules.doubles is Doubles.ALONG)
         self.opener = opener
         self.turn = opener
         self.must_lead = must_lead

@@ -74,7 +74,8 @@ class HandView:
         return list(self._state.history)
 
     def legal_plays(self) -> list[Play]:
-        return self._state.legal_plays() if self._state.turn == self.seat else []
+        state = self._state
+        return state.legal_plays() if state.turn == self.seat else []
 
     def can_draw(self) -> bool:
         state = self._state

@@ -7,9 +7,14 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from itertools import repeat, starmap
+from typing import Final
 
 from p2p_dominoes.bots import Bot
 from p2p_dominoes.engine import TILES, HandEnd, HandState, HandView, Match, Rules, Tile
+
+# Enum members as module constants: Python 3.11 does not specialise attribute loads on a
+# class, and these are read on every hand or every move.
+_BLOCK: Final = HandEnd.BLOCK
 
 HandObserver = Callable[[Match, HandState, int, object], None]
 """Called as (match, hand, seat, action) after each action, and with seat −1 at the deal."""
@@ -129,7 +134,7 @@ def simulate(
         assert result is not None
         report.hands += 1
         report.actions += len(hand.history)
-        report.blocks += result.end is HandEnd.BLOCK
+        report.blocks += result.end is _BLOCK
         if result.winner is not None:
             report.hands_won[result.winner] += 1
         for seat, points in enumerate(result.recorded):

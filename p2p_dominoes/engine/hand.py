@@ -6,6 +6,7 @@ holding no playable tile when passing or drawing when stuck, a drawn tile to pla
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from p2p_dominoes.engine.actions import DRAW, PASS, PLAYS_ON, SKIP, Action, Draw, Pass, Play, Skip
 from p2p_dominoes.engine.errors import IllegalAction, InvalidRecord
@@ -30,6 +31,15 @@ from p2p_dominoes.engine.tiles import (
     tiles_in,
 )
 from p2p_dominoes.engine.turns import TurnMachine
+
+# Enum members as module constants: Python 3.11 does not specialise attribute loads on a
+# class, and these are read on every hand or every move.
+_DRAWING_ANY_TIME: Final = Drawing.ANY_TIME
+_DRAWING_NEVER: Final = Drawing.NEVER
+_BLOCK: Final = HandEnd.BLOCK
+_DOMINO: Final = HandEnd.DOMINO
+_UNFINISHED: Final = HandEnd.UNFINISHED
+_SIDE_B: Final = Side.B
 
 
 class HandState(TurnMachine):
@@ -98,9 +108,9 @@ class HandState(TurnMachine):
             return (
                 self.pending is None
                 and self.end is None
-                and drawing is not Drawing.NEVER
+                and drawing is not _DRAWING_NEVER
                 and self.boneyard_size > rules.reserve
-                and (drawing is Drawing.ANY_TIME or not playable)
+                and (drawing is _DRAWING_ANY_TIME or not playable)
             )
         return may_draw(self, self.pending, playable)
 
@@ -163,12 +173,12 @@ class HandState(TurnMachine):
     def _score(self) -> None:
         pips = [pips_in(h) for h in self.hands]
         if self._plain:
-            self.result = score_hand(self.rules, self.end or HandEnd.BLOCK, pips, self.closer)
+            self.result = score_hand(self.rules, self.end or _BLOCK, pips, self.closer)
             return
         luck = self.rules.move_scoring is MoveScoring.LUCK
         self.result = score_hand(
             self.rules,
-            self.end or HandEnd.BLOCK,
+            self.end or _BLOCK,
             pips,
             self.closer,
             self.move_points if self.rules.move_scoring is not MoveScoring.NONE else (),
@@ -204,7 +214,7 @@ class HandState(TurnMachine):
             if place is None or place not in line.places or not place.fits & tile.bit:
                 raise self._illegal_play(seat, tile, place)
             line.attach(tile, place)
-            if len(tiles) == 2 and place.side is Side.B:
+            if len(tiles) == 2 and place.side is _SIDE_B:
                 play = PLAYS_ON[place.id - 1][tile.bit]
         elif place is not None:
             raise self._illegal_play(seat, tile, place)
@@ -217,7 +227,7 @@ class HandState(TurnMachine):
         self.must_lead = None
         self.history.append((seat, play))
         if not hand:
-            self.end = HandEnd.DOMINO
+            self.end = _DOMINO
             self.closer = seat
         else:
             self.turn = (seat + 1) % self.players
@@ -277,14 +287,14 @@ class HandState(TurnMachine):
         rules = self.rules
         if (
             rules.must_draw_when_stuck
-            and rules.drawing is not Drawing.NEVER
+            and rules.drawing is not _DRAWING_NEVER
             and self.boneyard_size > rules.reserve
         ):
             raise IllegalAction(seat, "pass", self.why_no_pass())
         self.passes += 1
         self.history.append((seat, PASS))
         if self.passes >= self.players:
-            self.end = HandEnd.BLOCK
+            self.end = _BLOCK
         else:
             self.turn = (seat + 1) % self.players
             self.drawn_this_turn = 0
@@ -296,7 +306,7 @@ class HandState(TurnMachine):
         if self.result is not None:
             return self.result
         pips = tuple(pips_in(h) for h in self.hands)
-        return HandResult(HandEnd.UNFINISHED, None, (0,) * self.players, pips)
+        return HandResult(_UNFINISHED, None, (0,) * self.players, pips)
 
 
 def _deal_defect(hands: Sequence[Sequence[Tile]], boneyard: Sequence[Tile]) -> str:

@@ -18,6 +18,14 @@ class Side(StrEnum):
     B = "B"  # a double's other side
 
 
+# Enum members as module constants: Python 3.11 does not specialise attribute loads on a
+# class, and these are read on every hand or every move.
+_SIDE_A: Final = Side.A
+_SIDE_B: Final = Side.B
+_SIDE_HIGH: Final = Side.HIGH
+_SIDE_LOW: Final = Side.LOW
+
+
 class Place:
     """An open place: a tile, its free end or side, and the number it needs.
 
@@ -37,17 +45,17 @@ class Place:
     def __init__(self, tile: Tile, side: Side) -> None:
         self.tile = tile
         self.side = side
-        self.id = tile.index * 2 + (side in (Side.LOW, Side.B))
-        self.value = tile.low if side in (Side.LOW, Side.A, Side.B) else tile.high
+        self.id = tile.index * 2 + (side in (_SIDE_LOW, _SIDE_B))
+        self.value = tile.low if side in (_SIDE_LOW, _SIDE_A, _SIDE_B) else tile.high
         self.fits = VALUE_MASK[self.value]
 
     @staticmethod
     def of(tile: Tile, side: Side) -> Place:
         """The place on `tile` at `side`; a double has sides A and B, others high and low."""
-        if tile.is_double != (side in (Side.A, Side.B)):
+        if tile.is_double != (side in (_SIDE_A, _SIDE_B)):
             kind = "a double" if tile.is_double else "a non-double"
             raise InvalidRecord(f"{tile.text} is {kind} and has no {side.value!r} side")
-        return PLACES[tile.index * 2 + (side in (Side.LOW, Side.B))]
+        return PLACES[tile.index * 2 + (side in (_SIDE_LOW, _SIDE_B))]
 
     def sort_key(self) -> tuple[str, int]:
         """Description order: by tile text, then high before low and A before B."""
@@ -66,7 +74,7 @@ class Place:
 def _make_places() -> tuple[Place, ...]:
     places = []
     for tile in TILES:
-        first, second = (Side.A, Side.B) if tile.is_double else (Side.HIGH, Side.LOW)
+        first, second = (_SIDE_A, _SIDE_B) if tile.is_double else (_SIDE_HIGH, _SIDE_LOW)
         places += [Place(tile, first), Place(tile, second)]
     return tuple(places)
 
@@ -87,11 +95,11 @@ def _attachment(place: Place, tile: Tile) -> tuple[Connection, Place]:
     """How `tile` lies when put on `place`: the connection made and the place it opens."""
     value = place.value
     if tile.is_double:
-        new_side, free = Side.A, Place.of(tile, Side.B)
+        new_side, free = _SIDE_A, Place.of(tile, _SIDE_B)
     elif tile.high == value:
-        new_side, free = Side.HIGH, Place.of(tile, Side.LOW)
+        new_side, free = _SIDE_HIGH, Place.of(tile, _SIDE_LOW)
     else:
-        new_side, free = Side.LOW, Place.of(tile, Side.HIGH)
+        new_side, free = _SIDE_LOW, Place.of(tile, _SIDE_HIGH)
     return Connection(place.tile, place.side, tile, new_side), free
 
 
@@ -183,7 +191,7 @@ class Line:
 
     def attach(self, tile: Tile, place: Place) -> None:
         """Put `tile` on the open `place`; the caller has checked that it fits."""
-        if place.side is Side.B and not self.connections:
+        if place.side is _SIDE_B and not self.connections:
             # An untouched opening double: its first side used is side A by definition.
             place = PLACES[place.id - 1]
         connection, free = _ATTACH[place.id][tile.index]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from p2p_dominoes.engine.errors import InvalidRecord
 from p2p_dominoes.engine.hand import HandState
@@ -17,6 +18,10 @@ from p2p_dominoes.engine.opening import (
 from p2p_dominoes.engine.rules import Rules
 from p2p_dominoes.engine.scoring import HandEnd, HandResult, MatchOutcome, match_outcome
 from p2p_dominoes.engine.tiles import Tile
+
+# Enum members as module constants: Python 3.11 does not specialise attribute loads on a
+# class, and these are read on every hand or every move.
+_VOID: Final = HandEnd.VOID
 
 
 class Match:
@@ -115,7 +120,7 @@ class Match:
             self._check_can_start()
             self.openers.append(None)
         pips = (0,) * self.players
-        self.results.append(HandResult(HandEnd.VOID, None, pips, pips))
+        self.results.append(HandResult(_VOID, None, pips, pips))
         return self.outcome
 
     def finish_hand(self, hand: HandState) -> MatchOutcome:
@@ -129,7 +134,7 @@ class Match:
         if len(self.results) + 1 != len(self.openers):
             raise InvalidRecord("that hand was not started by this match")
         self.results.append(result)
-        if result.end is HandEnd.VOID:
+        if result.end is _VOID:
             return self.outcome
         for unit, points in enumerate(result.recorded):
             self.scores[unit] += points

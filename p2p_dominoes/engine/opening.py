@@ -15,6 +15,21 @@ from p2p_dominoes.engine.errors import InvalidRecord
 from p2p_dominoes.engine.rules import Fallback, Opener, Rules
 from p2p_dominoes.engine.tiles import TILES, Tile, tile_of
 
+# Enum members as module constants: Python 3.11 does not specialise attribute loads on a
+# class, and these are read on every hand or every move.
+_FALLBACK_HEAVIEST_TILE: Final = Fallback.HEAVIEST_TILE
+_FALLBACK_LOTTERY: Final = Fallback.LOTTERY
+_FALLBACK_REDEAL: Final = Fallback.REDEAL
+_FALLBACK_ROTATE: Final = Fallback.ROTATE
+_OPENER_ASSIGNED_DOUBLE: Final = Opener.ASSIGNED_DOUBLE
+_OPENER_HEAVIEST_TILE: Final = Opener.HEAVIEST_TILE
+_OPENER_HIGHEST_DOUBLE: Final = Opener.HIGHEST_DOUBLE
+_OPENER_LOTTERY: Final = Opener.LOTTERY
+_OPENER_LOWEST_DOUBLE: Final = Opener.LOWEST_DOUBLE
+_OPENER_PREVIOUS_WINNER: Final = Opener.PREVIOUS_WINNER
+_OPENER_ROTATE: Final = Opener.ROTATE
+_OPENER_WEEKDAY_DOUBLE: Final = Opener.WEEKDAY_DOUBLE
+
 _BY_WEIGHT: Final = tuple(sorted(TILES, key=lambda t: (t.pips, t.high), reverse=True))
 """All 28 tiles, heaviest first: most pips, ties to the higher half ([4|6] before [5|5])."""
 _HEAVIEST_NON_DOUBLES: Final = tuple(t for t in _BY_WEIGHT if not t.is_double)
@@ -39,24 +54,24 @@ def rank_list(
     """The tiles this hand's opening is claimed by, best first; empty when the deal does not
     matter (a lottery, a rotation, a previous winner who exists)."""
     rule = rules.opener_rule(hand_number)
-    if rule is Opener.PREVIOUS_WINNER:
+    if rule is _OPENER_PREVIOUS_WINNER:
         no_winner = previous is None or previous.lead_seat is None
-        if no_winner and rules.fallback(hand_number) is Fallback.HEAVIEST_TILE:
+        if no_winner and rules.fallback(hand_number) is _FALLBACK_HEAVIEST_TILE:
             return _BY_WEIGHT
         return ()
-    if rule is Opener.HEAVIEST_TILE:
+    if rule is _OPENER_HEAVIEST_TILE:
         return _BY_WEIGHT
-    if rule is Opener.LOWEST_DOUBLE:
+    if rule is _OPENER_LOWEST_DOUBLE:
         doubles = _doubles_from(0)
-    elif rule is Opener.HIGHEST_DOUBLE:
+    elif rule is _OPENER_HIGHEST_DOUBLE:
         doubles = tuple(reversed(_doubles_from(0)))
-    elif rule is Opener.ASSIGNED_DOUBLE:
+    elif rule is _OPENER_ASSIGNED_DOUBLE:
         doubles = _doubles_from(rules.assigned_double)
-    elif rule is Opener.WEEKDAY_DOUBLE:
+    elif rule is _OPENER_WEEKDAY_DOUBLE:
         doubles = _doubles_from(rules.weekday % 7)
     else:
         return ()
-    if rules.fallback(hand_number) is Fallback.HEAVIEST_TILE:
+    if rules.fallback(hand_number) is _FALLBACK_HEAVIEST_TILE:
         return doubles + _HEAVIEST_NON_DOUBLES
     return doubles
 
@@ -102,13 +117,13 @@ def unclaimed_opening(
 ) -> Opening:
     """The opening under a rule that needs no knowledge of the deal."""
     rule = rules.opener_rule(hand_number)
-    if rule is Opener.LOTTERY:
+    if rule is _OPENER_LOTTERY:
         return Opening(_lottery_seat(lottery, players))
     if hand_number == 1 or previous.opener is None:
         raise InvalidRecord(f"the opening rule {rule.value} needs a previous hand")
-    if rule is Opener.ROTATE:
+    if rule is _OPENER_ROTATE:
         return Opening((previous.opener + 1) % players)
-    assert rule is Opener.PREVIOUS_WINNER, rule
+    assert rule is _OPENER_PREVIOUS_WINNER, rule
     if previous.lead_seat is not None:
         return Opening(previous.lead_seat)
     return fallback_opening(rules, hand_number, players, lottery, previous)
@@ -120,15 +135,15 @@ def fallback_opening(
     """The opening the fallback gives when the main rule finds nothing (not for heaviest-tile
     after a double rule: that is part of the rank list)."""
     fallback = rules.fallback(hand_number)
-    if fallback is Fallback.REDEAL:
+    if fallback is _FALLBACK_REDEAL:
         return VOID
-    if fallback is Fallback.LOTTERY:
+    if fallback is _FALLBACK_LOTTERY:
         return Opening(_lottery_seat(lottery, players))
-    if fallback is Fallback.HEAVIEST_TILE:
+    if fallback is _FALLBACK_HEAVIEST_TILE:
         raise InvalidRecord("the heaviest-tile fallback is decided by the deal")
     if previous.opener is None:
         raise InvalidRecord(f"the fallback {fallback.value} needs a previous hand")
-    if fallback is Fallback.ROTATE:
+    if fallback is _FALLBACK_ROTATE:
         return Opening((previous.opener + 1) % players)
     return Opening(previous.opener)
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from p2p_dominoes.engine.rules import BlockScoring, Goal, HandScoring, Rules
 
@@ -22,6 +22,22 @@ class HandEnd(StrEnum):
     TARGET = "target"  # a placement reached a target during play (target_check immediate)
     VOID = "void"  # redealt: a block that does not count, or no opener could be found
     UNFINISHED = "unfinished"
+
+
+# Enum members as module constants: Python 3.11 does not specialise attribute loads on a
+# class, and these are read on every hand or every move.
+_BLOCK_ALL_TO_WORST: Final = BlockScoring.ALL_TO_WORST
+_BLOCK_LOWEST_TAKES_DIFFERENCE: Final = BlockScoring.LOWEST_TAKES_DIFFERENCE
+_GOAL_FIXED_HANDS: Final = Goal.FIXED_HANDS
+_GOAL_REACH_WINS: Final = Goal.REACH_WINS
+_BLOCK: Final = HandEnd.BLOCK
+_DOMINO: Final = HandEnd.DOMINO
+_EXHAUSTED: Final = HandEnd.EXHAUSTED
+_TARGET: Final = HandEnd.TARGET
+_VOID: Final = HandEnd.VOID
+_HAND_LEADER_TAKES: Final = HandScoring.LEADER_TAKES
+_HAND_LUCK_SETTLEMENT: Final = HandScoring.LUCK_SETTLEMENT
+_HAND_WORST_OWN: Final = HandScoring.WORST_OWN
 
 
 @dataclass(frozen=True)
@@ -52,8 +68,8 @@ class HandResult(NamedTuple):
     pips: tuple[int, ...]
     amounts: tuple[int, ...] = ()
     closer: int | None = None
-    scoring: HandScoring = HandScoring.LEADER_TAKES
-    block_scoring: BlockScoring = BlockScoring.LOWEST_TAKES_DIFFERENCE
+    scoring: HandScoring = _HAND_LEADER_TAKES
+    block_scoring: BlockScoring = _BLOCK_LOWEST_TAKES_DIFFERENCE
     during_play: DuringPlay | None = None
     """What was scored during play (Fives, Threes, Threes for luck); None for other rules."""
 
@@ -76,7 +92,7 @@ class HandResult(NamedTuple):
     @property
     def recorded(self) -> tuple[int, ...]:
         """The points this hand adds to the match scores (the settlement under luck)."""
-        if self.during_play is not None and self.scoring is HandScoring.LUCK_SETTLEMENT:
+        if self.during_play is not None and self.scoring is _HAND_LUCK_SETTLEMENT:
             return self.during_play.settlement
         return self.points
 
@@ -88,15 +104,12 @@ class HandResult(NamedTuple):
 
     def arithmetic(self) -> str:
         """The sum that gave the recorded points, e.g. "8 + 10 − 3 = 15"."""
-        if self.scoring is HandScoring.LEADER_TAKES:
+        if self.scoring is _HAND_LEADER_TAKES:
             if self.winner is None:
                 return "0"
             others = [p for seat, p in enumerate(self.pips) if seat != self.winner]
             text = " + ".join(map(str, others))
-            if (
-                self.end is HandEnd.BLOCK
-                and self.block_scoring is BlockScoring.LOWEST_TAKES_DIFFERENCE
-            ):
+            if self.end is _BLOCK and self.block_scoring is _BLOCK_LOWEST_TAKES_DIFFERENCE:
                 text += f" − {self.pips[self.winner]}"
             amount = (self.amounts or self.points)[self.winner]
             return f"{text} = {amount}"
@@ -124,21 +137,21 @@ def score_hand(
     """The result of a hand that ended by `end` with `pips` left per unit; `move_points` and
     `tallies` are what was scored during play, `reached` the seat that reached its target."""
     units = len(pips)
-    if rules.plain_scoring and end is HandEnd.DOMINO:  # the first version's rule, fast
+    if rules.plain_scoring and end is _DOMINO:  # the first version's rule, fast
         assert closer is not None
         return score_domino(closer, pips)
-    if end is HandEnd.VOID or (end is HandEnd.BLOCK and not rules.fish_counts):
-        return HandResult(HandEnd.VOID, None, (0,) * units, tuple(pips))
+    if end is _VOID or (end is _BLOCK and not rules.fish_counts):
+        return HandResult(_VOID, None, (0,) * units, tuple(pips))
     lowest = min(pips)
     single_lowest = pips.index(lowest) if list(pips).count(lowest) == 1 else None
-    if end is HandEnd.DOMINO:
+    if end is _DOMINO:
         assert closer is not None
         winner: int | None = closer
-    elif end is HandEnd.TARGET:
+    elif end is _TARGET:
         winner = reached
     else:
         winner = single_lowest
-    if end is HandEnd.TARGET or not rules.records_pips:
+    if end is _TARGET or not rules.records_pips:
         amounts = [0] * units
     else:
         amounts = _amounts(rules, end, list(pips), winner)
@@ -179,14 +192,14 @@ def _with_play_scoring(
     Threes for luck the nets and the settlement."""
     units = len(pips)
     bonuses = [0] * units
-    if end is HandEnd.DOMINO and closer is not None:
+    if end is _DOMINO and closer is not None:
         bonuses[closer] += rules.domino_bonus
-    elif end in (HandEnd.BLOCK, HandEnd.EXHAUSTED) and single_lowest is not None:
+    elif end in (_BLOCK, _EXHAUSTED) and single_lowest is not None:
         bonuses[single_lowest] += rules.block_bonus
     moves = tuple(move_points) or (0,) * units
     points = [p + b + m for p, b, m in zip(points, bonuses, moves, strict=True)]
     settlement: tuple[int, ...] = ()
-    if rules.hand_scoring is HandScoring.LUCK_SETTLEMENT:
+    if rules.hand_scoring is _HAND_LUCK_SETTLEMENT:
         nets = [w - p for w, p in tallies] if tallies else [0] * units
         points = nets
         best = max(nets)
@@ -216,15 +229,15 @@ def _with_play_scoring(
 def _amounts(rules: Rules, end: HandEnd, pips: list[int], winner: int | None) -> list[int]:
     units = len(pips)
     amounts = [0] * units
-    block = end in (HandEnd.BLOCK, HandEnd.EXHAUSTED)
+    block = end in (_BLOCK, _EXHAUSTED)
     how = rules.block_scoring
-    if block and how is BlockScoring.ALL_TO_WORST:
+    if block and how is _BLOCK_ALL_TO_WORST:
         worst = max(pips)
         if pips.count(worst) == 1 and worst > min(pips):
             amounts[pips.index(worst)] = sum(pips)
         return amounts
-    less = min(pips) if block and how is BlockScoring.LOWEST_TAKES_DIFFERENCE else 0
-    if rules.hand_scoring is HandScoring.LEADER_TAKES:
+    less = min(pips) if block and how is _BLOCK_LOWEST_TAKES_DIFFERENCE else 0
+    if rules.hand_scoring is _HAND_LEADER_TAKES:
         if winner is not None:
             amounts[winner] = sum(p for u, p in enumerate(pips) if u != winner) - less
         return amounts
@@ -232,7 +245,7 @@ def _amounts(rules: Rules, end: HandEnd, pips: list[int], winner: int | None) ->
         losers = [u for u in range(units) if pips[u] > min(pips)]
     else:
         losers = [u for u in range(units) if u != winner]
-    if rules.hand_scoring is HandScoring.WORST_OWN and losers:
+    if rules.hand_scoring is _HAND_WORST_OWN and losers:
         worst = max(pips[u] for u in losers)
         losers = [u for u in losers if pips[u] == worst]
     for u in losers:
@@ -244,13 +257,13 @@ def score_domino(winner: int, pips: Sequence[int]) -> HandResult:
     """The player who went out scores every opponent's pips, even when one holds only [0|0]."""
     points = [0] * len(pips)
     points[winner] = sum(p for seat, p in enumerate(pips) if seat != winner)
-    return HandResult(HandEnd.DOMINO, winner, tuple(points), tuple(pips), closer=winner)
+    return HandResult(_DOMINO, winner, tuple(points), tuple(pips), closer=winner)
 
 
 def score_block(rules: Rules, pips: Sequence[int]) -> HandResult:
     """A blocked hand scored by `rules` (the first version: the single lowest total scores the
     others' totals minus its own; a shared lowest, nobody)."""
-    return score_hand(rules, HandEnd.BLOCK, pips)
+    return score_hand(rules, _BLOCK, pips)
 
 
 @dataclass(frozen=True)
@@ -276,7 +289,7 @@ def match_outcome(rules: Rules, scores: Sequence[int], hands_played: int = 0) ->
     the best total (lowest for penalties) wins."""
     scores = list(scores)
     goal = rules.goal
-    if goal is Goal.FIXED_HANDS:
+    if goal is _GOAL_FIXED_HANDS:
         if hands_played < rules.hands_limit:
             return _GOES_ON
         best = min(scores) if rules.bad_points else max(scores)
@@ -284,7 +297,7 @@ def match_outcome(rules: Rules, scores: Sequence[int], hands_played: int = 0) ->
     target = rules.target(len(scores))
     if max(scores) < target:
         return _GOES_ON
-    if goal is Goal.REACH_WINS:
+    if goal is _GOAL_REACH_WINS:
         return _decided(scores, max(scores))
     losers = tuple(u for u, s in enumerate(scores) if s >= target)
     outcome = _decided(scores, min(scores))

@@ -19,6 +19,7 @@ the turn that emptied the boneyard ends (`exhausted`) or a placement reaches the
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final
 
 from p2p_dominoes.engine.actions import ALONG_PLAYS_ON, DRAW, PASS, PLAYS_ON, SKIP, Action, Play
 from p2p_dominoes.engine.errors import IllegalAction
@@ -33,6 +34,21 @@ from p2p_dominoes.engine.rules import (
 )
 from p2p_dominoes.engine.scoring import HandEnd
 from p2p_dominoes.engine.tiles import Tile
+
+# Enum members as module constants: Python 3.11 does not specialise attribute loads on a
+# class, and these are read on every hand or every move.
+_DOUBLES_ALONG: Final = Doubles.ALONG
+_DOUBLES_CHOICE: Final = Doubles.CHOICE
+_DRAWING_NEVER: Final = Drawing.NEVER
+_BLOCK: Final = HandEnd.BLOCK
+_DOMINO: Final = HandEnd.DOMINO
+_EXHAUSTED: Final = HandEnd.EXHAUSTED
+_TARGET: Final = HandEnd.TARGET
+_MOVES_ENDS: Final = MoveScoring.ENDS
+_MOVES_LUCK: Final = MoveScoring.LUCK
+_MOVES_NONE: Final = MoveScoring.NONE
+_MOVES_PLACED_TILE: Final = MoveScoring.PLACED_TILE
+_TARGET_IMMEDIATE: Final = TargetCheck.IMMEDIATE
 
 FORCED_DRAWS = 2
 """Tiles the next seat must draw when the end total hits `forced_draw_sum` («прикуп двух»)."""
@@ -121,7 +137,7 @@ class TurnMachine:
     ) -> None:
         self.rules = rules
         self.players = players
-        self.line = Line(rules.doubles is Doubles.ALONG)
+        self.line = Line(rules.doubles is _DOUBLES_ALONG)
         self.opener = opener
         self.turn = opener
         self.must_lead = must_lead
@@ -143,7 +159,7 @@ class TurnMachine:
         self.notes: list[TurnNote] = []
         """What the rules made happen after the last action (empty for most actions)."""
         self._plain = rules.plain_turns
-        self._choice = not self._plain and rules.doubles is Doubles.CHOICE
+        self._choice = not self._plain and rules.doubles is _DOUBLES_CHOICE
         self.move_points = [0] * players
         """Points each seat scored by its placements this hand (`move_scoring` ends or
         placed-tile); they count towards the match at once."""
@@ -178,7 +194,7 @@ class TurnMachine:
     @property
     def drawable(self) -> int:
         """Tiles that may still be drawn now (the reserve is never drawn)."""
-        if self.rules.drawing is Drawing.NEVER:
+        if self.rules.drawing is _DRAWING_NEVER:
             return 0
         return max(0, self.boneyard_size - self.rules.reserve)
 
@@ -220,7 +236,7 @@ class TurnMachine:
 
     def why_no_draw(self) -> str:
         rules = self.rules
-        if rules.drawing is Drawing.NEVER:
+        if rules.drawing is _DRAWING_NEVER:
             return "these rules have no drawing"
         if self.second_double:
             return "after a double only a second double or skip may follow"
@@ -261,7 +277,7 @@ class TurnMachine:
                 raise IllegalAction(seat, what, self.why_no_pass())
             if self.second_double and not tile.is_double:
                 raise IllegalAction(seat, what, "after a double only a second double may follow")
-            if play.along and (not tile.is_double or self.rules.doubles is not Doubles.CHOICE):
+            if play.along and (not tile.is_double or self.rules.doubles is not _DOUBLES_CHOICE):
                 raise IllegalAction(
                     seat, what, "only a double may be laid along, and only when players choose"
                 )
@@ -305,10 +321,10 @@ class TurnMachine:
         self.history.append((seat, play))
         if self.notes:
             self.notes = []
-        if not self._plain and self.rules.move_scoring is not MoveScoring.NONE:
+        if not self._plain and self.rules.move_scoring is not _MOVES_NONE:
             self._score_placement(seat, tile, from_draw)
         if not hand_left:
-            self.end = HandEnd.DOMINO
+            self.end = _DOMINO
             self.closer = seat
             if not self._plain:
                 self._settle_draws(seat)
@@ -318,7 +334,7 @@ class TurnMachine:
             self.drawn_this_turn = 0
             return
         if self.reached is not None:
-            self.end = HandEnd.TARGET
+            self.end = _TARGET
             self._settle_draws(seat)
             return
         if self._clocks and place is not None:
@@ -369,7 +385,7 @@ class TurnMachine:
         if self.passes >= self.players:
             if not self._plain:
                 self._settle_draws(seat)
-            self.end = HandEnd.BLOCK
+            self.end = _BLOCK
         elif self._plain:
             self.turn = seat + 1 if seat + 1 < self.players else 0
             self.drawn_this_turn = 0
@@ -380,7 +396,7 @@ class TurnMachine:
         rules = self.rules
         self._settle_draws(seat)
         if self._exhausting:
-            self.end = HandEnd.EXHAUSTED
+            self.end = _EXHAUSTED
             return
         total = self.line.end_total() if placed else -1
         again = bool(rules.extra_turn_sum) and total == rules.extra_turn_sum
@@ -391,7 +407,7 @@ class TurnMachine:
                     self.line.close(clock.place)
                     self.notes.append(TurnNote("closed", clock.layer, place=clock.place))
         if self.line.tiles and not self.line.places:
-            self.end = HandEnd.BLOCK
+            self.end = _BLOCK
             return
         following = seat if again else (seat + 1) % self.players
         self.turn = following
@@ -424,14 +440,14 @@ class TurnMachine:
         if not points:
             return
         self.notes.append(TurnNote("score", seat, total, points=points, why=why))
-        if rules.move_scoring is MoveScoring.LUCK:
+        if rules.move_scoring is _MOVES_LUCK:
             if why == "lucky-draw":
                 self._lucky += 1
             self.wins[seat] += points
             self._cancel(seat)
             return
         self.move_points[seat] += points
-        if rules.target_check is TargetCheck.IMMEDIATE and self.reached is None:
+        if rules.target_check is _TARGET_IMMEDIATE and self.reached is None:
             target = rules.target(self.players)
             if target and self.match_scores[seat] + self.move_points[seat] >= target:
                 self.reached = seat
@@ -441,7 +457,7 @@ class TurnMachine:
         brought no scoring move (all of them but those played at once to a scoring total)."""
         draws = self.draws_this_turn
         self.draws_this_turn = 0
-        if self.rules.move_scoring is not MoveScoring.LUCK:
+        if self.rules.move_scoring is not _MOVES_LUCK:
             return
         unused = draws - self._lucky
         self._lucky = 0
@@ -472,15 +488,15 @@ def placement_award(
     in this turn. (0, "") when the placement scores nothing."""
     how = rules.move_scoring
     scores = total > 0 and total % rules.ends_modulus == 0
-    if how is MoveScoring.ENDS:
+    if how is _MOVES_ENDS:
         if not scores:
             return 0, ""
         if rules.ends_award is EndsAward.QUOTIENT:
             return total // rules.ends_modulus, "ends"
         return total, "ends"
-    if how is MoveScoring.PLACED_TILE:
+    if how is _MOVES_PLACED_TILE:
         return (tile.pips, "placed-tile") if tile.pips else (0, "")
-    if how is MoveScoring.LUCK:
+    if how is _MOVES_LUCK:
         if from_draw and scores:
             return LUCK_DRAWN, "lucky-draw"
         if tile.is_double and no_double_yet:
@@ -495,7 +511,7 @@ def placement_award(
 def placement_points(rules: Rules, line: Line, play: Play, from_draw: bool = False) -> int:
     """What `play` would score if laid on `line` now (a look-ahead for bots and hints; the
     line is not changed)."""
-    if rules.move_scoring is MoveScoring.NONE:
+    if rules.move_scoring is _MOVES_NONE:
         return 0
     trial = line.copy()
     tile, place, along = play

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import Final, Protocol
 
 from p2p_dominoes.engine.actions import DRAW, PASS, SKIP, Action, Play
 from p2p_dominoes.engine.hand import HandState
 from p2p_dominoes.engine.line import Line
 from p2p_dominoes.engine.rules import Drawing, Rules
 from p2p_dominoes.engine.tiles import Tile, tiles_in
+
+# Enum members as module constants: Python 3.11 does not specialise attribute loads on a
+# class, and these are read on every hand or every move.
+_DRAWING_NEVER: Final = Drawing.NEVER
 
 
 class SeatView(Protocol):
@@ -81,7 +85,7 @@ class HandView:
         state = self._state
         if state.turn != self.seat or state.result is not None:
             return False
-        if state.rules.drawing is Drawing.NEVER:
+        if state.rules.drawing is _DRAWING_NEVER:
             return False
         return state.can_draw(state.playable_mask(self.seat))
 

@@ -188,7 +188,7 @@ class HandState(TurnMachine):
 
     def _play(self, seat: int, play: Play) -> None:
         """Check and make a play (side B of an untouched opening double is side A)."""
-        tile, place, _ = play
+        tile, place, along = play
         hand = self.hands[seat]
         line = self.line
         if (
@@ -197,6 +197,8 @@ class HandState(TurnMachine):
             or (self.must_lead is not None and tile is not self.must_lead)
         ):
             raise self._illegal_play(seat, tile, place)
+        if along and self._plain:
+            self.check_public_play(seat, play)  # refuses it: no double lies along by choice here
         if not self._plain:
             play = self.check_public_play(seat, play)
             hand ^= tile.bit

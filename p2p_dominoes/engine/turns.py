@@ -272,15 +272,15 @@ class TurnMachine:
         what = f"play {tile.text}"
         self._check_turn(seat, what)
         line = self.line
+        if play.along and (not tile.is_double or self.rules.doubles is not _DOUBLES_CHOICE):
+            raise IllegalAction(
+                seat, what, "only a double may be laid along, and only when players choose"
+            )
         if not self._plain:
             if self.must_draw_first():
                 raise IllegalAction(seat, what, self.why_no_pass())
             if self.second_double and not tile.is_double:
                 raise IllegalAction(seat, what, "after a double only a second double may follow")
-            if play.along and (not tile.is_double or self.rules.doubles is not _DOUBLES_CHOICE):
-                raise IllegalAction(
-                    seat, what, "only a double may be laid along, and only when players choose"
-                )
         if tile in line.tiles:
             raise IllegalAction(seat, what, f"{tile.text} is already on the table")
         if not line.tiles:

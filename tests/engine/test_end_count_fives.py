@@ -19,6 +19,7 @@ from p2p_dominoes.engine import (
     IllegalAction,
     Place,
     Play,
+    PublicHand,
     Rules,
     Side,
     describe,
@@ -341,3 +342,21 @@ def test_a_record_keeps_each_doubles_orientation() -> None:
     assert again.state.history == state.history
     assert again.state.move_points == [2, 2]
     assert [n.points for s in again.steps for n in s.notes] == [2, 2]
+
+
+@pytest.mark.parametrize("preset", ["draw", "draw-until-play", "block"])
+def test_the_first_versions_rules_refuse_any_play_laid_along(preset: str) -> None:
+    """Their fast path too, and the public check every peer makes of a received play."""
+    rules_ = PRESETS[preset]
+    hands = ["4|4 2|3 1|5 0|1 0|2 0|3 0|4", "4|6 1|1 2|2 3|3 5|5 6|6 0|5"]
+    state = deal(rules_, hands)
+    for play in (lay("4|4", along=True), lay("2|3", along=True)):
+        with pytest.raises(IllegalAction, match="only a double may be laid along"):
+            state.apply(0, play)
+        public = PublicHand(rules_, 2, 0)
+        with pytest.raises(IllegalAction, match="only a double may be laid along"):
+            public.check_play(0, play)
+    state.apply(0, lay("4|4"))  # laid across, as these rules always lay it
+    with pytest.raises(IllegalAction, match="only a double may be laid along"):
+        state.apply(1, lay("4|6", "4|4", "A", along=True))
+    assert len(state.history) == 1

@@ -115,13 +115,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         return EXIT_INTERRUPTED
     label = f"p2p-dominoes {args.command}"
-    if _needs_sound_group(args):
-        from p2p_dominoes.mental.group import subgroup_check_is_sound
-
-        if not subgroup_check_is_sound():
+    try:
+        if _needs_sound_group(args) and not _group_is_sound():
             print(f"{label}: {UNSAFE_LIBRARY_LINE}", file=sys.stderr)
             return EXIT_UNSAFE_LIBRARY
-    try:
         status: int = args.run(args)
     except (SystemExit, GeneratorExit):
         raise
@@ -130,7 +127,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     return status
 
 
-_CRYPTO_COMMANDS: Final = frozenset({"play", "host", "join", "resume", "demo", "verify", "replay"})
+_CRYPTO_COMMANDS: Final = frozenset(
+    {"play", "host", "join", "resume", "demo", "verify", "replay", "export"}
+)
 """Commands that play or check a table: they rely on libsodium refusing every point outside the
 prime-order group (`simulate` only with --secure)."""
 
@@ -139,6 +138,16 @@ UNSAFE_LIBRARY_LINE: Final = (
     "(CVE-2025-69277), so a tile could be tracked through the shuffles; install PyNaCl 1.6.2 "
     "or later (pip install -U pynacl)"
 )
+
+
+def _group_is_sound() -> bool:
+    """The libsodium check; a library that cannot even run it counts as unsafe."""
+    from p2p_dominoes.mental.group import subgroup_check_is_sound
+
+    try:
+        return subgroup_check_is_sound()
+    except Exception:
+        return False
 
 
 def _needs_sound_group(args: argparse.Namespace) -> bool:

@@ -100,6 +100,7 @@ def test_usage_errors_are_one_line_pointing_to_help(capsys: pytest.CaptureFixtur
     [
         ["simulate", "--secure", "--hands", "1"],
         ["verify", "no-such-record.p2pd"],
+        ["export", "no-such-record.p2pd", "--hand", "1"],
         ["host", "--name", "Ann"],
         ["join", "some-table"],
     ],
@@ -115,6 +116,20 @@ def test_a_vulnerable_libsodium_refuses_to_play_with_one_line(
     err = capsys.readouterr().err
     assert err.count("\n") == 1
     assert "CVE-2025-69277" in err and "PyNaCl 1.6.2" in err
+
+
+def test_a_library_that_cannot_run_the_check_is_refused_the_same_way(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from p2p_dominoes.mental import group
+
+    def broken(point: bytes) -> bool:
+        raise RuntimeError("this libsodium was built without crypto_core_ed25519")
+
+    monkeypatch.setattr(group, "_sodium_is_valid", broken)
+    assert cli.main(["verify", "no-such-record.p2pd"]) == cli.EXIT_UNSAFE_LIBRARY
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err
 
 
 def test_a_plain_simulation_needs_no_sound_subgroup_check(

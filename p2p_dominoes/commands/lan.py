@@ -441,7 +441,7 @@ def _mention_unfinished(options: PeerOptions) -> None:
     for table in _unfinished(options.data_dir)[:3]:
         label = table.name or table.table_id.hex()[:8]
         options.say(
-            f"Unfinished table '{label}' (seat {table.seat}): p2p-dominoes resume {label!r}"
+            f"Unfinished table '{label}' (seat {table.seat + 1}): p2p-dominoes resume {label!r}"
         )
 
 
@@ -674,6 +674,18 @@ DEMO_STOP_WAIT: Final = 15.0
 record), before it is asked again and then terminated."""
 
 
+def _demo_finished(data: Path) -> bool:
+    """The demo's table log says its table is over (and nothing in `data` is unfinished or
+    damaged): not merely a record file there, which may be a previous game's."""
+    from p2p_dominoes.store import list_tables
+
+    try:
+        tables = list_tables(data)
+    except OSError:
+        return False
+    return bool(tables) and all(t.finished and t.problem is None for t in tables)
+
+
 def _run_demo_host(command: list[str], record: Path, data: Path, come_back: str) -> int:
     """Run the demo's host process; on Ctrl+C let it (and its bots, which the terminal's Ctrl+C
     reaches too) stop cleanly, never killing it mid-write, so its table logs in `data` stay
@@ -696,7 +708,7 @@ def _run_demo_host(command: list[str], record: Path, data: Path, come_back: str)
                 process.wait()
                 break
         discard_unfinished_writes(record)
-        if record.is_file() and not _unfinished(data):
+        if _demo_finished(data):
             shutil.rmtree(data, ignore_errors=True)
             raise Interrupted(
                 f"interrupted after the table had finished; the record is in {record} "

@@ -661,9 +661,9 @@ async def _finish(run: TableRun) -> int:
     if session.blame is not None:
         blamed = run.names[session.blame.seat]
         if is_lottery_stall(session.blame):
-            blamed += " stalled the opener lottery"
+            blamed = said("lottery_staller", _lang(run), name=blamed)
         elif session.blame.code == "stall":
-            blamed += " is stalling"
+            blamed = said("staller", _lang(run), name=blamed)
         via = session.blame.via
         relayed = "" if via is None else said("forwarded_by", _lang(run), name=run.names[via])
         reason = session.blame.reason + relayed

@@ -96,6 +96,11 @@ _LINES: Final[dict[str, tuple[str, str]]] = {
     "bots_back": ("Bringing back our bots: {names}.", "Возвращаем наших ботов: {names}."),
     "stopped_blame": ("The table stopped: {name} — {reason}", "Стол остановлен: {name} — {reason}"),
     "forwarded_by": (" (evidence forwarded by {name})", " (улики переслал(а) {name})"),
+    "staller": ("{name} is stalling", "{name} тянет время"),
+    "lottery_staller": (
+        "{name} stalled the opener lottery",
+        "{name} сорвал(а) жеребьёвку первого хода",
+    ),
     "final_hash": ("final transcript hash: {hash}", "итоговый хеш записи: {hash}"),
     "dialling": ("Dialling {where} …", "Соединяемся с {where} …"),
     "still_trying": (

@@ -1114,7 +1114,9 @@ async def _dial_seat(
                 await serve_link(inbox, seat, link)
         except IdentityMismatch as exc:
             if not said_mismatch:
-                options.say(f"seat {seat}: another key answers at {where} ({exc}); retrying slowly")
+                options.say(
+                    f"seat {seat + 1}: another key answers at {where} ({exc}); retrying slowly"
+                )
                 said_mismatch = True
             await trio.sleep(backoff.slowest())
             continue

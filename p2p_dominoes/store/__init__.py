@@ -4,6 +4,7 @@ saved rule sets.
 Where the files go: docs/files.md. The table log format: PROTOCOL.md §8.1.
 """
 
+from p2p_dominoes.store._atomic import write_private_replace
 from p2p_dominoes.store.bot_seat import (
     BOT_FILE_NAME,
     BOTS_DIR_NAME,
@@ -120,4 +121,5 @@ __all__ = [
     "tables_dir",
     "transcript_bytes",
     "write_identity_file",
+    "write_private_replace",
 ]

@@ -23,7 +23,8 @@ from p2p_dominoes.cli import Interrupted
 from p2p_dominoes.commands import lan
 from p2p_dominoes.engine import Rules
 from p2p_dominoes.session import default_registry
-from p2p_dominoes.store import load_transcript, save_rule_set
+from p2p_dominoes.store import TableLog, load_transcript, save_rule_set
+from tests.commands.records import write_table_folder
 from tests.net.netns import REPO_ROOT, unshare_argv
 
 CLI = [sys.executable, "-m", "p2p_dominoes"]
@@ -386,8 +387,15 @@ def test_ctrl_c_after_the_demo_table_finished_says_so_instead_of_resume(
     record = tmp_path / "demo.p2pd"
     record.write_bytes(b"the host wrote its record")
     data = tmp_path / "data"
-    (data / "tables").mkdir(parents=True)  # no unfinished table in it
+    folder = write_table_folder(data / "tables" / "kitchen")
     monkeypatch.setattr(lan.subprocess, "Popen", _FinishedDemoHost)
+    # The log not marked over (or a record left from an earlier game): the resume hint.
+    with pytest.raises(Interrupted, match="to finish it: p2p-dominoes resume"):
+        lan._run_demo_host(["host"], record, data, "to finish it: p2p-dominoes resume …")
+    assert data.exists()
+    log, _, _ = TableLog.open(folder)
+    with log:
+        log.finish("over")
     with pytest.raises(Interrupted) as stopped:
         lan._run_demo_host(["host"], record, data, "to finish it: p2p-dominoes resume …")
     assert str(stopped.value) == (

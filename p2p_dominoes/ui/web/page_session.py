@@ -5,11 +5,11 @@ and key. The file is private (0600) and no more secret than the identity kept be
 from __future__ import annotations
 
 import json
-import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
+from p2p_dominoes.store import write_private_replace
 from p2p_dominoes.ui.web.access import PageSession, well_formed
 
 FILE_NAME: Final = "page-session.json"
@@ -25,13 +25,8 @@ class SavedSession:
 
 def save_page_session(data: Path, port: int, session: PageSession) -> None:
     """Keep the session for the next run (written whole, readable by the owner only)."""
-    path = data / FILE_NAME
-    partial = path.with_suffix(".tmp")
     text = json.dumps({"port": port, "cookie": session.cookie, "key": session.key})
-    fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w", encoding="utf-8") as file:
-        file.write(text)
-    os.replace(partial, path)
+    write_private_replace(data / FILE_NAME, text.encode("utf-8"))
 
 
 def load_page_session(data: Path) -> SavedSession | None:

@@ -130,7 +130,7 @@ def duel(
             result.hands += 1
             result.hands_by_seat[seat_of_a] += 1
             result.hands_won += played.result.winner == seat_of_a
-            result.points += played.result.points[seat_of_a]
+            result.points += played.result.recorded[seat_of_a]
         if match.outcome.over:
             result.matches += 1
             result.matches_won += match.outcome.winner == seat_of_a

@@ -56,6 +56,7 @@ from p2p_dominoes.session import Identity
 from p2p_dominoes.session.hand_messages import MAX_HANDS
 from p2p_dominoes.store import (
     IdentityFileError,
+    RuleSetError,
     data_dir,
     discard_unfinished_writes,
     load_or_create_identity,
@@ -608,7 +609,10 @@ def run_demo(args: argparse.Namespace) -> int:
     else:
         record, data = args.record, Path(tempfile.mkdtemp(prefix="p2p-dominoes-demo-data-"))
     if args.rules not in PRESETS and not Path(args.rules).is_file():
-        save_rule_set(data, args.rules, rules.to_dict())  # the host finds the saved set there
+        try:  # the host finds the saved set in its own folder
+            save_rule_set(data, args.rules, rules.to_dict())
+        except RuleSetError as exc:
+            raise UsageError(f"--rules {args.rules}: {exc}") from None
     command = [
         sys.executable,
         "-m",

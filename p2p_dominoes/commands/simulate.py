@@ -17,6 +17,7 @@ from p2p_dominoes.engine import (
     LANGUAGES,
     Draw,
     EngineError,
+    HandEnd,
     HandState,
     Match,
     Rules,
@@ -143,7 +144,8 @@ class _HandPrinter:
         if hand.result is not None:
             scores = [s + p for s, p in zip(match.scores, hand.result.recorded, strict=True)]
             print(f"  {result_text(hand.result, lang)}")
-            outcome = match_outcome(hand.rules, scores, match.counted_hands + 1)
+            counted = match.counted_hands + (hand.result.end is not HandEnd.VOID)
+            outcome = match_outcome(hand.rules, scores, counted)
             print(f"  {match_text(outcome, scores, lang)}")
             print()
 

@@ -221,11 +221,9 @@ class Listener:
         self._handshakes: _SourcePool[trio.CancelScope] = _SourcePool()
         self._strangers: _SourcePool[Connection] = _SourcePool()
         self._trusted: set[Connection] = set()
-        # One rate-limited log per kind of trouble, so that a flood's "turned away" does not
-        # hide the same source's protocol violations (each: once per source per minute).
-        self._admission_log = StrangerLog(log)
+        # A source is named once a minute by the whole process (the log says how many lines
+        # about it were held back when it names it again).
         self._strangers_log = StrangerLog(log)
-        self._failures_log = StrangerLog(log)
 
     def __repr__(self) -> str:
         return f"Listener({format_address((self.host, self.port))})"
@@ -328,10 +326,10 @@ class Listener:
         """A handshake slot for a new connection from ``remote``, or None to turn it away."""
         source = source_of(remote)
         if not rate.allow(remote):
-            self._admission_log.warn(remote, "turned away: too many new connections")
+            self._strangers_log.warn(remote, "turned away: too many new connections")
             return None
         if self._handshakes.count(source) >= limits.handshakes_per_source:
-            self._admission_log.warn(remote, "turned away: too many handshakes in progress")
+            self._strangers_log.warn(remote, "turned away: too many handshakes in progress")
             return None
         while len(self._handshakes) >= limits.handshakes:
             victim = self._handshakes.to_evict()
@@ -384,7 +382,7 @@ class Listener:
                 return
             await self._serve_connection(connection, source, serving)
         except Exception as exc:
-            self._failures_log.warn(remote, f"connection failed: {_describe_failure(exc)}")
+            self._strangers_log.warn(remote, f"connection failed: {_describe_failure(exc)}")
             log.debug("connection from %s failed", remote, exc_info=True)
         finally:
             await trio.aclose_forcefully(stream)

@@ -880,7 +880,8 @@ def _say_lottery_stalls(options: PeerOptions, transcript: Transcript) -> None:
     for stall in lottery_stalls(options.data_dir, others):
         if stall.key not in named:
             named.add(stall.key)
-            options.say(said("lottery_stall", lang, name=peer_text(stall.name), table=stall.table))
+            name, table = peer_text(stall.name), peer_text(stall.table, 64)
+            options.say(said("lottery_stall", lang, name=name, table=table))
 
 
 def accept_genesis(

@@ -27,6 +27,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from p2p_dominoes.net.strangers import StrangerLog
+from p2p_dominoes.peer_text import peer_text
 from p2p_dominoes.ui.web.access import PageAccess, PageSession, cookie_name, well_formed
 from p2p_dominoes.ui.web.hub import Hub, elsewhere
 from p2p_dominoes.ui.web.page_session import save_page_session
@@ -154,7 +155,7 @@ def create_app(
         except* (WebSocketDisconnect, trio.BrokenResourceError, trio.ClosedResourceError):
             pass  # the page went away
         except* Exception as failed:  # one page's socket fails alone, never the peer
-            log.warning("the page's socket failed: %s", _failure_text(failed))
+            log.warning("the page's socket failed: %s", peer_text(_failure_text(failed), 200))
 
     app = Starlette(
         routes=[

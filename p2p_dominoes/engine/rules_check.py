@@ -6,7 +6,7 @@ returns findings, each naming the switches involved and why, in Russian and Engl
 finding greys a switch that changes nothing in the assembled game ("гаснет с пояснением").
 The rows are data (`ROWS`): a code, the fields, a predicate, and the two texts. Every row is
 evaluated for each supported player count; one finding covers the counts where a row fires
-alike. Codes: V1–V4 structure, K1–K18 conflicts, N1–N20 switches with no effect (docs/rules.md).
+alike. Codes: V1–V4 structure, K1–K19 conflicts, N1–N20 switches with no effect (docs/rules.md).
 """
 
 from __future__ import annotations
@@ -432,6 +432,15 @@ def _k17(d: _Draft, n: int) -> _Hit | None:
     return _when(d.s("next_opener") == "previous-winner" and d.s("next_fallback") == "redeal")
 
 
+def _k19(d: _Draft, n: int) -> _Hit | None:
+    # Found here: a target reached mid-hand ends the match naming the reacher its hand's winner,
+    # which a target that loses contradicts.
+    counts_at_once = d.s("move_scoring") in ("ends", "placed-tile")
+    return _when(
+        counts_at_once and d.s("target_check") == "immediate" and d.s("goal") == "reach-loses"
+    )
+
+
 def _k18(d: _Draft, n: int) -> _Hit | None:
     # Found here, not in the sketch: a minimum above every amount a hand can record means
     # nothing is ever written, so no target is ever reached and the match never ends.
@@ -575,7 +584,8 @@ def _n12(d: _Draft, n: int) -> _Hit:
 
 
 def _n13(d: _Draft, n: int) -> _Hit | None:
-    return _when(d.s("move_scoring") == "none" and d.s("goal") != "fixed-hands")
+    # Threes for luck scores during play but settles at the hand's end: nothing to check either.
+    return _when(d.s("move_scoring") in ("none", "luck") and d.s("goal") != "fixed-hands")
 
 
 def _n14(d: _Draft, n: int) -> list[_Hit]:
@@ -828,6 +838,16 @@ ROWS: Final[tuple[_Row, ...]] = (
         "{most}): nothing would ever be recorded and nobody would reach the target.",
     ),
     _Row(
+        "conflict",
+        "K19",
+        ("target_check", "goal"),
+        _k19,
+        "Цель, до которой доходят на свою беду, нельзя проверять посреди раздачи: проверяйте в "
+        "конце раздачи.",
+        "A target that loses cannot end the match in the middle of a hand: check it at the "
+        "hand's end.",
+    ),
+    _Row(
         "inert",
         "N1",
         _DRAW_SWITCHES,
@@ -937,8 +957,8 @@ ROWS: Final[tuple[_Row, ...]] = (
         "N13",
         ("target_check",),
         _n13,
-        "Во время партии очков не дают — проверять цель посреди раздачи нечего.",
-        "No points are scored during play, so there is nothing to check mid-hand.",
+        "Во время партии очки в матч не идут — проверять цель посреди раздачи нечего.",
+        "No points count towards the match during play, so there is nothing to check mid-hand.",
         each_count=False,
     ),
     _Row(

@@ -536,9 +536,32 @@ def test_n13_checking_the_target_mid_hand_with_no_points_during_play() -> None:
     assert finding.fields == ("target_check",)
     said(
         finding,
-        "No points are scored during play, so there is nothing to check mid-hand.",
-        "Во время партии очков не дают — проверять цель посреди раздачи нечего.",
+        "No points count towards the match during play, so there is nothing to check mid-hand.",
+        "Во время партии очки в матч не идут — проверять цель посреди раздачи нечего.",
     )
+    # Threes for luck scores during play but settles at the hand's end: greyed too, once a
+    # target (not its one hand) ends the match; Fives' points count at once: not greyed.
+    luck = draft("threes-luck", goal="reach-wins", targets=[[2, 50], [3, 50], [4, 50]])
+    assert the("N13", check_rules(luck)).fields == ("target_check",)
+    assert not [f for f in check_rules(draft_of("fives")) if f.code == "N13"]
+
+
+def test_k19_a_losing_target_checked_mid_hand() -> None:
+    rules = draft("fives", goal="reach-loses")  # Fives checks its target at once
+    finding = the("K19", check_rules(rules))
+    assert finding.fields == ("target_check", "goal") and not finding.greyed
+    said(
+        finding,
+        "A target that loses cannot end the match in the middle of a hand: check it at the "
+        "hand's end.",
+        "Цель, до которой доходят на свою беду, нельзя проверять посреди раздачи: проверяйте в "
+        "конце раздачи.",
+    )
+    assert not [
+        f
+        for f in check_rules(draft("house", goal="reach-wins", target_check="immediate"))
+        if f.code == "K19"
+    ]
 
 
 def test_n14_an_end_total_a_line_never_shows() -> None:

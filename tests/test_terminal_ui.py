@@ -55,3 +55,26 @@ def test_after_a_first_double_the_menu_offers_a_second_double_or_skip() -> None:
     assert parse_choice("s", menu) is SKIP
     assert menu[0].label == "no second double (skip)"
     assert action_menu(HandView(state, 0), "ru")[0].label == "без второго дубля (пропустить)"
+
+
+def test_fives_shows_the_points_of_the_hand_and_offers_each_double_both_ways() -> None:
+    from p2p_dominoes.engine import PRESETS
+
+    state = deal(PRESETS["fives"], ["2|3 4|4", "3|3 0|1"])
+    state.apply(0, Play(parse_tile("2|3")))  # S = 5: one point
+    view = HandView(state, 1)
+    text = render_table(view, ["Ann", "Bob"], [0, 0], 25)
+    assert "This hand: Ann +1, Bob +0" in text and "End total: 5." in text
+    labels = [item.label for item in action_menu(view) if isinstance(item.action, Play)]
+    assert "play [3|3] on [2|3] (high end)" in labels
+    assert "play [3|3] on [2|3] (high end), along" in labels
+    assert "В этой раздаче: Ann +1, Bob +0" in render_table(view, ["Ann", "Bob"], [0, 0], 25, "ru")
+
+
+def test_threes_for_luck_shows_wins_and_penalties_apart() -> None:
+    from p2p_dominoes.engine import PRESETS
+
+    state = deal(PRESETS["threes-luck"], ["2|2 0|5", "2|4 0|6"])
+    state.apply(0, Play(parse_tile("2|2")))  # the hand's first double: +8
+    text = render_table(HandView(state, 1), ["Ann", "Bob"], [0, 0], 0)
+    assert "This hand: Ann wins 8, penalties 0, Bob wins 0, penalties 0" in text

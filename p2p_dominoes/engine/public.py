@@ -136,6 +136,14 @@ class PeerView:
             return False
         return not self._playable() and public.pass_is_public_legal()
 
+    def move_points(self) -> tuple[int, ...]:
+        """What each seat's placements scored this hand (rules that score during play)."""
+        return tuple(self._public.move_points)
+
+    def luck_tallies(self) -> tuple[tuple[int, int], ...]:
+        """Each seat's (wins, penalties) this hand under Threes for luck."""
+        return self._public.luck_tallies()
+
     def can_skip(self) -> bool:
         public = self._public
         return public.turn == self.seat and not public.over and public.second_double

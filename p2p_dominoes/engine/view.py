@@ -38,6 +38,8 @@ class SeatView(Protocol):
     def can_draw(self) -> bool: ...
     def can_pass(self) -> bool: ...
     def can_skip(self) -> bool: ...
+    def move_points(self) -> tuple[int, ...]: ...
+    def luck_tallies(self) -> tuple[tuple[int, int], ...]: ...
 
 
 class HandView:
@@ -94,6 +96,14 @@ class HandView:
         if state.turn != self.seat or state.result is not None:
             return False
         return not state.playable_mask(self.seat) and state.pass_is_public_legal()
+
+    def move_points(self) -> tuple[int, ...]:
+        """What each seat's placements scored this hand (rules that score during play)."""
+        return tuple(self._state.move_points)
+
+    def luck_tallies(self) -> tuple[tuple[int, int], ...]:
+        """Each seat's (wins, penalties) this hand under Threes for luck."""
+        return self._state.luck_tallies()
 
     def can_skip(self) -> bool:
         state = self._state

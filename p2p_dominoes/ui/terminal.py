@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from p2p_dominoes.engine import DRAW, PASS, Action, Play, SeatView, describe, side_name
 from p2p_dominoes.engine.actions import SKIP
+from p2p_dominoes.engine.rules import MoveScoring
 from p2p_dominoes.net.admission import LobbyState, Request
 
 _WORDS = {
@@ -27,6 +28,9 @@ _WORDS = {
         "skip": "no second double (skip)",
         "prompt": "Choose",
         "target": "target {t}",
+        "this_hand": "This hand",
+        "luck": "{name} wins {w}, penalties {p}",
+        "along": "along",
     },
     "ru": {
         "line": "Линия",
@@ -44,6 +48,9 @@ _WORDS = {
         "skip": "без второго дубля (пропустить)",
         "prompt": "Выберите",
         "target": "до {t}",
+        "this_hand": "В этой раздаче",
+        "luck": "{name}: выигрыш {w}, штраф {p}",
+        "along": "вдоль",
     },
 }
 
@@ -76,6 +83,8 @@ def action_menu(view: SeatView, lang: str = "en") -> list[MenuItem]:
         else:
             where = f"{play.place.tile.text} ({side_name(play.place.side, lang)})"
             label = w["play"].format(tile=play.tile.text, where=where)
+        if play.along:  # the players choose how each double lies: say which this one does
+            label += f", {w['along']}"
         items.append(MenuItem(str(number), play, label))
     if view.can_skip():
         items.append(MenuItem("s", SKIP, w["skip"]))
@@ -117,16 +126,23 @@ def render_table(
     )
     score_text = ", ".join(f"{names[s]} {score}" for s, score in enumerate(scores))
     turn = w["turn_you"] if view.turn == me else w["turn"].format(name=names[view.turn])
-    return "\n".join(
-        [
-            f"{w['line']}: {line}",
-            f"{w['yours']}: {' '.join(t.text for t in view.hand)}",
-            others,
-            w["boneyard"].format(n=view.boneyard_size, r=view.rules.reserve),
-            f"{w['scores']} ({w['target'].format(t=target)}): {score_text}",
-            turn,
-        ]
-    )
+    lines = [
+        f"{w['line']}: {line}",
+        f"{w['yours']}: {' '.join(t.text for t in view.hand)}",
+        others,
+        w["boneyard"].format(n=view.boneyard_size, r=view.rules.reserve),
+        f"{w['scores']} ({w['target'].format(t=target)}): {score_text}",
+    ]
+    if view.rules.scores_during_play:  # points are scored as tiles are laid: say so
+        if view.rules.move_scoring is MoveScoring.LUCK:
+            tally = ", ".join(
+                w["luck"].format(name=names[s], w=won, p=lost)
+                for s, (won, lost) in enumerate(view.luck_tallies())
+            )
+        else:
+            tally = ", ".join(f"{names[s]} +{p}" for s, p in enumerate(view.move_points()))
+        lines.append(f"{w['this_hand']}: {tally}")
+    return "\n".join([*lines, turn])
 
 
 def render_menu(menu: Sequence[MenuItem], lang: str = "en") -> str:

@@ -161,3 +161,44 @@ def test_the_table_screen_says_the_goal_the_rules_and_whether_there_is_a_boneyar
     lobby = table_snapshot(drawing.sessions[0], ["a", "b"], fingerprints, TableProgress(), "en")
     assert lobby["boneyard_in_play"] is True
     assert lobby["rules_summary"].startswith("Rules: Draw dominoes")
+
+
+def _started(table: LocalTable) -> LocalTable:
+    """A local table whose peers have said their first messages (as `run` starts them)."""
+    for seat, session in enumerate(table.sessions):
+        table._broadcast(seat, session.start())
+    return table
+
+
+def test_a_game_that_scores_during_play_shows_the_ends_total_and_the_hands_points() -> None:
+    from p2p_dominoes.engine import PRESETS
+
+    for name in ("fives", "threes-luck"):
+        rules = PRESETS[name]
+        table = _started(
+            LocalTable.create(rules, ["a", "b"], [random_bot, random_bot], max_hands=1)
+        )
+        session = table.sessions[0]
+        while table.step():
+            hand = session.hand
+            if hand is not None and hand.public is not None and len(hand.public.line.tiles) >= 2:
+                break
+        assert session.hand is not None and session.hand.public is not None
+        public = session.hand.public
+        fingerprints = [k.fingerprint for k in session.transcript.keys]
+        shown = table_snapshot(session, ["a", "b"], fingerprints, TableProgress(), "en")
+        assert shown["end_total"] == public.end_total()
+        assert f"End total: {public.end_total()}." in shown["description"]
+        if name == "fives":
+            assert shown["hand_points"] == list(public.move_points) and shown["luck"] is None
+        else:
+            assert shown["luck"] == [list(t) for t in public.luck_tallies()]
+            assert shown["hand_points"] is None
+    plain = _started(LocalTable.create(BLOCK, ["a", "b"], [random_bot, random_bot], max_hands=1))
+    fingerprints = [k.fingerprint for k in plain.sessions[0].transcript.keys]
+    while plain.step():
+        hand = plain.sessions[0].hand
+        if hand is not None and hand.public is not None and hand.public.line.tiles:
+            break
+    shown = table_snapshot(plain.sessions[0], ["a", "b"], fingerprints, TableProgress(), "en")
+    assert shown["end_total"] is None and shown["hand_points"] is None and shown["luck"] is None

@@ -26,6 +26,7 @@ from p2p_dominoes.engine import (
     result_text,
     side_name,
 )
+from p2p_dominoes.engine.rules import MoveScoring
 from p2p_dominoes.engine.rules_text import describe_rules
 from p2p_dominoes.net.admission import LobbyState
 from p2p_dominoes.net.presence import Presence
@@ -283,6 +284,9 @@ def table_snapshot(
         "rule_notes": [],
         "closed": [],
         "can_skip": False,
+        "end_total": None,
+        "hand_points": None,
+        "luck": None,
     }
     if public is None or seat is None or session.phase in (Phase.SETUP, Phase.HALTED):
         if progress.final_line and session.phase is not Phase.SETUP:
@@ -302,7 +306,15 @@ def table_snapshot(
     ]
     data["counts"] = list(public.counts)
     data["boneyard"] = public.boneyard_size
-    data["description"] = describe(public.line, lang)
+    rules = session.rules
+    data["description"] = describe(public.line, lang, rules.reads_end_total)
+    if rules.reads_end_total and public.line.tiles:  # a rule reads it: always in sight
+        data["end_total"] = public.end_total()
+    if rules.scores_during_play:
+        if rules.move_scoring is MoveScoring.LUCK:
+            data["luck"] = [list(tally) for tally in public.luck_tallies()]
+        else:
+            data["hand_points"] = list(public.move_points)
     data["drawable"] = public.drawable
     data["rule_notes"] = [note_text(note, lang, names) for note in public.notes]
     data["closed"] = [{"tile": p.tile.key, "value": p.value} for p in public.line.closed]

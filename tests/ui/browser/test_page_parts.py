@@ -189,3 +189,36 @@ def test_two_moves_in_one_snapshot_are_both_captioned(
     assert seen["recent"] == ["bot-1 passed", "Bob played [5|6] on the 5"]
     assert seen["last"] == "5|6" and seen["badges"] == {"2": {"kind": "pass", "count": 0}}
     assert seen["again"] == ""  # the same moves in the next snapshot: nothing new to tell
+
+
+SEATS_AND_BAR = """async ([snapshot]) => {
+  const { renderSeats, renderMe } = await import("/static/seats.js");
+  document.getElementById("lobby").hidden = true;
+  document.getElementById("table").hidden = false;
+  renderSeats(document.getElementById("players"), snapshot, {});
+  renderMe(document.getElementById("me-bar"), snapshot, {});
+}"""
+
+
+def test_points_scored_during_play_and_the_ends_total_are_in_sight(
+    peers: Callable[..., Peer], open_page: Callable[..., Page]
+) -> None:
+    """Fives: each seat's points of this hand and the open ends' total; Threes for luck: wins
+    and penalties apart."""
+    page = open_page(peers("Ann", 47884))
+    page.wait_for_selector("#lobby:not([hidden])")
+    fives = {**TABLE, "end": None, "next_hand": None, "hand_points": [2, 0, 1], "end_total": 10}
+    page.evaluate(SEATS_AND_BAR, [fives])
+    seats = page.locator("#players li")
+    expect(seats.nth(0)).to_contain_text("+0 this hand")
+    expect(seats.nth(1)).to_contain_text("+1 this hand")
+    expect(page.locator("#me-bar")).to_contain_text("+2 this hand")
+    expect(page.locator("#me-bar .end-total")).to_have_text("ends total 10")
+    luck = {**fives, "hand_points": None, "end_total": 6, "luck": [[18, 0], [0, 10], [5, 0]]}
+    page.evaluate(SEATS_AND_BAR, [luck])
+    expect(seats.nth(0)).to_contain_text("wins 0, penalties 10")
+    expect(page.locator("#me-bar")).to_contain_text("wins 18, penalties 0")
+    plain = {**fives, "hand_points": None, "end_total": None}
+    page.evaluate(SEATS_AND_BAR, [plain])
+    expect(page.locator("#me-bar .end-total")).to_have_text("")
+    expect(seats.nth(0).locator(".seat-tally")).to_have_text("")

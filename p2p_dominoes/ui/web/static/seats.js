@@ -23,6 +23,14 @@ function badgeText(badge) {
   return badge.kind === "pass" ? t("badge_passed") : t("badge_drew", badge.count);
 }
 
+// What a seat has scored during this hand, under rules that score as tiles are laid (Fives,
+// Threes), or its wins and penalties under Threes for luck; empty otherwise.
+function handTally(s, seat) {
+  if (s.luck) { const [won, lost] = s.luck[seat] ?? [0, 0]; return t("luck_tally", won, lost); }
+  if (s.hand_points) return t("hand_points", s.hand_points[seat] ?? 0);
+  return "";
+}
+
 function seatCard(s, seat, badges, position) {
   const count = s.counts.length ? s.counts[seat] : 0;
   const presence = (s.presence || []).find((p) => p.seat === seat);
@@ -34,6 +42,7 @@ function seatCard(s, seat, badges, position) {
   const card = el("li", { className: classes.join(" "), dataset: { seat } },
     el("div", { className: "seat-head" }, name,
       el("span", { className: "seat-score", textContent: String(s.scores[seat] ?? 0) })),
+    el("div", { className: "seat-tally", textContent: handTally(s, seat) }),
     el("div", { className: "seat-tiles" }, tileBacks(Math.min(count, 14), backUnit),
       el("span", { className: "seat-count", textContent: s.counts.length ? t("tiles", count) : "" })),
     el("div", { className: "seat-status" },
@@ -62,6 +71,9 @@ export function renderMe(bar, s, badges) {
   bar.replaceChildren(
     el("span", { className: "seat-name", translate: "no", textContent: `${s.names[me]} (${t("you")})` }),
     el("span", { className: "seat-score", textContent: `${s.scores[me] ?? 0} / ${s.target}` }),
+    el("span", { className: "seat-tally", textContent: handTally(s, me) }),
+    el("span", { className: "end-total",
+      textContent: s.end_total === null || s.end_total === undefined ? "" : t("end_total", s.end_total) }),
     el("span", { className: "turn-badge", textContent: s.turn === me ? t("your_turn") : "" }),
     el("span", { className: "action-badge", textContent: badgeText(badges[me]) }));
 }

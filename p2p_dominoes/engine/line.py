@@ -189,6 +189,17 @@ class Line:
         self.places = [PLACES[tile.index * 2], PLACES[tile.index * 2 + 1]]
         self.fit_mask = VALUE_MASK[tile.low] | VALUE_MASK[tile.high]
 
+    def lay(self, tile: Tile, place: Place | None, along: bool = False) -> None:
+        """Lay a checked play: the lead (no place) or `tile` on `place`; `along`: a double its
+        player lays lengthwise (doubles = choice)."""
+        if along:
+            self.along_mask |= tile.bit
+        if self.tiles:
+            assert place is not None
+            self.attach(tile, place)
+        else:
+            self.start(tile)
+
     def attach(self, tile: Tile, place: Place) -> None:
         """Put `tile` on the open `place`; the caller has checked that it fits."""
         if place.side is _SIDE_B and not self.connections:

@@ -160,44 +160,39 @@ def score_hand(
     else:
         points = [round_amount(a, rules.rounding) if a else 0 for a in amounts]
         points = [p if p >= rules.min_record else 0 for p in points]
-    if not rules.scores_during_play:
-        return HandResult(
-            end,
-            winner,
-            tuple(points),
-            tuple(pips),
-            tuple(amounts),
-            closer,
-            rules.hand_scoring,
-            rules.block_scoring,
-        )
-    return _with_play_scoring(
-        rules, end, pips, closer, points, amounts, winner, single_lowest, move_points, tallies
+    result = HandResult(
+        end,
+        winner,
+        tuple(points),
+        tuple(pips),
+        tuple(amounts),
+        closer,
+        rules.hand_scoring,
+        rules.block_scoring,
     )
+    if not rules.scores_during_play:
+        return result
+    return _with_play_scoring(rules, result, single_lowest, move_points, tallies)
 
 
 def _with_play_scoring(
     rules: Rules,
-    end: HandEnd,
-    pips: Sequence[int],
-    closer: int | None,
-    points: list[int],
-    amounts: list[int],
-    winner: int | None,
+    result: HandResult,
     single_lowest: int | None,
     move_points: Sequence[int],
     tallies: Sequence[tuple[int, int]],
 ) -> HandResult:
-    """The result with what was scored during play: move points and bonuses added, or under
-    Threes for luck the nets and the settlement."""
-    units = len(pips)
+    """`result` (the pips' part) with what was scored during play: move points and bonuses
+    added, or under Threes for luck the nets and the settlement."""
+    end, closer, winner = result.end, result.closer, result.winner
+    units = len(result.pips)
     bonuses = [0] * units
     if end is _DOMINO and closer is not None:
         bonuses[closer] += rules.domino_bonus
     elif end in (_BLOCK, _EXHAUSTED) and single_lowest is not None:
         bonuses[single_lowest] += rules.block_bonus
     moves = tuple(move_points) or (0,) * units
-    points = [p + b + m for p, b, m in zip(points, bonuses, moves, strict=True)]
+    points = [p + b + m for p, b, m in zip(result.points, bonuses, moves, strict=True)]
     settlement: tuple[int, ...] = ()
     if rules.hand_scoring is _HAND_LUCK_SETTLEMENT:
         nets = [w - p for w, p in tallies] if tallies else [0] * units
@@ -208,15 +203,9 @@ def _with_play_scoring(
         if winner is not None:
             paid[winner] = max(0, best - sum(n for u, n in enumerate(nets) if u != winner))
         settlement = tuple(paid)
-    return HandResult(
-        end,
-        winner,
-        tuple(points),
-        tuple(pips),
-        tuple(amounts),
-        closer,
-        rules.hand_scoring,
-        rules.block_scoring,
+    return result._replace(
+        winner=winner,
+        points=tuple(points),
         during_play=DuringPlay(
             moves if move_points else (),
             tuple(bonuses) if any(bonuses) else (),

@@ -309,13 +309,7 @@ class TurnMachine:
         tile was drawn in this turn (public at a table: its reveal names a position drawn now)."""
         line = self.line
         tile, place, along = play
-        if along:
-            line.along_mask |= tile.bit
-        if line.tiles:
-            assert place is not None
-            line.attach(tile, place)
-        else:
-            line.start(tile)
+        line.lay(tile, place, along)
         self.must_lead = None
         self.passes = 0
         self.history.append((seat, play))
@@ -515,12 +509,6 @@ def placement_points(rules: Rules, line: Line, play: Play, from_draw: bool = Fal
         return 0
     trial = line.copy()
     tile, place, along = play
-    if along:
-        trial.along_mask |= tile.bit
-    if trial.tiles:
-        assert place is not None
-        trial.attach(tile, place)
-    else:
-        trial.start(tile)
+    trial.lay(tile, place, along)
     no_double_yet = not any(t.is_double for t in line.tiles)
     return placement_award(rules, trial.end_total(), tile, no_double_yet, from_draw)[0]

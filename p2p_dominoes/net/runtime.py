@@ -795,9 +795,8 @@ async def dialed(
             if isinstance(exc, IdentityMismatch):
                 raise PeerFailure(f"{where}: {exc}") from None
             problem = _dial_problem(exc, addresses, port)
-            delay = backoff.next()
             now = time.monotonic()
-            if now + delay > deadline:
+            if now >= deadline:
                 raise PeerFailure(
                     f"gave up on {where} after {now - started:.0f} s ({problem}): check the "
                     "address and port the host's screen shows, and that you are on the same "
@@ -807,7 +806,7 @@ async def dialed(
                 told = now
                 seconds, of = f"{now - started:.0f}", f"{patience:g}"
                 progress(said("still_trying", lang, where=where, problem=problem, s=seconds, of=of))
-            await trio.sleep(delay)
+            await trio.sleep(min(backoff.next(), deadline - now))  # the last try at the deadline
             continue
         break
     try:

@@ -20,13 +20,13 @@ _TEMP_SUFFIX: Final = re.compile(r"\.tmp-[0-9a-f]{16}")
 
 def save_transcript(path: str | os.PathLike[str], transcript: Transcript) -> None:
     """Write the whole transcript to ``path`` atomically (temp file, fsync, rename); an
-    interrupted write (Ctrl+C) leaves the previous file and no temp file beside it."""
+    interrupted write (Ctrl+C) leaves the previous file and no temp file beside it, and a
+    write that succeeds clears the temp files an earlier writer left when it was killed."""
     path = Path(path)
     try:
         write_private_replace(path, transcript.to_bytes())
-    except BaseException:
+    finally:
         discard_unfinished_writes(path)
-        raise
 
 
 def discard_unfinished_writes(path: str | os.PathLike[str]) -> None:

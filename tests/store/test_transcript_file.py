@@ -73,6 +73,22 @@ def test_save_replaces_atomically(tmp_path: Path) -> None:
     assert load_transcript(path, table.registry).head == table.transcript.head
 
 
+def test_a_save_clears_what_a_killed_writer_left(tmp_path: Path) -> None:
+    """A writer killed between its temp file and the rename leaves `.NAME.tmp-…`; the next
+    save of that record removes it, and nothing else beside it."""
+    table = make_table(2)
+    path = tmp_path / "table.p2pd"
+    (tmp_path / ".table.p2pd.tmp-0123456789abcdef").write_bytes(b"half a record")
+    (tmp_path / ".other.p2pd.tmp-0123456789abcdef").write_bytes(b"not ours")
+    (tmp_path / ".table.p2pd.tmp-notours").write_bytes(b"not our pattern")
+    save_transcript(path, table.transcript)
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        ".other.p2pd.tmp-0123456789abcdef",
+        ".table.p2pd.tmp-notours",
+        "table.p2pd",
+    ]
+
+
 def test_tampered_file_names_the_message(tmp_path: Path) -> None:
     table = make_table(2)
     table.say(1, "original")

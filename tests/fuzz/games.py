@@ -3,8 +3,9 @@
 A checkpoint is a moment just before a peer receives the next real message: a private copy
 of that receiving peer's session, the message, and the identities (so that a test can re-sign
 a mutated body as the sender, or as anyone else). Every message of every hand is one, so every
-message type is fuzzed in every phase it occurs in, for 2, 3 and 4 seats and all presets (and
-a table with two doubles a turn, for `skip`).
+message type is fuzzed in every phase it occurs in, for every preset (each at one table size,
+the sizes 2, 3 and 4 taken in turn, so the run grows by one table per preset, not three) and
+a four-seat table with two doubles a turn, for `skip`.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ TWO_DOUBLES = "house+two_doubles"
 """A table with two doubles a turn, so that `skip` messages are fuzzed too."""
 _RULES = {**PRESETS, TWO_DOUBLES: Rules.from_dict({"base": "house", "two_doubles": True})}
 CONFIGS = (
-    *((players, preset) for players in (2, 3, 4) for preset in sorted(PRESETS)),
+    *((2 + index % 3, preset) for index, preset in enumerate(sorted(PRESETS))),
     (4, TWO_DOUBLES),
 )
 

@@ -236,7 +236,7 @@ function renderTable() {
   renderBoneyard($("boneyard"), s);
   renderScoreFlash(s);
   renderControls();
-  $("scores-text").textContent = names.map((n, i) => `${n}: ${s.scores[i]}`).join(" · ") + ` (${t("target_score", s.target)})`;
+  $("scores-text").textContent = names.map((n, i) => `${n}: ${s.scores[i]}`).join(" · ") + (s.target ? ` (${t("target_score", s.target)})` : "");
   const log = $("log");
   log.replaceChildren(...s.log.map((line) => el("p", { textContent: line })));
   log.scrollTop = log.scrollHeight;

@@ -33,6 +33,8 @@ function withWays(markers, view) {
 
 export function renderBoard(container, view) {
   const surface = container.querySelector(".board-surface") || container;
+  const had = document.activeElement?.closest?.(".marker-button");  // kept across a redraw
+  const focused = had && surface.contains(had) ? { ...had.dataset } : null;
   const { places, unit } = rendererFor(view.shape).render(surface, view);
   const markers = [];
   if (view.leadOpen) markers.push({ end: "lead", label: t("lead_here"), text: t("lead_here") });
@@ -65,5 +67,9 @@ export function renderBoard(container, view) {
     return button;
   });
   surface.append(...buttons);
+  if (focused) {
+    const same = buttons.find((b) => b.dataset.end === focused.end && b.dataset.along === focused.along);
+    if (same && !same.disabled) same.focus({ preventScroll: true });
+  }
   return buttons;
 }

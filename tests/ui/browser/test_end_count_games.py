@@ -16,6 +16,7 @@ from collections.abc import Callable
 from playwright.sync_api import Page, expect
 
 from tests.ui.browser.conftest import Peer, screenshot
+from tests.ui.browser.table_checks import accessibility_defects
 from tests.ui.browser.test_play_in_the_browser import sent_commands
 
 FLASH = re.compile(r"^(Ann|bot-1) \+\d+: (\d+ at the ends|a double, \d+ at the ends)$")
@@ -65,6 +66,7 @@ def _play_preferring_a_double(page: Page, along_done: bool) -> str | None:
             expect(along.first).to_have_text(re.compile(r"^along · \d+( \+\d+)?$"))
             label = along.first.get_attribute("aria-label") or ""
             assert re.search(r"lay it along, the ends total \d+", label), label
+            assert accessibility_defects(page) == []
             screenshot(page, "fives-across-or-along", docs="web-fives-across-or-along")
             page.keyboard.press("Tab")
             expect(along.first).to_be_focused()
@@ -100,6 +102,7 @@ def test_a_fives_hand_offers_across_or_along_and_flashes_each_scoring_move(
         flash = page.locator("#score-flash .flash-item")
         if flash.count() and flash.first.is_visible():
             if not flashes and not page.locator("#summary").is_visible():
+                assert accessibility_defects(page) == []
                 screenshot(page, "fives-score-flash", docs="web-fives-score-flash")
             flashes.add(flash.first.text_content() or "")
         if page.locator("#summary").is_visible():
@@ -158,7 +161,15 @@ def test_a_threes_for_luck_hand_counts_the_draws_and_settles_the_difference(
             # The turn goes on (up to five): the count grows by the draw.
             expect(counter).to_have_text(f"{before + 1} of 5 drawn")
             if tried == 1:
+                assert accessibility_defects(page) == []
                 screenshot(page, "threes-luck-try-my-luck", docs="web-threes-luck")
+                # The page's own words in Russian: the button, the count and the tally.
+                page.select_option("#lang-select", "ru")
+                expect(draw).to_contain_text("Попытать счастья")
+                expect(counter).to_have_text("взято 1 из 5")
+                expect(tally).to_have_text(re.compile(r"^выигрыш \d+, штраф \d+$"))
+                page.select_option("#lang-select", "en")
+                expect(draw).to_contain_text("Try my luck")
             continue
         _play_preferring_a_double(page, along_done=True)
         time.sleep(0.1)

@@ -45,7 +45,7 @@ export function renderScoreFlash(s) {
 export function renderLuck(s) {
   const luck = s.luck_draws;
   const label = $("draw").querySelector("[data-i18n]");
-  const key = luck ? "try_luck" : "draw";
+  const key = luck || s.luck ? "try_luck" : "draw";  // also once the hand is over
   if (label && label.dataset.i18n !== key) { label.dataset.i18n = key; label.textContent = t(key); }
   let count = $("luck-draws");
   if (!count) {

@@ -17,6 +17,7 @@ from playwright.sync_api import Page, expect
 
 from tests.ui.browser.conftest import Peer, screenshot
 from tests.ui.browser.table_checks import accessibility_defects
+from tests.ui.browser.test_axe import violations
 from tests.ui.browser.test_play_in_the_browser import sent_commands
 
 FLASH = re.compile(r"^(Ann|bot-1) \+\d+: (\d+ at the ends|a double, \d+ at the ends)$")
@@ -66,7 +67,7 @@ def _play_preferring_a_double(page: Page, along_done: bool) -> str | None:
             expect(along.first).to_have_text(re.compile(r"^along · \d+( \+\d+)?$"))
             label = along.first.get_attribute("aria-label") or ""
             assert re.search(r"lay it along, the ends total \d+", label), label
-            assert accessibility_defects(page) == []
+            assert accessibility_defects(page) == [] and violations(page) == []  # axe-core too
             screenshot(page, "fives-across-or-along", docs="web-fives-across-or-along")
             page.keyboard.press("Tab")
             expect(along.first).to_be_focused()
@@ -161,7 +162,7 @@ def test_a_threes_for_luck_hand_counts_the_draws_and_settles_the_difference(
             # The turn goes on (up to five): the count grows by the draw.
             expect(counter).to_have_text(f"{before + 1} of 5 drawn")
             if tried == 1:
-                assert accessibility_defects(page) == []
+                assert accessibility_defects(page) == [] and violations(page) == []
                 screenshot(page, "threes-luck-try-my-luck", docs="web-threes-luck")
                 # The page's own words in Russian: the button, the count and the tally.
                 page.select_option("#lang-select", "ru")
@@ -180,5 +181,8 @@ def test_a_threes_for_luck_hand_counts_the_draws_and_settles_the_difference(
     assert re.search(r"takes the difference: -?\d+( − \(?−?\d+\)?)+ = \d+\.$", words) or (
         "nobody records" in words
     ), words
+    # One hand, no target: no "of 0" after the scores, no target line on the chart.
+    expect(page.locator("#summary-rows")).not_to_contain_text(" of ")
+    expect(page.locator("#chart .target-line")).to_have_count(0)
     screenshot(page, "threes-luck-hand-over", docs="web-threes-luck-summary")
     assert not page.errors  # type: ignore[attr-defined]

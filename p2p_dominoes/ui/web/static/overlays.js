@@ -72,7 +72,7 @@ export function renderOverlay(s, { send, codeText, onClose }) {
       el("th", { scope: "row", translate: "no", textContent: name }),
       el("td", { className: "left-tiles", textContent: (end.hands[seat] || []).map(tileText).join(" ") || t("no_tiles") }),
       el("td", { textContent: String(end.pips[seat]) }),
-      el("td", { textContent: end.points[seat] > 0 ? `+${end.points[seat]}` : String(end.points[seat]) }),
+      el("td", { textContent: end.points[seat] > 0 ? `+${end.points[seat]}` : String(end.points[seat]).replace("-", "−") }),
       el("td", { textContent: s.target ? t("scores_vs", s.scores[seat], s.target) : String(s.scores[seat]) }))));  // no target: a fixed number of hands
   }
   $("summary-audit").textContent = end && end.audit === "clean" ? t("audit") : "";

@@ -2,23 +2,30 @@
 each way's end total and points), the flash of a scoring move, Threes for luck's draws this turn,
 and a result sentence that is not a pip sum."""
 
+import random
+
 from p2p_dominoes.bots import random_bot
 from p2p_dominoes.engine import (
+    DRAW,
     PRESETS,
+    Action,
     HandEnd,
     HandScoring,
     HandState,
     HandView,
     Play,
+    SeatView,
     parse_tile,
 )
 from p2p_dominoes.engine.scoring import DuringPlay, HandResult
 from p2p_dominoes.engine.turns import TurnNote
+from p2p_dominoes.session.events import ActionTaken, Event
 from p2p_dominoes.session.local import LocalTable
 from p2p_dominoes.ui.web.controller import _action_from
 from p2p_dominoes.ui.web.snapshot import (
     TableProgress,
     chain,
+    drawn_this_turn,
     orientation_options,
     play_options,
     result_words,
@@ -90,8 +97,16 @@ def test_a_scoring_move_flashes_its_points_and_the_ends_total_in_both_languages(
     assert tiles[1]["tile"] == "6|6"
 
 
+def _trier(view: SeatView, rng: random.Random) -> Action:
+    """A player who tries their luck (draws) whenever they may while holding under 9 tiles,
+    else plays at random."""
+    if view.can_draw() and len(view.hand) < 9:
+        return DRAW
+    return random_bot(view, rng)
+
+
 def _luck_table() -> LocalTable:
-    table = LocalTable.create(LUCK, ["a", "b"], [random_bot, random_bot], max_hands=1)
+    table = LocalTable.create(LUCK, ["a", "b"], [_trier, random_bot], max_hands=1, seed=1)
     for seat, session in enumerate(table.sessions):
         table._broadcast(seat, session.start())
     return table
@@ -101,10 +116,25 @@ def test_threes_for_luck_tells_whose_turn_draws_how_many_of_five() -> None:
     table = _luck_table()
     session = table.sessions[0]
     seen = set()
+    tried = 0
+    drawn: set[str] = set()  # seat 0's tiles drawn in its turn under way, from its events
+
+    def watch(seat: int, event: Event) -> None:
+        if seat != 0 or not isinstance(event, ActionTaken):
+            return
+        if event.seat != 0 or event.action != DRAW:
+            drawn.clear()  # someone else moved, or seat 0 played or passed: a new turn
+        elif event.drawn is not None:
+            drawn.add(event.drawn.key)
+
+    table.on_event = watch
     while table.step():
         hand = session.hand
         if hand is None or hand.public is None or hand.public.over:
             continue
+        if hand.public.turn == 0:  # what the across/along look-ahead scores as a lucky draw
+            assert drawn_this_turn(session) == drawn
+            tried += bool(drawn)
         fingerprints = [k.fingerprint for k in session.transcript.keys]
         shown = table_snapshot(session, ["a", "b"], fingerprints, TableProgress(), "en")
         draws = shown["luck_draws"]
@@ -114,7 +144,7 @@ def test_threes_for_luck_tells_whose_turn_draws_how_many_of_five() -> None:
             "limit": 5,
         }
         seen.add(draws["drawn"])
-    assert 0 in seen
+    assert 0 in seen and max(seen) > 1 and tried
 
 
 def test_the_result_of_a_hand_scored_during_play_is_not_said_as_a_pip_sum() -> None:

@@ -59,17 +59,22 @@ def _play_preferring_a_double(page: Page, along_done: bool) -> str | None:
         doubles = [k for k in keys if _is_double(k)]
         key = doubles[0] if doubles else keys[0]
         page.locator(f'.tile-button[data-tile="{key}"]').click()
-        along = page.locator(".marker-button.way-along.target")
+        # (On a place of the line, not the lead: there the two ways leave different totals.)
+        along = page.locator('.marker-button.way-along.target:not([data-end="lead"])')
         if along.count() and not along_done:
-            across = page.locator(".marker-button.way-across.target").first
-            expect(across).to_be_focused()  # the keyboard starts on the first way, Tab to along
+            end = along.first.get_attribute("data-end")
+            across = page.locator(f'.marker-button.way-across.target[data-end="{end}"]')
+            expect(page.locator(".marker-button.target").first).to_be_focused()
             expect(across).to_have_text(re.compile(r"^across · \d+( \+\d+)?$"))
             expect(along.first).to_have_text(re.compile(r"^along · \d+( \+\d+)?$"))
             label = along.first.get_attribute("aria-label") or ""
             assert re.search(r"lay it along, the ends total \d+", label), label
             assert accessibility_defects(page) == [] and violations(page) == []  # axe-core too
             screenshot(page, "fives-across-or-along", docs="web-fives-across-or-along")
-            page.keyboard.press("Tab")
+            for _ in range(6):  # the keyboard: Tab from the first place to this one's "along"
+                if along.first.evaluate("(node) => node === document.activeElement"):
+                    break
+                page.keyboard.press("Tab")
             expect(along.first).to_be_focused()
             page.keyboard.press("Enter")
             expect(page.locator(f'.tile-button[data-tile="{key}"]')).to_have_count(0)

@@ -161,6 +161,17 @@ def test_the_result_of_a_hand_scored_during_play_is_not_said_as_a_pip_sum() -> N
     )
     words = result_words(fives, names, "en")
     assert "Bob's 5" not in words and "bonus +2 to Ann" in words
+    # A block: +1 to the single lowest hand, said as such (not "holds the fewest pips: …").
+    block = fives._replace(
+        end=HandEnd.BLOCK,
+        closer=None,
+        pips=(3, 9),
+        points=(4, 1),
+        during_play=DuringPlay(move_points=(3, 1), bonuses=(1, 0)),
+    )
+    words = result_words(block, names, "en")
+    assert words == "Block; bonus +1 to Ann; points this hand: Ann 4, Bob 1.", words
+    assert result_words(block, names, "ru").startswith("Рыба; надбавка +1: Ann")
     # Threes for luck: nets 18 and 5, Ann takes the difference.
     luck = HandResult(
         HandEnd.DOMINO,

@@ -79,6 +79,7 @@ from p2p_dominoes.ui.web.snapshot import (
     chain,
     end_of,
     host_lobby_snapshot,
+    score_flash,
     table_snapshot,
 )
 
@@ -197,12 +198,17 @@ class WebUI:
             if isinstance(event, HandStarted):
                 progress.last_action = None
                 progress.recent_actions.clear()
+                progress.last_score, progress.last_score_serial = [], 0
             progress.log.extend(narrate(event, names, self.lang, me=seat))
             if isinstance(event, ActionTaken):
                 progress.waiting_for = ""
         if any(isinstance(e, ActionTaken) for e in events) and self.session is not None:
             hand = self.session.hand
             if hand is not None and hand.public is not None:
+                flash = score_flash(hand.public.notes, self.lang)
+                if flash:  # what the last move scored: every seat's page flashes it
+                    progress.last_score = flash
+                    progress.last_score_serial = progress.action_serial
                 self.hub.publish(
                     {"type": "announce", "text": describe(hand.public.line, self.lang)}
                 )
@@ -302,11 +308,14 @@ def _action_from(command: dict[str, Any], view: SeatView, line: Line) -> Action 
     if kind == "skip":
         return SKIP if view.can_skip() else None
     tile, end = command.get("tile"), command.get("end")
+    along = command.get("along", False)  # a double laid lengthwise (doubles: choice)
     if kind != "play" or not isinstance(tile, str) or not isinstance(end, str):
+        return None
+    if not isinstance(along, bool):
         return None
     _, ends = chain(line)
     for play in view.legal_plays():
-        if play.tile.key == tile and end_of(play, ends) == end:
+        if play.tile.key == tile and end_of(play, ends) == end and play.along == along:
             return play
     return None
 

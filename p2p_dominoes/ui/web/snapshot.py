@@ -15,19 +15,23 @@ from p2p_dominoes.engine import (
     Drawing,
     HandEnd,
     HandResult,
+    HandScoring,
     Line,
     Place,
     Play,
     SeatView,
     Side,
+    TurnNote,
     describe,
     goal_text,
     note_text,
+    parse_tile,
     result_text,
     side_name,
 )
-from p2p_dominoes.engine.rules import MoveScoring
+from p2p_dominoes.engine.rules import Doubles, MoveScoring
 from p2p_dominoes.engine.rules_text import describe_rules
+from p2p_dominoes.engine.turns import placement_points
 from p2p_dominoes.net.admission import LobbyState
 from p2p_dominoes.net.presence import Presence
 from p2p_dominoes.session.events import Blame
@@ -54,6 +58,15 @@ _REASONS = {
         "blocked": "Blocked; {winner} holds the fewest pips: {sum} = {points} to {winner}.",
         "blocked_tie": "Blocked, with a tie for the fewest pips: nobody scores.",
         "pips_of": "{name}'s {pips}",
+        "luck_settles": "{winner} takes the difference: {sum} = {points}.",
+        "luck_nothing": "{winner} has the best net, but {sum} = {raw}: nobody records.",
+        "flash_ends": "{total} at the ends",
+        "flash_placed-tile": "the tile's pips",
+        "flash_first-double": "the first double",
+        "flash_scoring-double": "a double, {total} at the ends",
+        "flash_scoring-move": "{total} at the ends",
+        "flash_lucky-draw": "a drawn tile, {total} at the ends",
+        "flash_penalty": "{count} drawn, no score",
     },
     "ru": {
         "not_turn": "Сейчас не ваш ход.",
@@ -74,6 +87,15 @@ _REASONS = {
         "blocked": "Рыба; меньше всех на руке у {winner}: {sum} = {points} очк. игроку {winner}.",
         "blocked_tie": "Рыба, и меньше всех на руке поровну у нескольких: очков никто не получает.",
         "pips_of": "{name} {pips}",
+        "luck_settles": "{winner} забирает разницу: {sum} = {points}.",
+        "luck_nothing": "Лучший итог у игрока {winner}, но {sum} = {raw}: никто не записывает.",
+        "flash_ends": "сумма концов {total}",
+        "flash_placed-tile": "очки выложенной кости",
+        "flash_first-double": "первый дубль",
+        "flash_scoring-double": "дубль, сумма концов {total}",
+        "flash_scoring-move": "сумма концов {total}",
+        "flash_lucky-draw": "взятая кость, сумма концов {total}",
+        "flash_penalty": "взято {count}, без очков",
     },
 }
 
@@ -121,6 +143,16 @@ def _oriented(tile: object, left: int, right: int) -> dict[str, Any]:
     return {"tile": tile.key, "left": left, "right": right, "double": tile.is_double}
 
 
+def _along(tiles: list[dict[str, Any]], line: Line) -> list[dict[str, Any]]:
+    """Marks the doubles laid along (doubles: choice): the board draws them lengthwise."""
+    if not line.along_mask and not line.along:
+        return tiles
+    return [
+        {**t, "along": True} if t["double"] and line.lies_along(parse_tile(t["tile"])) else t
+        for t in tiles
+    ]
+
+
 def _place_json(place: Place | None, end: str, lang: str) -> dict[str, Any] | None:
     if place is None:
         return None
@@ -134,12 +166,73 @@ def _place_json(place: Place | None, end: str, lang: str) -> dict[str, Any] | No
 
 
 def play_options(view: SeatView, ends: dict[str, Place | None]) -> dict[str, list[str]]:
-    """For each tile the player may play now, the ends ("left", "right", "lead") it fits."""
+    """For each tile the player may play now, the ends ("left", "right", "lead") it fits (a
+    double that may go across or along is listed once per end)."""
     options: dict[str, list[str]] = {}
     for play in view.legal_plays():
+        if play.along:
+            continue
         where = end_of(play, ends)
         options.setdefault(play.tile.key, []).append(where)
     return options
+
+
+def orientation_options(
+    view: SeatView,
+    ends: dict[str, Place | None],
+    line: Line,
+    drawn_now: frozenset[str] = frozenset(),
+) -> dict[str, dict[str, dict[str, dict[str, int]]]]:
+    """Under `doubles: choice`, for each double and end where it may lie across or along, the
+    end total and the points of each way: {tile: {end: {"across": {total, points}, "along":
+    …}}}. `drawn_now`: the player's tiles drawn this turn (Threes for luck scores them apart)."""
+    rules = view.rules
+    found: dict[str, dict[str, dict[str, dict[str, int]]]] = {}
+    plays = view.legal_plays()
+    along = {(p.tile.key, end_of(p, ends)) for p in plays if p.along}
+    for play in plays:
+        where = end_of(play, ends)
+        if (play.tile.key, where) not in along:
+            continue
+        trial = line.copy()
+        trial.lay(*play)
+        way = "along" if play.along else "across"
+        points = placement_points(rules, line, play, play.tile.key in drawn_now)
+        found.setdefault(play.tile.key, {}).setdefault(where, {})[way] = {
+            "total": trial.end_total(),
+            "points": points,
+        }
+    return found
+
+
+def drawn_this_turn(session: TableSession) -> frozenset[str]:
+    """The keys of this player's tiles drawn in the turn now under way (Threes for luck scores a
+    scoring one +10): this turn's draws took the last deck positions handed out."""
+    hand = session.hand
+    if hand is None or hand.public is None or session.seat is None:
+        return frozenset()
+    if hand.public.turn != session.seat or not hand.public.draws_this_turn:
+        return frozenset()
+    first = hand.next_position - hand.public.draws_this_turn
+    return frozenset(
+        hand.known[p].key for p in hand.held[session.seat] if p >= first and p in hand.known
+    )
+
+
+def score_flash(notes: Sequence[TurnNote], lang: str) -> list[dict[str, Any]]:
+    """What the last move scored, for the page's flash: "+2: 10 at the ends" per scoring note
+    (and "−10: 2 drawn, no score" for a Threes-for-luck penalty)."""
+    flashes = []
+    for note in notes:
+        if note.kind == "score":
+            why = _reason(f"flash_{note.why}", lang, total=note.total)
+            text = f"+{note.points}: {why}"
+        elif note.kind == "penalty":
+            text = f"−{note.points}: " + _reason("flash_penalty", lang, count=note.count)
+        else:
+            continue
+        flashes.append({"seat": note.seat, "kind": note.kind, "points": note.points, "text": text})
+    return flashes
 
 
 def end_of(play: Play, ends: dict[str, Place | None]) -> str:
@@ -221,6 +314,10 @@ class TableProgress:
     """The hand's last few moves, oldest first, each with its serial number."""
     action_serial: int = 0
     """How many moves this peer has seen (the serial of the latest)."""
+    last_score: list[dict[str, Any]] = field(default_factory=list)
+    """What the hand's last scoring move scored (`score_flash` items), [] before one."""
+    last_score_serial: int = 0
+    """The serial of that move."""
 
 
 def table_snapshot(
@@ -287,6 +384,8 @@ def table_snapshot(
         "end_total": None,
         "hand_points": None,
         "luck": None,
+        "luck_draws": None,
+        "score_flash": _flash_json(progress),
     }
     if public is None or seat is None or session.phase in (Phase.SETUP, Phase.HALTED):
         if progress.final_line and session.phase is not Phase.SETUP:
@@ -295,7 +394,7 @@ def table_snapshot(
             data["final_board"] = True
         return data
     tiles, ends = chain(public.line)
-    data["line"] = tiles
+    data["line"] = _along(tiles, public.line)
     data["ends"] = [
         p
         for p in (
@@ -315,6 +414,12 @@ def table_snapshot(
             data["luck"] = [list(tally) for tally in public.luck_tallies()]
         else:
             data["hand_points"] = list(public.move_points)
+    if rules.move_scoring is MoveScoring.LUCK and not public.over:
+        data["luck_draws"] = {
+            "seat": public.turn,
+            "drawn": public.draws_this_turn,
+            "limit": rules.draw_limit,
+        }
     data["drawable"] = public.drawable
     data["rule_notes"] = [note_text(note, lang, names) for note in public.notes]
     data["closed"] = [{"tile": p.tile.key, "value": p.value} for p in public.line.closed]
@@ -324,13 +429,32 @@ def table_snapshot(
     data["turn"] = public.turn if not public.over else None
     view = session.view()
     options = play_options(view, ends) if in_turns and session.awaiting_action else {}
+    orient = (
+        orientation_options(view, ends, public.line, drawn_this_turn(session))
+        if options and rules.doubles is Doubles.CHOICE
+        else {}
+    )
     data["hand"] = [
-        {"tile": t.key, "low": t.low, "high": t.high, "fits": options.get(t.key, [])}
+        {
+            "tile": t.key,
+            "low": t.low,
+            "high": t.high,
+            "fits": options.get(t.key, []),
+            **({"orient": orient[t.key]} if t.key in orient else {}),
+        }
         for t in sorted(view.hand, key=lambda t: t.index)
     ]
     data["controls"] = draw_and_pass(view, lang) if in_turns else None
     data["can_skip"] = in_turns and session.awaiting_action and view.can_skip()
     return data
+
+
+def _flash_json(progress: TableProgress) -> dict[str, Any] | None:
+    """The last move that scored (or drew a penalty) this hand, with the serial of that move:
+    the page flashes it once when the serial is new and keeps it in sight until the next."""
+    if not progress.last_score:
+        return None
+    return {"serial": progress.last_score_serial, "items": progress.last_score}
 
 
 RECENT_ACTIONS = 8
@@ -436,6 +560,8 @@ def result_words(result: HandResult, names: Sequence[str], lang: str) -> str:
     sum (a void hand, house scoring)."""
     if result.end is HandEnd.UNFINISHED:
         return ""
+    if result.during_play is not None:  # Fives, Threes, Threes for luck: not a pip sum
+        return _during_play_words(result, names, lang)
     winner = result.winner
     if result.end is HandEnd.BLOCK and winner is None and not any(result.points):
         return _reason("blocked_tie", lang)
@@ -460,6 +586,28 @@ def result_words(result: HandResult, names: Sequence[str], lang: str) -> str:
     return _reason(key, lang, winner=names[winner], sum=total, points=result.points[winner])
 
 
+def _during_play_words(result: HandResult, names: Sequence[str], lang: str) -> str:
+    """A hand scored during play: the engine's sentence (how it ended, bonuses, points), and
+    under Threes for luck the settlement's arithmetic: the winner takes the difference."""
+    text = result_text(result, lang, names)
+    if result.scoring is not HandScoring.LUCK_SETTLEMENT:
+        return text
+    winner = result.winner
+    if winner is None:
+        return text
+    nets = result.points
+    terms = [str(nets[winner])] + [
+        f"(−{-n})" if n < 0 else str(n) for seat, n in enumerate(nets) if seat != winner
+    ]
+    arithmetic = " − ".join(terms)
+    raw = nets[winner] - sum(n for seat, n in enumerate(nets) if seat != winner)
+    key = "luck_settles" if raw > 0 else "luck_nothing"
+    settled = result.settlement[winner] if result.settlement else max(0, raw)
+    return f"{text} " + _reason(
+        key, lang, winner=names[winner], sum=arithmetic, points=settled, raw=raw
+    )
+
+
 def _end_json(
     progress: TableProgress, lang: str, names: Sequence[str] = ()
 ) -> dict[str, Any] | None:
@@ -475,6 +623,8 @@ def _end_json(
         "points": list(result.points),
         "pips": list(result.pips),
         "arithmetic": result.arithmetic() if result.end is not HandEnd.UNFINISHED else "",
+        "during_play": result.during_play is not None,
+        "recorded": list(result.recorded),
         "hands": progress.last_hands,
         "audit": "clean",
     }

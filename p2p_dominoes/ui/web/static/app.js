@@ -12,6 +12,7 @@ import { renderHand } from "./hand.js";
 import { moves, observe } from "./moves.js";
 import { renderOverlay, renderPause } from "./overlays.js";
 import { enableDrag } from "./drag.js";
+import { renderLuck, renderScoreFlash } from "./score.js";
 
 const LANG_KEY = "p2p-dominoes-lang";
 const SOUND_KEY = "p2p-dominoes-sound";  // "on": a beep when the turn comes (off by default)
@@ -233,8 +234,9 @@ function renderTable() {
   drawBoard();
   drawHand();
   renderBoneyard($("boneyard"), s);
+  renderScoreFlash(s);
   renderControls();
-  $("scores-text").textContent = names.map((n, i) => `${n}: ${s.scores[i]}`).join(" · ") + ` (${t("target_score", s.target)})`;
+  $("scores-text").textContent = names.map((n, i) => `${n}: ${s.scores[i]}`).join(" · ") + (s.target ? ` (${t("target_score", s.target)})` : "");
   const log = $("log");
   log.replaceChildren(...s.log.map((line) => el("p", { textContent: line })));
   log.scrollTop = log.scrollHeight;
@@ -289,7 +291,8 @@ function tick() {
 
 function drawBoard() {
   const s = state;
-  const fits = selected ? (s.hand.find((h) => h.tile === selected)?.fits || []) : [];
+  const chosen = selected ? s.hand.find((h) => h.tile === selected) : null;
+  const fits = chosen?.fits || [];
   // The hand's last board: kept by the peer ("final_board"), or by the page for an older peer.
   const kept = !s.final_board && !s.line.length && moves.finalLine && !$("summary").hidden;
   const finalBoard = kept || Boolean(s.final_board);
@@ -303,6 +306,7 @@ function drawBoard() {
     closed: s.closed || [],
     leadOpen: !s.line.length && s.turn !== null && s.turn !== undefined && !finalBoard,
     fits: peerLost ? [] : fits,
+    orient: chosen?.orient || {},
     onPlay: playAt,
   });
   moves.arrive = false;
@@ -328,6 +332,7 @@ function renderControls() {
   $("skip").hidden = !state.can_skip;
   $("skip").disabled = !state.can_skip || peerLost || Boolean(pending);
   $("describe").disabled = !description;
+  renderLuck(state);
 }
 
 // The table code every player reads aloud; the full fingerprints stay one click away.
@@ -373,16 +378,17 @@ function act(message) {
 
 function chooseTile(tile) {
   if (!tile.fits.length || peerLost) return;
-  if (tile.fits.length === 1 && selected === tile.tile) { playAt(tile.fits[0]); return; }
+  const twoWays = Boolean(tile.orient?.[tile.fits[0]]);  // across or along: the player says which
+  if (tile.fits.length === 1 && selected === tile.tile && !twoWays) { playAt(tile.fits[0]); return; }
   selected = tile.tile;
   drawBoard();
   drawHand();
   document.querySelector(".marker-button.target")?.focus({ preventScroll: true });
 }
 
-function playAt(end) {
+function playAt(end, along = false) {
   if (!selected) return;
-  if (act({ type: "play", tile: selected, end })) {
+  if (act({ type: "play", tile: selected, end, ...(along ? { along: true } : {}) })) {
     selected = null;
     focusHand = true;
   }
@@ -443,7 +449,7 @@ function setup() {
       const tile = state?.hand.find((h) => h.tile === key);
       if (tile && tile.fits.length && !peerLost) { selected = key; drawBoard(); drawHand(); }
     },
-    drop: (end) => playAt(end),
+    drop: (end, along) => playAt(end, along),
   });
   document.addEventListener("keydown", onKey);
   $("sound").checked = localStorage.getItem(SOUND_KEY) === "on";

@@ -61,8 +61,9 @@ function nextSlot(s, half) {
 }
 
 // The whole line laid out for a board `half` units wide each side of the centre.
-export function layout(line, leadIndex, half) {
-  if (!line.length) return { tiles: [], slots: { lead: { x: -1, y: -.5, w: 2, h: 1 } } };
+export function layout(laid, leadIndex, half) {
+  if (!laid.length) return { tiles: [], slots: { lead: { x: -1, y: -.5, w: 2, h: 1 } } };
+  const line = laid.map((tile) => (tile.along ? { ...tile, double: false } : tile));  // a double laid along lies lengthwise
   const lead = line[leadIndex];
   const tiles = [];
   const leadLen = lead.double ? 1 : 2;

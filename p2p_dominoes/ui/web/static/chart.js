@@ -23,7 +23,7 @@ export function renderChart(node, legend, s) {
     label.textContent = String(i);
     node.append(label);
   });
-  for (const v of [0, Math.round(top / 2), s.target]) {
+  for (const v of [0, Math.round(top / 2), ...(s.target ? [s.target] : [])]) {
     const label = svg("text", { x: L - 5, y: y(v) + 4, class: "tick", "text-anchor": "end" });
     label.textContent = String(v);
     node.append(label);
@@ -33,10 +33,12 @@ export function renderChart(node, legend, s) {
   const yName = svg("text", { x: 10, y: (T + H - B) / 2, class: "axis-name", "text-anchor": "middle", transform: `rotate(-90 10 ${(T + H - B) / 2})` });
   yName.textContent = t("axis_points");
   node.append(xName, yName);
-  node.append(svg("line", { x1: L, x2: W - R, y1: y(s.target), y2: y(s.target), class: "target-line" }));
-  const targetText = svg("text", { x: W - R, y: y(s.target) - 4, class: "tick", "text-anchor": "end" });
-  targetText.textContent = t("target_line", s.target);
-  node.append(targetText);
+  if (s.target) {  // a match of a fixed number of hands has no target line
+    node.append(svg("line", { x1: L, x2: W - R, y1: y(s.target), y2: y(s.target), class: "target-line" }));
+    const targetText = svg("text", { x: W - R, y: y(s.target) - 4, class: "tick", "text-anchor": "end" });
+    targetText.textContent = t("target_line", s.target);
+    node.append(targetText);
+  }
   s.names.forEach((name, seat) => {
     const points = history.map((scores, i) => `${x(i)},${y(scores[seat] ?? 0)}`);
     node.append(svg("polyline", { points: points.join(" "), fill: "none", stroke: COLOURS[seat % 4], "stroke-width": 2.5, "stroke-dasharray": DASHES[seat % 4] }));

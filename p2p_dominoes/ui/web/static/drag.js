@@ -5,7 +5,7 @@
 const THRESHOLD = 8;  // px the pointer moves before a press becomes a drag
 
 // hand: the container of the tile buttons (it stays; the buttons are redrawn).
-// choose(key) selects a tile (and shows its targets); drop(end) plays it there.
+// choose(key) selects a tile (and shows its targets); drop(end, along) plays it there.
 export function enableDrag(hand, { choose, drop }) {
   let press = null;   // { key, x, y, id }
   let ghost = null;
@@ -45,7 +45,7 @@ export function enableDrag(hand, { choose, drop }) {
       swallowClick = true;  // until the click this release may cause (none when off the hand)
       setTimeout(() => { swallowClick = false; }, 0);
       const target = event.type === "pointerup" ? targetAt(event.clientX, event.clientY) : null;
-      if (target) drop(target.dataset.end);
+      if (target) drop(target.dataset.end, target.dataset.along === "1");
     }
     press = null;
   };

@@ -15,6 +15,7 @@ function tileText(key) {
 
 // "Ann went out: Bob's 8 + bot's 20 = 28 to Ann", checked against the peer's own arithmetic.
 export function pointsInWords(names, end) {
+  if (end.during_play) return end.words;  // Fives, Threes, Threes for luck: not a pip sum
   const w = end.winner;
   if (w === null || w === undefined) return end.end === "block" ? t("blocked_tie") : "";
   const others = names.map((_, i) => i).filter((i) => i !== w);
@@ -71,8 +72,8 @@ export function renderOverlay(s, { send, codeText, onClose }) {
       el("th", { scope: "row", translate: "no", textContent: name }),
       el("td", { className: "left-tiles", textContent: (end.hands[seat] || []).map(tileText).join(" ") || t("no_tiles") }),
       el("td", { textContent: String(end.pips[seat]) }),
-      el("td", { textContent: end.points[seat] ? `+${end.points[seat]}` : "0" }),
-      el("td", { textContent: t("scores_vs", s.scores[seat], s.target) }))));
+      el("td", { textContent: end.points[seat] > 0 ? `+${end.points[seat]}` : String(end.points[seat]).replace("-", "−") }),
+      el("td", { textContent: s.target ? t("scores_vs", s.scores[seat], s.target) : String(s.scores[seat]) }))));  // no target: a fixed number of hands
   }
   $("summary-audit").textContent = end && end.audit === "clean" ? t("audit") : "";
   $("summary-code").textContent = codeLine(s, codeText);

@@ -70,7 +70,7 @@ export function renderMe(bar, s, badges) {
   bar.classList.toggle("turn", s.turn === me);
   bar.replaceChildren(
     el("span", { className: "seat-name", translate: "no", textContent: `${s.names[me]} (${t("you")})` }),
-    el("span", { className: "seat-score", textContent: `${s.scores[me] ?? 0} / ${s.target}` }),
+    el("span", { className: "seat-score", textContent: s.target ? `${s.scores[me] ?? 0} / ${s.target}` : String(s.scores[me] ?? 0) }),
     el("span", { className: "seat-tally", textContent: handTally(s, me) }),
     el("span", { className: "end-total",
       textContent: s.end_total === null || s.end_total === undefined ? "" : t("end_total", s.end_total) }),

@@ -4,27 +4,10 @@ first moves, once names, fingerprints, addresses and the command to type are set
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
+from tests.ui.latin_words import english_in
 from tests.ui.web_peers import PageDriver, PlayProcess
-
-FINGERPRINT = re.compile(r"[A-Z2-7]{4}(?:-[A-Z2-7]{4}){7}")
-# A command to type, a bot's name, a network term, a rules source's proper name.
-KEPT = ("p2p-dominoes join --connect", "bot-1", "mDNS", "Pagat")
-CODE_IN_ENGLISH = re.compile(r" / [a-z ]+ \(")  # the table code's words, in English as well
-
-
-def english_in(lines: list[str]) -> list[str]:
-    """The lines that still hold a Latin word (two letters or more)."""
-    left = []
-    for line in lines:
-        text = CODE_IN_ENGLISH.sub(" (", FINGERPRINT.sub(" ", line))
-        for kept in KEPT:
-            text = text.replace(kept, " ")
-        if re.search(r"[A-Za-z]{2,}", text):
-            left.append(line)
-    return left
 
 
 def lines_of(page: PageDriver) -> list[str]:

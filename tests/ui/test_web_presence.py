@@ -151,7 +151,7 @@ def test_a_closed_page_alone_shows_its_player_away_until_it_opens_again(
 
     bob_page.close()
     closed = ann_page.wait_for(
-        lambda p: (_page_of(p, bob_seat).get("page") == "closed" and p.table), 30
+        lambda p: _page_of(p, bob_seat).get("page") == "closed" and p.table, 30
     )
     seat = closed["presence"][bob_seat]
     assert seat["state"] == "connected" and seat["page_seconds"] is not None

@@ -208,7 +208,7 @@ def test_a_match_on_a_laptop_and_a_phone_with_a_bot(
         re.compile(r"(wins the match!|You win the match!|The match is drawn\.|has been played\.)$")
     )
     expect(laptop.locator("#rematch")).to_be_visible()  # the host offers a rematch
-    assert not (left := english_words(phone, ["Ann", "Bob", "bot-1"])), sorted(set(left))
+    assert not (left := english_words(phone, ["Ann", "Bob", "bot-1", "Friday"])), sorted(set(left))
     laptop.evaluate("scrollTo(0, 0)")
     screenshot(laptop, "match-end", docs="web-match-end", full_page=False)
 
@@ -245,7 +245,9 @@ def check_summary(page: Page, lang: str, shots: set[str]) -> None:
     expect(page.locator(".board .tile")).not_to_have_count(0)  # the final board stays
     assert accessibility_defects(page) == []
     if lang == "ru":
-        assert not (left := english_words(page, ["Ann", "Bob", "bot-1"])), sorted(set(left))
+        assert not (left := english_words(page, ["Ann", "Bob", "bot-1", "Friday"])), sorted(
+            set(left)
+        )
     elif "summary" not in shots:
         shots.add("summary")
         page.evaluate("scrollTo(0, 0)")

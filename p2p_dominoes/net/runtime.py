@@ -59,7 +59,7 @@ from p2p_dominoes.net.presence import (
     SeatState,
     Waiting,
 )
-from p2p_dominoes.net.said import said
+from p2p_dominoes.net.said import said, said_os_errors
 from p2p_dominoes.net.strangers import StrangerLog
 from p2p_dominoes.net.timing import Timing
 from p2p_dominoes.peer_text import peer_text
@@ -814,7 +814,7 @@ OWN_IDENTITY_HINT: Final = (
 _FULL_CODES: Final = frozenset({"full", "playing"})
 
 
-def _dial_problem(exc: BaseException, addresses: Sequence[str], port: int) -> str:
+def _dial_problem(exc: BaseException, addresses: Sequence[str], port: int, lang: str = "en") -> str:
     """A failed dial in a few words, without repeating the address (one line for the user)."""
     if isinstance(exc, OSError):
         text = str(exc)
@@ -822,9 +822,9 @@ def _dial_problem(exc: BaseException, addresses: Sequence[str], port: int) -> st
         text = rest if sep else text
         if len(addresses) == 1 and text.startswith(f"{addresses[0]}: "):
             text = text[len(addresses[0]) + 2 :]
-        return text
+        return said_os_errors(text, lang)
     if isinstance(exc, RefusedByPeer):
-        return f"refused ({exc.reason})"
+        return said("refused_problem", lang, reason=exc.reason)
     return str(exc)
 
 
@@ -865,20 +865,18 @@ async def dialed(
             ):
                 raise PeerFailure(f"{where}: {OWN_IDENTITY_HINT}") from None
             if isinstance(exc, RefusedByPeer) and exc.code in _FULL_CODES:
-                raise PeerFailure(
-                    f"no seat at {where}: the table is full (its game has begun)"
-                ) from None
+                raise PeerFailure(said("table_full", lang, where=where)) from None
             if isinstance(exc, RefusedByPeer) and not isinstance(exc, PeerBusy):
-                raise PeerFailure(f"the host at {where} refused: {exc.reason}") from None
+                reason = exc.reason
+                raise PeerFailure(said("host_refused", lang, where=where, reason=reason)) from None
             if isinstance(exc, IdentityMismatch):
                 raise PeerFailure(f"{where}: {exc}") from None
-            problem = _dial_problem(exc, addresses, port)
+            problem = _dial_problem(exc, addresses, port, lang)
             now = time.monotonic()
             if now >= deadline:
+                spent = f"{now - started:.0f}"
                 raise PeerFailure(
-                    f"gave up on {where} after {now - started:.0f} s ({problem}): check the "
-                    "address and port the host's screen shows, and that you are on the same "
-                    "network"
+                    said("gave_up", lang, where=where, s=spent, problem=problem)
                 ) from None
             if progress is not None and now - told >= DIAL_PROGRESS_EVERY:
                 told = now

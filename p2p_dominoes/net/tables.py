@@ -1011,14 +1011,10 @@ def _lang(options: PeerOptions) -> str:
     return str(getattr(options.ui, "lang", "en"))
 
 
-_REFUSED_BECAUSE: Final = {
-    "full": "the table is full",
-    "refused": "the host refused you a seat",
-    "removed": "the host removed you from the table",
-    "playing": "the game has already begun",
-    "unanswered": "the host did not answer",
-    "seated": "this identity already holds a seat (or has asked) at this table",
-}
+_REFUSED_BECAUSE: Final = frozenset(
+    {"full", "refused", "removed", "playing", "unanswered", "seated"}
+)
+"""The refusal codes with words of their own (said.py `refused_<code>`)."""
 
 
 async def _await_genesis(
@@ -1047,10 +1043,14 @@ async def _await_genesis(
         if isinstance(message, Refuse):
             if message.code in RETRY_CODES:
                 raise _TryAgain(message)
-            because = _REFUSED_BECAUSE.get(message.code, "the host refused")
+            known = message.code in _REFUSED_BECAUSE
+            because = said(f"refused_{message.code}" if known else "refused_other", lang)
             given = peer_text(message.reason, 200)
-            words = because if given in ("", because) else f"{because} (the host says: {given})"
-            raise PeerFailure(f"no seat [{message.code}]: {words}")
+            english = said(f"refused_{message.code}" if known else "refused_other", "en")
+            plain = given in ("", because, english)
+            words = because if plain else said("host_says", lang, because=because, given=given)
+            code = "" if lang == "ru" else f" [{peer_text(message.code, 16)}]"
+            raise PeerFailure(said("no_seat", lang, code=code, words=words))
         if isinstance(message, Seats):
             addresses = {i: (s.address, s.port) for i, s in enumerate(message.seats)}
             lobby = message

@@ -39,3 +39,24 @@ def test_a_russian_host_and_joiner_read_their_peers_lines_in_russian(tmp_path: P
     finally:
         anna.stop()
         boris.stop()
+
+
+def test_a_russian_joiner_refused_by_the_host_reads_why_in_russian(tmp_path: Path) -> None:
+    anna = PlayProcess("Анна", tmp_path / "anna", lang="ru")
+    boris = PlayProcess("Борис", tmp_path / "boris", lang="ru")
+    try:
+        host, joiner = anna.page(approve=False), boris.page()
+        host.wait_for(lambda p: p.lobby)
+        host.send({"type": "host", "table": "Кухня", "rules": "draw", "players": 2, "hands": 1})
+        host.wait_for(lambda p: p.lobby.get("host_lobby"))
+        joiner.send({"type": "join", "address": f"127.0.0.1:{anna.lan_port}"})
+        pending = host.wait_for(lambda p: (p.lobby.get("host_lobby") or {}).get("pending"))
+        host.send({"type": "refuse", "request": pending[0]["number"]})
+        joiner.wait_for(lambda p: any("нет места" in line for line in lines_of(p)))
+        said_host, said_joiner = lines_of(host), lines_of(joiner)
+        assert "нет места: хозяин отказал вам в месте" in said_joiner, said_joiner
+        left = english_in(said_host + said_joiner)
+        assert left == [], "\n".join(left)
+    finally:
+        anna.stop()
+        boris.stop()

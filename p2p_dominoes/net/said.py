@@ -141,7 +141,18 @@ _LINES: Final[dict[str, tuple[str, str]]] = {
     "host_says": ("{because} (the host says: {given})", "{because} (хозяин пишет: {given})"),
     "timed_out": ("timed out after {s} s", "нет ответа за {s} с"),
     "refused_problem": ("refused ({reason})", "отказ ({reason})"),
+    "host_closed": (
+        "the host closed the connection: {reason}",
+        "хозяин закрыл соединение: {reason}",
+    ),
 }
+
+_CLOSED_RU: Final = (
+    (re.compile(r"^peer said bye: done$"), "стол закрыт"),
+    (re.compile(r"^peer closed the connection without bye$"), "без прощания"),
+    (re.compile(r"^peer silent for ([0-9.]+) s$"), r"нет ответа \1 с"),
+)
+"""Russian for the commonest reasons a connection closed (net/connection.py's words)."""
 
 _OS_ERRORS_RU: Final = {
     errno.ECONNREFUSED: "соединение отклонено",
@@ -176,3 +187,12 @@ def said_os_errors(text: str, lang: str) -> str:
         english = os.strerror(number)
         text = text.replace(english[:1].lower() + english[1:], russian)
     return text
+
+
+def said_closed(reason: str, lang: str) -> str:
+    """Why a connection closed (`ConnectionClosed`'s words) in `lang`, where the words are known."""
+    if lang == "ru":
+        for english, russian in _CLOSED_RU:
+            if english.match(reason):
+                return english.sub(russian, reason)
+    return reason

@@ -69,7 +69,7 @@ from p2p_dominoes.net.runtime import (
     serve_link,
     sit_down,
 )
-from p2p_dominoes.net.said import said
+from p2p_dominoes.net.said import said, said_closed
 from p2p_dominoes.net.strangers import StrangerLog
 from p2p_dominoes.net.timing import bot_timing_path
 from p2p_dominoes.peer_text import peer_text
@@ -1037,9 +1037,8 @@ async def _await_genesis(
         try:
             message = lobby_message(await host.receive())
         except ConnectionClosed as exc:
-            raise PeerFailure(
-                f"the host closed the connection: {peer_text(str(exc), 200)}"
-            ) from None
+            reason = said_closed(peer_text(str(exc), 200), lang)
+            raise PeerFailure(said("host_closed", lang, reason=reason)) from None
         if isinstance(message, Refuse):
             if message.code in RETRY_CODES:
                 raise _TryAgain(message)

@@ -7,7 +7,7 @@ from string import Formatter
 import pytest
 
 from p2p_dominoes.net.runtime import PeerFailure, dialed
-from p2p_dominoes.net.said import _LINES, said, said_os_errors
+from p2p_dominoes.net.said import _LINES, said, said_closed, said_os_errors
 from p2p_dominoes.session import Identity
 
 
@@ -48,3 +48,10 @@ def test_the_system_words_of_a_failed_dial_in_russian() -> None:
     text = "127.0.0.1: connection refused; ::1: timed out after 5 s"
     assert said_os_errors(text, "en") == text
     assert said_os_errors(text, "ru") == "127.0.0.1: соединение отклонено; ::1: нет ответа за 5 с"
+
+
+def test_why_the_host_closed_the_connection_in_russian() -> None:
+    assert said_closed("peer said bye: done", "ru") == "стол закрыт"
+    assert said_closed("peer silent for 5 s", "ru") == "нет ответа 5 с"
+    assert said_closed("peer said bye: done", "en") == "peer said bye: done"
+    assert said_closed("protocol violation: x", "ru") == "protocol violation: x"  # not known

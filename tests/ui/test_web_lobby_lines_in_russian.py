@@ -60,3 +60,26 @@ def test_a_russian_joiner_refused_by_the_host_reads_why_in_russian(tmp_path: Pat
     finally:
         anna.stop()
         boris.stop()
+
+
+def test_a_russian_joiner_whose_host_cancels_the_table_reads_it_in_russian(
+    tmp_path: Path,
+) -> None:
+    anna = PlayProcess("Анна", tmp_path / "anna", lang="ru")
+    boris = PlayProcess("Борис", tmp_path / "boris", lang="ru")
+    try:
+        host, joiner = anna.page(), boris.page()
+        host.wait_for(lambda p: p.lobby)
+        host.send({"type": "host", "table": "Кухня", "rules": "draw", "players": 3, "hands": 1})
+        host.wait_for(lambda p: p.lobby.get("host_lobby"))
+        joiner.send({"type": "join", "address": f"127.0.0.1:{anna.lan_port}"})
+        joiner.wait_for(lambda p: any("занято 2 из 3" in line for line in lines_of(p)))
+        host.send({"type": "cancel"})
+        joiner.wait_for(lambda p: any("закрыл" in line for line in lines_of(p)))
+        said_host, said_joiner = lines_of(host), lines_of(joiner)
+        assert "хозяин закрыл соединение: стол закрыт" in said_joiner, said_joiner
+        left = english_in(said_host + said_joiner)
+        assert left == [], "\n".join(left)
+    finally:
+        anna.stop()
+        boris.stop()

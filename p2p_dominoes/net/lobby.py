@@ -1,7 +1,8 @@
 """Lobby messages (before the genesis) and the channel byte that tells them from envelopes.
 
 Every transport `data` payload starts with one channel byte: 0x01 a session envelope
-(PROTOCOL.md §4), 0x02 a lobby message, a strict msgpack array (PROTOCOL.md §13):
+(PROTOCOL.md §4), 0x02 a lobby message, a strict msgpack array (PROTOCOL.md §13), 0x03 an
+advisory page-presence message (`net/page_presence.py`, PROTOCOL.md §14). The lobby's are:
 
 - `["join", name, listen_port, host_address, commitment]` joiner → host: take a seat;
   `host_address` is the address the joiner used to reach the host (so the host can tell others

@@ -7,6 +7,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final, Literal, Protocol
 
+from p2p_dominoes.net.page_presence import PageState
+
 WAITING_NOTICE_AFTER: Final = 2.5
 """Seconds we wait for another seat's message before the UI says whom we wait for."""
 STALL_WARNING: Final = 60.0
@@ -26,6 +28,15 @@ class SeatPresence:
     """Seconds since its connection dropped, while it is away."""
     turn_seconds: float | None = None
     """Seconds since its turn to play, draw or pass began, while it is its turn."""
+    page: PageState | None = None
+    """What its peer says of its person's page (advisory; None: it said nothing yet)."""
+    page_seconds: float | None = None
+    """Seconds since it said its page closed, while it is closed."""
+
+    @property
+    def page_closed(self) -> bool:
+        """Its peer is connected but says its person closed the page: shown away."""
+        return self.state == "connected" and self.page == "closed"
 
 
 @dataclass(frozen=True)
@@ -37,6 +48,8 @@ class Waiting:
     stall_left: float
     """Seconds before the stall timeout names this seat and the table stops."""
     away: bool
+    page_closed: bool = False
+    """Its peer is connected but says its person closed the page (advisory)."""
 
     @property
     def shown(self) -> bool:

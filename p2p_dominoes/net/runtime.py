@@ -9,6 +9,7 @@ lacks, and asks for a catch-up itself when nothing has happened for a while.
 
 from __future__ import annotations
 
+import logging
 import random
 import secrets
 import time
@@ -42,6 +43,14 @@ from p2p_dominoes.net.lobby import (
     LobbyError,
     decode_lobby,
 )
+from p2p_dominoes.net.page_presence import (
+    CHANNEL_PRESENCE,
+    PageState,
+    PresenceError,
+    PresenceLimit,
+    decode_presence,
+    encode_presence,
+)
 from p2p_dominoes.net.presence import (
     WAITING_NOTICE_AFTER,
     Presence,
@@ -50,7 +59,8 @@ from p2p_dominoes.net.presence import (
     SeatState,
     Waiting,
 )
-from p2p_dominoes.net.said import said
+from p2p_dominoes.net.said import said, said_os_errors
+from p2p_dominoes.net.strangers import StrangerLog
 from p2p_dominoes.net.timing import Timing
 from p2p_dominoes.peer_text import peer_text
 from p2p_dominoes.session import (
@@ -97,6 +107,8 @@ FINISH_LINGER_MAX: Final = 15.0
 at the very end and is resuming needs a peer to fetch the last messages from)."""
 FINISH_FLUSH: Final = 1.0
 """Longest a finished peer waits for its queued messages to go out before it hangs up."""
+_PRESENCE_FAULTS: Final = StrangerLog(logging.getLogger("p2p_dominoes.net"))
+"""Malformed or flooding presence messages from a seat: named once per source per minute."""
 
 
 class PeerFailure(Exception):
@@ -144,6 +156,9 @@ class PeerOptions:
     ends. None: the next hand starts at once (bots, the terminal)."""
     hand_break: float = HAND_BREAK
     """The longest pause between hands when `between_hands` is set."""
+    page: Callable[[], PageState] | None = None
+    """Whether our person's page is open (read at every tick; the others are told each change,
+    PROTOCOL.md §14), or None: there is no page (a bot, the terminal)."""
 
     def say(self, line: str) -> None:
         self.ui.say(line)
@@ -168,6 +183,14 @@ class _Arrived:
 
     seat: int
     payload: bytes
+
+
+@dataclass(frozen=True)
+class _PageSaid:
+    """A seated peer's word about its person's page (advisory, already checked and limited)."""
+
+    seat: int
+    state: PageState
 
 
 @dataclass(frozen=True)
@@ -210,7 +233,7 @@ class _Ready:
     number: int
 
 
-_Item = _Arrived | _SyncAsked | _Chosen | _LinkUp | _LinkDown | _Tick | _Ready
+_Item = _Arrived | _PageSaid | _SyncAsked | _Chosen | _LinkUp | _LinkDown | _Tick | _Ready
 
 
 @dataclass
@@ -260,6 +283,10 @@ class TableRun:
     """Our messages of that hand, in order, not sent yet."""
     code_shown: bool = False
     """The table code has been shown (it exists once every seat signed the genesis)."""
+    pages: dict[int, tuple[PageState, float]] = field(default_factory=dict)
+    """What each other seat last said of its person's page, and since when (advisory)."""
+    page_told: PageState | None = None
+    """Our own page's state as last told to every link."""
 
     @property
     def seat(self) -> int:
@@ -281,19 +308,40 @@ async def _writer(connection: Connection, outbox: trio.MemoryReceiveChannel[_Out
 
 
 async def _reader(connection: Connection, seat: int, inbox: Inbox) -> None:
-    """Forward a connection's session messages and catch-up requests to the session task."""
+    """Forward a connection's session messages, catch-up requests and (checked, rate-limited)
+    presence messages to the session task."""
+    limit = PresenceLimit(time.monotonic())
     try:
         async for message in connection:
             if isinstance(message, SyncRequest):
                 await inbox.send.send(_SyncAsked(seat, message.head, connection))
             elif message.payload[:1] == bytes([CHANNEL_SESSION]):
                 await inbox.send.send(_Arrived(seat, message.payload[1:]))
+            elif message.payload[:1] == bytes([CHANNEL_PRESENCE]):
+                said_page = _page_said(connection, seat, message.payload[1:], limit)
+                if said_page is not None:
+                    await inbox.send.send(said_page)
     except ConnectionClosed:
         pass
     finally:
         # Never block here: at shutdown nobody may be reading the inbox any more.
         with suppress(trio.WouldBlock, trio.BrokenResourceError, trio.ClosedResourceError):
             inbox.send.send_nowait(_LinkDown(seat, connection))
+
+
+def _page_said(
+    connection: Connection, seat: int, payload: bytes, limit: PresenceLimit
+) -> _PageSaid | None:
+    """A presence message from `seat`, or None when it is malformed or comes too fast (either
+    is logged once a minute and otherwise ignored: it is advisory, and never ends a link)."""
+    if not limit.allow(time.monotonic()):
+        _PRESENCE_FAULTS.warn(connection.remote_address, f"seat {seat} floods presence messages")
+        return None
+    try:
+        return _PageSaid(seat, decode_presence(payload))
+    except PresenceError as exc:
+        _PRESENCE_FAULTS.warn(connection.remote_address, f"seat {seat}'s presence message: {exc}")
+        return None
 
 
 async def play_table(run: TableRun, nursery: trio.Nursery) -> int:
@@ -318,6 +366,8 @@ async def play_table(run: TableRun, nursery: trio.Nursery) -> int:
     async for item in run.inbox.receive:
         if isinstance(item, _Arrived):
             await _handle(run, session.receive(item.payload, item.seat), nursery)
+        elif isinstance(item, _PageSaid):
+            _page_heard(run, item)
         elif isinstance(item, _SyncAsked):
             _answer_sync(run, item)
         elif isinstance(item, _Chosen):
@@ -337,6 +387,7 @@ async def play_table(run: TableRun, nursery: trio.Nursery) -> int:
                 run.spare_links.append(old)
             run.links[item.link.seat] = item.link
             _post_sync(item.link, _public_head(run))
+            _post(item.link, encode_presence(_own_page(run)))
             if item.link.seat in run.lost:
                 del run.lost[item.link.seat]
                 run.options.say(said("again", _lang(run), name=run.names[item.link.seat]))
@@ -354,6 +405,27 @@ async def play_table(run: TableRun, nursery: trio.Nursery) -> int:
         if session.finished:
             break
     return await _finish(run)
+
+
+def _own_page(run: TableRun) -> PageState:
+    """Our person's page as of now ("none" for a bot or the terminal)."""
+    return "none" if run.options.page is None else run.options.page()
+
+
+def _tell_page(run: TableRun) -> None:
+    """Tell every link when our page opened or closed (a new link hears it when it comes up)."""
+    state = _own_page(run)
+    if state != run.page_told:
+        run.page_told = state
+        for link in run.links.values():
+            _post(link, encode_presence(state))
+
+
+def _page_heard(run: TableRun, heard: _PageSaid) -> None:
+    """Keep what a seat says of its page, and since when it says it (one entry per seat)."""
+    known = run.pages.get(heard.seat)
+    if known is None or known[0] != heard.state:
+        run.pages[heard.seat] = (heard.state, run.clock())
 
 
 def _track_expected(run: TableRun) -> None:
@@ -379,6 +451,7 @@ def _link_down(run: TableRun, down: _LinkDown) -> None:
         run.links[down.seat] = others[-1]
         run.spare_links.remove(others[-1])
     elif not run.session.finished:
+        run.pages.pop(down.seat, None)  # it says again when it comes back
         run.lost[down.seat] = run.clock()
         run.options.say(said("lost", _lang(run), name=run.names[down.seat]))
 
@@ -452,6 +525,7 @@ def _tick(run: TableRun) -> Update | None:
     rules' stall timeout name the seat we wait for (never during our own player's pause)."""
     now = run.clock()
     expected = run.session.expected
+    _tell_page(run)
     if run.holding is not None:
         _report_presence(run)
         return None
@@ -499,12 +573,16 @@ def presence_of(run: TableRun) -> Presence:
         else:
             state = "connecting"
         thinking = now - run.waiting_since if seat == turn else None
-        seats.append(SeatPresence(seat, state, away, thinking))
+        page, since = run.pages.get(seat, (None, now))
+        closed = now - since if page == "closed" else None
+        seats.append(SeatPresence(seat, state, away, thinking, page, closed))
     waiting = None
     timeout = float(session.rules.stall_timeout_s)
     if expected is not None and expected[0] != run.seat and not session.finished:
         waited = now - run.waiting_since
-        waiting = Waiting(expected[0], waited, max(0.0, timeout - waited), expected[0] in run.lost)
+        left = max(0.0, timeout - waited)
+        closed = seats[expected[0]].page_closed
+        waiting = Waiting(expected[0], waited, left, expected[0] in run.lost, closed)
     own = None
     if turn == run.seat and not session.finished:
         waited = now - run.waiting_since
@@ -736,7 +814,7 @@ OWN_IDENTITY_HINT: Final = (
 _FULL_CODES: Final = frozenset({"full", "playing"})
 
 
-def _dial_problem(exc: BaseException, addresses: Sequence[str], port: int) -> str:
+def _dial_problem(exc: BaseException, addresses: Sequence[str], port: int, lang: str = "en") -> str:
     """A failed dial in a few words, without repeating the address (one line for the user)."""
     if isinstance(exc, OSError):
         text = str(exc)
@@ -744,9 +822,9 @@ def _dial_problem(exc: BaseException, addresses: Sequence[str], port: int) -> st
         text = rest if sep else text
         if len(addresses) == 1 and text.startswith(f"{addresses[0]}: "):
             text = text[len(addresses[0]) + 2 :]
-        return text
+        return said_os_errors(text, lang)
     if isinstance(exc, RefusedByPeer):
-        return f"refused ({exc.reason})"
+        return said("refused_problem", lang, reason=exc.reason)
     return str(exc)
 
 
@@ -787,20 +865,18 @@ async def dialed(
             ):
                 raise PeerFailure(f"{where}: {OWN_IDENTITY_HINT}") from None
             if isinstance(exc, RefusedByPeer) and exc.code in _FULL_CODES:
-                raise PeerFailure(
-                    f"no seat at {where}: the table is full (its game has begun)"
-                ) from None
+                raise PeerFailure(said("table_full", lang, where=where)) from None
             if isinstance(exc, RefusedByPeer) and not isinstance(exc, PeerBusy):
-                raise PeerFailure(f"the host at {where} refused: {exc.reason}") from None
+                reason = exc.reason
+                raise PeerFailure(said("host_refused", lang, where=where, reason=reason)) from None
             if isinstance(exc, IdentityMismatch):
                 raise PeerFailure(f"{where}: {exc}") from None
-            problem = _dial_problem(exc, addresses, port)
+            problem = _dial_problem(exc, addresses, port, lang)
             now = time.monotonic()
             if now >= deadline:
+                spent = f"{now - started:.0f}"
                 raise PeerFailure(
-                    f"gave up on {where} after {now - started:.0f} s ({problem}): check the "
-                    "address and port the host's screen shows, and that you are on the same "
-                    "network"
+                    said("gave_up", lang, where=where, s=spent, problem=problem)
                 ) from None
             if progress is not None and now - told >= DIAL_PROGRESS_EVERY:
                 told = now

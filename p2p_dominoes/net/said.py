@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import errno
+import os
+import re
 from typing import Final
 
 _LINES: Final[dict[str, tuple[str, str]]] = {
@@ -111,10 +114,85 @@ _LINES: Final[dict[str, tuple[str, str]]] = {
         "cannot write the record {path}: {reason}",
         "не удаётся записать запись партии {path}: {reason}",
     ),
+    # Why a dial or a join ended (PeerFailure lines; `code` is " [full]" etc. in English only).
+    # The English `refused_*` are the words an honest host sends with its refusal.
+    "gave_up": (
+        "gave up on {where} after {s} s ({problem}): check the address and port the host's "
+        "screen shows, and that you are on the same network",
+        "не удалось соединиться с {where} за {s} с ({problem}): проверьте адрес и порт на экране "
+        "хозяина и что вы в одной сети",
+    ),
+    "table_full": (
+        "no seat at {where}: the table is full (its game has begun)",
+        "нет места за столом {where}: все места заняты (игра уже началась)",
+    ),
+    "host_refused": ("the host at {where} refused: {reason}", "хозяин {where} отказал: {reason}"),
+    "no_seat": ("no seat{code}: {words}", "нет места{code}: {words}"),
+    "refused_full": ("the table is full", "все места заняты"),
+    "refused_refused": ("the host refused you a seat", "хозяин отказал вам в месте"),
+    "refused_removed": ("the host removed you from the table", "хозяин убрал вас из-за стола"),
+    "refused_playing": ("the game has begun", "игра уже началась"),
+    "refused_unanswered": ("the host did not answer", "хозяин не ответил"),
+    "refused_seated": (
+        "this player already holds a seat or has asked for one",
+        "этот ключ уже занимает место за этим столом (или уже попросил его)",
+    ),
+    "refused_other": ("the host refused", "хозяин отказал"),
+    "host_says": ("{because} (the host says: {given})", "{because} (хозяин пишет: {given})"),
+    "timed_out": ("timed out after {s} s", "нет ответа за {s} с"),
+    "refused_problem": ("refused ({reason})", "отказ ({reason})"),
+    "host_closed": (
+        "the host closed the connection: {reason}",
+        "хозяин закрыл соединение: {reason}",
+    ),
 }
+
+_CLOSED_RU: Final = (
+    (re.compile(r"^peer said bye: done$"), "стол закрыт"),
+    (re.compile(r"^peer closed the connection without bye$"), "без прощания"),
+    (re.compile(r"^peer silent for ([0-9.]+) s$"), r"нет ответа \1 с"),
+)
+"""Russian for the commonest reasons a connection closed (net/connection.py's words)."""
+
+_OS_ERRORS_RU: Final = {
+    errno.ECONNREFUSED: "соединение отклонено",
+    errno.ECONNRESET: "соединение сброшено",
+    errno.ECONNABORTED: "соединение прервано",
+    errno.EHOSTUNREACH: "узел недоступен",
+    errno.ENETUNREACH: "сеть недоступна",
+    errno.ENETDOWN: "сеть не работает",
+    errno.ETIMEDOUT: "время ожидания истекло",
+    errno.EADDRNOTAVAIL: "адрес недоступен",
+}
+"""Russian for the system's words about a failed connection (`os.strerror`, first letter
+lowered, as net/connection.py writes them)."""
 
 
 def said(key: str, lang: str, **values: object) -> str:
     """The line `key` in `lang` ("ru", else English)."""
     english, russian = _LINES[key]
     return (russian if lang == "ru" else english).format(**values)
+
+
+_TIMED_OUT: Final = re.compile(r"timed out after ([0-9.]+) s")
+
+
+def said_os_errors(text: str, lang: str) -> str:
+    """`text` (a dial's problem, as net/connection.py words it) with the system's known English
+    words, and its "timed out after N s", in `lang`."""
+    if lang != "ru":
+        return text
+    text = _TIMED_OUT.sub(lambda found: said("timed_out", lang, s=found.group(1)), text)
+    for number, russian in _OS_ERRORS_RU.items():
+        english = os.strerror(number)
+        text = text.replace(english[:1].lower() + english[1:], russian)
+    return text
+
+
+def said_closed(reason: str, lang: str) -> str:
+    """Why a connection closed (`ConnectionClosed`'s words) in `lang`, where the words are known."""
+    if lang == "ru":
+        for english, russian in _CLOSED_RU:
+            if english.match(reason):
+                return english.sub(russian, reason)
+    return reason

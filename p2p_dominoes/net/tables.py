@@ -69,7 +69,7 @@ from p2p_dominoes.net.runtime import (
     serve_link,
     sit_down,
 )
-from p2p_dominoes.net.said import said
+from p2p_dominoes.net.said import said, said_closed
 from p2p_dominoes.net.strangers import StrangerLog
 from p2p_dominoes.net.timing import bot_timing_path
 from p2p_dominoes.peer_text import peer_text
@@ -1011,14 +1011,10 @@ def _lang(options: PeerOptions) -> str:
     return str(getattr(options.ui, "lang", "en"))
 
 
-_REFUSED_BECAUSE: Final = {
-    "full": "the table is full",
-    "refused": "the host refused you a seat",
-    "removed": "the host removed you from the table",
-    "playing": "the game has already begun",
-    "unanswered": "the host did not answer",
-    "seated": "this identity already holds a seat (or has asked) at this table",
-}
+_REFUSED_BECAUSE: Final = frozenset(
+    {"full", "refused", "removed", "playing", "unanswered", "seated"}
+)
+"""The refusal codes with words of their own (said.py `refused_<code>`)."""
 
 
 async def _await_genesis(
@@ -1041,16 +1037,19 @@ async def _await_genesis(
         try:
             message = lobby_message(await host.receive())
         except ConnectionClosed as exc:
-            raise PeerFailure(
-                f"the host closed the connection: {peer_text(str(exc), 200)}"
-            ) from None
+            reason = said_closed(peer_text(str(exc), 200), lang)
+            raise PeerFailure(said("host_closed", lang, reason=reason)) from None
         if isinstance(message, Refuse):
             if message.code in RETRY_CODES:
                 raise _TryAgain(message)
-            because = _REFUSED_BECAUSE.get(message.code, "the host refused")
+            known = message.code in _REFUSED_BECAUSE
+            because = said(f"refused_{message.code}" if known else "refused_other", lang)
             given = peer_text(message.reason, 200)
-            words = because if given in ("", because) else f"{because} (the host says: {given})"
-            raise PeerFailure(f"no seat [{message.code}]: {words}")
+            english = said(f"refused_{message.code}" if known else "refused_other", "en")
+            plain = given in ("", because, english)
+            words = because if plain else said("host_says", lang, because=because, given=given)
+            code = "" if lang == "ru" else f" [{peer_text(message.code, 16)}]"
+            raise PeerFailure(said("no_seat", lang, code=code, words=words))
         if isinstance(message, Seats):
             addresses = {i: (s.address, s.port) for i, s in enumerate(message.seats)}
             lobby = message

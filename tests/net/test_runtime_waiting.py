@@ -11,12 +11,17 @@ import trio
 
 from p2p_dominoes.bots import random_bot
 from p2p_dominoes.engine import PRESETS, Action, SeatView
+from p2p_dominoes.net.page_presence import PageState, encode_presence
 from p2p_dominoes.net.presence import Presence
 from p2p_dominoes.net.runtime import (
     PeerOptions,
     TableRun,
     _Link,
+    _link_down,
+    _LinkDown,
     _Outgoing,
+    _page_heard,
+    _PageSaid,
     _tick,
     presence_of,
 )
@@ -104,6 +109,9 @@ def test_the_waiting_notice_comes_although_catch_up_requests_go_on() -> None:
             asked.append(receive.receive_nowait())
         except trio.WouldBlock:
             break
+    # The first tick tells Ann's peer there is no page here (a bot or the terminal), once.
+    assert asked[0] == encode_presence("none")
+    asked = asked[1:]
     assert len(asked) == 11  # from 2 s on, every second
     assert all(item == ("sync", run.session.transcript.head) for item in asked)
     last = reports[-1]
@@ -129,3 +137,57 @@ def test_the_stall_warning_starts_a_minute_before_the_timeout_and_names_an_away_
     update = _tick(run)  # the stall timeout: Ann is named and the table stops for Bob
     assert update is not None and run.session.blame is not None
     assert run.session.blame.seat == 0 and run.session.blame.code == "stall"
+
+
+def _queued(receive: trio.MemoryReceiveChannel[_Outgoing]) -> list[_Outgoing]:
+    items = []
+    while True:
+        try:
+            items.append(receive.receive_nowait())
+        except trio.WouldBlock:
+            return items
+
+
+def test_a_seat_that_says_its_page_closed_is_shown_away_until_it_says_open() -> None:
+    clock = Clock()
+    run, _, reports = _bobs_run(clock)
+    send, _receive = trio.open_memory_channel[_Outgoing](100)
+    connection = object()
+    run.links[0] = _Link(0, connection, send)  # type: ignore[arg-type]
+    _page_heard(run, _PageSaid(0, "open"))
+    clock.now += 3.0
+    _tick(run)
+    assert reports[-1].seats[0].page == "open" and not reports[-1].seats[0].page_closed
+    assert reports[-1].waiting is not None and not reports[-1].waiting.page_closed
+    _page_heard(run, _PageSaid(0, "closed"))
+    clock.now += 10.0
+    _page_heard(run, _PageSaid(0, "closed"))  # said again: still since the first time
+    clock.now += 10.0
+    _tick(run)
+    ann = reports[-1].seats[0]
+    assert ann.state == "connected" and ann.page_closed and ann.page_seconds == 20.0
+    waiting = reports[-1].waiting
+    assert waiting is not None and waiting.page_closed and not waiting.away
+    _page_heard(run, _PageSaid(0, "open"))
+    _tick(run)
+    assert not reports[-1].seats[0].page_closed and reports[-1].seats[0].page_seconds is None
+    # Its connection drops: away as before, and its word about its page is forgotten.
+    _page_heard(run, _PageSaid(0, "closed"))
+    _link_down(run, _LinkDown(0, connection))  # type: ignore[arg-type]
+    _tick(run)
+    assert reports[-1].seats[0].state == "away" and reports[-1].seats[0].page is None
+
+
+def test_our_page_is_told_to_every_link_when_it_changes_and_only_then() -> None:
+    clock = Clock()
+    run, _, _ = _bobs_run(clock)
+    page: list[PageState] = ["open"]
+    run.options.page = lambda: page[0]
+    send, receive = trio.open_memory_channel[_Outgoing](100)
+    run.links[0] = _Link(0, None, send)  # type: ignore[arg-type]
+    told = []
+    for state in ("open", "open", "closed", "closed", "open"):
+        page[0] = state
+        _tick(run)  # no time passes: no catch-up request either
+        told += [item for item in _queued(receive) if isinstance(item, bytes)]
+    assert told == [encode_presence(s) for s in ("open", "closed", "open")]

@@ -4,27 +4,10 @@ first moves, once names, fingerprints, addresses and the command to type are set
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
+from tests.ui.latin_words import english_in
 from tests.ui.web_peers import PageDriver, PlayProcess
-
-FINGERPRINT = re.compile(r"[A-Z2-7]{4}(?:-[A-Z2-7]{4}){7}")
-# A command to type, a bot's name, a network term, a rules source's proper name.
-KEPT = ("p2p-dominoes join --connect", "bot-1", "mDNS", "Pagat")
-CODE_IN_ENGLISH = re.compile(r" / [a-z ]+ \(")  # the table code's words, in English as well
-
-
-def english_in(lines: list[str]) -> list[str]:
-    """The lines that still hold a Latin word (two letters or more)."""
-    left = []
-    for line in lines:
-        text = CODE_IN_ENGLISH.sub(" (", FINGERPRINT.sub(" ", line))
-        for kept in KEPT:
-            text = text.replace(kept, " ")
-        if re.search(r"[A-Za-z]{2,}", text):
-            left.append(line)
-    return left
 
 
 def lines_of(page: PageDriver) -> list[str]:
@@ -51,6 +34,50 @@ def test_a_russian_host_and_joiner_read_their_peers_lines_in_russian(tmp_path: P
         said_host, said_joiner = lines_of(host), lines_of(joiner)
         assert any("открыт на порту" in line for line in said_host), said_host
         assert any("Попросили у хозяина место" in line for line in said_joiner), said_joiner
+        left = english_in(said_host + said_joiner)
+        assert left == [], "\n".join(left)
+    finally:
+        anna.stop()
+        boris.stop()
+
+
+def test_a_russian_joiner_refused_by_the_host_reads_why_in_russian(tmp_path: Path) -> None:
+    anna = PlayProcess("Анна", tmp_path / "anna", lang="ru")
+    boris = PlayProcess("Борис", tmp_path / "boris", lang="ru")
+    try:
+        host, joiner = anna.page(approve=False), boris.page()
+        host.wait_for(lambda p: p.lobby)
+        host.send({"type": "host", "table": "Кухня", "rules": "draw", "players": 2, "hands": 1})
+        host.wait_for(lambda p: p.lobby.get("host_lobby"))
+        joiner.send({"type": "join", "address": f"127.0.0.1:{anna.lan_port}"})
+        pending = host.wait_for(lambda p: (p.lobby.get("host_lobby") or {}).get("pending"))
+        host.send({"type": "refuse", "request": pending[0]["number"]})
+        joiner.wait_for(lambda p: any("нет места" in line for line in lines_of(p)))
+        said_host, said_joiner = lines_of(host), lines_of(joiner)
+        assert "нет места: хозяин отказал вам в месте" in said_joiner, said_joiner
+        left = english_in(said_host + said_joiner)
+        assert left == [], "\n".join(left)
+    finally:
+        anna.stop()
+        boris.stop()
+
+
+def test_a_russian_joiner_whose_host_cancels_the_table_reads_it_in_russian(
+    tmp_path: Path,
+) -> None:
+    anna = PlayProcess("Анна", tmp_path / "anna", lang="ru")
+    boris = PlayProcess("Борис", tmp_path / "boris", lang="ru")
+    try:
+        host, joiner = anna.page(), boris.page()
+        host.wait_for(lambda p: p.lobby)
+        host.send({"type": "host", "table": "Кухня", "rules": "draw", "players": 3, "hands": 1})
+        host.wait_for(lambda p: p.lobby.get("host_lobby"))
+        joiner.send({"type": "join", "address": f"127.0.0.1:{anna.lan_port}"})
+        joiner.wait_for(lambda p: any("занято 2 из 3" in line for line in lines_of(p)))
+        host.send({"type": "cancel"})
+        joiner.wait_for(lambda p: any("закрыл" in line for line in lines_of(p)))
+        said_host, said_joiner = lines_of(host), lines_of(joiner)
+        assert "хозяин закрыл соединение: стол закрыт" in said_joiner, said_joiner
         left = english_in(said_host + said_joiner)
         assert left == [], "\n".join(left)
     finally:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.ui.web_peers import PageDriver, PlayProcess, State
+from tests.ui.web_peers import PageDriver, PlayProcess, State, seat_of
 
 TABLE = {"type": "host", "table": "Presence", "rules": "draw", "players": 2, "hands": 1}
 
@@ -56,7 +56,14 @@ def test_the_page_names_whom_the_table_waits_for_and_since_when(
     )
     assert later["waiting"]["name"] == "Bob"  # still Bob, for longer: the count goes on
     me, other = later["presence"]
-    assert me == {"seat": 0, "state": "me", "away_seconds": None, "turn_seconds": None}
+    assert me == {
+        "seat": 0,
+        "state": "me",
+        "away_seconds": None,
+        "turn_seconds": None,
+        "page": None,
+        "page_seconds": None,
+    }
     assert other["state"] == "connected" and other["away_seconds"] is None
     assert other["turn_seconds"] is not None and other["turn_seconds"] >= 2  # Bob is thinking
     assert later["stall_warning"] is None  # 180 s is far away
@@ -118,3 +125,46 @@ def test_a_player_who_does_not_move_is_warned_on_their_own_page(tmp_path: Path) 
         )
     finally:
         ann.stop()
+
+
+def _page_of(page: PageDriver, seat: int) -> State:
+    presence = page.table.get("presence") or []
+    return presence[seat] if len(presence) > seat else {}
+
+
+def test_a_closed_page_alone_shows_its_player_away_until_it_opens_again(
+    ann_and_bob: tuple[PlayProcess, PlayProcess],
+) -> None:
+    """Bob's `play` stays up, only his page closes: the others' peers hear it (PROTOCOL.md §14)
+    and Ann's page shows him away, page closed, in his seat and in the waiting notice, warns
+    that he has to come back, and shows him back once his page opens again. Her bot has no
+    page; her own seat says nothing of hers."""
+    ann, bob = ann_and_bob
+    ann_page, bob_page = _seat_bob(ann, bob, players=3, bots=1, stall_timeout=30)
+    seated = ann_page.wait_for(lambda p: p.table.get("names") and p.table)
+    bob_seat, bot_seat = seat_of(seated, "Bob"), seat_of(seated, "bot-1")
+    ann_page.wait_for(lambda p: _page_of(p, bob_seat).get("page") == "open")
+    ann_page.wait_for(lambda p: _page_of(p, bot_seat).get("page") == "none")
+    assert _page_of(ann_page, 0)["page"] is None  # our own seat: "me"
+    ann_page.wait_for(lambda p: p.table.get("turn") == bob_seat)
+    assert bob_page.wait_for(lambda p: p.table.get("move") is not None)  # asked, never answers
+
+    bob_page.close()
+    closed = ann_page.wait_for(
+        lambda p: _page_of(p, bob_seat).get("page") == "closed" and p.table, 30
+    )
+    seat = closed["presence"][bob_seat]
+    assert seat["state"] == "connected" and seat["page_seconds"] is not None
+    waiting = ann_page.wait_for(lambda p: (p.table.get("waiting") or {}).get("page_closed"))
+    assert waiting is True and ann_page.table["waiting"]["name"] == "Bob"
+    # Near the stall timeout (half of 30 s) the warning says he has to come back.
+    warning = ann_page.wait_for(lambda p: p.table.get("stall_warning"), 30)
+    assert warning["seat"] == bob_seat and warning["away"] is True
+    assert warning["text"] == (
+        f"Bob has {warning['seconds_left']} s to come back before the table stops."
+    )
+
+    bob_again = bob_page.reopen(autoplay=True)  # he comes back, and plays on
+    ann_page.wait_for(lambda p: _page_of(p, bob_seat).get("page") == "open", 30)
+    bob_again.wait_for(lambda p: p.table.get("match", {}).get("over"), 90)
+    assert not ann_page.table.get("stopped")

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from tests.ui.page_client import PageSocket, log_in
+from tests.ui.page_client import Login, PageSocket, log_in
 
 LINK = re.compile(r"open http://127\.0\.0\.1:(\d+)/\?token=([A-Za-z0-9_-]+)")
 State = dict[str, Any]
@@ -77,8 +77,11 @@ class PlayProcess:
 class PageDriver:
     """One page's socket: the latest lobby and table states, every message, and what it sent."""
 
-    def __init__(self, port: int, token: str, *, autoplay: bool, approve: bool) -> None:
-        login = log_in(port, token)
+    def __init__(
+        self, port: int, token: str, *, autoplay: bool, approve: bool, login: Login | None = None
+    ) -> None:
+        login = login or log_in(port, token)
+        self.port, self.token, self.login = port, token, login
         self.socket = PageSocket(port, cookie=login.cookie, key=login.key, timeout=300)
         assert self.socket.status == 101, self.socket.status
         self.autoplay = autoplay
@@ -116,6 +119,12 @@ class PageDriver:
     def close(self) -> None:
         self.socket.close()
         self._thread.join(timeout=10)
+
+    def reopen(self, *, autoplay: bool = True) -> PageDriver:
+        """The same browser opening the page again (its cookie and key, no new link)."""
+        return PageDriver(
+            self.port, self.token, autoplay=autoplay, approve=self.approve, login=self.login
+        )
 
     def _run(self) -> None:
         while (message := self.socket.receive()) is not None:

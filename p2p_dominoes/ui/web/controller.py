@@ -47,6 +47,7 @@ from p2p_dominoes.net.discovery import (
     lan_addresses,
     open_discovery,
 )
+from p2p_dominoes.net.page_presence import PageState
 from p2p_dominoes.net.presence import Presence
 from p2p_dominoes.net.runtime import HAND_BREAK, PeerFailure, PeerOptions
 from p2p_dominoes.net.tables import (
@@ -87,6 +88,8 @@ log = logging.getLogger("p2p_dominoes.ui.web")
 
 HEARTBEAT = 5.0
 """Seconds between the heartbeats that tell the page its own peer is alive."""
+PAGE_GRACE = 4.0
+"""Seconds with no tab open before the other players are told this player's page closed."""
 REMATCH_PATIENCE = 120.0
 """Seconds a joiner's rematch keeps dialling the host while it has not reopened the table."""
 
@@ -109,6 +112,16 @@ class WebUI:
         self.asking = False
         self._shown_presence: object = None
         self._read_presence: Callable[[], Presence] | None = None
+        self._page_seen = time.monotonic()
+
+    def page_state(self) -> PageState:
+        """Whether a tab shows this table: "closed" once none has for PAGE_GRACE seconds (a
+        reload or a tab taking over comes back within it), for the others to see (§14)."""
+        now = time.monotonic()
+        if self.hub.holder() is not None:
+            self._page_seen = now
+            return "open"
+        return "open" if now - self._page_seen < PAGE_GRACE else "closed"
 
     def watch(self, read: Callable[[], Presence]) -> None:
         """Where the runtime's presence is read (each snapshot reads it afresh)."""
@@ -279,9 +292,14 @@ def _presence_key(presence: Presence) -> object:
     def step(seconds: float | None) -> int | None:
         return None if seconds is None else int(seconds // PRESENCE_EVERY)
 
-    seats = tuple((p.state, step(p.away_seconds), step(p.turn_seconds)) for p in presence.seats)
+    seats = tuple(
+        (p.state, step(p.away_seconds), step(p.turn_seconds), p.page, step(p.page_seconds))
+        for p in presence.seats
+    )
     waiting = presence.waiting
-    shown = None if waiting is None or not waiting.shown else (waiting.seat, step(waiting.seconds))
+    shown = None
+    if waiting is not None and waiting.shown:
+        shown = (waiting.seat, step(waiting.seconds), waiting.page_closed)
     warning = presence.stall_warning
     warned = None if warning is None else (warning.seat, warning.away, step(warning.stall_left))
     return seats, shown, warned
@@ -678,6 +696,7 @@ class PlayController:
             mdns=self.mdns,
             data_dir=self.data_dir,
             presence=self.ui,
+            page=self.ui.page_state,
             between_hands=self.ui.between_hands,
             hand_break=self.hand_break,
         )

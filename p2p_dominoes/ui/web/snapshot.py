@@ -487,6 +487,8 @@ def presence_json(presence: Presence | None, names: Sequence[str], lang: str) ->
             "state": p.state,
             "away_seconds": None if p.away_seconds is None else int(p.away_seconds),
             "turn_seconds": None if p.turn_seconds is None else int(p.turn_seconds),
+            "page": p.page,
+            "page_seconds": None if p.page_seconds is None else int(p.page_seconds),
         }
         for p in presence.seats
     ]
@@ -495,17 +497,19 @@ def presence_json(presence: Presence | None, names: Sequence[str], lang: str) ->
     if waiting is not None and waiting.shown:
         name = names[waiting.seat]
         shown = {"seat": waiting.seat, "name": name, "seconds": int(waiting.seconds)}
+        shown["page_closed"] = waiting.page_closed
     warning = None
     stall = presence.stall_warning
     if stall is not None:
         left = math.ceil(stall.stall_left)
         mine = stall is presence.own_turn
-        key = "you_move" if mine else "come_back" if stall.away else "to_move"
+        away = stall.away or stall.page_closed
+        key = "you_move" if mine else "come_back" if away else "to_move"
         warning = {
             "seat": stall.seat,
             "name": names[stall.seat],
             "seconds_left": left,
-            "away": stall.away,
+            "away": away,
             "me": mine,
             "text": _reason(key, lang, name=names[stall.seat], s=left),
         }

@@ -7,13 +7,19 @@ from pathlib import Path
 
 from playwright.sync_api import Page
 
+from tests.ui.latin_words import without_kept
+
 MIN_TARGET = 44  # px: the smallest thing a finger can hit
 # Latin words a Russian page may show: network terms, key names, the program's name; and single
 # letters (the shortcut keys D, P, B; a double's sides A and B in the board description).
 ALLOWED_LATIN = {"Wi-Fi", "VPN", "Escape", "p2p-dominoes"}
-# The peer's own lines (the lobby's status lines and the log) come from net/, in the peer's
-# language as far as net/ has translated them; they are not the page's strings.
+# The peer's own lines (the lobby's status lines and the log) come from net/ and the narration,
+# in the peer's language; they are checked too, with what may stay Latin in them set aside
+# (fingerprints, the command to type, the table code's English words: tests/ui/latin_words.py).
 PEER_LINES = "#lobby-lines, #log"
+_PEER_TEXT = """(selector) => [...document.querySelectorAll(`${selector}`)]
+  .filter((e) => e.checkVisibility())
+  .flatMap((e) => [...e.querySelectorAll("p")].map((p) => p.textContent))"""
 
 _BOXES = """(selector) => [...document.querySelectorAll(selector)]
   .filter((e) => e.checkVisibility())
@@ -76,8 +82,11 @@ def assert_table_fits(page: Page) -> None:
 
 def english_words(page: Page, names: list[str]) -> list[str]:
     """Latin words in the page's visible text and labels, outside `translate="no"` parts
-    (fingerprints, addresses, the table code) and the peer's lines, once `names` are removed."""
+    (fingerprints, addresses, the table code), and in the peer's visible lines outside what may
+    stay Latin there, once `names` are removed."""
     text: str = page.evaluate(_VISIBLE_TEXT, PEER_LINES)
+    lines: list[str] = page.evaluate(_PEER_TEXT, PEER_LINES)
+    text = " ".join([text, *(without_kept(line) for line in lines)])
     for name in sorted(names, key=len, reverse=True):
         text = text.replace(name, " ")
     words = re.findall(r"[A-Za-z][A-Za-z0-9-]*", text)

@@ -18,6 +18,7 @@ from tests.ui.browser.table_checks import accessibility_defects, assert_table_fi
 
 LAPTOP = (1280, 800)
 PHONE = (390, 844)
+NAMES = ["Ann", "Bob", "bot-1", "Friday"]  # the players and the table: not English to check
 PLAYED = {
     "en": re.compile(r"^You (played \[\d\|\d\] on the \d|led \[\d\|\d\])$"),
     "ru": re.compile(r"^Вы (положили \[\d\|\d\] к \d|начали с \[\d\|\d\])$"),
@@ -208,7 +209,7 @@ def test_a_match_on_a_laptop_and_a_phone_with_a_bot(
         re.compile(r"(wins the match!|You win the match!|The match is drawn\.|has been played\.)$")
     )
     expect(laptop.locator("#rematch")).to_be_visible()  # the host offers a rematch
-    assert not (left := english_words(phone, ["Ann", "Bob", "bot-1"])), sorted(set(left))
+    assert not (left := english_words(phone, NAMES)), sorted(set(left))
     laptop.evaluate("scrollTo(0, 0)")
     screenshot(laptop, "match-end", docs="web-match-end", full_page=False)
 
@@ -245,7 +246,7 @@ def check_summary(page: Page, lang: str, shots: set[str]) -> None:
     expect(page.locator(".board .tile")).not_to_have_count(0)  # the final board stays
     assert accessibility_defects(page) == []
     if lang == "ru":
-        assert not (left := english_words(page, ["Ann", "Bob", "bot-1"])), sorted(set(left))
+        assert not (left := english_words(page, NAMES)), sorted(set(left))
     elif "summary" not in shots:
         shots.add("summary")
         page.evaluate("scrollTo(0, 0)")

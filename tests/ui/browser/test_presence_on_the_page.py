@@ -1,6 +1,8 @@
 """A player who closes the tab, then whose peer goes too, as the others' page shows it: thinking,
-then warned about with a countdown that the page ticks itself every second (the peer re-sends
-its counters only every few seconds), then away, then the stop with its next steps."""
+then away with the page closed (his peer says so, PROTOCOL.md §14) in his seat and in the
+waiting notice, warned about with a countdown that the page ticks itself every second (the peer
+re-sends its counters only every few seconds), then away with the peer gone, then the stop with
+its next steps."""
 
 from __future__ import annotations
 
@@ -73,15 +75,26 @@ def test_a_player_who_closes_the_tab_is_warned_about_then_shown_away(
         assert time.monotonic() < deadline
         take_turn(page)
         page.wait_for_timeout(200)
-    bobs.close()
-    snapshots = count_snapshots(page)
     bob_seat = page.locator("#players .seat.turn")
     expect(bob_seat.locator(".presence")).to_have_text(re.compile(r"^thinking, \d+ s$"))
+    expect(page.locator("#players .seat.away")).to_have_count(0)
+    bobs.close()
+    snapshots = count_snapshots(page)
+    # His peer tells Ann's that his page closed: away, with the page closed, in his seat and in
+    # the waiting notice; and he has to come back before the stall timeout.
+    expect(bob_seat.locator(".presence")).to_have_text(
+        re.compile(r"^away — page closed \(\d+ s\)$"), timeout=10_000
+    )
+    expect(page.locator("#players .seat.away")).to_have_count(1)
+    expect(page.locator("#waiting")).to_have_text(
+        re.compile(r"^Waiting for Bob \(\d+ s\): away — page closed$")
+    )
     stall = page.locator("#stall")
     expect(stall).to_have_text(
-        re.compile(r"^Bob has \d+ s to move before the table stops\.$"), timeout=STALL * 1000
+        re.compile(r"^Bob has \d+ s to come back before the table stops\.$"),
+        timeout=STALL * 1000,
     )
-    countdown(page, snapshots, r"Bob has (\d+) s to move", 3.5)
+    countdown(page, snapshots, r"Bob has (\d+) s to come back", 3.5)
     # Bob's peer goes too (his machine is off): shown away, and he has to come back.
     bob.process.kill()
     bob.process.wait(10)

@@ -254,7 +254,7 @@ function aged(s) {
   return {
     ...s,
     waiting: s.waiting && { ...s.waiting, seconds: up(s.waiting.seconds) },
-    presence: s.presence && s.presence.map((p) => ({ ...p, away_seconds: up(p.away_seconds), turn_seconds: up(p.turn_seconds) })),
+    presence: s.presence && s.presence.map((p) => ({ ...p, away_seconds: up(p.away_seconds), turn_seconds: up(p.turn_seconds), page_seconds: up(p.page_seconds) })),
     stall_warning: s.stall_warning && { ...s.stall_warning, seconds_left: down(s.stall_warning.seconds_left) },
     next_hand: s.next_hand && (s.next_hand.ready ? s.next_hand : { ...s.next_hand, seconds_left: down(s.next_hand.seconds_left) }),
   };
@@ -275,7 +275,8 @@ function renderClock(s) {
   const about = stall ? `${stall.seat} ${stall.away} ${stall.me}` : "";
   if (about && about !== warnedAbout) announce(stallText(stall));  // said once, not every second
   warnedAbout = about;
-  $("waiting").textContent = s.waiting ? t("waiting", s.waiting.name, s.waiting.seconds) : "";
+  const waitingKey = s.waiting?.page_closed ? "waiting_page_closed" : "waiting";
+  $("waiting").textContent = s.waiting ? t(waitingKey, s.waiting.name, s.waiting.seconds) : "";
   renderSeats($("players"), s, moves.badges);
   renderMe($("me-bar"), s, moves.badges);
   renderPause(s);

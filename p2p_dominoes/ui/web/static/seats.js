@@ -9,9 +9,15 @@ import { t } from "./strings.js";
 // Where the others sit, by how many players there are (turn order goes round clockwise).
 const POSITIONS = { 2: ["top"], 3: ["left", "right"], 4: ["left", "top", "right"] };
 
+// Its peer is connected but says its person closed the page (advisory, PROTOCOL.md §14).
+function pageClosed(entry) {
+  return entry.state === "connected" && entry.page === "closed";
+}
+
 function presenceText(entry) {
   if (!entry) return "";
   if (entry.state === "away") return t("state_away", entry.away_seconds ?? 0);
+  if (pageClosed(entry)) return t("state_page_closed", entry.page_seconds ?? 0);
   if (entry.turn_seconds !== null && entry.turn_seconds !== undefined) return t("state_thinking", entry.turn_seconds);
   if (entry.state === "connecting") return t("state_connecting");
   if (entry.state === "connected") return t("state_connected");
@@ -36,7 +42,7 @@ function seatCard(s, seat, badges, position) {
   const presence = (s.presence || []).find((p) => p.seat === seat);
   const classes = ["seat", `pos-${position}`];
   if (s.turn === seat) classes.push("turn");
-  if (presence?.state === "away") classes.push("away");
+  if (presence?.state === "away" || (presence && pageClosed(presence))) classes.push("away");
   const backUnit = window.innerWidth > 700 ? 12 : 8;
   const name = el("span", { className: "seat-name", translate: "no", textContent: s.names[seat] });
   const card = el("li", { className: classes.join(" "), dataset: { seat } },

@@ -20,6 +20,7 @@ from p2p_dominoes.mental.or_proof import (
 )
 from p2p_dominoes.mental.randomness import DeterministicRandom
 from p2p_dominoes.mental.shares import open_position
+from p2p_dominoes.mental.tiles import tile_point
 from tests.mental.conftest import Hand, build_hand
 
 OWNER = 1
@@ -184,3 +185,47 @@ def test_branches_need_a_non_empty_set_inside_the_deck() -> None:
         branches_for(hand.final, [], {})
     with pytest.raises(ValueError):
         branches_for(hand.final, [28], {28: b""})
+
+
+class _Scripted:
+    """A random source that hands out given scalars, in order (64 bytes each)."""
+
+    def __init__(self, scalars: list[int]) -> None:
+        self._scalars = list(scalars)
+
+    def random_bytes(self, size: int) -> bytes:
+        assert size == 64
+        return self._scalars.pop(0).to_bytes(64, "little")
+
+    def randbelow(self, bound: int) -> int:
+        raise AssertionError("not used")
+
+
+def test_a_proof_from_one_position_is_byte_for_byte_one_from_another() -> None:
+    """Witness indistinguishability, exactly: where two positions could hold the tile, every
+    proof made from the first is the proof made from the second with other (equally likely)
+    randomness, so the bytes cannot say which position was used."""
+    hand, branches = _statement(HELD[:7])
+    real, other = 9, 12
+    tile = _tile_at(hand, real)
+    x = hand.keys[OWNER].secret.value
+    c1 = hand.final[other].c1
+    both = tuple(  # position 12 made to hold the same tile: two true branches
+        dataclasses.replace(b, opening=(tile_point(tile) + c1.mul(x)).raw)
+        if b.position == other
+        else b
+        for b in branches
+    )
+    binding = or_binding(hand.ctx, STEP, OWNER)
+    public_key = hand.joint.seat_keys[OWNER]
+    made = OrProof.prove(binding, x, public_key, tile, both, real, DeterministicRandom(b"wi"))
+    made.verify(binding, public_key, tile, both)
+    pairs = [(c.value, s.value) for c, s in made.branches]
+    index = [b.position for b in both].index(other)
+    c_q, s_q = pairs[index]
+    script = [(s_q - c_q * x) % L]  # the nonce the other witness would have drawn
+    for i, (c, s) in enumerate(pairs):
+        if i != index:
+            script += [c, s]  # the branch it would have simulated
+    again = OrProof.prove(binding, x, public_key, tile, both, other, _Scripted(script))
+    assert again == made

@@ -73,7 +73,7 @@ def test_txt_round_trip_and_keys() -> None:
     info = _info()
     txt = info.to_txt()
     assert txt == {
-        "v": "2",  # the session protocol version (PROTOCOL.md §12.8)
+        "v": "3",  # the session protocol version (PROTOCOL.md §12.8)
         "tid": "000102030405060708090a0b0c0d0e0f",
         "table": "Kitchen",
         "player": "Ана",

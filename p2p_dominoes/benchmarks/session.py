@@ -346,13 +346,15 @@ def _print_text(figures: Sequence[SeatFigures], hands: int) -> None:
     for label, _ in [kv for kv in top if GENESIS_SIGN.name not in kv[0]]:
         cells = "".join(f"{f.per_hand(f.meter.exclusive.get(label, 0.0)):>9.3f}" for f in figures)
         print(f"  {label:<26}{cells}")
-    for goal in (f for f in figures if f.seats == GOAL_SEATS and f.hands):
+    goals = [f for f in figures if f.seats == GOAL_SEATS and f.hands]
+    if goals:
+        print()
+    for goal in goals:
         total = goal.phases()["total"]
         verdict = "met" if total < GOAL_CPU_S else "NOT met"
         print(
-            f"{'' if goal.version < PROTOCOL_VERSION else chr(10)}Goal: a {GOAL_SEATS}-seat draw"
-            f" hand under {GOAL_CPU_S} s CPU, all peers, protocol v{goal.version}: "
-            f"{total:.3f} s — {verdict}."
+            f"Goal: a {GOAL_SEATS}-seat draw hand under {GOAL_CPU_S} s CPU, all peers, "
+            f"protocol v{goal.version}: {total:.3f} s — {verdict}."
         )
     if not all(f.clean for f in figures):
         print("WARNING: a table did not run cleanly (blame or diverging transcripts).")

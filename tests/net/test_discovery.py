@@ -360,7 +360,7 @@ def test_a_signed_ad_verifies_and_says_what_was_signed() -> None:
         (b"tid", b"ff" * 16),
         (b"seq", b"6"),
         (b"addr", b"10.213.0.66"),
-        (b"v", b"3"),
+        (b"v", b"4"),
         (b"extra", b"1"),  # unknown keys are signed too
     ],
 )

@@ -72,6 +72,7 @@ def play_hand(variant: int = VARIANT, bot_seed: int = BOT_SEED) -> tuple[LocalTa
         identities=identities(),
         table_id=TABLE_ID,
         nonces=nonces(),
+        protocol_version=2,  # the v2 vector: it must keep its bytes
     )
     table.on_event = lambda seat, event: seen.append(event) if seat == 0 else None
     table.run()

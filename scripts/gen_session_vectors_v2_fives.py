@@ -74,6 +74,7 @@ def play_hand(variant: int = VARIANT, bot_seed: int = BOT_SEED) -> tuple[LocalTa
         identities=identities(),
         table_id=TABLE_ID,
         nonces=nonces(),
+        protocol_version=2,  # a v2 vector: new tables are v3, this one must keep its bytes
     )
     table.on_event = lambda seat, event: seen.append(event) if seat == 0 else None
     table.run()

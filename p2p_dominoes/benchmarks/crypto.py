@@ -7,6 +7,7 @@ together with `check_shuffles`, before any share is revealed), and the deal of a
 hands with every share proven and checked by its recipient. It reports CPU time per phase; the
 libsodium calls made (recorded in a separate run, then replayed alone to give a lower bound for
 any implementation that makes those calls); and the same deal done with SRA in pure Python.
+It also times the OR-proof of a v3 play (PROTOCOL.md §10.6) over 1, 7 and 14 held positions.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from typing import Any
 from p2p_dominoes.benchmarks.sra import RFC3526_GROUP14, sra_deal
 from p2p_dominoes.engine import DRAW_RULES
 from p2p_dominoes.mental import (
+    Branch,
     DecryptionShare,
     HandContext,
     KeyCommit,
@@ -32,10 +34,17 @@ from p2p_dominoes.mental import (
     make_share,
     new_hand_keys,
     open_position,
+    partial_opening,
+    prove_tile,
     shuffle_deck,
     starting_deck,
 )
 from p2p_dominoes.mental import group as _group
+from p2p_dominoes.mental.context import Step, StepKind
+from p2p_dominoes.mental.or_proof import check_tile
+
+OR_PROOF_SIZES = (1, 7, 14)
+"""Held positions a play's OR-proof ranges over: a last tile, a dealt hand, the most today."""
 
 PHASES = ("key setup", "starting deck", "shuffle + prove", "verify shuffles", "deal")
 _SODIUM_NAMES = (
@@ -177,6 +186,51 @@ def _measure(seats: int, baseline: bool, repeats: int, sra_prime: int) -> dict[s
     return result
 
 
+def or_proof_figures(repeats: int) -> dict[str, dict[str, float]]:
+    """Prove and verify time (median CPU ms) and bytes of a play's OR-proof for each size."""
+    ctx = HandContext(b"bench-table", 1, 2)
+    keys = [new_hand_keys(ctx, seat) for seat in range(2)]
+    joint = combine_keys(ctx, [k.commit for k in keys], [k.reveal for k in keys])
+    deck = shuffle_deck(ctx, 0, joint, starting_deck(joint)).deck
+    owner, held = 1, list(range(7, 7 + max(OR_PROOF_SIZES)))
+    openings: dict[int, bytes] = {}
+    tiles: dict[int, int] = {}
+    for position in held:
+        shares = [make_share(ctx, keys[0], deck, position)]
+        openings[position] = partial_opening(ctx, joint, deck, position, owner, shares)
+        tiles[position] = open_position(ctx, keys[owner], joint, deck, position, shares)
+    step, clock = Step(StepKind.PLAY, 0), time.process_time
+    figures: dict[str, dict[str, float]] = {}
+    for size in OR_PROOF_SIZES:
+        branches = [Branch(p, deck[p].c1, openings[p]) for p in held[:size]]
+        real = held[size // 2]
+        proves, verifies, length = [], [], 0
+        for _ in range(repeats):
+            start = clock()
+            proof = prove_tile(ctx, keys[owner], step, tiles[real], branches, real)
+            middle = clock()
+            check_tile(ctx, owner, step, tiles[real], proof, joint, branches)
+            proves.append(middle - start)
+            verifies.append(clock() - middle)
+            length = len(proof)
+        figures[str(size)] = {
+            "bytes": length,
+            "prove_ms": 1000 * statistics.median(proves),
+            "verify_ms": 1000 * statistics.median(verifies),
+        }
+    return figures
+
+
+def _print_or_proof(figures: dict[str, dict[str, float]]) -> None:
+    print("OR-proof of a v3 play (the tile is at one of S, not saying which): CPU ms, median")
+    for size, f in figures.items():
+        print(
+            f"  |S| = {size:>2}: {int(f['bytes']):4d} bytes, prove {f['prove_ms']:6.2f} ms,"
+            f" verify {f['verify_ms']:6.2f} ms (each other peer)"
+        )
+    print()
+
+
 def _print_text(results: dict[str, dict[str, Any]]) -> None:
     print("Verified hand setup: key commit/reveal, 28-tile shuffles with Terelius–Wikström")
     print("proofs, every proof checked by every other seat, the deal with proven shares.")
@@ -204,11 +258,13 @@ def _print_text(results: dict[str, dict[str, Any]]) -> None:
 
 def run(players: list[int], baseline: bool, as_json: bool, repeats: int, sra_prime: int) -> int:
     """The benchmark with its knobs exposed (tests use a tiny SRA prime and one run)."""
-    results = {str(n): _measure(n, baseline, repeats, sra_prime) for n in players}
+    results: dict[str, Any] = {str(n): _measure(n, baseline, repeats, sra_prime) for n in players}
+    figures = or_proof_figures(max(repeats, 5))
     if as_json:
-        print(json.dumps(results, indent=2, sort_keys=True))
+        print(json.dumps({**results, "or_proof": figures}, indent=2, sort_keys=True))
     else:
         _print_text(results)
+        _print_or_proof(figures)
     return 0
 
 

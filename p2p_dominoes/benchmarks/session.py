@@ -13,12 +13,15 @@ response. Figures are CPU seconds per hand, summed over all peers:
   of each type's handling (decoding, signature, chain, proofs, rules).
 
 The table's own setup (the genesis signatures) is once per table and reported apart. The bots'
-choices and the router are outside every timed call. Timings are not asserted anywhere: this
-prints figures for people to compare (PROTOCOL.md and the issue state the goal).
+choices and the router are outside every timed call. Each seat count is played under protocol
+v2 (plays name their deck position) and v3 (OR-proof plays, PROTOCOL.md §10.6) in the same run.
+Timings are not asserted anywhere: this prints figures for people to compare (PROTOCOL.md and
+the issue state the goal).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import platform
 import random
@@ -34,7 +37,7 @@ from p2p_dominoes.bots import random_bot
 from p2p_dominoes.engine import DRAW_RULES, Action, Draw, Play, Rules
 from p2p_dominoes.mental import SYSTEM_RANDOM, RandomSource
 from p2p_dominoes.session import hand_messages as msg
-from p2p_dominoes.session.envelope import Envelope, MessageType
+from p2p_dominoes.session.envelope import PROTOCOL_VERSION, Envelope, MessageType
 from p2p_dominoes.session.events import Event, HandEnded, Update
 from p2p_dominoes.session.genesis import GENESIS_SIGN, Genesis, SeatInfo
 from p2p_dominoes.session.identity import Identity
@@ -49,11 +52,20 @@ GOAL_CPU_S: Final = 1.5
 """The issue's goal: a complete 4-seat `draw` hand, all four peers' work, under 1.5 s of CPU."""
 
 PHASES: Final[dict[str, tuple[MessageType, ...]]] = {
-    "setup": (msg.KEY_COMMIT, msg.KEY_REVEAL, msg.SHUFFLE, msg.DEAL, msg.LEAD_CLAIM),
-    "turns": (msg.PLAY, msg.DRAW, msg.DRAW_SHARE, msg.PASS),
+    "setup": (
+        msg.KEY_COMMIT,
+        msg.KEY_REVEAL,
+        msg.SHUFFLE,
+        msg.DEAL,
+        msg.LEAD_CLAIM,
+        msg.LEAD_CLAIM3,
+    ),
+    "turns": (msg.PLAY, msg.PLAY3, msg.DRAW, msg.DRAW_SHARE, msg.PASS, msg.SKIP),
     "end of hand": (msg.HAND_REVEAL, msg.SECRET_REVEAL),
 }
 TYPE_ORDER: Final[tuple[str, ...]] = tuple(t.name for t in msg.HAND_MESSAGES)
+VERSIONS: Final = (2, PROTOCOL_VERSION)
+"""Protocol versions measured side by side: v2 plays name their position, v3 plays do not."""
 AUDIT: Final = "audit"
 MAKE: Final = "make "
 """Prefix of the exclusive figure for making (and proving) a peer's own message of a type."""
@@ -105,9 +117,9 @@ def _type_name(data: bytes) -> str:
     return mtype.name if mtype is not None else "unknown"
 
 
-def _action_type(action: Action) -> str:
+def _action_type(action: Action, version: int) -> str:
     if isinstance(action, Play):
-        return msg.PLAY.name
+        return msg.PLAY.name if version <= 2 else msg.PLAY3.name
     return msg.DRAW.name if isinstance(action, Draw) else msg.PASS.name
 
 
@@ -137,7 +149,7 @@ class MeteredSession(TableSession):
             self.meter.pop(label)
 
     def act(self, action: Action) -> Update:
-        label = _action_type(action)
+        label = _action_type(action, self.version)
         self.meter.push()
         try:
             return super().act(action)
@@ -169,6 +181,13 @@ class MeteredSession(TableSession):
         finally:
             self.meter.pop(MAKE + msg.PLAY.name)
 
+    def _play3_body(self, hand: Any, play: Any) -> Any:
+        self.meter.push()
+        try:
+            return super()._play3_body(hand, play)
+        finally:
+            self.meter.pop(MAKE + msg.PLAY3.name)
+
 
 @dataclass
 class SeatFigures:
@@ -182,6 +201,7 @@ class SeatFigures:
     wall_s: float
     clean: bool
     counts: Counter[str] = field(default_factory=Counter)
+    version: int = PROTOCOL_VERSION
 
     def per_hand(self, seconds: float) -> float:
         return seconds / self.hands if self.hands else 0.0
@@ -199,6 +219,7 @@ class SeatFigures:
         meter = self.meter
         return {
             "seats": self.seats,
+            "protocol_version": self.version,
             "hands": self.hands,
             "clean": self.clean,
             "messages_per_hand": round(self.messages / self.hands, 1) if self.hands else 0,
@@ -231,6 +252,7 @@ def metered_table(
     *,
     seed: int = 0,
     rng: RandomSource = SYSTEM_RANDOM,
+    version: int = PROTOCOL_VERSION,
 ) -> LocalTable:
     """A LocalTable like `LocalTable.create`, but of MeteredSessions sharing `meter`."""
     ids = [Identity.generate() for _ in range(seats)]
@@ -239,7 +261,8 @@ def metered_table(
         SeatInfo(f"bot-{s}", i.public, seat_commitment(i.public, nonces[s]))
         for s, i in enumerate(ids)
     ]
-    genesis = Genesis.new(rules.to_wire(), infos, hands).sign(ids[0], 0)
+    table = Genesis.new(rules.to_wire(), infos, hands)
+    genesis = dataclasses.replace(table, protocol_version=version).sign(ids[0], 0)
     sessions: list[TableSession] = []
     for seat in range(seats):
         session = MeteredSession(
@@ -255,7 +278,13 @@ def metered_table(
     return LocalTable(sessions, [random_bot] * seats, bot_rngs)
 
 
-def measure(seats: int, hands: int, rules: Rules = DRAW_RULES, seed: int = 0) -> SeatFigures:
+def measure(
+    seats: int,
+    hands: int,
+    rules: Rules = DRAW_RULES,
+    seed: int = 0,
+    version: int = PROTOCOL_VERSION,
+) -> SeatFigures:
     """Play `hands` hands (fewer if the match ends first) at `seats` seats and time them."""
     meter = Meter()
     ended: list[HandEnded] = []
@@ -264,7 +293,7 @@ def measure(seats: int, hands: int, rules: Rules = DRAW_RULES, seed: int = 0) ->
         if seat == 0 and isinstance(event, HandEnded):
             ended.append(event)
 
-    table = metered_table(rules, seats, hands, meter, seed=seed)
+    table = metered_table(rules, seats, hands, meter, seed=seed, version=version)
     table.on_event = on_event
     started = time.perf_counter()
     table.run()
@@ -281,6 +310,7 @@ def measure(seats: int, hands: int, rules: Rules = DRAW_RULES, seed: int = 0) ->
         wall_s=wall,
         clean=clean,
         counts=counts,
+        version=version,
     )
 
 
@@ -291,7 +321,7 @@ def _print_text(figures: Sequence[SeatFigures], hands: int) -> None:
         f"{platform.python_version()}."
     )
     print("CPU seconds per hand, all peers' work summed (process CPU clock).\n")
-    header = f"{'':<28}" + "".join(f"{f.seats:>3} seats" for f in figures)
+    header = f"{'':<28}" + "".join(f"{f'{f.seats} s v{f.version}':>9}" for f in figures)
     print(header)
     rows: list[tuple[str, Callable[[SeatFigures], str]]] = [
         ("hands measured", lambda f: f"{f.hands:>9}"),
@@ -316,13 +346,15 @@ def _print_text(figures: Sequence[SeatFigures], hands: int) -> None:
     for label, _ in [kv for kv in top if GENESIS_SIGN.name not in kv[0]]:
         cells = "".join(f"{f.per_hand(f.meter.exclusive.get(label, 0.0)):>9.3f}" for f in figures)
         print(f"  {label:<26}{cells}")
-    goal = next((f for f in figures if f.seats == GOAL_SEATS), None)
-    if goal is not None and goal.hands:
+    goals = [f for f in figures if f.seats == GOAL_SEATS and f.hands]
+    if goals:
+        print()
+    for goal in goals:
         total = goal.phases()["total"]
         verdict = "met" if total < GOAL_CPU_S else "NOT met"
         print(
-            f"\nGoal: a {GOAL_SEATS}-seat draw hand under {GOAL_CPU_S} s CPU, all peers: "
-            f"{total:.3f} s — {verdict}."
+            f"Goal: a {GOAL_SEATS}-seat draw hand under {GOAL_CPU_S} s CPU, all peers, "
+            f"protocol v{goal.version}: {total:.3f} s — {verdict}."
         )
     if not all(f.clean for f in figures):
         print("WARNING: a table did not run cleanly (blame or diverging transcripts).")
@@ -334,21 +366,26 @@ def _phase_cell(phase: str) -> Callable[[SeatFigures], str]:
 
 def run_session_bench(players: list[int], hands: int, as_json: bool) -> int:
     """Entry point of `p2p-dominoes bench session`; returns the exit status (1 if not clean)."""
-    figures = [measure(seats, hands) for seats in players]
+    figures = [measure(seats, hands, version=version) for seats in players for version in VERSIONS]
     if as_json:
+        current = [f for f in figures if f.version == PROTOCOL_VERSION]
         out: dict[str, Any] = {
             "python": platform.python_version(),
             "rules": DRAW_RULES.name,
             "hands": hands,
-            "seats": {str(f.seats): f.to_dict() for f in figures},
+            "protocol_version": PROTOCOL_VERSION,
+            "seats": {str(f.seats): f.to_dict() for f in current},
+            "seats_v2": {str(f.seats): f.to_dict() for f in figures if f.version == 2},
         }
-        goal = next((f for f in figures if f.seats == GOAL_SEATS and f.hands), None)
+        goal = next((f for f in current if f.seats == GOAL_SEATS and f.hands), None)
         if goal is not None:
             total = goal.phases()["total"]
+            v2 = next(f for f in figures if f.seats == GOAL_SEATS and f.version == 2)
             out["goal"] = {
                 "seats": GOAL_SEATS,
                 "limit_cpu_s": GOAL_CPU_S,
                 "cpu_per_hand_s": round(total, 4),
+                "v2_cpu_per_hand_s": round(v2.phases()["total"], 4),
                 "met": total < GOAL_CPU_S,
             }
         print(json.dumps(out, indent=2))

@@ -52,6 +52,10 @@ class StepKind(enum.IntEnum):
     SHARE = 4
     TILE_REVEAL = 5
     SECRET_REVEAL = 6
+    PLAY = 7
+    """A v3 play's OR-proof; the index is the number of tiles on the line before it."""
+    LEAD_CLAIM = 8
+    """A v3 lead claim's OR-proof (index 0)."""
 
 
 _STEP_NAMES: Final = {
@@ -61,6 +65,8 @@ _STEP_NAMES: Final = {
     StepKind.SHARE: "decryption share for position",
     StepKind.TILE_REVEAL: "tile reveal at position",
     StepKind.SECRET_REVEAL: "secret reveal",
+    StepKind.PLAY: "play onto a line of",
+    StepKind.LEAD_CLAIM: "lead claim",
 }
 
 
@@ -79,6 +85,8 @@ class Step:
         name = _STEP_NAMES[self.kind]
         if self.kind in (StepKind.SHUFFLE, StepKind.SHARE, StepKind.TILE_REVEAL):
             return f"{name} {self.index}"
+        if self.kind is StepKind.PLAY:
+            return f"{name} {self.index} tiles"
         return name
 
 

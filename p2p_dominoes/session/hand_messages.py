@@ -50,6 +50,31 @@ SECRET_REVEAL: Final = MessageType(26, "secret_reveal", record(_HAND, ("secret",
 SKIP: Final = MessageType(27, "skip", record(_HAND))
 """v2: decline the second double a turn may take (two_doubles); only when one may follow."""
 
+_TILE: Final = ("tile", Int(0, 27))
+_OR_PROOF: Final = ("proof", Bin(min_size=64, max_size=64 * 28))
+PLAY3: Final = MessageType(
+    28,
+    "play3",
+    Record(
+        (
+            _HAND,
+            _TILE,
+            _OR_PROOF,
+            ("drawn", Nullable(Bool())),
+            *PLAY.body.fields[2:],
+        ),
+        optional=PLAY.body.optional,
+    ),
+)
+"""v3: the tile and an OR-proof that it is at one of the seat's positions (64 bytes a position
+of the set, which the verifier computes), never the position; `drawn` says whether the set is
+this turn's draws when the rules score a drawn tile apart (else nil). The place fields after it
+are the v2 play's own, read by the same code."""
+LEAD_CLAIM3: Final = MessageType(
+    29, "lead_claim3", record(_HAND, ("claim", Nullable(record(_TILE, _OR_PROOF))))
+)
+"""v3: nil, or the claimed tile with an OR-proof over the seat's dealt positions."""
+
 HAND_MESSAGES: Final[tuple[MessageType, ...]] = (
     KEY_COMMIT,
     KEY_REVEAL,
@@ -63,4 +88,6 @@ HAND_MESSAGES: Final[tuple[MessageType, ...]] = (
     HAND_REVEAL,
     SECRET_REVEAL,
     SKIP,
+    PLAY3,
+    LEAD_CLAIM3,
 )

@@ -16,6 +16,10 @@ Protocol v2 (v1 is kept for old logs): lead claims come in any hand whose openin
 decides, each beating the best so far or nil, stopping at the rank-0 tile; a hand nobody can open
 goes from the claims straight to the secrets and is dealt again (void); every turn message,
 `skip` included, goes through the engine's public turn machine, which says whose turn it is.
+
+Protocol v3 (v2 is kept for old logs): a play and a lead claim show the tile with an OR-proof
+that it is at one of the seat's positions, never which one (PROTOCOL.md §10.6); the positions a
+seat holds are the ones it was ever dealt or drew, and a tile may be played once.
 """
 
 from __future__ import annotations
@@ -52,8 +56,10 @@ from p2p_dominoes.engine import (
 from p2p_dominoes.engine.actions import SKIP, Skip
 from p2p_dominoes.engine.legality import must_play_drawn
 from p2p_dominoes.engine.opening import Opening, best_of
+from p2p_dominoes.engine.turns import placement_points
 from p2p_dominoes.mental import (
     SYSTEM_RANDOM,
+    Branch,
     Deck,
     DecryptionShare,
     HandContext,
@@ -65,10 +71,12 @@ from p2p_dominoes.mental import (
     RandomSource,
     SecretReveal,
     ShuffleStep,
+    Step,
+    StepKind,
     TileReveal,
 )
 from p2p_dominoes.session import hand_messages as msg
-from p2p_dominoes.session.envelope import FIRST_VERSION, Envelope, MessageType
+from p2p_dominoes.session.envelope import FIRST_VERSION, SECOND_VERSION, Envelope, MessageType
 from p2p_dominoes.session.errors import InvalidMessage
 from p2p_dominoes.session.events import (
     ActionTaken,
@@ -129,6 +137,11 @@ _PHASE_TYPES: dict[Phase, tuple[MessageType, ...]] = {
     Phase.HAND_REVEAL: (msg.HAND_REVEAL,),
     Phase.SECRET_REVEAL: (msg.SECRET_REVEAL,),
 }
+_V3_PHASE_TYPES: dict[Phase, tuple[MessageType, ...]] = {
+    **_PHASE_TYPES,
+    Phase.LEAD_CLAIM: (msg.LEAD_CLAIM3,),
+    Phase.TURNS: (msg.PLAY3, msg.DRAW, msg.PASS, msg.SKIP),
+}
 
 
 def _text(tile: Tile | None) -> str:
@@ -171,6 +184,12 @@ class _Hand:
     unopened: bool = False
     """v2: the claim phase found no opener (a redeal, or a lie the audit will find)."""
     held: list[list[int]] = field(default_factory=list)
+    """Each seat's positions: v1/v2 those it still holds; v3 every one it was dealt or drew
+    (nobody else learns which of them a play came from)."""
+    tiles_played: dict[Tile, int] = field(default_factory=dict)
+    """v3: each tile played this hand and its seat (a tile is played once)."""
+    openings: dict[int, bytes] = field(default_factory=dict)
+    """v3: the partial opening of each held position (computed once, for the OR-proofs)."""
     known: dict[int, Tile] = field(default_factory=dict)
     next_position: int = 0
     public: PublicHand | None = None
@@ -235,7 +254,9 @@ class TableSession:
         genesis = transcript.genesis
         self.players = len(genesis.seats)
         self.version = genesis.protocol_version
-        """1: the first protocol (verify and resume of old logs); 2: today's (§10.5 claims)."""
+        """1: the first protocol, 2: §10.5 claims (verify and resume of old logs); 3: today's
+        (§10.6 plays that do not name their position)."""
+        self._phase_types = _PHASE_TYPES if self.version <= SECOND_VERSION else _V3_PHASE_TYPES
         try:
             self.rules = Rules.from_wire(genesis.rules)
             self.rules.check_players(self.players)
@@ -278,7 +299,7 @@ class TableSession:
             return None if signer is None else (signer, _PHASE_TYPES[phase])
         if phase in (Phase.OVER, Phase.HALTED) or hand is None:
             return None
-        types = _PHASE_TYPES[phase]
+        types = self._phase_types[phase]
         if phase is Phase.COMMIT:
             return len(hand.commits), types
         if phase is Phase.REVEAL:
@@ -320,8 +341,9 @@ class TableSession:
             raise RuntimeError("no hand in play for this seat")
         mask = 0
         for position in hand.held[self.seat]:
-            if position in hand.known:  # a drawn tile is known once every share is in
-                mask |= hand.known[position].bit
+            tile = hand.known.get(position)  # a drawn tile is known once every share is in
+            if tile is not None and tile not in hand.tiles_played:
+                mask |= tile.bit
         return PeerView(hand.public, self.seat, mask, hand.pending)
 
     @property
@@ -378,7 +400,10 @@ class TableSession:
                 raise IllegalAction(self.seat, str(action), "that play is not legal now")
             if action.along and self.version == FIRST_VERSION:
                 raise IllegalAction(self.seat, str(action), "protocol version 1 has no along")
-            envelope = self._sign(msg.PLAY, self._play_body(hand, action))
+            if self.version <= SECOND_VERSION:
+                envelope = self._sign(msg.PLAY, self._play_body(hand, action))
+            else:
+                envelope = self._sign(msg.PLAY3, self._play3_body(hand, action))
         elif isinstance(action, Draw):
             if not view.can_draw():
                 raise IllegalAction(self.seat, "draw", "drawing is not allowed now")
@@ -817,20 +842,7 @@ class TableSession:
         seat = envelope.seat
         assert hand.public is not None
         reveal, tile = self._check_reveal(hand, envelope, envelope.field("reveal"), hand.held[seat])
-        at, side = envelope.field("at"), envelope.field("side")
-        place = None
-        if at is not None or side is not None:
-            if (
-                not isinstance(at, int)
-                or not isinstance(side, str)
-                or side not in Side.__members__.values()
-            ):
-                raise _bad("bad-play", "a play names both a table tile and a side, or neither")
-            place = Place.of(TILES[at], Side(side))
-        along = envelope.field("along")
-        if along is not None and (self.version == FIRST_VERSION or along is not True):
-            raise _bad("bad-play", "only a version 2 play may say along, and only as true")
-        play = hand.public.check_play(seat, Play(tile, place, along is True))
+        play = hand.public.check_play(seat, self._play_of(envelope, tile))
         # Threes for luck scores a tile drawn in this turn apart: this turn's draws took the
         # last positions dealt out, so the reveal's position says it publicly.
         from_draw = reveal.position >= hand.next_position - hand.public.draws_this_turn
@@ -850,6 +862,165 @@ class TableSession:
             return events
 
         return apply
+
+    def _play_of(self, envelope: Envelope, tile: Tile) -> Play:
+        """The play a `play` or `play3` message makes with `tile`: its place fields are read
+        here for both versions, so a field added to the place reaches both."""
+        at, side = envelope.field("at"), envelope.field("side")
+        place = None
+        if at is not None or side is not None:
+            if (
+                not isinstance(at, int)
+                or not isinstance(side, str)
+                or side not in Side.__members__.values()
+            ):
+                raise _bad("bad-play", "a play names both a table tile and a side, or neither")
+            place = Place.of(TILES[at], Side(side))
+        along = envelope.field("along")
+        if along is not None and (self.version == FIRST_VERSION or along is not True):
+            raise _bad("bad-play", "only a version 2 play may say along, and only as true")
+        return Play(tile, place, along is True)
+
+    # -- v3: plays and claims that show the tile, not its position (PROTOCOL.md §10.6) --------
+
+    def _opening(self, hand: _Hand, position: int, owner: int) -> bytes:
+        """The partial opening of `owner`'s `position` (its shares were checked on arrival)."""
+        opening = hand.openings.get(position)
+        if opening is None:
+            assert hand.joint is not None
+            opening = mental.partial_opening(
+                hand.ctx,
+                hand.joint,
+                hand.deck,
+                position,
+                owner,
+                hand.shares_for(position),
+                checked=True,
+            )
+            hand.openings[position] = opening
+        return opening
+
+    def _branches(self, hand: _Hand, seat: int, positions: Sequence[int]) -> tuple[Branch, ...]:
+        openings = {p: self._opening(hand, p, seat) for p in positions}
+        return mental.branches_for(hand.deck, positions, openings)
+
+    @staticmethod
+    def _drawn_now(hand: _Hand) -> list[int]:
+        """The positions drawn in this turn (the last ones handed out)."""
+        assert hand.public is not None
+        return list(range(hand.next_position - hand.public.draws_this_turn, hand.next_position))
+
+    def _scores_apart(self, hand: _Hand, play: Play) -> bool:
+        """Whether `play` would score differently as a tile drawn in this turn (Threes for
+        luck): only then does the play say which (a public fact the rules need)."""
+        public = hand.public
+        assert public is not None
+        if public.draws_this_turn == 0:
+            return False
+        line = public.line
+        return placement_points(self.rules, line, play, True) != placement_points(
+            self.rules, line, play, False
+        )
+
+    def _proof_set(self, hand: _Hand, seat: int, play: Play, drawn: bool | None) -> list[int]:
+        """The positions a play's proof ranges over: all the seat ever held, or, when the rules
+        score a tile drawn in this turn apart, this turn's draws (`drawn`) or all the others;
+        `drawn` is given exactly then."""
+        if not self._scores_apart(hand, play):
+            if drawn is not None:
+                raise _bad("bad-play", "a play says drawn only when the rules score it apart")
+            return hand.held[seat]
+        if drawn is None:
+            raise _bad("bad-play", "this play scores apart if drawn now: it must say drawn")
+        now = self._drawn_now(hand)
+        return now if drawn else [p for p in hand.held[seat] if p not in now]
+
+    @staticmethod
+    def _play_step(hand: _Hand) -> Step:
+        """A v3 play's proof step: the number of tiles played before it in this hand."""
+        return Step(StepKind.PLAY, len(hand.tiles_played))
+
+    def _v_play3(self, hand: _Hand, envelope: Envelope, own: bool) -> Callable[[], list[Event]]:
+        seat = envelope.seat
+        public = hand.public
+        assert public is not None and hand.joint is not None
+        index = envelope.field("tile")
+        assert isinstance(index, int)
+        tile = TILES[index]
+        if tile in hand.tiles_played:
+            raise _bad("already-played", f"{tile.text} was played before in this hand")
+        play = public.check_play(seat, self._play_of(envelope, tile))
+        drawn = envelope.field("drawn")
+        assert drawn is None or isinstance(drawn, bool)
+        positions = self._proof_set(hand, seat, play, drawn)
+        if not own:  # a seat's own proof was made here a moment ago (as with shuffles)
+            mental.check_tile(
+                hand.ctx,
+                seat,
+                self._play_step(hand),
+                index,
+                self._bin(envelope, "proof"),
+                hand.joint,
+                self._branches(hand, seat, positions),
+            )
+
+        def apply() -> list[Event]:
+            assert hand.public is not None
+            hand.public.play(seat, play, drawn is True)
+            hand.action_indices.append(len(self.transcript) - 1)
+            hand.tiles_played[tile] = seat
+            if seat == self.seat:
+                hand.pending = None
+            events: list[Event] = [ActionTaken(seat, play)]
+            if hand.public.over:
+                self.phase = Phase.HAND_REVEAL
+            return events
+
+        return apply
+
+    def _v_lead_claim3(
+        self, hand: _Hand, envelope: Envelope, own: bool
+    ) -> Callable[[], list[Event]]:
+        seat, claim = envelope.seat, envelope.field("claim")
+        tile = None
+        if claim is not None:
+            assert isinstance(claim, tuple) and hand.joint is not None
+            index, proof = claim
+            assert isinstance(index, int) and isinstance(proof, bytes)
+            tile = TILES[index]
+            if self._rank_of(hand, tile) >= hand.bound:
+                raise IllegalAction(seat, f"claim {tile.text}", self._beat(hand))
+            if not own:
+                step = Step(StepKind.LEAD_CLAIM)
+                branches = self._branches(hand, seat, hand.held[seat])
+                mental.check_tile(hand.ctx, seat, step, index, proof, hand.joint, branches)
+
+        def apply() -> list[Event]:
+            hand.claim_indices.append(len(self.transcript) - 1)
+            hand.claim_bounds.append(hand.bound)
+            hand.claims.append(tile)
+            if tile is not None:
+                hand.bound = self._rank_of(hand, tile)
+            if hand.bound == 0 or len(hand.claims) == self.players:
+                return self._end_claims(hand)  # early stop: nothing beats the rank-0 tile
+            return []
+
+        return apply
+
+    def _or_proof(self, hand: _Hand, step: Step, tile: Tile, positions: Sequence[int]) -> bytes:
+        """This seat's proof that `tile` is at one of `positions` (it knows which)."""
+        assert hand.keys is not None and self.seat is not None
+        real = next(p for p in positions if hand.known.get(p) is tile)
+        branches = self._branches(hand, self.seat, positions)
+        return mental.prove_tile(hand.ctx, hand.keys, step, tile.index, branches, real, self._rng)
+
+    def _play3_body(self, hand: _Hand, play: Play) -> tuple[Wire, ...]:
+        assert self.seat is not None
+        real = next(p for p in hand.held[self.seat] if hand.known.get(p) is play.tile)
+        drawn = real in self._drawn_now(hand) if self._scores_apart(hand, play) else None
+        positions = self._proof_set(hand, self.seat, play, drawn)
+        proof = self._or_proof(hand, self._play_step(hand), play.tile, positions)
+        return (hand.number, play.tile.index, proof, drawn, *self._place_body(play))
 
     def _v_draw(self, hand: _Hand, envelope: Envelope, own: bool) -> Callable[[], list[Event]]:
         seat = envelope.seat
@@ -942,11 +1113,14 @@ class TableSession:
         raw = envelope.field("reveals")
         assert isinstance(raw, tuple)
         held = sorted(hand.held[seat])
-        if len(raw) != len(held):
-            raise _bad("bad-reveal", f"reveals {len(raw)} tiles but holds {len(held)}")
-        checked = [self._check_reveal(hand, envelope, data, held) for data in raw]
-        if [r.position for r, _ in checked] != held:
-            raise _bad("bad-reveal", "the revealed positions are not the positions it holds")
+        if self.version > SECOND_VERSION:
+            checked = self._check_v3_reveals(hand, envelope, raw, held)
+        else:
+            if len(raw) != len(held):
+                raise _bad("bad-reveal", f"reveals {len(raw)} tiles but holds {len(held)}")
+            checked = [self._check_reveal(hand, envelope, data, held) for data in raw]
+            if [r.position for r, _ in checked] != held:
+                raise _bad("bad-reveal", "the revealed positions are not the positions it holds")
 
         def apply() -> list[Event]:
             hand.tile_reveals.extend(r for r, _ in checked)
@@ -956,6 +1130,24 @@ class TableSession:
             return []
 
         return apply
+
+    def _check_v3_reveals(
+        self, hand: _Hand, envelope: Envelope, raw: Sequence[Wire], held: Sequence[int]
+    ) -> list[tuple[TileReveal, Tile]]:
+        """v3: the seat shows every tile it has left, at distinct positions it held, none of
+        them a tile played: as its positions hold distinct tiles, they are exactly the rest."""
+        seat = envelope.seat
+        played = sum(1 for s in hand.tiles_played.values() if s == seat)
+        if len(raw) != len(held) - played:
+            raise _bad("bad-reveal", f"reveals {len(raw)} tiles but holds {len(held) - played}")
+        checked = [self._check_reveal(hand, envelope, data, held) for data in raw]
+        positions = [r.position for r, _ in checked]
+        if positions != sorted(set(positions)):
+            raise _bad("bad-reveal", "the revealed positions repeat or are out of order")
+        for _, tile in checked:
+            if tile in hand.tiles_played:
+                raise _bad("bad-reveal", f"reveals {tile.text}, which was played")
+        return checked
 
     def _v_secret_reveal(
         self, hand: _Hand, envelope: Envelope, own: bool
@@ -985,6 +1177,8 @@ class TableSession:
         msg.HAND_REVEAL.code: _v_hand_reveal,
         msg.SECRET_REVEAL.code: _v_secret_reveal,
         msg.SKIP.code: _v_skip,
+        msg.PLAY3.code: _v_play3,
+        msg.LEAD_CLAIM3.code: _v_lead_claim3,
     }
 
     @staticmethod
@@ -1153,6 +1347,13 @@ class TableSession:
                 best = best_of(hand.rank, mine)
                 if best is not None and self._rank_of(hand, best) >= hand.bound:
                     best = None  # nothing that beats the best claim so far: say nothing
+            if self.version > SECOND_VERSION:
+                claim = None
+                if best is not None:
+                    claim_step = Step(StepKind.LEAD_CLAIM)
+                    proof = self._or_proof(hand, claim_step, best, hand.held[self.seat])
+                    claim = (best.index, proof)
+                return self._sign(msg.LEAD_CLAIM3, (number, claim))
             if best is None:
                 return self._sign(msg.LEAD_CLAIM, (number, None))
             reveal = mental.reveal_tile(hand.ctx, keys, hand.deck, mine[best], best.index, rng)
@@ -1166,6 +1367,7 @@ class TableSession:
                     hand.ctx, keys, hand.deck, p, hand.known[p].index, rng
                 ).to_bytes()
                 for p in sorted(hand.held[self.seat])
+                if hand.known[p] not in hand.tiles_played  # v3: held keeps played positions
             )
             return self._sign(msg.HAND_REVEAL, (number, reveals))
         assert phase is Phase.SECRET_REVEAL
@@ -1177,9 +1379,12 @@ class TableSession:
         reveal = mental.reveal_tile(
             hand.ctx, hand.keys, hand.deck, position, play.tile.index, self._rng
         )
+        return (hand.number, reveal.to_bytes(), *self._place_body(play))
+
+    @staticmethod
+    def _place_body(play: Play) -> tuple[Wire, ...]:
+        """The place fields of a `play` or `play3` body (`at`, `side`, and `along` if true)."""
         place = play.place
         at = None if place is None else place.tile.index
         side = None if place is None else place.side.value
-        if play.along:
-            return (hand.number, reveal.to_bytes(), at, side, True)
-        return (hand.number, reveal.to_bytes(), at, side)
+        return (at, side, True) if play.along else (at, side)

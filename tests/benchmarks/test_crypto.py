@@ -24,9 +24,13 @@ def test_json_output_has_the_promised_keys(capsys: pytest.CaptureFixture[str]) -
     for key in ("setup_cpu_s", "baseline_sra_cpu_s", "libsodium_lower_bound_s"):
         assert entry[key] > 0
     assert entry["libsodium_calls"]["mul"] > 0
+    sizes = out["or_proof"]
+    assert {size: sizes[size]["bytes"] for size in sizes} == {"1": 64, "7": 448, "14": 896}
+    assert all(sizes[s]["prove_ms"] > 0 and sizes[s]["verify_ms"] > 0 for s in sizes)
 
 
 def test_text_output(capsys: pytest.CaptureFixture[str]) -> None:
     assert crypto.run([2], baseline=False, as_json=False, repeats=1, sra_prime=1019) == 0
     out = capsys.readouterr().out
     assert "lower bound" in out and "SRA" not in out.split("libsodium calls")[1]
+    assert "|S| = 14:  896 bytes" in out

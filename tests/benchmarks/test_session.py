@@ -40,6 +40,8 @@ def test_the_cli_prints_json_with_the_promised_keys(capsys: pytest.CaptureFixtur
     assert entry["hands"] == 1 and entry["clean"]
     assert set(entry["cpu_per_hand_s"]) == {"setup", "turns", "end of hand", "total"}
     assert "shuffle" in entry["per_type_cpu_per_hand_s"]
+    assert entry["protocol_version"] == 3 and out["seats_v2"]["2"]["protocol_version"] == 2
+    assert out["seats_v2"]["2"]["clean"] and out["seats_v2"]["2"]["hands"] == 1
     assert "goal" not in out  # the goal is stated for 4 seats only
 
 

@@ -73,7 +73,7 @@ def test_txt_round_trip_and_keys() -> None:
     info = _info()
     txt = info.to_txt()
     assert txt == {
-        "v": "2",  # the session protocol version (PROTOCOL.md §12.8)
+        "v": "3",  # the session protocol version (PROTOCOL.md §12.8)
         "tid": "000102030405060708090a0b0c0d0e0f",
         "table": "Kitchen",
         "player": "Ана",
@@ -360,7 +360,7 @@ def test_a_signed_ad_verifies_and_says_what_was_signed() -> None:
         (b"tid", b"ff" * 16),
         (b"seq", b"6"),
         (b"addr", b"10.213.0.66"),
-        (b"v", b"3"),
+        (b"v", b"4"),
         (b"extra", b"1"),  # unknown keys are signed too
     ],
 )

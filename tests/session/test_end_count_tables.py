@@ -39,9 +39,9 @@ def test_a_double_laid_along_travels_in_the_play_message() -> None:
         if not any(e.action.along for e in along):  # type: ignore[union-attr]
             continue
         assert_clean(table, events)
-        bodies = [e.body for e in table.sessions[0].transcript if e.type is msg.PLAY]
-        assert any(len(b) == 5 and b[4] is True for b in bodies)
-        assert all(len(b) == 4 for b in bodies if len(b) != 5)
+        bodies = [e.body for e in table.sessions[0].transcript if e.type is msg.PLAY3]
+        assert any(len(b) == 7 and b[6] is True for b in bodies)
+        assert all(len(b) == 6 for b in bodies if len(b) != 7)
         return
     raise AssertionError("no double laid along in 30 hands")
 

@@ -136,9 +136,9 @@ def test_a_deal_with_no_opening_double_is_redealt_in_the_same_transcript() -> No
         ended = [e for e in events if isinstance(e, HandEnded)]
         assert [e.number for e in ended] == [void.number + len(redeals)]  # the counted hand
         assert ended[0].record.hand == 1  # opened as if the void deal had never been
-        claims = [e for e in table.sessions[0].transcript if e.type is msg.LEAD_CLAIM]
+        claims = [e for e in table.sessions[0].transcript if e.type is msg.LEAD_CLAIM3]
         assert claims[0].field("hand") == void.number
-        assert all(c.field("reveal") is None for c in claims[:2])  # nobody held a double
+        assert all(c.field("claim") is None for c in claims[:2])  # nobody held a double
         reveals = [e for e in table.sessions[0].transcript if e.type is msg.HAND_REVEAL]
         assert {e.field("hand") for e in reveals} == {ended[0].number}  # none for the void
         report = verify_transcript(table.sessions[0].transcript.to_bytes())

@@ -16,6 +16,7 @@ from p2p_dominoes.bots import greedy_bot, random_bot
 from p2p_dominoes.engine import DRAW, SeatView
 from p2p_dominoes.mental import Deck, DecryptionShare, HandContext, ShuffleStep
 from p2p_dominoes.session import (
+    PROTOCOL_VERSION,
     Envelope,
     Genesis,
     Identity,
@@ -196,7 +197,7 @@ def cheaters_turn(table: LocalTable) -> bool:
 
 
 def make_table(
-    rules: str, players: int, bots: list | None = None
+    rules: str, players: int, bots: list | None = None, version: int = PROTOCOL_VERSION
 ) -> tuple[LocalTable, list[Identity]]:
     from p2p_dominoes.engine import PRESETS
 
@@ -207,6 +208,7 @@ def make_table(
         bots or [random_bot] * players,
         max_hands=1,
         identities=ids,
+        protocol_version=version,
     )
     return table, ids
 
@@ -225,7 +227,7 @@ def play_message(session: TableSession, position: int, tile_index: int) -> bytes
 
 
 def test_playing_a_tile_it_does_not_hold_is_caught_by_the_decryption() -> None:
-    table, _ = make_table("draw", 3)
+    table, _ = make_table("draw", 3, version=2)  # v3: tests/session/test_play3.py
     run_until(table, cheaters_turn)
     session = table.sessions[CHEATER]
     hand = session.hand
@@ -242,7 +244,7 @@ def test_playing_a_tile_it_does_not_hold_is_caught_by_the_decryption() -> None:
 
 
 def test_playing_from_someone_elses_position_is_refused() -> None:
-    table, _ = make_table("draw", 3)
+    table, _ = make_table("draw", 3, version=2)
     run_until(table, cheaters_turn)
     session = table.sessions[CHEATER]
     hand = session.hand

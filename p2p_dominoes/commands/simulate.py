@@ -22,6 +22,7 @@ from p2p_dominoes.engine import (
     Match,
     Rules,
     action_text,
+    add_hand,
     describe,
     match_outcome,
     match_text,
@@ -142,10 +143,11 @@ class _HandPrinter:
         if self.verbose and not isinstance(action, Draw) and hand.history[-1][1] is action:
             print(f"    {describe(hand.line, lang, hand.rules.reads_end_total)}")
         if hand.result is not None:
-            scores = [s + p for s, p in zip(match.scores, hand.result.recorded, strict=True)]
+            void = hand.result.end is HandEnd.VOID
+            scores = match.scores if void else add_hand(hand.rules, match.scores, hand.result)
             print(f"  {result_text(hand.result, lang)}")
-            counted = match.counted_hands + (hand.result.end is not HandEnd.VOID)
-            outcome = match_outcome(hand.rules, scores, counted)
+            counted = match.counted_hands + (not void)
+            outcome = match_outcome(hand.rules, scores, counted, hand.result)
             print(f"  {match_text(outcome, scores, lang)}")
             print()
 

@@ -29,7 +29,10 @@ def pair_names(names: Sequence[str], lang: str = "en") -> tuple[str, str]:
 
 
 def _cap(text: str) -> str:
-    return text[:1].upper() + text[1:]
+    """The stand-in "seats 1 & 3" capitalised at a sentence's start (a name stays as it is)."""
+    if text.startswith(("seats ", "места ", "the ", "проигравшие")):
+        return text[:1].upper() + text[1:]
+    return text
 
 
 def _seat(seat: int, names: Sequence[str], lang: str) -> str:

@@ -9,7 +9,7 @@ import secrets
 import time
 from typing import Any, Final
 
-from p2p_dominoes.bots import Bot, bot_named
+from p2p_dominoes.bots import Bot, bot_named, default_bot_name
 from p2p_dominoes.cli import UsageError
 from p2p_dominoes.commands.arguments import SIMULATE_HANDS_LIMIT, int_between, output_file
 from p2p_dominoes.commands.rules_option import RULES_HELP, RulesOptionError, load_rules
@@ -98,7 +98,7 @@ def run(args: argparse.Namespace) -> int:
         rules = load_rules(args.rules, datetime.date.today(), data_dir())
     except RulesOptionError as exc:
         raise UsageError(str(exc)) from None
-    names = list(args.bot or ["random"])
+    names = list(args.bot or [default_bot_name(rules)])
     if len(names) > args.players:
         raise UsageError(f"{len(names)} bots given for {args.players} players")
     names += [names[-1]] * (args.players - len(names))

@@ -79,6 +79,7 @@ from p2p_dominoes.ui.web.snapshot import (
     chain,
     end_of,
     host_lobby_snapshot,
+    seat_scores,
     table_snapshot,
 )
 
@@ -180,7 +181,10 @@ class WebUI:
                 progress.last_result = event.result
                 progress.last_hand_number = event.number
                 progress.last_hands = [[t.key for t in tiles] for tiles in event.hands]
-                progress.history.append(list(event.scores))
+                rules = self.session.rules if self.session is not None else None
+                progress.history.append(
+                    seat_scores(rules, event.scores, len(names)) if rules else list(event.scores)
+                )
             elif isinstance(event, MatchEnded):
                 progress.match_over = True
                 progress.match_winner = event.outcome.winner

@@ -26,7 +26,7 @@ from p2p_dominoes.engine import (
     result_text,
     side_name,
 )
-from p2p_dominoes.engine.rules import MoveScoring
+from p2p_dominoes.engine.rules import MoveScoring, Rules
 from p2p_dominoes.engine.rules_text import describe_rules
 from p2p_dominoes.net.admission import LobbyState
 from p2p_dominoes.net.presence import Presence
@@ -242,7 +242,7 @@ def table_snapshot(
         "seat": seat,
         "rules": session.rules.name,
         "target": session.rules.target(session.players),
-        "scores": list(session.scores),
+        "scores": seat_scores(session.rules, session.scores, session.players),
         "history": progress.history,
         "hand_number": hand.number if hand is not None else 0,
         "phase": session.phase.value,
@@ -430,6 +430,13 @@ def code_json(code: TableCode | None) -> dict[str, Any] | None:
     return {"en": list(code.words("en")), "ru": list(code.words("ru")), "digits": code.digits}
 
 
+def seat_scores(rules: Rules, scores: Sequence[int], players: int) -> list[int]:
+    """Each seat's match total: with partners (Kozel) a seat shows its pair's."""
+    if rules.pairs and len(scores) == 2:
+        return [scores[seat % 2] for seat in range(players)]
+    return list(scores)
+
+
 def result_words(result: HandResult, names: Sequence[str], lang: str) -> str:
     """The hand's points in words, with names: "Ann went out: Bob's 8 + bot-1's 20 = 28 to Ann."
     (empty for an unfinished hand); the engine's sentence when the points are not that plain
@@ -437,6 +444,8 @@ def result_words(result: HandResult, names: Sequence[str], lang: str) -> str:
     if result.end is HandEnd.UNFINISHED:
         return ""
     winner = result.winner
+    if result.seat_pips:  # partners (Kozel): the engine names the pairs
+        return result_text(result, lang, names)
     if result.end is HandEnd.BLOCK and winner is None and not any(result.points):
         return _reason("blocked_tie", lang)
     if winner is None or result.end not in (HandEnd.DOMINO, HandEnd.BLOCK):

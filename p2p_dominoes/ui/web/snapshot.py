@@ -16,12 +16,14 @@ from p2p_dominoes.engine import (
     HandEnd,
     HandResult,
     Line,
+    MatchOutcome,
     Place,
     Play,
     SeatView,
     Side,
     describe,
     goal_text,
+    match_text,
     note_text,
     result_text,
     side_name,
@@ -33,6 +35,7 @@ from p2p_dominoes.net.presence import Presence
 from p2p_dominoes.session.events import Blame
 from p2p_dominoes.session.table import Phase, TableSession
 from p2p_dominoes.session.table_code import TableCode
+from p2p_dominoes.ui.web.kozel_sheet import SheetRow, sheet_json
 
 _REASONS = {
     "en": {
@@ -200,6 +203,10 @@ class TableProgress:
     match_over: bool = False
     match_winner: int | None = None
     match_draw: bool = False
+    match_outcome: MatchOutcome | None = None
+    """The match's end as the engine decided it (its pair and title under Kozel)."""
+    sheet: list[SheetRow] = field(default_factory=list)
+    """Kozel: every audited hand with the pairs' totals after it (the «Мы / Они» sheet)."""
     presence: Presence | None = None
     """Connections, turns and whom we wait for, as the runtime last reported them."""
     next_hand: int = 0
@@ -261,10 +268,12 @@ def table_snapshot(
         "alert": progress.alert,
         "log": progress.log[-60:],
         "end": _end_json(progress, lang, names),
+        "sheet": sheet_json(session.rules, seat, progress.sheet, names, lang, session.players),
         "match": {
             "over": progress.match_over,
             "winner": progress.match_winner,
             "draw": progress.match_draw,
+            **_pairs_match_json(progress, session, names, lang),
         },
         "turn": None,
         "line": [],
@@ -469,12 +478,45 @@ def result_words(result: HandResult, names: Sequence[str], lang: str) -> str:
     return _reason(key, lang, winner=names[winner], sum=total, points=result.points[winner])
 
 
+def _pairs_match_json(
+    progress: TableProgress, session: TableSession, names: Sequence[str], lang: str
+) -> dict[str, Any]:
+    """Under Kozel: the match's end in the engine's words (the goat pair and its title)."""
+    outcome = progress.match_outcome
+    if outcome is None or not outcome.pairs:
+        return {}
+    return {
+        "pairs": True,
+        "losers": list(outcome.losers),
+        "title": outcome.title,
+        "text": match_text(outcome, session.scores, lang, names),
+    }
+
+
 def _end_json(
     progress: TableProgress, lang: str, names: Sequence[str] = ()
 ) -> dict[str, Any] | None:
     result = progress.last_result
     if result is None:
         return None
+    if result.seat_pips:  # Kozel: the pairs' amounts, each seat shown with its pair's
+        return {
+            "words": result_text(result, lang, names),
+            "text": result_text(result, lang, names),
+            "hand_number": progress.last_hand_number,
+            "end": result.end.value,
+            "pairs": True,
+            "winner": result.winner,
+            "points": [result.points[seat % 2] for seat in range(len(result.seat_pips))],
+            "pips": list(result.seat_pips),
+            "pair_points": list(result.points),
+            "pair_pips": list(result.pips),
+            "ceremonies": list(result.ceremonies),
+            "title": result.title,
+            "arithmetic": result.arithmetic(),
+            "hands": progress.last_hands,
+            "audit": "clean",
+        }
     return {
         "words": result_words(result, names, lang) if names else "",
         "text": result_text(result, lang, names),

@@ -268,7 +268,7 @@ def table_snapshot(
         "alert": progress.alert,
         "log": progress.log[-60:],
         "end": _end_json(progress, lang, names),
-        "sheet": sheet_json(session.rules, seat, progress.sheet, names, lang, session.players),
+        "sheet": sheet_json(session.rules, seat or 0, progress.sheet, names, lang, session.players),
         "match": {
             "over": progress.match_over,
             "winner": progress.match_winner,

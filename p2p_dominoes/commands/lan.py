@@ -621,7 +621,7 @@ def run_demo(args: argparse.Namespace) -> int:
         "--name",
         "bot-0",
         "--bot",
-        "random",
+        default_bot_name(rules),
         "--players",
         str(args.players),
         "--bots",

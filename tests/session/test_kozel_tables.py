@@ -4,12 +4,18 @@ scores and the ceremonies from public plays alike, and the transcript verifies a
 
 from __future__ import annotations
 
+from p2p_dominoes.bots import partner_bot
 from p2p_dominoes.engine import PRESETS, TILES, replay
+from p2p_dominoes.session import Identity, Transcript, default_registry, new_table_nonce
+from p2p_dominoes.session.local import LocalTable
+from p2p_dominoes.session.table import Phase, TableSession
 from p2p_dominoes.session.verify import verify_transcript
 from tests.session.tables import play_table
 from tests.session.test_lead_claims import claims
+from tests.session.test_resume_v2 import KeptKeys, step_until
 
 ONE_ONE = next(t for t in TILES if t.text == "[1|1]")
+NAMES = ["Ann", "Bob", "Cid", "Dan"]
 
 
 def test_a_whole_kozel_match_is_played_by_pairs_and_verifies() -> None:
@@ -85,3 +91,52 @@ def test_a_kozel_match_with_the_ceremonies_wipes_the_winner_and_verifies() -> No
     )
     report = verify_transcript(played.sessions[2].transcript.to_bytes())
     assert report.ok and report.scores == ended.scores
+
+
+def test_a_partner_who_comes_back_from_his_transcript_mid_hand_keeps_the_pairs_scores() -> None:
+    """Cid (seat 2) is rebuilt from his transcript in the turns of hand 2, as `resume` does,
+    with the pairs' totals of hand 1 already written; the match goes on to the same end."""
+    ids = [Identity.generate() for _ in range(4)]
+    nonces = [new_table_nonce() for _ in range(4)]
+    table = LocalTable.create(
+        PRESETS["kozel"],
+        NAMES,
+        [partner_bot] * 4,
+        seed=3,
+        max_hands=2,
+        identities=ids,
+        nonces=nonces,
+    )
+    keys = KeptKeys()
+    table.sessions[2]._hand_keys = keys
+    for seat, session in enumerate(table.sessions):
+        table._broadcast(seat, session.start())
+    old = table.sessions[2]
+
+    def in_hand_two() -> bool:
+        hand = old.hand
+        return hand is not None and hand.number == 2 and old.phase is Phase.TURNS
+
+    assert step_until(table, in_hand_two)
+    written = old.scores
+    assert len(written) == 2  # us and them, after hand 1
+    entries = old.transcript.entries
+    resumed = TableSession(
+        Transcript(entries[0].envelope, default_registry()),
+        2,
+        ids[2],
+        hand_keys=keys,
+        table_nonce=nonces[2],
+    )
+    for entry in entries[1:]:
+        resumed.admit(entry.envelope)
+    assert resumed.scores == written and resumed.phase is Phase.TURNS
+    table.sessions[2] = resumed
+    table._broadcast(2, resumed.start())
+    step_until(table, lambda: all(s.finished for s in table.sessions))
+    assert table.blames == [None] * 4
+    assert len({s.scores for s in table.sessions}) == 1
+    data = table.sessions[0].transcript.to_bytes()
+    assert data == resumed.transcript.to_bytes()
+    report = verify_transcript(data)
+    assert report.ok and report.hands == 2 and report.scores == resumed.scores

@@ -164,6 +164,8 @@ def report_summary(report: VerifyReport) -> dict[str, Any]:
             "winner": outcome.winner,
             "draw": outcome.draw,
             "limit_reached": report.limit_reached,
+            "losers": list(outcome.losers),
+            "title": outcome.title,
         },
         "head": report.head.hex(),
         "table_code": None if report.code is None else code_summary(report.code),

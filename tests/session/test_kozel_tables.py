@@ -5,6 +5,7 @@ scores and the ceremonies from public plays alike, and the transcript verifies a
 from __future__ import annotations
 
 from p2p_dominoes.bots import partner_bot
+from p2p_dominoes.commands.verify import report_summary
 from p2p_dominoes.engine import PRESETS, TILES, replay
 from p2p_dominoes.session import Identity, Transcript, default_registry, new_table_nonce
 from p2p_dominoes.session.local import LocalTable
@@ -42,6 +43,8 @@ def test_a_whole_kozel_match_is_played_by_pairs_and_verifies() -> None:
     report = verify_transcript(transcripts.pop())
     assert report.ok and report.complete and report.scores == scores
     assert report.outcome is not None and report.outcome.losers == (loser,)
+    shown = report_summary(report)["match"]  # verify --json
+    assert shown["losers"] == [loser] and shown["title"] == "goat" and shown["winner"] == 1 - loser
 
 
 def test_only_the_holder_of_1_1_shows_a_tile_before_the_lead() -> None:

@@ -233,11 +233,11 @@ def _print_report(report: SimulationReport) -> None:
     )
     if report.matches:
         print(f"matches {report.matches}: {report.matches_drawn} drawn")
-    for seat in range(report.players):
-        line = (
-            f"  {seat_name(seat)} ({report.bots[seat]}): {report.hands_won[seat]} hands won, "
-            f"{report.points[seat]} points"
-        )
+    pairs = len(report.hands_won) != report.players  # partners: one line per pair
+    for seat in range(len(report.hands_won)):
+        who = f"seats {seat + 1} & {seat + 3}" if pairs else seat_name(seat)
+        bots = f"{report.bots[seat]}, {report.bots[seat + 2]}" if pairs else report.bots[seat]
+        line = f"  {who} ({bots}): {report.hands_won[seat]} hands won, {report.points[seat]} points"
         if report.matches:
             line += f", {report.matches_won[seat]} matches won"
         print(line)

@@ -122,9 +122,9 @@ def simulate(
         players,
         list(bot_names),
         seed,
-        hands_won=[0] * players,
-        points=[0] * players,
-        matches_won=[0] * players,
+        hands_won=[0] * rules.units(players),  # per pair when partners play
+        points=[0] * rules.units(players),
+        matches_won=[0] * rules.units(players),
     )
     match = Match(rules, players)
     started = time.perf_counter()

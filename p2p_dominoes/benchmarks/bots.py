@@ -1,9 +1,11 @@
 """How strong a bot is: bot A against bot B over many hands, seats rotated, with 95 % intervals.
 
 Strength is measured here, never asserted by tests. Bot A takes one seat and bot B every other;
-each new match moves A one seat on, so every seat order is played about equally. A hand is won
-by the seat that went out or won the block (a blocked hand with no winner is won by nobody); a
-match by the seat the match outcome names. Decision times are those of bot A only.
+each new match moves A one seat on, so every seat order is played about equally. With partners
+(Kozel) A plays both seats of a pair and B the other pair, A's pair changing on each match. A
+hand is won by the unit (seat or pair) that went out or won the block (a blocked hand with no
+winner is won by nobody); a match by the unit the match outcome names. Decision times are those
+of bot A only.
 """
 
 from __future__ import annotations
@@ -52,6 +54,9 @@ class BotDuel:
     hands_by_seat: list[int] = field(default_factory=list)
     decision_seconds: list[float] = field(default_factory=list)
 
+    units: int = 0
+    """Scoring units: the players, or 2 when A's pair plays B's pair."""
+
     @property
     def hand_win_rate(self) -> float:
         return self.hands_won / self.hands if self.hands else 0.0
@@ -80,7 +85,7 @@ class BotDuel:
             "hands_won": self.hands_won,
             "hand_win_rate": round(self.hand_win_rate, 4),
             "hand_win_ci95": [round(x, 4) for x in wilson_interval(self.hands_won, self.hands)],
-            "fair_share": round(1 / self.players, 4),
+            "fair_share": round(1 / self.units, 4),
             "matches": self.matches,
             "matches_won": self.matches_won,
             "match_win_rate": round(self.match_win_rate, 4),
@@ -117,23 +122,28 @@ def duel(
     """Play `hands` hands of `rules` (whole matches, then a last one cut short): A against B."""
     rules.check_players(players)
     result = BotDuel(bot[0], against[0], rules.name, players, seed, hands_by_seat=[0] * players)
+    result.units = rules.units(players)
     timed = _timed(bot[1], result.decision_seconds)
     rng = random.Random(seed)
     seat_of_a = 0
     while result.hands < hands:
-        bots = [timed if s == seat_of_a else against[1] for s in range(players)]
+        # With partners A plays both seats of one pair (0 and 2, then 1 and 3), B the other.
+        unit_of_a = rules.unit_of(seat_of_a)
+        seats_of_a = [s for s in range(players) if rules.unit_of(s) == unit_of_a]
+        bots = [timed if s in seats_of_a else against[1] for s in range(players)]
         bot_rngs = [random.Random(f"{seed}/{result.matches}/{s}") for s in range(players)]
         match = Match(rules, players)
         while not match.outcome.over and result.hands < hands:
             played = play_hand(match, rng, bots, bot_rngs)
             assert played.result is not None
             result.hands += 1
-            result.hands_by_seat[seat_of_a] += 1
-            result.hands_won += played.result.winner == seat_of_a
-            result.points += played.result.recorded[seat_of_a]
+            for s in seats_of_a:
+                result.hands_by_seat[s] += 1
+            result.hands_won += played.result.winner == unit_of_a
+            result.points += played.result.recorded[unit_of_a]
         if match.outcome.over:
             result.matches += 1
-            result.matches_won += match.outcome.winner == seat_of_a
+            result.matches_won += match.outcome.winner == unit_of_a
         seat_of_a = (seat_of_a + 1) % players
     return result
 
@@ -157,13 +167,19 @@ def run_bots_bench(
     m_low, m_high = wilson_interval(result.matches_won, result.matches)
     mean_ms, p95_ms = result.ms_per_decision()
     seats = ", ".join(f"{n} in seat {s + 1}" for s, n in enumerate(result.hands_by_seat))
-    out(
-        f"bots: {bot[0]} against {players - 1} × {against[0]}, {rules.name}, {players} players, "
-        f"seed {seed} (A's seat moves on each match: {seats})"
-    )
+    if rules.pairs:
+        out(
+            f"bots: a pair of {bot[0]} against a pair of {against[0]}, {rules.name}, "
+            f"{players} players, seed {seed} (A's pair changes on each match: {seats})"
+        )
+    else:
+        out(
+            f"bots: {bot[0]} against {players - 1} × {against[0]}, {rules.name}, "
+            f"{players} players, seed {seed} (A's seat moves on each match: {seats})"
+        )
     out(
         f"  hands won: {result.hands_won} of {result.hands} = {100 * result.hand_win_rate:.1f} % "
-        f"(95 %: {100 * low:.1f}–{100 * high:.1f} %; fair share {100 / players:.0f} %)"
+        f"(95 %: {100 * low:.1f}–{100 * high:.1f} %; fair share {100 / result.units:.0f} %)"
     )
     out(
         f"  matches won: {result.matches_won} of {result.matches} = "

@@ -1,4 +1,5 @@
-"""The `random` and `greedy` strategies."""
+"""The `random` and `greedy` strategies, and the registry of every strategy (`partner` lives
+in its own module)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,9 @@ import random
 from collections.abc import Callable
 from typing import Final
 
+from p2p_dominoes.bots.partner import partner_bot
 from p2p_dominoes.engine import DRAW, PASS, SKIP, Action, InvalidRecord, MoveScoring, SeatView
+from p2p_dominoes.engine.rules import Rules
 from p2p_dominoes.engine.turns import placement_points
 
 Bot = Callable[[SeatView, random.Random], Action]
@@ -47,7 +50,12 @@ def _no_play(view: SeatView) -> Action:
     return SKIP if view.can_skip() else PASS
 
 
-BOTS: Final[dict[str, Bot]] = {"random": random_bot, "greedy": greedy_bot}
+BOTS: Final[dict[str, Bot]] = {"random": random_bot, "greedy": greedy_bot, "partner": partner_bot}
+
+
+def default_bot_name(rules: Rules) -> str:
+    """The strategy a table's bots play unless told: `partner` when partners play (Kozel)."""
+    return "partner" if rules.pairs else "random"
 
 
 def bot_named(name: str) -> Bot:

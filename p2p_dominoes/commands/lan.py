@@ -19,7 +19,7 @@ from typing import Any, Final, TypeVar
 
 import trio
 
-from p2p_dominoes.bots import BOTS, bot_named
+from p2p_dominoes.bots import BOTS, bot_named, default_bot_name
 from p2p_dominoes.cli import Interrupted, UsageError
 from p2p_dominoes.commands.arguments import (
     PortBusy,
@@ -496,7 +496,7 @@ def run_host(args: argparse.Namespace) -> int:
     options = _options(args)
     _mention_unfinished(options)
     table = args.table or fitted_name(f"{options.name}'s table")
-    bot = args.bot or "random"
+    bot = args.bot or default_bot_name(rules)
     desk = options.ui if _asks(args) and isinstance(options.ui, TextUI) else None
 
     async def main() -> int:
@@ -621,7 +621,7 @@ def run_demo(args: argparse.Namespace) -> int:
         "--name",
         "bot-0",
         "--bot",
-        "random",
+        default_bot_name(rules),
         "--players",
         str(args.players),
         "--bots",

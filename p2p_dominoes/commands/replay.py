@@ -118,8 +118,8 @@ def replay_summary(outcome: Replay, lang: str) -> dict[str, Any]:
             "winner": result.winner,
             "points": list(result.points),
             "pips": list(result.pips),
-            "ceremonies": [],
-            "title": None,
+            "ceremonies": list(result.ceremonies),
+            "title": result.title,
             "move_points": list(result.move_points),
             "bonuses": list(result.bonuses),
             "tallies": [list(t) for t in result.tallies],
@@ -133,7 +133,7 @@ def replay_summary(outcome: Replay, lang: str) -> dict[str, Any]:
             "winner": match.winner if match else None,
             "draw": bool(match and match.draw),
             "losers": list(match.losers) if match else [],
-            "title": None,
+            "title": match.title if match else None,
         },
     }
 

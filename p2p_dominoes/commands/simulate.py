@@ -9,7 +9,7 @@ import secrets
 import time
 from typing import Any, Final
 
-from p2p_dominoes.bots import Bot, bot_named
+from p2p_dominoes.bots import Bot, bot_named, default_bot_name
 from p2p_dominoes.cli import UsageError
 from p2p_dominoes.commands.arguments import SIMULATE_HANDS_LIMIT, int_between, output_file
 from p2p_dominoes.commands.rules_option import RULES_HELP, RulesOptionError, load_rules
@@ -22,6 +22,7 @@ from p2p_dominoes.engine import (
     Match,
     Rules,
     action_text,
+    add_hand,
     describe,
     match_outcome,
     match_text,
@@ -97,7 +98,7 @@ def run(args: argparse.Namespace) -> int:
         rules = load_rules(args.rules, datetime.date.today(), data_dir())
     except RulesOptionError as exc:
         raise UsageError(str(exc)) from None
-    names = list(args.bot or ["random"])
+    names = list(args.bot or [default_bot_name(rules)])
     if len(names) > args.players:
         raise UsageError(f"{len(names)} bots given for {args.players} players")
     names += [names[-1]] * (args.players - len(names))
@@ -142,10 +143,11 @@ class _HandPrinter:
         if self.verbose and not isinstance(action, Draw) and hand.history[-1][1] is action:
             print(f"    {describe(hand.line, lang, hand.rules.reads_end_total)}")
         if hand.result is not None:
-            scores = [s + p for s, p in zip(match.scores, hand.result.recorded, strict=True)]
+            void = hand.result.end is HandEnd.VOID
+            scores = match.scores if void else add_hand(hand.rules, match.scores, hand.result)
             print(f"  {result_text(hand.result, lang)}")
-            counted = match.counted_hands + (hand.result.end is not HandEnd.VOID)
-            outcome = match_outcome(hand.rules, scores, counted)
+            counted = match.counted_hands + (not void)
+            outcome = match_outcome(hand.rules, scores, counted, hand.result)
             print(f"  {match_text(outcome, scores, lang)}")
             print()
 
@@ -231,11 +233,11 @@ def _print_report(report: SimulationReport) -> None:
     )
     if report.matches:
         print(f"matches {report.matches}: {report.matches_drawn} drawn")
-    for seat in range(report.players):
-        line = (
-            f"  {seat_name(seat)} ({report.bots[seat]}): {report.hands_won[seat]} hands won, "
-            f"{report.points[seat]} points"
-        )
+    pairs = len(report.hands_won) != report.players  # partners: one line per pair
+    for seat in range(len(report.hands_won)):
+        who = f"seats {seat + 1} & {seat + 3}" if pairs else seat_name(seat)
+        bots = f"{report.bots[seat]}, {report.bots[seat + 2]}" if pairs else report.bots[seat]
+        line = f"  {who} ({bots}): {report.hands_won[seat]} hands won, {report.points[seat]} points"
         if report.matches:
             line += f", {report.matches_won[seat]} matches won"
         print(line)

@@ -128,6 +128,10 @@ def match_state(report: VerifyReport, lang: str = "en") -> str:
         if outcome.winner is None:
             return "матч окончен вничью" if ru else "match complete, drawn"
         winner = seat_name(outcome.winner, report.names, lang)
+        if outcome.pairs:  # Kozel: the pair that did not become the goat
+            from p2p_dominoes.engine.kozel_text import pair_name
+
+            winner = pair_name(outcome.winner, report.names, lang)
         return f"матч окончен, победитель — {winner}" if ru else f"match complete, won by {winner}"
     if report.limit_reached:
         assert report.max_hands is not None
@@ -160,6 +164,8 @@ def report_summary(report: VerifyReport) -> dict[str, Any]:
             "winner": outcome.winner,
             "draw": outcome.draw,
             "limit_reached": report.limit_reached,
+            "losers": list(outcome.losers),
+            "title": outcome.title,
         },
         "head": report.head.hex(),
         "table_code": None if report.code is None else code_summary(report.code),

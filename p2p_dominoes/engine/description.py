@@ -128,6 +128,8 @@ def _sentence_start(seat: int, names: Sequence[str], lang: str) -> str:
 
 def scores_text(scores: Sequence[int], names: Sequence[str] = ()) -> str:
     """The scores, each after its player's name when the names are known: "Ann 12, Bob 5"."""
+    if len(names) == 4 and len(scores) == 2:  # partners: "Ann & Cid 12, Bob & Dan 40"
+        names = [f"{names[0]} & {names[2]}", f"{names[1]} & {names[3]}"]
     if len(names) != len(scores):
         return ", ".join(map(str, scores))
     return ", ".join(f"{name} {score}" for name, score in zip(names, scores, strict=True))
@@ -168,6 +170,10 @@ def result_text(result: HandResult, lang: str = "en", names: Sequence[str] = ())
     ru = _is_ru(lang)
     if result.end is HandEnd.UNFINISHED:
         return "Сдача не окончена." if ru else "The hand is unfinished."
+    if result.seat_pips and result.end in (HandEnd.DOMINO, HandEnd.BLOCK):  # Kozel's pairs
+        from p2p_dominoes.engine.kozel_text import pairs_result_text
+
+        return pairs_result_text(result, lang, names)
     if result.end is HandEnd.VOID:
         if ru:
             return (
@@ -186,7 +192,13 @@ def result_text(result: HandResult, lang: str = "en", names: Sequence[str] = ())
     ):
         return _play_points_text(result, lang, names)
     if result.scoring is not HandScoring.LEADER_TAKES:
-        return _penalty_text(result, lang, names) + _minimum_text(result, lang)
+        from p2p_dominoes.engine.kozel_text import ceremonies_text
+
+        return (
+            _penalty_text(result, lang, names)
+            + _minimum_text(result, lang)
+            + ceremonies_text(result, lang, names)
+        )
     if result.end is HandEnd.DOMINO:
         assert result.winner is not None
         who = seat_name(result.winner, names, lang)
@@ -321,6 +333,10 @@ def match_text(
 ) -> str:
     """The state of the match after a hand, naming the winner (and the losers who reached a
     target that loses) once it is over."""
+    if outcome.pairs:  # Kozel: "us and them", the goat pair and its title
+        from p2p_dominoes.engine.kozel_text import pairs_match_text
+
+        return pairs_match_text(outcome, scores, lang, names)
     ru = _is_ru(lang)
     listed = scores_text(scores, names)
     if not outcome.over:

@@ -173,7 +173,9 @@ class HandState(TurnMachine):
     def _score(self) -> None:
         pips = [pips_in(h) for h in self.hands]
         if self._plain:
-            self.result = score_hand(self.rules, self.end or _BLOCK, pips, self.closer)
+            self.result = score_hand(
+                self.rules, self.end or _BLOCK, pips, self.closer, history=self.history
+            )
             return
         luck = self.rules.move_scoring is MoveScoring.LUCK
         self.result = score_hand(
@@ -184,6 +186,7 @@ class HandState(TurnMachine):
             self.move_points if self.rules.move_scoring is not MoveScoring.NONE else (),
             self.luck_tallies() if luck else (),
             self.reached,
+            self.history,
         )
 
     def _play(self, seat: int, play: Play) -> None:
@@ -308,7 +311,8 @@ class HandState(TurnMachine):
         if self.result is not None:
             return self.result
         pips = tuple(pips_in(h) for h in self.hands)
-        return HandResult(_UNFINISHED, None, (0,) * self.players, pips)
+        units = self.rules.units(self.players)
+        return HandResult(_UNFINISHED, None, (0,) * units, pips)
 
 
 def _deal_defect(hands: Sequence[Sequence[Tile]], boneyard: Sequence[Tile]) -> str:

@@ -16,7 +16,13 @@ from p2p_dominoes.engine.opening import (
     unclaimed_opening,
 )
 from p2p_dominoes.engine.rules import Rules
-from p2p_dominoes.engine.scoring import HandEnd, HandResult, MatchOutcome, match_outcome
+from p2p_dominoes.engine.scoring import (
+    HandEnd,
+    HandResult,
+    MatchOutcome,
+    add_hand,
+    match_outcome,
+)
 from p2p_dominoes.engine.tiles import Tile
 
 # Enum members as module constants: Python 3.11 does not specialise attribute loads on a
@@ -27,15 +33,17 @@ _VOID: Final = HandEnd.VOID
 class Match:
     """Scores across hands; opens each hand with the opener the rules name.
 
+    Scores are per unit: one per seat, or one per pair when partners play (Kozel).
     A void hand (redealt) scores nothing, is not counted, and is not "the previous hand": the
     redeal opens as if it had not been played."""
 
     def __init__(self, rules: Rules, players: int, scores: Sequence[int] | None = None) -> None:
         self.rules = rules
         self.players = rules.check_players(players)
-        self.scores = list(scores) if scores is not None else [0] * players
-        if len(self.scores) != players or any(type(s) is not int for s in self.scores):
-            raise InvalidRecord(f"scores must be {players} integers")
+        units = rules.units(players)
+        self.scores = list(scores) if scores is not None else [0] * units
+        if len(self.scores) != units or any(type(s) is not int for s in self.scores):
+            raise InvalidRecord(f"scores must be {units} integers")
         self.results: list[HandResult] = []
         """Every finished hand's result, void ones included, in order."""
         self.openers: list[int | None] = []
@@ -110,16 +118,23 @@ class Match:
             self.openers.append(None)
             return None
         hand = HandState(self.rules, hands, boneyard, found.seat, found.must_lead)
-        hand.match_scores = tuple(self.scores)
+        hand.match_scores = self.seat_scores
         self.openers.append(found.seat)
         return hand
+
+    @property
+    def seat_scores(self) -> tuple[int, ...]:
+        """Each seat's match total (its pair's, when partners play)."""
+        if not self.rules.pairs:
+            return tuple(self.scores)
+        return tuple(self.scores[seat % 2] for seat in range(self.players))
 
     def void_hand(self) -> MatchOutcome:
         """Record a hand void before any turn (no ranked tile dealt, fallback redeal)."""
         if len(self.openers) == len(self.results):
             self._check_can_start()
             self.openers.append(None)
-        pips = (0,) * self.players
+        pips = (0,) * len(self.scores)
         self.results.append(HandResult(_VOID, None, pips, pips))
         return self.outcome
 
@@ -136,9 +151,19 @@ class Match:
         self.results.append(result)
         if result.end is _VOID:
             return self.outcome
-        for unit, points in enumerate(result.recorded):
-            self.scores[unit] += points
+        self.scores = list(add_hand(self.rules, self.scores, result))
         self.counted_hands += 1
-        self.previous = PreviousHands(opener, result.winner)
-        self.outcome = match_outcome(self.rules, self.scores, self.counted_hands)
+        self.previous = PreviousHands(opener, _lead_seat(result))
+        self.outcome = match_outcome(self.rules, self.scores, self.counted_hands, result)
         return self.outcome
+
+
+def _lead_seat(result: HandResult) -> int | None:
+    """The seat a "previous winner" opening rule means: the winner, or with partners the seat
+    that went out (at a block, the winning pair's seat with fewer pips)."""
+    if not result.seat_pips or result.winner is None:
+        return result.winner
+    if result.closer is not None:
+        return result.closer
+    first, second = result.winner, result.winner + 2
+    return first if result.seat_pips[first] <= result.seat_pips[second] else second

@@ -16,7 +16,13 @@ from p2p_dominoes.engine.hand import HandState
 from p2p_dominoes.engine.line import Place, Side
 from p2p_dominoes.engine.opening import best_of, rank_list
 from p2p_dominoes.engine.rules import Rules
-from p2p_dominoes.engine.scoring import HandEnd, HandResult, MatchOutcome, match_outcome
+from p2p_dominoes.engine.scoring import (
+    HandEnd,
+    HandResult,
+    MatchOutcome,
+    add_hand,
+    match_outcome,
+)
 from p2p_dominoes.engine.tiles import Tile, parse_tile, tiles_in
 from p2p_dominoes.engine.turns import TurnNote
 
@@ -95,13 +101,15 @@ def parse_record(data: object) -> HandRecord:
     if not isinstance(data["boneyard"], list):
         raise InvalidRecord("'boneyard' must be a list of tiles")
     boneyard = tuple(parse_tile(t) for t in data["boneyard"])
-    scores = data.get("scores", [0] * players)
+    units = rules.units(players)  # one score per pair when partners play
+    scores = data.get("scores", [0] * units)
     if (
         not isinstance(scores, list)
-        or len(scores) != players
+        or len(scores) != units
         or not all(type(s) is int and abs(s) <= _MAX_SCORE for s in scores)
     ):
-        raise InvalidRecord(f"'scores' must be {players} integers")
+        what = "integers, one per pair" if rules.pairs else "integers"
+        raise InvalidRecord(f"'scores' must be {units} {what}")
     opener = data["opener"]
     if type(opener) is not int or not 0 <= opener < players:
         raise InvalidRecord(f"'opener' must be a seat number from 0 to {players - 1}")
@@ -274,7 +282,11 @@ def replay(record: HandRecord, lang: str = "en") -> Replay:
     """Validate and replay every action; an illegal one raises InvalidRecord naming it."""
     must_lead = _claimed_lead(record)
     state = HandState(record.rules, record.hands, record.boneyard, record.opener, must_lead)
-    state.match_scores = record.scores
+    state.match_scores = (
+        tuple(record.scores[seat % 2] for seat in range(len(record.hands)))
+        if record.rules.pairs
+        else record.scores
+    )
     out = Replay(state, record)
     for index, raw in enumerate(record.actions):
         seat = raw["seat"]
@@ -294,9 +306,9 @@ def replay(record: HandRecord, lang: str = "en") -> Replay:
         )
         out.steps.append(ReplayStep(index, seat, action, drawn, board, tuple(state.notes)))
     result = state.outcome()
-    out.scores = tuple(s + p for s, p in zip(record.scores, result.recorded, strict=True))
     finished = state.result is not None and state.result.end is not HandEnd.VOID
-    out.match = match_outcome(record.rules, out.scores, record.hand) if finished else None
+    out.scores = add_hand(record.rules, record.scores, result) if finished else record.scores
+    out.match = match_outcome(record.rules, out.scores, record.hand, result) if finished else None
     return out
 
 

@@ -93,6 +93,8 @@ class Doubles(StrEnum):
 
 
 class Teams(StrEnum):
+    """Whether seats play alone or in pairs («мы и они»)."""
+
     NONE = "none"
     OPPOSITE_PAIRS = "opposite-pairs"  # seats 0+2 against 1+3
 
@@ -281,7 +283,7 @@ FIELDS: Final[tuple[FieldSpec, ...]] = (
     _bool("double_closes_ray", False, "X1"),
     _bool("fish_counts", True, "E1"),
     _bool("end_when_boneyard_empty", False),
-    _enum("teams", Teams, Teams.NONE, plays=("none",), switch="K0"),
+    _enum("teams", Teams, Teams.NONE, switch="K0"),
     _enum(
         "hand_scoring",
         HandScoring,
@@ -298,10 +300,10 @@ FIELDS: Final[tuple[FieldSpec, ...]] = (
     _enum("goal", Goal, Goal.REACH_WINS, switch="S5"),
     _int("hands_limit", 0, 0, 10_000, "S5"),
     _enum("target_check", TargetCheck, TargetCheck.HAND_END),
-    _bool("general", False, "C1", later=True),
-    _bool("admiral", False, "C2", later=True),
-    _bool("snotty_goat", False, "C3", later=True),
-    _bool("winner_reset", False, "C4", later=True),
+    _bool("general", False, "C1"),
+    _bool("admiral", False, "C2"),
+    _bool("snotty_goat", False, "C3"),
+    _bool("winner_reset", False, "C4"),
 )
 FIELD: Final[Mapping[str, FieldSpec]] = {spec.name: spec for spec in FIELDS}
 FIRST_VERSION_FIELDS: Final = 11
@@ -427,7 +429,26 @@ class Rules:
             and self.min_record == 0
             and self.move_scoring is MoveScoring.NONE
             and not self.domino_bonus
+            and self.teams is Teams.NONE
         )
+
+    @functools.cached_property
+    def pairs(self) -> bool:
+        """Partners opposite: pair 0 = seats 0 and 2, pair 1 = seats 1 and 3 (Kozel)."""
+        return self.teams is Teams.OPPOSITE_PAIRS
+
+    def units(self, players: int) -> int:
+        """How many scores a match keeps: one per pair, or one per seat."""
+        return 2 if self.pairs else players
+
+    def unit_of(self, seat: int) -> int:
+        """The unit (pair or seat) that `seat` scores for."""
+        return seat % 2 if self.pairs else seat
+
+    @functools.cached_property
+    def ceremonies(self) -> tuple[str, ...]:
+        """The title ceremonies that are on (`general`, `admiral`, `snotty_goat`)."""
+        return tuple(n for n in ("general", "admiral", "snotty_goat") if getattr(self, n))
 
     @functools.cached_property
     def records_pips(self) -> bool:
@@ -678,8 +699,51 @@ THREES_LUCK: Final = _preset(
 luck, 5 / 7 / 8 / 10 win points and 5 penalty points a tile; one hand, the winner takes the
 difference."""
 
+_KOZEL_VALUES: Final[dict[str, Any]] = dict(
+    hand_sizes=[[4, 7]],
+    reserve=0,
+    drawing="never",
+    play_drawn_at_once=False,
+    first_opener="assigned-double",
+    next_opener="assigned-double",
+    next_fallback="heaviest-tile",
+    assigned_double=1,
+    block_scoring="lowest-takes",
+    teams="opposite-pairs",
+    hand_scoring="losers-own",
+    min_record=13,
+    goal="reach-loses",
+    targets=[[4, 101]],
+)
+
+KOZEL: Final = _preset(name="kozel", **_KOZEL_VALUES)
+"""Kozel («Козёл», seed 003): four in two pairs, partners opposite; the whole set is dealt, no
+boneyard, pass when stuck; 1:1 opens every hand; the losing pair records its pips, under 13 is not
+written; the pair that reaches 101 is the goat. The old ceremonies are off."""
+
+KOZEL_CEREMONIES: Final = _preset(
+    name="kozel-ceremonies",
+    **_KOZEL_VALUES,
+    general=True,
+    admiral=True,
+    snotty_goat=True,
+    winner_reset=True,
+)
+"""Kozel with the old ceremonies on: General, Admiral, Snotty goat, and the winner's total wiped."""
+
 PRESETS: Final[dict[str, Rules]] = {
-    r.name: r for r in (DRAW, DRAW_UNTIL_PLAY, BLOCK, HOUSE, FIVES, THREES, THREES_LUCK)
+    r.name: r
+    for r in (
+        DRAW,
+        DRAW_UNTIL_PLAY,
+        BLOCK,
+        HOUSE,
+        FIVES,
+        THREES,
+        THREES_LUCK,
+        KOZEL,
+        KOZEL_CEREMONIES,
+    )
 }
 
 

@@ -214,6 +214,8 @@ PRESET_LABELS: Final[dict[str, Words]] = {
     "fives": W("Пятерное домино", "Fives"),
     "threes": W("Тройное домино", "Threes"),
     "threes-luck": W("Тройное домино на счастье", "Threes for luck"),
+    "kozel": W("Козёл", "Kozel (the goat)"),
+    "kozel-ceremonies": W("Козёл со старыми церемониями", "Kozel with the old ceremonies"),
 }
 
 

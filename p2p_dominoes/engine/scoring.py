@@ -10,9 +10,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Final, NamedTuple
+from typing import TYPE_CHECKING, Final, NamedTuple
 
 from p2p_dominoes.engine.rules import BlockScoring, Goal, HandScoring, Rules
+
+if TYPE_CHECKING:
+    from p2p_dominoes.engine.actions import Action
 
 
 class HandEnd(StrEnum):
@@ -72,6 +75,14 @@ class HandResult(NamedTuple):
     block_scoring: BlockScoring = _BLOCK_LOWEST_TAKES_DIFFERENCE
     during_play: DuringPlay | None = None
     """What was scored during play (Fives, Threes, Threes for luck); None for other rules."""
+    ceremonies: tuple[str, ...] = ()
+    """The enabled ceremonies this hand's ending triggered, most senior first (Kozel)."""
+    title: str | None = None
+    """The most senior of `ceremonies`: the losing unit's title for this hand."""
+    seat_pips: tuple[int, ...] = ()
+    """With partners, the pips left in each seat's hand (`pips` are the pairs' sums)."""
+    winner_reset: bool = False
+    """A ceremony triggered with the winner reset on: the winner's match total becomes 0."""
 
     @property
     def move_points(self) -> tuple[int, ...]:
@@ -133,20 +144,94 @@ def score_hand(
     move_points: Sequence[int] = (),
     tallies: Sequence[tuple[int, int]] = (),
     reached: int | None = None,
+    history: Sequence[tuple[int, Action]] = (),
 ) -> HandResult:
-    """The result of a hand that ended by `end` with `pips` left per unit; `move_points` and
-    `tallies` are what was scored during play, `reached` the seat that reached its target."""
-    units = len(pips)
+    """The result of a hand that ended by `end` with `pips` left per seat; `move_points` and
+    `tallies` are what was scored during play, `reached` the seat that reached its target,
+    `history` the hand's actions (read only when a ceremony is on).
+
+    With partners every amount is the pair's: pips, move points and tallies are summed per
+    pair, and the winner is a pair (`closer` stays the seat that went out)."""
     if rules.plain_scoring and end is _DOMINO:  # the first version's rule, fast
         assert closer is not None
         return score_domino(closer, pips)
+    if rules.pairs:
+        return _pairs_hand(rules, end, pips, closer, move_points, tallies, reached, history)
+    result = _score_units(rules, end, pips, closer, closer, move_points, tallies, reached)
+    if rules.ceremonies and end is _DOMINO:
+        return _with_ceremonies(rules, result, history)
+    return result
+
+
+def _pairs_hand(
+    rules: Rules,
+    end: HandEnd,
+    pips: Sequence[int],
+    closer: int | None,
+    move_points: Sequence[int],
+    tallies: Sequence[tuple[int, int]],
+    reached: int | None,
+    history: Sequence[tuple[int, Action]],
+) -> HandResult:
+    """A hand scored by pairs (seats 0+2 against 1+3): the seats' amounts summed per pair."""
+
+    def summed(values: Sequence[int]) -> list[int]:
+        return [values[0] + values[2], values[1] + values[3]] if values else []
+
+    pair_tallies = (
+        [
+            (tallies[0][0] + tallies[2][0], tallies[0][1] + tallies[2][1]),
+            (tallies[1][0] + tallies[3][0], tallies[1][1] + tallies[3][1]),
+        ]
+        if tallies
+        else []
+    )
+    result = _score_units(
+        rules,
+        end,
+        summed(pips),
+        None if closer is None else closer % 2,
+        closer,
+        summed(move_points),
+        pair_tallies,
+        None if reached is None else reached % 2,
+    )._replace(seat_pips=tuple(pips))
+    if rules.ceremonies and end is _DOMINO:
+        return _with_ceremonies(rules, result, history)
+    return result
+
+
+def _with_ceremonies(
+    rules: Rules, result: HandResult, history: Sequence[tuple[int, Action]]
+) -> HandResult:
+    """`result` with the ceremonies its domino triggered and the losers' title."""
+    from p2p_dominoes.engine.ceremonies import laid_tiles, triggered
+
+    found = triggered(rules, result.closer, laid_tiles(history))
+    if not found:
+        return result
+    return result._replace(ceremonies=tuple(found), title=found[0], winner_reset=rules.winner_reset)
+
+
+def _score_units(
+    rules: Rules,
+    end: HandEnd,
+    pips: Sequence[int],
+    closer_unit: int | None,
+    closer: int | None,
+    move_points: Sequence[int],
+    tallies: Sequence[tuple[int, int]],
+    reached: int | None,
+) -> HandResult:
+    """A hand's result with `pips` per unit; `closer_unit` is the unit that went out."""
+    units = len(pips)
     if end is _VOID or (end is _BLOCK and not rules.fish_counts):
         return HandResult(_VOID, None, (0,) * units, tuple(pips))
     lowest = min(pips)
     single_lowest = pips.index(lowest) if list(pips).count(lowest) == 1 else None
     if end is _DOMINO:
-        assert closer is not None
-        winner: int | None = closer
+        assert closer_unit is not None
+        winner: int | None = closer_unit
     elif end is _TARGET:
         winner = reached
     else:
@@ -172,19 +257,21 @@ def score_hand(
     )
     if not rules.scores_during_play:
         return result
-    return _with_play_scoring(rules, result, single_lowest, move_points, tallies)
+    return _with_play_scoring(rules, result, closer_unit, single_lowest, move_points, tallies)
 
 
 def _with_play_scoring(
     rules: Rules,
     result: HandResult,
+    closer: int | None,
     single_lowest: int | None,
     move_points: Sequence[int],
     tallies: Sequence[tuple[int, int]],
 ) -> HandResult:
     """`result` (the pips' part) with what was scored during play: move points and bonuses
-    added, or under Threes for luck the nets and the settlement."""
-    end, closer, winner = result.end, result.closer, result.winner
+    added, or under Threes for luck the nets and the settlement (`closer`: the unit that went
+    out)."""
+    end, winner = result.end, result.winner
     units = len(result.pips)
     bonuses = [0] * units
     if end is _DOMINO and closer is not None:
@@ -265,17 +352,49 @@ class MatchOutcome:
     winner: int | None
     draw: bool
     losers: tuple[int, ...] = ()
+    title: str | None = None
+    """The losers' title when a ceremony game decides it: "goat", or the deciding hand's
+    ceremony title ("admiral", "snotty_goat", "general")."""
+    pairs: bool = False
+    """The units are pairs (seats 0+2 and 1+3), not seats."""
 
 
 _GOES_ON = MatchOutcome(over=False, winner=None, draw=False)
 
 
-def match_outcome(rules: Rules, scores: Sequence[int], hands_played: int = 0) -> MatchOutcome:
+def add_hand(rules: Rules, scores: Sequence[int], result: HandResult) -> tuple[int, ...]:
+    """The match totals after a counted hand: its recorded points added, then, when the winner
+    reset is on and a ceremony triggered, the winning unit's total wiped to 0."""
+    totals = [s + p for s, p in zip(scores, result.recorded, strict=True)]
+    if rules.winner_reset and result.ceremonies and result.winner is not None:
+        totals[result.winner] = 0
+    return tuple(totals)
+
+
+def match_outcome(
+    rules: Rules,
+    scores: Sequence[int],
+    hands_played: int = 0,
+    last: HandResult | None = None,
+) -> MatchOutcome:
     """Whether `scores` after `hands_played` counted hands end the match, and how.
 
     reach-wins: reaching the target wins, excess kept, equal best draw; reach-loses: everyone
     at or over the target loses and the lowest total wins; fixed-hands: after the agreed hands
-    the best total (lowest for penalties) wins."""
+    the best total (lowest for penalties) wins. Under Kozel (pairs or ceremonies) the losers
+    get a title: "goat", or the ceremony title of `last`, the hand that decided the match."""
+    outcome = _match_outcome(rules, scores, hands_played)
+    if not rules.pairs and not rules.ceremonies:
+        return outcome
+    title = None
+    if outcome.losers:
+        title = (last.title if last is not None else None) or "goat"
+    return MatchOutcome(
+        outcome.over, outcome.winner, outcome.draw, outcome.losers, title, rules.pairs
+    )
+
+
+def _match_outcome(rules: Rules, scores: Sequence[int], hands_played: int) -> MatchOutcome:
     scores = list(scores)
     goal = rules.goal
     if goal is _GOAL_FIXED_HANDS:
@@ -283,7 +402,7 @@ def match_outcome(rules: Rules, scores: Sequence[int], hands_played: int = 0) ->
             return _GOES_ON
         best = min(scores) if rules.bad_points else max(scores)
         return _decided(scores, best)
-    target = rules.target(len(scores))
+    target = rules.target(4 if rules.pairs else len(scores))  # pairs: two scores, four seats
     if max(scores) < target:
         return _GOES_ON
     if goal is _GOAL_REACH_WINS:

@@ -773,7 +773,7 @@ class TableSession:
 
     def _start_turns(self, hand: _Hand, opener: int, must_lead: Tile | None) -> list[Event]:
         hand.public = PublicHand(self.rules, self.players, opener, must_lead)
-        hand.public.match_scores = tuple(self.match.scores)
+        hand.public.match_scores = self.match.seat_scores  # a seat reads its pair's total
         self.phase = Phase.TURNS
         return [OpenerChosen(opener, must_lead)]
 

@@ -65,6 +65,7 @@ GROUPS: Final[tuple[tuple[str, Words], ...]] = (
     ("play", _w("Ход", "Playing")),
     ("scoring", _w("Счёт и конец партии", "Scoring and the end of a hand")),
     ("match", _w("Матч", "The match")),
+    ("kozel", _w("Козёл: пары и старые церемонии", "Kozel: pairs and the old ceremonies")),
     ("table", _w("Стол", "The table")),
 )
 
@@ -200,6 +201,11 @@ CONTROLS: Final[tuple[Control, ...]] = (
     _one("goal", "match", "choice"),
     _one("hands_limit", "match", "number"),
     _one("target_check", "match", "choice"),
+    _one("teams", "kozel", "choice"),
+    _one("general", "kozel", "bool"),
+    _one("admiral", "kozel", "bool"),
+    _one("snotty_goat", "kozel", "bool"),
+    _one("winner_reset", "kozel", "bool"),
     _one("stall_timeout_s", "table", "number"),
 )
 

@@ -6,7 +6,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from p2p_dominoes.engine import DRAW, PASS, Action, Play, SeatView, describe, side_name
+from p2p_dominoes.engine import (
+    DRAW,
+    PASS,
+    Action,
+    Play,
+    SeatView,
+    describe,
+    scores_text,
+    side_name,
+)
 from p2p_dominoes.engine.actions import SKIP
 from p2p_dominoes.engine.rules import MoveScoring
 from p2p_dominoes.net.admission import LobbyState, Request
@@ -124,7 +133,7 @@ def render_table(
         for s, count in enumerate(view.tile_counts)
         if s != me
     )
-    score_text = ", ".join(f"{names[s]} {score}" for s, score in enumerate(scores))
+    score_text = scores_text(scores, names)  # with partners: "Ann & Cid 12, Bob & Dan 40"
     turn = w["turn_you"] if view.turn == me else w["turn"].format(name=names[view.turn])
     lines = [
         f"{w['line']}: {line}",

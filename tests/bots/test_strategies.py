@@ -55,9 +55,11 @@ def test_random_bot_passes_when_nothing_else_is_legal() -> None:
 
 
 def test_bots_are_found_by_name() -> None:
-    assert set(BOTS) == {"random", "greedy"}
+    assert set(BOTS) == {"random", "greedy", "partner"}
     assert bot_named("greedy") is greedy_bot
-    with pytest.raises(InvalidRecord, match="unknown bot 'clever' \\(bots: random, greedy\\)"):
+    with pytest.raises(
+        InvalidRecord, match="unknown bot 'clever' \\(bots: random, greedy, partner\\)"
+    ):
         bot_named("clever")
 
 

@@ -26,10 +26,13 @@ def test_list_names_every_preset_in_both_languages() -> None:
         "fives: Fives",
         "threes: Threes",
         "threes-luck: Threes for luck",
+        "kozel: Kozel (the goat)",
+        "kozel-ceremonies: Kozel with the old ceremonies",
     ]
     ru = run("rules", "list", "--lang", "ru").stdout
     assert "house: Домино (по умолчанию)" in ru
     assert "threes-luck: Тройное домино на счастье" in ru
+    assert "kozel: Козёл" in ru
 
 
 def test_show_gives_every_playable_switch_and_why_the_greyed_ones_do_nothing() -> None:
@@ -104,7 +107,7 @@ def test_a_file_that_is_not_a_rules_object_is_exit_2_with_one_line(tmp_path: Pat
     cases = {
         str(tmp_path / "deep.json"): "nests too deeply",
         rules_file(tmp_path / "n.json", 7): "rules must be a preset name or an object",
-        rules_file(tmp_path / "p.json", "kozel"): "unknown rules preset 'kozel'",
+        rules_file(tmp_path / "p.json", "goat"): "unknown rules preset 'goat'",
         str(tmp_path / "bad.json"): "is not JSON (line 1, column 2",
         str(random_bytes(tmp_path / "noise.json")): "is not UTF-8 text",
         str(tmp_path / "missing.json"): "no such preset or file",

@@ -57,7 +57,10 @@ def play_out(
                 scorer.check(hand)
         if check:
             assert hand.result is not None
-            assert hand.result.points == play_points(hand, scorer, recount(hand))
+            if rules.pairs:  # nothing scores during play in a partnership game here
+                assert hand.result.points == recount(hand)
+            else:
+                assert hand.result.points == play_points(hand, scorer, recount(hand))
         match.finish_hand(hand)
         hands.append(hand)
     return match, hands
@@ -81,7 +84,10 @@ def recount(hand: HandState) -> tuple[int, ...]:
     switches «Кто и что записывает», «Рыба», rounding and the minimum."""
     rules = hand.rules
     pips = [sum(t.pips for t in hand.hand_of(seat)) for seat in range(hand.players)]
-    amounts = [0] * hand.players
+    units = hand.players
+    if rules.pairs:  # partners: seats 0+2 against 1+3, every amount the pair's
+        pips, units = [pips[0] + pips[2], pips[1] + pips[3]], 2
+    amounts = [0] * units
     assert hand.result is not None
     if hand.result.end in (HandEnd.VOID, HandEnd.TARGET) or rules.hand_scoring.value in (
         "none",
@@ -91,7 +97,8 @@ def recount(hand: HandState) -> tuple[int, ...]:
     lowest = min(pips)
     domino = hand.result.end is HandEnd.DOMINO
     if domino:
-        winner: int | None = next(s for s in range(hand.players) if not hand.hand_of(s))
+        closer = next(s for s in range(hand.players) if not hand.hand_of(s))
+        winner: int | None = closer % 2 if rules.pairs else closer
     else:
         winner = pips.index(lowest) if pips.count(lowest) == 1 else None
     less = lowest if not domino and rules.block_scoring.value == "lowest-takes-difference" else 0
@@ -104,7 +111,7 @@ def recount(hand: HandState) -> tuple[int, ...]:
             # a lone [0|0] elsewhere also counts 0, but does not tie
             amounts[winner] = sum(p for s, p in enumerate(pips) if s != winner) - less
     else:
-        losers = [s for s in range(hand.players) if (s != winner if domino else pips[s] > lowest)]
+        losers = [s for s in range(units) if (s != winner if domino else pips[s] > lowest)]
         if rules.hand_scoring.value == "worst-own" and losers:
             top = max(pips[s] for s in losers)
             losers = [s for s in losers if pips[s] == top]
@@ -125,13 +132,15 @@ def test_tiles_are_conserved_and_scores_match_an_independent_recount(
 ) -> None:
     rules, players = game
     match, hands = play_out(rules, players, seed)
-    totals = [0] * players
+    totals = [0] * rules.units(players)
     for hand in hands:
         assert hand.result is not None
         if hand.result.end is HandEnd.BLOCK:
             assert hand.passes == players
             assert hand.boneyard_size <= rules.reserve or rules.drawing is Drawing.NEVER
         totals = [t + p for t, p in zip(totals, hand.result.recorded, strict=True)]
+        if rules.winner_reset and hand.result.ceremonies and hand.result.winner is not None:
+            totals[hand.result.winner] = 0  # «Победитель обнуляется»
     assert match.scores == totals
 
 
@@ -142,7 +151,7 @@ def test_every_hand_replayed_from_its_record_gives_the_same_result(
 ) -> None:
     rules, players = game
     match, hands = play_out(rules, players, seed, check=False)
-    scores = (0,) * players
+    scores = (0,) * rules.units(players)
     for number, hand in enumerate(hands, start=1):
         text = json.dumps(record_of(hand, scores, number).to_dict())
         replayed = replay(load_record(text))

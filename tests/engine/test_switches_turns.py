@@ -885,9 +885,15 @@ def test_public_hand_and_hand_state_agree_under_random_switches(seed: int) -> No
             oracle.check(state)
             assert_tiles_conserved(state)
         assert state.result is not None, "the hand did not end"
-        assert state.result.points == play_points(state, oracle.scorer, recount(state))
+        if rules.pairs:  # partners: every amount is the pair's (seats 0+2, 1+3)
+            extra = play_points(state, oracle.scorer, (0,) * players)
+            base = recount(state)
+            pairs = (base[0] + extra[0] + extra[2], base[1] + extra[1] + extra[3])
+            assert state.result.points == pairs
+        else:
+            assert state.result.points == play_points(state, oracle.scorer, recount(state))
         # A record's hand is its opening number (counted hands + 1): it replays alone.
-        scores = tuple(state.match_scores)
+        scores = tuple(match.scores)
         text = json.dumps(record_of(state, scores, match.opening_number).to_dict())
         replayed = replay(load_record(text))
         assert replayed.state.history == state.history

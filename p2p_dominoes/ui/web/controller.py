@@ -73,6 +73,7 @@ from p2p_dominoes.session.table import TableSession
 from p2p_dominoes.store import RuleSetError, TableSummary, list_rule_sets, list_tables, table_rules
 from p2p_dominoes.ui.narration import narrate
 from p2p_dominoes.ui.web.hub import Hub
+from p2p_dominoes.ui.web.kozel_sheet import SheetRow
 from p2p_dominoes.ui.web.refusals import refusal
 from p2p_dominoes.ui.web.snapshot import (
     RECENT_ACTIONS,
@@ -81,6 +82,7 @@ from p2p_dominoes.ui.web.snapshot import (
     end_of,
     host_lobby_snapshot,
     score_flash,
+    seat_scores,
     table_snapshot,
 )
 
@@ -194,11 +196,17 @@ class WebUI:
                 progress.last_result = event.result
                 progress.last_hand_number = event.number
                 progress.last_hands = [[t.key for t in tiles] for tiles in event.hands]
-                progress.history.append(list(event.scores))
+                if event.result.seat_pips:  # Kozel's «Мы / Они» sheet
+                    progress.sheet.append(SheetRow(event.number, event.result, event.scores))
+                rules = self.session.rules if self.session is not None else None
+                progress.history.append(
+                    seat_scores(rules, event.scores, len(names)) if rules else list(event.scores)
+                )
             elif isinstance(event, MatchEnded):
                 progress.match_over = True
                 progress.match_winner = event.outcome.winner
                 progress.match_draw = event.outcome.draw
+                progress.match_outcome = event.outcome
             elif isinstance(event, CheatingDetected):
                 progress.alert = f"{names[event.blame.seat]}: {event.blame.reason}"
             elif isinstance(event, ActionTaken):

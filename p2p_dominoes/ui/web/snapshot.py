@@ -17,6 +17,7 @@ from p2p_dominoes.engine import (
     HandResult,
     HandScoring,
     Line,
+    MatchOutcome,
     Place,
     Play,
     SeatView,
@@ -24,12 +25,13 @@ from p2p_dominoes.engine import (
     TurnNote,
     describe,
     goal_text,
+    match_text,
     note_text,
     parse_tile,
     result_text,
     side_name,
 )
-from p2p_dominoes.engine.rules import Doubles, MoveScoring
+from p2p_dominoes.engine.rules import Doubles, MoveScoring, Rules
 from p2p_dominoes.engine.rules_text import describe_rules
 from p2p_dominoes.engine.turns import placement_points
 from p2p_dominoes.net.admission import LobbyState
@@ -37,6 +39,7 @@ from p2p_dominoes.net.presence import Presence
 from p2p_dominoes.session.events import Blame
 from p2p_dominoes.session.table import Phase, TableSession
 from p2p_dominoes.session.table_code import TableCode
+from p2p_dominoes.ui.web.kozel_sheet import SheetRow, sheet_json
 
 _REASONS = {
     "en": {
@@ -293,6 +296,10 @@ class TableProgress:
     match_over: bool = False
     match_winner: int | None = None
     match_draw: bool = False
+    match_outcome: MatchOutcome | None = None
+    """The match's end as the engine decided it (its pair and title under Kozel)."""
+    sheet: list[SheetRow] = field(default_factory=list)
+    """Kozel: every audited hand with the pairs' totals after it (the «Мы / Они» sheet)."""
     presence: Presence | None = None
     """Connections, turns and whom we wait for, as the runtime last reported them."""
     next_hand: int = 0
@@ -339,7 +346,7 @@ def table_snapshot(
         "seat": seat,
         "rules": session.rules.name,
         "target": session.rules.target(session.players),
-        "scores": list(session.scores),
+        "scores": seat_scores(session.rules, session.scores, session.players),
         "history": progress.history,
         "hand_number": hand.number if hand is not None else 0,
         "phase": session.phase.value,
@@ -358,10 +365,12 @@ def table_snapshot(
         "alert": progress.alert,
         "log": progress.log[-60:],
         "end": _end_json(progress, lang, names),
+        "sheet": sheet_json(session.rules, seat or 0, progress.sheet, names, lang, session.players),
         "match": {
             "over": progress.match_over,
             "winner": progress.match_winner,
             "draw": progress.match_draw,
+            **_pairs_match_json(progress, session, names, lang),
         },
         "turn": None,
         "line": [],
@@ -558,6 +567,13 @@ def code_json(code: TableCode | None) -> dict[str, Any] | None:
     return {"en": list(code.words("en")), "ru": list(code.words("ru")), "digits": code.digits}
 
 
+def seat_scores(rules: Rules, scores: Sequence[int], players: int) -> list[int]:
+    """Each seat's match total: with partners (Kozel) a seat shows its pair's."""
+    if rules.pairs and len(scores) == 2:
+        return [scores[seat % 2] for seat in range(players)]
+    return list(scores)
+
+
 def result_words(result: HandResult, names: Sequence[str], lang: str) -> str:
     """The hand's points in words, with names: "Ann went out: Bob's 8 + bot-1's 20 = 28 to Ann."
     (empty for an unfinished hand); the engine's sentence when the points are not that plain
@@ -567,6 +583,8 @@ def result_words(result: HandResult, names: Sequence[str], lang: str) -> str:
     if result.during_play is not None:  # Fives, Threes, Threes for luck: not a pip sum
         return _during_play_words(result, names, lang)
     winner = result.winner
+    if result.seat_pips:  # partners (Kozel): the engine names the pairs
+        return result_text(result, lang, names)
     if result.end is HandEnd.BLOCK and winner is None and not any(result.points):
         return _reason("blocked_tie", lang)
     if winner is None or result.end not in (HandEnd.DOMINO, HandEnd.BLOCK):
@@ -612,12 +630,45 @@ def _during_play_words(result: HandResult, names: Sequence[str], lang: str) -> s
     )
 
 
+def _pairs_match_json(
+    progress: TableProgress, session: TableSession, names: Sequence[str], lang: str
+) -> dict[str, Any]:
+    """Under Kozel: the match's end in the engine's words (the goat pair and its title)."""
+    outcome = progress.match_outcome
+    if outcome is None or not outcome.pairs:
+        return {}
+    return {
+        "pairs": True,
+        "losers": list(outcome.losers),
+        "title": outcome.title,
+        "text": match_text(outcome, session.scores, lang, names),
+    }
+
+
 def _end_json(
     progress: TableProgress, lang: str, names: Sequence[str] = ()
 ) -> dict[str, Any] | None:
     result = progress.last_result
     if result is None:
         return None
+    if result.seat_pips:  # Kozel: the pairs' amounts, each seat shown with its pair's
+        return {
+            "words": result_text(result, lang, names),
+            "text": result_text(result, lang, names),
+            "hand_number": progress.last_hand_number,
+            "end": result.end.value,
+            "pairs": True,
+            "winner": result.winner,
+            "points": [result.points[seat % 2] for seat in range(len(result.seat_pips))],
+            "pips": list(result.seat_pips),
+            "pair_points": list(result.points),
+            "pair_pips": list(result.pips),
+            "ceremonies": list(result.ceremonies),
+            "title": result.title,
+            "arithmetic": result.arithmetic(),
+            "hands": progress.last_hands,
+            "audit": "clean",
+        }
     return {
         "words": result_words(result, names, lang) if names else "",
         "text": result_text(result, lang, names),

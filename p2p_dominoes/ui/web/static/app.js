@@ -11,6 +11,7 @@ import { renderBoard } from "./board.js";
 import { renderHand } from "./hand.js";
 import { moves, observe } from "./moves.js";
 import { renderOverlay, renderPause } from "./overlays.js";
+import { renderSheet } from "./sheet.js";
 import { enableDrag } from "./drag.js";
 import { renderLuck, renderScoreFlash } from "./score.js";
 
@@ -237,6 +238,7 @@ function renderTable() {
   renderScoreFlash(s);
   renderControls();
   $("scores-text").textContent = names.map((n, i) => `${n}: ${s.scores[i]}`).join(" · ") + (s.target ? ` (${t("target_score", s.target)})` : "");
+  renderSheet($("sheet"), s);
   const log = $("log");
   log.replaceChildren(...s.log.map((line) => el("p", { textContent: line })));
   log.scrollTop = log.scrollHeight;

@@ -16,6 +16,7 @@ function tileText(key) {
 // "Ann went out: Bob's 8 + bot's 20 = 28 to Ann", checked against the peer's own arithmetic.
 export function pointsInWords(names, end) {
   if (end.during_play) return end.words;  // Fives, Threes, Threes for luck: not a pip sum
+  if (end.pairs) return end.words;  // Kozel: the peer names the pairs and the ceremonies
   const w = end.winner;
   if (w === null || w === undefined) return end.end === "block" ? t("blocked_tie") : "";
   const others = names.map((_, i) => i).filter((i) => i !== w);
@@ -60,7 +61,8 @@ export function renderOverlay(s, { send, codeText, onClose }) {
   winner.hidden = kind !== "match";
   if (kind === "match") {
     const w = s.match.winner;
-    winner.textContent = w !== null && w !== undefined ? (w === s.seat ? t("you_won") : t("match_won", names[w]))
+    winner.textContent = s.match.pairs ? s.match.text  // Kozel: the goat pair and its title
+      : w !== null && w !== undefined ? (w === s.seat ? t("you_won") : t("match_won", names[w]))
       : (s.match.draw ? t("match_drawn") : t("match_stopped"));
   }
   $("summary-stopped").hidden = kind !== "stopped";
@@ -68,7 +70,7 @@ export function renderOverlay(s, { send, codeText, onClose }) {
   $("summary-points").textContent = end ? (pointsInWords(names, end) || end.words || "") : "";
   $("summary-result").hidden = !end;
   if (end) {
-    $("summary-rows").replaceChildren(...names.map((name, seat) => el("tr", { className: seat === end.winner ? "winner" : "" },
+    $("summary-rows").replaceChildren(...names.map((name, seat) => el("tr", { className: (end.pairs ? seat % 2 : seat) === end.winner ? "winner" : "" },
       el("th", { scope: "row", translate: "no", textContent: name }),
       el("td", { className: "left-tiles", textContent: (end.hands[seat] || []).map(tileText).join(" ") || t("no_tiles") }),
       el("td", { textContent: String(end.pips[seat]) }),

@@ -214,6 +214,9 @@ PRESET_LABELS: Final[dict[str, Words]] = {
     "fives": W("Пятерное домино", "Fives"),
     "threes": W("Тройное домино", "Threes"),
     "threes-luck": W("Тройное домино на счастье", "Threes for luck"),
+    "cross": W("Крест (Осёл)", "The cross (Donkey)"),
+    "telephone": W("Центр (Телефон)", "The telephone"),
+    "trains": W("Поезда", "Trains"),
 }
 
 

@@ -24,6 +24,25 @@ RayKey = int | str
 COMMON (trains)."""
 
 _PORTS: Final = frozenset((*TRAIN_PORTS, Side.TC))
+
+
+def train_port(key: RayKey) -> Side:
+    """The engine's part a train starts from: `T0`–`T3` for a seat's, `TC` for the common."""
+    if key == COMMON:
+        return Side.TC
+    assert isinstance(key, int)
+    return TRAIN_PORTS[key]
+
+
+def train_of_port(side: Side) -> RayKey | None:
+    """The train an engine port starts (None for any other part)."""
+    if side is Side.TC:
+        return COMMON
+    if side in TRAIN_PORTS:
+        return TRAIN_PORTS.index(side)
+    return None
+
+
 _LONG_SIDES: Final = (Side.A, Side.B)
 
 

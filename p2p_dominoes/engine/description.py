@@ -113,7 +113,7 @@ def describe(line: Line, lang: str = "en", end_total: bool = False) -> str:
     w = _wording(lang)
 
     def part(tile: Tile, side: Side) -> str:
-        if tile.is_double and line.lies_along(tile):
+        if tile.is_double and line.lies_along(tile) and side in w.ends:
             return w.ends[side]
         if side in w.sides:
             return w.sides[side]

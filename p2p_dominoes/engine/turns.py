@@ -413,6 +413,11 @@ class TurnMachine:
             self.notes = []
 
     def _after_pass(self, seat: int) -> None:
+        board = self.board
+        if board is not None and board.trains and seat not in board.markers:
+            # This pass opens the seat's train, so the seats that passed before it may have a
+            # play now: the run of passes that blocks the hand starts again here.
+            self.passes = 0
         self.passes += 1
         self.history.append((seat, PASS))
         if self.notes:

@@ -40,11 +40,9 @@ from p2p_dominoes.engine import (
     MatchOutcome,
     Pass,
     PeerView,
-    Place,
     Play,
     PublicHand,
     Rules,
-    Side,
     Tile,
     highest_double_lead,
     record_of,
@@ -94,6 +92,7 @@ from p2p_dominoes.session.genesis import (
 )
 from p2p_dominoes.session.hand_messages import MAX_HANDS
 from p2p_dominoes.session.identity import Identity
+from p2p_dominoes.session.places import BadPlace, decode_place, encode_place
 from p2p_dominoes.session.schema import Wire
 from p2p_dominoes.session.table_code import TableCode, opens_commitment
 from p2p_dominoes.session.transcript import EquivocationDetected, ReplayedMessage, Transcript
@@ -817,16 +816,10 @@ class TableSession:
         seat = envelope.seat
         assert hand.public is not None
         reveal, tile = self._check_reveal(hand, envelope, envelope.field("reveal"), hand.held[seat])
-        at, side = envelope.field("at"), envelope.field("side")
-        place = None
-        if at is not None or side is not None:
-            if (
-                not isinstance(at, int)
-                or not isinstance(side, str)
-                or side not in Side.__members__.values()
-            ):
-                raise _bad("bad-play", "a play names both a table tile and a side, or neither")
-            place = Place.of(TILES[at], Side(side))
+        try:
+            place = decode_place(envelope.field("at"), envelope.field("side"))
+        except BadPlace as exc:
+            raise _bad("bad-play", str(exc)) from None
         along = envelope.field("along")
         if along is not None and (self.version == FIRST_VERSION or along is not True):
             raise _bad("bad-play", "only a version 2 play may say along, and only as true")
@@ -1177,9 +1170,7 @@ class TableSession:
         reveal = mental.reveal_tile(
             hand.ctx, hand.keys, hand.deck, position, play.tile.index, self._rng
         )
-        place = play.place
-        at = None if place is None else place.tile.index
-        side = None if place is None else place.side.value
+        at, side = encode_place(play.place)
         if play.along:
             return (hand.number, reveal.to_bytes(), at, side, True)
         return (hand.number, reveal.to_bytes(), at, side)

@@ -73,7 +73,7 @@ class Place:
         A and B (and, as a centre or an engine, ends C and D and the trains' ports)."""
         if tile.is_double and side in _DOUBLE_ONLY:
             return _EXTRA[(tile.index, side)]
-        if tile.is_double != (side in (_SIDE_A, _SIDE_B)):
+        if side not in ((_SIDE_A, _SIDE_B) if tile.is_double else (_SIDE_HIGH, _SIDE_LOW)):
             kind = "a double" if tile.is_double else "a non-double"
             raise InvalidRecord(f"{tile.text} is {kind} and has no {side.value!r} side")
         return PLACES[tile.index * 2 + (side in (_SIDE_LOW, _SIDE_B))]

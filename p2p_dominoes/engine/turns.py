@@ -51,6 +51,7 @@ _MOVES_LUCK: Final = MoveScoring.LUCK
 _MOVES_NONE: Final = MoveScoring.NONE
 _MOVES_PLACED_TILE: Final = MoveScoring.PLACED_TILE
 _TARGET_IMMEDIATE: Final = TargetCheck.IMMEDIATE
+_LAYOUT_LINE: Final = Layout.LINE
 _LINE_PLACES: Final = 56
 """Places with an id from here on are a centre's short ends or a trains engine's ports."""
 
@@ -142,15 +143,14 @@ class TurnMachine:
     ) -> None:
         self.rules = rules
         self.players = players
-        self._board = rules.layout is not Layout.LINE
+        self._board = rules.layout is not _LAYOUT_LINE
         """A cross, a telephone or trains: the general path (`Board`), never the line's."""
-        self.line: Line = (
-            Board(rules.layout, players, rules.cross_quota, rules.doubles is _DOUBLES_ALONG)
-            if self._board
-            else Line(rules.doubles is _DOUBLES_ALONG)
-        )
-        if isinstance(self.line, Board):
-            self.line.set_mover(opener)
+        if self._board:
+            board = Board(rules.layout, players, rules.cross_quota, rules.doubles is _DOUBLES_ALONG)
+            board.set_mover(opener)
+            self.line: Line = board
+        else:
+            self.line = Line(rules.doubles is _DOUBLES_ALONG)
         self.opener = opener
         self.turn = opener
         self.must_lead = must_lead
@@ -280,9 +280,8 @@ class TurnMachine:
         """The same play with an untouched opening double's side B read as side A (and, on a
         board, every symmetric place read as its canonical one)."""
         place = play.place
-        board = self.board
-        if board is not None and place is not None:
-            canonical = board.canonical(place)
+        if self._board and place is not None:
+            canonical: Place = self.line.canonical(place)  # type: ignore[attr-defined]
             if canonical is not place:
                 table = ALONG_PLAYS_ON if play.along else PLAYS_ON
                 return table[canonical.id].get(play.tile.bit, play)
@@ -413,7 +412,7 @@ class TurnMachine:
             self.notes = []
 
     def _after_pass(self, seat: int) -> None:
-        board = self.board
+        board = self.board if self._board else None
         if board is not None and board.trains and seat not in board.markers:
             # This pass opens the seat's train, so the seats that passed before it may have a
             # play now: the run of passes that blocks the hand starts again here.
@@ -451,8 +450,8 @@ class TurnMachine:
             return
         following = seat if again else (seat + 1) % self.players
         self.turn = following
-        board = self.board
-        if board is not None:
+        if self._board:
+            board: Board = self.line  # type: ignore[assignment]
             if not placed:
                 board.mark_open(seat)
             board.set_mover(following)

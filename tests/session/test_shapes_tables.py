@@ -45,3 +45,60 @@ def test_trains_markers_agree_on_every_peer_and_engine_plays_name_their_train() 
     assert Side.TC in {p.side for p in first.all_places} or any(
         k == -1 for k in first.ray_of_tile.values()
     )
+
+
+def test_a_seat_resumes_mid_hand_on_trains_and_derives_the_same_markers() -> None:
+    """Seat 1 is rebuilt from its transcript (as `resume` does from the table log) in the
+    middle of a trains hand: its trains and markers come back from the public plays alone."""
+    from p2p_dominoes.bots import greedy_bot, random_bot
+    from p2p_dominoes.session import Identity, Transcript, default_registry, new_table_nonce
+    from p2p_dominoes.session.local import LocalTable
+    from p2p_dominoes.session.table import Phase, TableSession
+    from p2p_dominoes.session.verify import verify_transcript
+    from tests.session.test_resume_v2 import KeptKeys, step_until
+
+    ids = [Identity.generate(), Identity.generate()]
+    nonces = [new_table_nonce(), new_table_nonce()]
+    table = LocalTable.create(
+        PRESETS["trains"],
+        ["a", "b"],
+        [greedy_bot, random_bot],
+        seed=5,
+        max_hands=1,
+        identities=ids,
+        nonces=nonces,
+    )
+    keys = KeptKeys()
+    table.sessions[1]._hand_keys = keys
+    for seat, session in enumerate(table.sessions):
+        table._broadcast(seat, session.start())
+    old = table.sessions[1]
+
+    def some_trains_laid() -> bool:
+        public = old.hand.public if old.hand is not None else None
+        return public is not None and len(public.line.tiles) >= 6 and not public.over
+
+    assert step_until(table, some_trains_laid)
+    assert old.hand is not None and old.hand.public is not None
+    before = old.hand.public.line
+    assert isinstance(before, Board)
+    resumed = TableSession(
+        Transcript(old.transcript.entries[0].envelope, default_registry()),
+        1,
+        ids[1],
+        hand_keys=keys,
+        table_nonce=nonces[1],
+    )
+    for entry in old.transcript.entries[1:]:
+        resumed.admit(entry.envelope)
+    assert resumed.hand is not None and resumed.hand.public is not None
+    again = resumed.hand.public.line
+    assert isinstance(again, Board)
+    assert again.markers == before.markers and again.all_places == before.all_places
+    table.sessions[1] = resumed
+    table._broadcast(1, resumed.start())
+    step_until(table, lambda: all(s.finished for s in table.sessions))
+    assert [s.phase for s in table.sessions] == [Phase.OVER, Phase.OVER]
+    assert table.blames == [None, None]
+    data = table.sessions[0].transcript.to_bytes()
+    assert data == resumed.transcript.to_bytes() and verify_transcript(data).ok

@@ -34,6 +34,17 @@ SHAPED = [
     Rules.from_dict({"base": "cross", "cross_quota": 3, "double_closes_ray": True}),
     Rules.from_dict({"base": "trains", "double_closes_ray": True, "doubles": "choice"}),
     Rules.from_dict({"base": "telephone", "drawing": "never", "double_closes_ray": True}),
+    # End-count scoring reads the end total S of every shape (RULES_V2 §3.1).
+    Rules.from_dict({"base": "fives", "layout": "telephone"}),
+    Rules.from_dict({"base": "fives", "layout": "cross", "cross_quota": 2}),
+    Rules.from_dict(
+        {
+            "base": "threes",
+            "layout": "trains",
+            "first_fallback": "redeal",
+            "next_fallback": "redeal",
+        }
+    ),
 ]
 GAMES = st.sampled_from([(rules, n) for rules in SHAPED for n in rules.player_counts])
 
@@ -93,9 +104,11 @@ def test_tiles_are_conserved_and_a_block_means_nobody_can_play(
             assert hand.drawable == 0
             for seat in range(players):
                 assert not hand.hands[seat] & reachable(board, seat), (seat, describe(board))
-        else:
-            assert hand.result.end is HandEnd.DOMINO
+        elif hand.result.end is HandEnd.DOMINO:
             assert hand.closer is not None and not hand.hands[hand.closer]
+        else:  # end-count games also end when the boneyard runs out or a target is reached
+            assert hand.result.end in (HandEnd.EXHAUSTED, HandEnd.TARGET)
+            assert rules.end_when_boneyard_empty or rules.target_check.value == "immediate"
 
 
 @settings(max_examples=40, deadline=None)

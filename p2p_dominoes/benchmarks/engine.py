@@ -18,6 +18,7 @@ from p2p_dominoes.engine import (
     DRAW_UNTIL_PLAY,
     FIVES,
     HOUSE,
+    PRESETS,
     THREES,
     THREES_LUCK,
     Rules,
@@ -93,6 +94,10 @@ def run_engine_bench(seconds: float = 3.0, as_json: bool = False) -> int:
         for players in rules.player_counts:
             key = f"{rules.name}_{players}p_hands_per_s"
             figures[key] = round(_hands_per_second(_ours(rules, players, seeds), seconds), 1)
+    for rules in (PRESETS["cross"], PRESETS["telephone"], PRESETS["trains"]):
+        # The table shapes (issue 16) run on the general path (`Board`), 4 players.
+        key = f"{rules.name}_4p_hands_per_s"
+        figures[key] = round(_hands_per_second(_ours(rules, 4, seeds), seconds), 1)
     if as_json:
         print(json.dumps(figures))
         return 0

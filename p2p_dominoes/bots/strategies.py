@@ -8,7 +8,16 @@ from collections.abc import Callable
 from typing import Final
 
 from p2p_dominoes.bots.partner import partner_bot
-from p2p_dominoes.engine import DRAW, PASS, SKIP, Action, InvalidRecord, MoveScoring, SeatView
+from p2p_dominoes.engine import (
+    DRAW,
+    PASS,
+    SKIP,
+    Action,
+    Board,
+    InvalidRecord,
+    MoveScoring,
+    SeatView,
+)
 from p2p_dominoes.engine.rules import Rules
 from p2p_dominoes.engine.turns import placement_points
 
@@ -29,12 +38,27 @@ def random_bot(view: SeatView, rng: random.Random) -> Action:
 
 
 def greedy_bot(view: SeatView, rng: random.Random) -> Action:
-    """Plays the move that scores most now (the end total, across or along), then the
-    heaviest fitting tile; draws only when it must."""
+    """Plays the move that scores most now (the end total, across or along), then (trains)
+    one on its own train, keeping it private, then the heaviest fitting tile; draws only when
+    it must."""
     plays = view.legal_plays()
     if not plays:
         return _no_play(view)
     rules = view.rules
+    board = view.line
+    if isinstance(board, Board) and board.trains:
+        # Trains: feed your own train first (it stays private), then the heaviest tile.
+        own = board.ends.get(view.seat)
+        return max(
+            plays,
+            key=lambda p: (
+                placement_points(rules, board, p),
+                p.place is not None and p.place is own,
+                p.tile.pips,
+                p.tile.high,
+                -p.along,
+            ),
+        )
     if rules.move_scoring is MoveScoring.NONE:
         return max(plays, key=lambda p: (p.tile.pips, p.tile.high))
     line = view.line

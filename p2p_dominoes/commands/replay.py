@@ -106,6 +106,11 @@ def replay_summary(outcome: Replay, lang: str) -> dict[str, Any]:
     """The JSON form of a replay: board, result, scores and match state."""
     result = outcome.result
     match = outcome.match
+    board = outcome.state.board
+    shape: dict[str, Any] = {}
+    if board is not None and board.trains:
+        # Which trains any seat may feed at the end (RULES_V2 §3.6), besides the common one.
+        shape["open_trains"] = sorted(board.markers)
     return {
         "rules": outcome.state.rules.name,
         "hand": outcome.record.hand,
@@ -113,6 +118,7 @@ def replay_summary(outcome: Replay, lang: str) -> dict[str, Any]:
         "opener": outcome.state.opener,
         "actions": len(outcome.steps),
         "board": describe(outcome.state.line, lang, outcome.state.rules.reads_end_total),
+        **shape,
         "result": {
             "end": result.end.value,
             "winner": result.winner,

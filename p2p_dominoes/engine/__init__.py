@@ -4,6 +4,7 @@ No I/O, no clock and no randomness of its own: random choices (deals, lotteries)
 """
 
 from p2p_dominoes.engine.actions import DRAW, PASS, SKIP, Action, Draw, Pass, Play, Skip
+from p2p_dominoes.engine.board import COMMON, Board
 from p2p_dominoes.engine.description import (
     LANGUAGES,
     action_text,
@@ -80,6 +81,7 @@ from p2p_dominoes.engine.view import HandView, SeatView, legal_actions
 
 __all__ = [
     "BLOCK",
+    "COMMON",
     "DRAW",
     "DRAW_RULES",
     "DRAW_UNTIL_PLAY",
@@ -96,6 +98,7 @@ __all__ = [
     "TILES",
     "Action",
     "BlockScoring",
+    "Board",
     "Connection",
     "Doubles",
     "Draw",

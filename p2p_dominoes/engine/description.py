@@ -7,8 +7,9 @@ from dataclasses import dataclass
 from typing import Final
 
 from p2p_dominoes.engine.actions import Action, Draw, Play, Skip
+from p2p_dominoes.engine.board import COMMON, Board
 from p2p_dominoes.engine.errors import InvalidRecord
-from p2p_dominoes.engine.line import Line, Place, Side
+from p2p_dominoes.engine.line import TRAIN_PORTS, Line, Place, Side
 from p2p_dominoes.engine.rules import Goal, HandScoring, Rules
 from p2p_dominoes.engine.scoring import HandEnd, HandResult, MatchOutcome
 from p2p_dominoes.engine.tiles import Tile
@@ -25,6 +26,12 @@ class _Wording:
     ends: dict[Side, str]
     closed: str
     end_total: str
+    train: str
+    common: str
+    trains: str
+    seat: str
+    states: dict[str, str]
+    common_name: str
 
 
 _WORDINGS: Final[dict[str, _Wording]] = {
@@ -33,10 +40,28 @@ _WORDINGS: Final[dict[str, _Wording]] = {
         connections="Connections",
         places="Open places",
         none="none",
-        sides={Side.HIGH: "high end", Side.LOW: "low end", Side.A: "side A", Side.B: "side B"},
+        sides={
+            Side.HIGH: "high end",
+            Side.LOW: "low end",
+            Side.A: "side A",
+            Side.B: "side B",
+            Side.C: "end C",
+            Side.D: "end D",
+        },
         ends={Side.A: "end A", Side.B: "end B"},
         closed="Closed places",
         end_total="End total",
+        train="train of seat {seat}",
+        common="common train",
+        trains="Trains",
+        seat="seat {seat}",
+        states={
+            "open": "open to all",
+            "private": "private",
+            "started": "open to all",
+            "not-started": "not started",
+        },
+        common_name="common",
     ),
     "ru": _Wording(
         tiles="Кости",
@@ -48,10 +73,23 @@ _WORDINGS: Final[dict[str, _Wording]] = {
             Side.LOW: "конец с меньшим значением",
             Side.A: "линия A",
             Side.B: "линия B",
+            Side.C: "конец C",
+            Side.D: "конец D",
         },
         ends={Side.A: "конец A", Side.B: "конец B"},
         closed="Закрытые места",
         end_total="Сумма концов",
+        train="поезд места {seat}",
+        common="общий поезд",
+        trains="Поезда",
+        seat="место {seat}",
+        states={
+            "open": "открыт всем",
+            "private": "закрыт",
+            "started": "открыт всем",
+            "not-started": "не начат",
+        },
+        common_name="общий",
     ),
 }
 
@@ -59,8 +97,14 @@ LANGUAGES: Final = tuple(_WORDINGS)
 
 
 def side_name(side: Side, lang: str = "en") -> str:
-    """The words for an end or side: "low end", "side A", "конец с меньшим значением" …"""
-    return _wording(lang).sides[side]
+    """The words for an end or side: "low end", "side A", "конец с меньшим значением",
+    "train of seat 1" …"""
+    w = _wording(lang)
+    if side in w.sides:
+        return w.sides[side]
+    if side is Side.TC:
+        return w.common
+    return w.train.format(seat=TRAIN_PORTS.index(side))
 
 
 def describe(line: Line, lang: str = "en", end_total: bool = False) -> str:
@@ -69,9 +113,11 @@ def describe(line: Line, lang: str = "en", end_total: bool = False) -> str:
     w = _wording(lang)
 
     def part(tile: Tile, side: Side) -> str:
-        if tile.is_double and line.lies_along(tile):
+        if tile.is_double and line.lies_along(tile) and side in w.ends:
             return w.ends[side]
-        return w.sides[side]
+        if side in w.sides:
+            return w.sides[side]
+        return side_name(side, lang)
 
     tiles = ", ".join(t.text for t in line.tiles) or w.none
     connections = (
@@ -88,7 +134,14 @@ def describe(line: Line, lang: str = "en", end_total: bool = False) -> str:
         )
         or w.none
     )
-    text = f"{w.tiles}: {tiles}. {w.connections}: {connections}. {w.places}: {places}."
+    text = f"{w.tiles}: {tiles}. {w.connections}: {connections}."
+    if isinstance(line, Board) and line.trains and line.tiles:
+        states = "; ".join(
+            f"{w.common_name if key == COMMON else w.seat.format(seat=key)} — {w.states[state]}"
+            for key, state in line.train_states()
+        )
+        text += f" {w.trains}: {states}."
+    text += f" {w.places}: {places}."
     if line.closed:
         closed = "; ".join(
             f"{p.tile.text} ({part(p.tile, p.side)}, {p.value})"

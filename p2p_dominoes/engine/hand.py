@@ -11,6 +11,7 @@ from typing import Final
 from p2p_dominoes.engine.actions import DRAW, PASS, PLAYS_ON, SKIP, Action, Draw, Pass, Play, Skip
 from p2p_dominoes.engine.errors import IllegalAction, InvalidRecord
 from p2p_dominoes.engine.legality import (
+    board_plays,
     may_draw,
     must_play_drawn,
     playable_mask,
@@ -125,6 +126,8 @@ class HandState(TurnMachine):
             playable = self.playable_mask(self.turn)
             if self._choice and playable:
                 return plays_both_ways(line, playable)
+            if self._board:
+                return board_plays(line, playable) if playable else []  # type: ignore[arg-type]
         elif self.pending is not None or self.must_lead is not None or not line.tiles:
             playable = self.playable_mask(self.turn)
         else:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Final
 
 from p2p_dominoes.engine.actions import ALONG_LEADS, ALONG_PLAYS_ON, LEADS, PLAYS_ON, Play
+from p2p_dominoes.engine.board import Board
 from p2p_dominoes.engine.line import PLACES, Line, Place
 from p2p_dominoes.engine.rules import Drawing
 from p2p_dominoes.engine.tiles import DOUBLES_MASK, Tile, tiles_in
@@ -17,7 +18,7 @@ def playable_mask(hand: int, line: Line, pending: Tile | None, must_lead: Tile |
         return pending.bit & hand
     if must_lead is not None:
         return must_lead.bit & hand
-    return hand & line.fit_mask if line.tiles else hand
+    return hand & line.fit_mask if line.tiles else hand & line.lead_mask
 
 
 def plays_for(line: Line, playable: int) -> list[Play]:
@@ -44,6 +45,31 @@ def plays_for(line: Line, playable: int) -> list[Play]:
 _PLAYS_FITTING: Final[tuple[dict[int, tuple[Play, ...]], ...]] = tuple({} for _ in PLACES)
 """_PLAYS_FITTING[place.id][tiles]: the plays of `tiles` (all fitting) on that place, filled as
 met; at most the 128 subsets of the 7 tiles with the place's number each (the hot path)."""
+
+
+def board_plays(board: Board, playable: int) -> list[Play]:
+    """`plays_for` on a cross, a telephone or trains: the seat to move's places, each
+    symmetric place once."""
+    tiles = board.tiles
+    if not tiles:
+        return [LEADS[tile.index] for tile in tiles_in(playable & board.lead_mask)]
+    plays: list[Play] = []
+    for place in board.play_places():
+        fitting = playable & place.fits
+        if fitting:
+            known = _PLAYS_FITTING[place.id]
+            try:
+                plays += known[fitting]
+            except KeyError:
+                plays += known.setdefault(fitting, _plays_on(place, fitting))
+    return plays
+
+
+def any_plays(line: Line, playable: int) -> list[Play]:
+    """`plays_for` or `board_plays`, whichever the table is (not the line's hot path)."""
+    if isinstance(line, Board):
+        return board_plays(line, playable)
+    return plays_for(line, playable)
 
 
 def _plays_on(place: Place, fitting: int) -> tuple[Play, ...]:
@@ -81,7 +107,7 @@ def must_play_drawn(turns: TurnMachine, tile: Tile, forced: bool) -> bool:
 def plays_both_ways(line: Line, playable: int) -> list[Play]:
     """`plays_for` when players choose how doubles lie (`doubles = choice`): each double is
     offered twice, across, then along."""
-    plays = plays_for(line, playable)
+    plays = any_plays(line, playable)
     if not playable & DOUBLES_MASK:
         return plays
     for play in list(plays):

@@ -6,7 +6,7 @@ from enum import StrEnum
 from typing import Final, NamedTuple
 
 from p2p_dominoes.engine.errors import InvalidRecord
-from p2p_dominoes.engine.tiles import TILES, VALUE_MASK, Tile
+from p2p_dominoes.engine.tiles import ALL_TILES_MASK, TILES, VALUE_MASK, Tile
 
 
 class Side(StrEnum):
@@ -16,6 +16,13 @@ class Side(StrEnum):
     LOW = "low"  # the end with the lower value
     A = "A"  # a double's side that touches the line (an opening double's first side used)
     B = "B"  # a double's other side
+    C = "C"  # a centre double's first short end used (cross, telephone)
+    D = "D"  # a centre double's other short end
+    T0 = "T0"  # the trains engine's port of seat 0's train
+    T1 = "T1"
+    T2 = "T2"
+    T3 = "T3"
+    TC = "TC"  # the engine's port of the common train
 
 
 # Enum members as module constants: Python 3.11 does not specialise attribute loads on a
@@ -24,16 +31,24 @@ _SIDE_A: Final = Side.A
 _SIDE_B: Final = Side.B
 _SIDE_HIGH: Final = Side.HIGH
 _SIDE_LOW: Final = Side.LOW
+_DOUBLE_ONLY: Final = (Side.C, Side.D, Side.T0, Side.T1, Side.T2, Side.T3, Side.TC)
+"""Parts only a centre double or a trains engine has (places 56 and up)."""
+_RANK: Final = {Side.HIGH: 0, Side.LOW: 1, Side.A: 0, Side.B: 1} | {
+    side: 2 + i for i, side in enumerate(_DOUBLE_ONLY)
+}
+TRAIN_PORTS: Final = (Side.T0, Side.T1, Side.T2, Side.T3)
+"""TRAIN_PORTS[seat]: the engine's port of that seat's train."""
 
 
 class Place:
     """An open place: a tile, its free end or side, and the number it needs.
 
-    There are 56 places (two per tile) and each exists once, so places compare by identity;
-    get one with `Place.of(tile, side)`.
+    There are 56 places on a line (two per tile; ids 0–55), and 49 more that only a centre's
+    short ends and a trains engine's ports use; each exists once, so places compare by
+    identity; get one with `Place.of(tile, side)`.
     """
 
-    __slots__ = ("fits", "id", "side", "tile", "value")
+    __slots__ = ("fits", "id", "rank", "side", "tile", "value")
 
     id: int
     tile: Tile
@@ -41,25 +56,31 @@ class Place:
     value: int
     fits: int
     """Bits of the tiles that fit here (those with `value`): read on every play."""
+    rank: int
+    """Order within a tile: high, low, A, B, C, D, then the trains' ports."""
 
-    def __init__(self, tile: Tile, side: Side) -> None:
+    def __init__(self, tile: Tile, side: Side, id_: int = -1) -> None:
         self.tile = tile
         self.side = side
-        self.id = tile.index * 2 + (side in (_SIDE_LOW, _SIDE_B))
+        self.id = tile.index * 2 + (side in (_SIDE_LOW, _SIDE_B)) if id_ < 0 else id_
         self.value = tile.low if side in (_SIDE_LOW, _SIDE_A, _SIDE_B) else tile.high
         self.fits = VALUE_MASK[self.value]
+        self.rank = _RANK[side]
 
     @staticmethod
     def of(tile: Tile, side: Side) -> Place:
-        """The place on `tile` at `side`; a double has sides A and B, others high and low."""
-        if tile.is_double != (side in (_SIDE_A, _SIDE_B)):
+        """The place on `tile` at `side`: a non-double has high and low ends, a double sides
+        A and B (and, as a centre or an engine, ends C and D and the trains' ports)."""
+        if tile.is_double and side in _DOUBLE_ONLY:
+            return _EXTRA[(tile.index, side)]
+        if side not in ((_SIDE_A, _SIDE_B) if tile.is_double else (_SIDE_HIGH, _SIDE_LOW)):
             kind = "a double" if tile.is_double else "a non-double"
             raise InvalidRecord(f"{tile.text} is {kind} and has no {side.value!r} side")
         return PLACES[tile.index * 2 + (side in (_SIDE_LOW, _SIDE_B))]
 
     def sort_key(self) -> tuple[str, int]:
-        """Description order: by tile text, then high before low and A before B."""
-        return (self.tile.text, self.id & 1)
+        """Description order: by tile text, then high, low, A, B, C, D, trains."""
+        return (self.tile.text, self.rank)
 
     def __repr__(self) -> str:
         return f"Place({self.tile.text}, {self.side.value}, {self.value})"
@@ -76,10 +97,16 @@ def _make_places() -> tuple[Place, ...]:
     for tile in TILES:
         first, second = (_SIDE_A, _SIDE_B) if tile.is_double else (_SIDE_HIGH, _SIDE_LOW)
         places += [Place(tile, first), Place(tile, second)]
+    for tile in TILES:
+        if tile.is_double:
+            places += [Place(tile, side, len(places) + i) for i, side in enumerate(_DOUBLE_ONLY)]
     return tuple(places)
 
 
 PLACES: Final = _make_places()
+"""PLACES[place.id]: every place; the line's 56 first."""
+
+_EXTRA: Final = {(p.tile.index, p.side): p for p in PLACES[56:]}
 
 
 class Connection(NamedTuple):
@@ -129,6 +156,16 @@ class Line:
         """Every double lies lengthwise: its parts are ends A and B, and they count once."""
         self.along_mask = 0
         """Bits of the doubles a player laid lengthwise by choice (`doubles = choice`)."""
+
+    lead_mask = ALL_TILES_MASK
+    """Tiles that may lead an empty table (trains: the doubles)."""
+    centre: Tile | None = None
+    """The double that grows four rays (cross, telephone); a line has none."""
+
+    @property
+    def all_places(self) -> list[Place]:
+        """Every open place, whoever may use it (a line: its `places`)."""
+        return self.places
 
     def lies_along(self, tile: Tile) -> bool:
         """Whether `tile` (a double on the table) lies lengthwise."""

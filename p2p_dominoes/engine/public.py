@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from p2p_dominoes.engine.actions import Action, Play
 from p2p_dominoes.engine.errors import IllegalAction
-from p2p_dominoes.engine.legality import may_draw, playable_mask, plays_both_ways, plays_for
+from p2p_dominoes.engine.legality import any_plays, may_draw, playable_mask, plays_both_ways
 from p2p_dominoes.engine.line import Line
 from p2p_dominoes.engine.rules import Rules
 from p2p_dominoes.engine.tiles import DOUBLES_MASK, Tile, tiles_in
@@ -122,7 +122,7 @@ class PeerView:
             return []
         if self._public.choice:
             return plays_both_ways(self._public.line, playable)
-        return plays_for(self._public.line, playable)
+        return any_plays(self._public.line, playable)
 
     def can_draw(self) -> bool:
         public = self._public

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from p2p_dominoes.engine.actions import DRAW, PASS, SKIP, Action, Draw, Play, Skip
+from p2p_dominoes.engine.board import COMMON, Board, RayKey, train_of_port
 from p2p_dominoes.engine.description import describe
 from p2p_dominoes.engine.errors import IllegalAction, InvalidRecord
 from p2p_dominoes.engine.hand import HandState
@@ -29,7 +30,9 @@ from p2p_dominoes.engine.turns import TurnNote
 _RECORD_KEYS = {"rules", "scores", "opener", "hands", "boneyard", "actions", "hand", "players"}
 MAX_NAME_CHARS = 64
 _MAX_SCORE = 10**9
-_ACTION_KEYS = {"seat", "play", "at", "side", "orient", "draw", "pass", "skip"}
+_ACTION_KEYS = {"seat", "play", "at", "side", "train", "orient", "draw", "pass", "skip"}
+_RECORD_SIDES = ("A", "B", "C", "D", "high", "low")
+"""The `side` values a record names (a trains engine's ports are named by `train`)."""
 
 
 @dataclass(frozen=True)
@@ -155,12 +158,21 @@ def _check_action_shape(index: int, action: object, players: int) -> None:
         raise InvalidRecord(f"{where} (seat {seat}): give exactly one of play, draw, pass, skip")
     if kinds[0] in ("draw", "pass", "skip") and action[kinds[0]] is not True:
         raise InvalidRecord(f"{where} (seat {seat}): {kinds[0]!r} must be true")
-    if kinds[0] != "play" and ("at" in action or "side" in action or "orient" in action):
-        raise InvalidRecord(f"{where} (seat {seat}): 'at', 'side' and 'orient' go only with a play")
+    if kinds[0] != "play" and any(k in action for k in ("at", "side", "orient", "train")):
+        raise InvalidRecord(
+            f"{where} (seat {seat}): 'at', 'side', 'train' and 'orient' go only with a play"
+        )
+    if "train" in action and not (
+        action["train"] == "common"
+        or (type(action["train"]) is int and 0 <= action["train"] < players)
+    ):
+        raise InvalidRecord(
+            f"{where} (seat {seat}): 'train' must be a seat from 0 to {players - 1} or \"common\""
+        )
     if "orient" in action and action["orient"] not in ("across", "along"):
         raise InvalidRecord(f"{where} (seat {seat}): 'orient' must be across or along")
-    if "side" in action and action["side"] not in {s.value for s in Side}:
-        raise InvalidRecord(f"{where} (seat {seat}): 'side' must be one of A, B, high, low")
+    if "side" in action and action["side"] not in _RECORD_SIDES:
+        raise InvalidRecord(f"{where} (seat {seat}): 'side' must be one of A, B, C, D, high, low")
 
 
 def resolve_action(state: HandState, raw: dict[str, Any]) -> Action:
@@ -173,8 +185,13 @@ def resolve_action(state: HandState, raw: dict[str, Any]) -> Action:
         return SKIP
     tile = parse_tile(raw["play"])
     along = raw.get("orient") == "along"
+    board = state.board
+    if "train" in raw and (board is None or not board.trains):
+        raise IllegalAction(raw["seat"], f"play {tile.text}", "this table has no trains to name")
     if state.line.is_empty:
         return Play(tile, None, along)
+    if board is not None:
+        return Play(tile, _board_place(board, tile, raw), along)
     candidates: list[Place] = state.line.places_for(tile)
     if "at" in raw:
         at = parse_tile(raw["at"])
@@ -200,13 +217,56 @@ def resolve_action(state: HandState, raw: dict[str, Any]) -> Action:
     return Play(tile, candidates[0], along)
 
 
-def action_to_dict(seat: int, action: Action) -> dict[str, Any]:
-    """The record form of one action."""
+def _board_place(board: Board, tile: Tile, raw: dict[str, Any]) -> Place | None:
+    """The place a record's play names on a cross, a telephone or trains: by `train`, or by
+    `at` and `side`, or the one place the tile fits; None when nothing fits (the engine then
+    names the rule broken)."""
+    seat = raw["seat"]
+    if "train" in raw:
+        key: RayKey = COMMON if raw["train"] == "common" else raw["train"]
+        place = board.ends.get(key)
+        if place is None:
+            raise IllegalAction(seat, f"play {tile.text}", "that train is closed")
+        if ("at" in raw and parse_tile(raw["at"]) is not place.tile) or (
+            "side" in raw and raw["side"] != place.side.value
+        ):
+            raise IllegalAction(
+                seat, f"play {tile.text}", "the train named does not end at the place named"
+            )
+        return place
+    if "at" in raw and "side" in raw:
+        at = parse_tile(raw["at"])
+        return Place.of(at, Side(raw["side"]))
+    candidates = board.places_for(tile)
+    if not candidates:
+        candidates = [p for p in board.all_places if tile.has(p.value)]
+    if "at" in raw:
+        at = parse_tile(raw["at"])
+        candidates = [p for p in candidates if p.tile is at]
+    if "side" in raw:
+        candidates = [p for p in candidates if p.side.value == raw["side"]]
+    canonical = list(dict.fromkeys(board.canonical(p) for p in candidates))
+    if len(canonical) > 1:
+        raise InvalidRecord(
+            f"{tile.text} fits several open places: say which with 'at' and 'side' (or 'train')"
+        )
+    return canonical[0] if canonical else None
+
+
+def action_to_dict(seat: int, action: Action, board: Board | None = None) -> dict[str, Any]:
+    """The record form of one action (`board`: the table it was laid on, when it is not a
+    line, so that a play on a train names it)."""
     if isinstance(action, Play):
         out: dict[str, Any] = {"seat": seat, "play": action.tile.key}
-        if action.place is not None:
-            out["at"] = action.place.tile.key
-            out["side"] = action.place.side.value
+        place = action.place
+        if place is not None:
+            out["at"] = place.tile.key
+            train = train_of_port(place.side)
+            if train is None:
+                out["side"] = place.side.value
+                train = board.train_of(place.tile) if board is not None else None
+            if train is not None:
+                out["train"] = "common" if train == COMMON else train
         if action.along:
             out["orient"] = "along"
         return out
@@ -225,7 +285,7 @@ def record_of(state: HandState, scores: tuple[int, ...], hand: int = 1) -> HandR
         opener=state.opener,
         hands=tuple(tuple(tiles_in(mask)) for mask in state.dealt),
         boneyard=tuple(state.boneyard),
-        actions=tuple(action_to_dict(seat, a) for seat, a in state.history),
+        actions=tuple(action_to_dict(seat, a, state.board) for seat, a in state.history),
         hand=hand,
     )
 

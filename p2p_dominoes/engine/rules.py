@@ -8,6 +8,7 @@ a later version adds values, never renames.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -260,7 +261,7 @@ FIELDS: Final[tuple[FieldSpec, ...]] = (
     _enum("next_opener", Opener, switch="O1"),
     _enum("block_scoring", BlockScoring, switch="S2"),
     FieldSpec("targets", "pairs", switch="S5"),
-    _enum("layout", Layout, Layout.LINE, plays=("line",), switch="F1"),
+    _enum("layout", Layout, Layout.LINE, switch="F1"),
     _int("stall_timeout_s", 180, 1, 86_400),
     # The switches of seed 003 and beyond.
     _bool("must_draw_when_stuck", True, "W1"),
@@ -279,7 +280,7 @@ FIELDS: Final[tuple[FieldSpec, ...]] = (
     _enum("doubles", Doubles, Doubles.ACROSS, switch="T1"),
     _bool("two_doubles", False, "T2"),
     _int("extra_turn_sum", 0, 0, 40, "X2"),
-    _fixed("cross_quota", 1, "F2"),
+    _int("cross_quota", 1, 1, 12, "F2"),
     _bool("double_closes_ray", False, "X1"),
     _bool("fish_counts", True, "E1"),
     _bool("end_when_boneyard_empty", False),
@@ -418,6 +419,7 @@ class Rules:
             or self.doubles is Doubles.CHOICE
             or self.move_scoring is not MoveScoring.NONE
             or self.end_when_boneyard_empty
+            or self.layout is not Layout.LINE
         )
 
     @functools.cached_property
@@ -731,6 +733,25 @@ KOZEL_CEREMONIES: Final = _preset(
 )
 """Kozel with the old ceremonies on: General, Admiral, Snotty goat, and the winner's total wiped."""
 
+CROSS: Final = dataclasses.replace(HOUSE, name="cross", layout=Layout.CROSS)
+"""The cross («Крест (Осёл)», seed 003): the house game on a cross of four rays from the first
+double; the side rays open once each line side holds a tile."""
+
+TELEPHONE: Final = dataclasses.replace(HOUSE, name="telephone", layout=Layout.TELEPHONE)
+"""The telephone («Центр (Телефон)», seed 003): the house game with all four rays of the first
+double open at once."""
+
+TRAINS: Final = dataclasses.replace(
+    HOUSE,
+    name="trains",
+    layout=Layout.TRAINS,
+    first_fallback=Fallback.REDEAL,
+    next_fallback=Fallback.REDEAL,
+)
+"""Trains («Поезда», seed 003): the house game from a double engine, a train per seat and a
+common one; a seat that must pass opens its train to all until it feeds it again. With no double
+dealt the hand is dealt again."""
+
 PRESETS: Final[dict[str, Rules]] = {
     r.name: r
     for r in (
@@ -743,6 +764,9 @@ PRESETS: Final[dict[str, Rules]] = {
         THREES_LUCK,
         KOZEL,
         KOZEL_CEREMONIES,
+        CROSS,
+        TELEPHONE,
+        TRAINS,
     )
 }
 

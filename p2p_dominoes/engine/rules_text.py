@@ -216,6 +216,9 @@ PRESET_LABELS: Final[dict[str, Words]] = {
     "threes-luck": W("Тройное домино на счастье", "Threes for luck"),
     "kozel": W("Козёл", "Kozel (the goat)"),
     "kozel-ceremonies": W("Козёл со старыми церемониями", "Kozel with the old ceremonies"),
+    "cross": W("Крест (Осёл)", "The cross (Donkey)"),
+    "telephone": W("Центр (Телефон)", "The telephone"),
+    "trains": W("Поезда", "Trains"),
 }
 
 

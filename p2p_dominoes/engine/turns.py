@@ -22,12 +22,14 @@ from dataclasses import dataclass
 from typing import Final
 
 from p2p_dominoes.engine.actions import ALONG_PLAYS_ON, DRAW, PASS, PLAYS_ON, SKIP, Action, Play
+from p2p_dominoes.engine.board import Board
 from p2p_dominoes.engine.errors import IllegalAction
 from p2p_dominoes.engine.line import Line, Place, Side
 from p2p_dominoes.engine.rules import (
     Doubles,
     Drawing,
     EndsAward,
+    Layout,
     MoveScoring,
     Rules,
     TargetCheck,
@@ -49,6 +51,9 @@ _MOVES_LUCK: Final = MoveScoring.LUCK
 _MOVES_NONE: Final = MoveScoring.NONE
 _MOVES_PLACED_TILE: Final = MoveScoring.PLACED_TILE
 _TARGET_IMMEDIATE: Final = TargetCheck.IMMEDIATE
+_LAYOUT_LINE: Final = Layout.LINE
+_LINE_PLACES: Final = 56
+"""Places with an id from here on are a centre's short ends or a trains engine's ports."""
 
 FORCED_DRAWS = 2
 """Tiles the next seat must draw when the end total hits `forced_draw_sum` («прикуп двух»)."""
@@ -102,6 +107,7 @@ class TurnMachine:
     """Turn order, counts, the line and every public rule of a hand."""
 
     __slots__ = (
+        "_board",
         "_choice",
         "_clocks",
         "_doubled",
@@ -137,7 +143,14 @@ class TurnMachine:
     ) -> None:
         self.rules = rules
         self.players = players
-        self.line = Line(rules.doubles is _DOUBLES_ALONG)
+        self._board = rules.layout is not _LAYOUT_LINE
+        """A cross, a telephone or trains: the general path (`Board`), never the line's."""
+        if self._board:
+            board = Board(rules.layout, players, rules.cross_quota, rules.doubles is _DOUBLES_ALONG)
+            board.set_mover(opener)
+            self.line: Line = board
+        else:
+            self.line = Line(rules.doubles is _DOUBLES_ALONG)
         self.opener = opener
         self.turn = opener
         self.must_lead = must_lead
@@ -257,9 +270,22 @@ class TurnMachine:
         if seat != self.turn:
             raise IllegalAction(seat, what, f"it is seat {self.turn}'s turn")
 
+    @property
+    def board(self) -> Board | None:
+        """The cross, telephone or trains board (None for a line)."""
+        line = self.line
+        return line if isinstance(line, Board) else None
+
     def normalise(self, play: Play) -> Play:
-        """The same play with an untouched opening double's side B read as side A."""
+        """The same play with an untouched opening double's side B read as side A (and, on a
+        board, every symmetric place read as its canonical one)."""
         place = play.place
+        if self._board and place is not None:
+            canonical: Place = self.line.canonical(place)  # type: ignore[attr-defined]
+            if canonical is not place:
+                table = ALONG_PLAYS_ON if play.along else PLAYS_ON
+                return table[canonical.id].get(play.tile.bit, play)
+            return play
         if place is not None and place.side is Side.B and len(self.line.tiles) == 1:
             table = ALONG_PLAYS_ON if play.along else PLAYS_ON
             return table[place.id - 1].get(play.tile.bit, play)
@@ -288,10 +314,19 @@ class TurnMachine:
                 raise IllegalAction(seat, what, f"this hand must be led with {self.must_lead.text}")
             if place is not None:
                 raise IllegalAction(seat, what, "the line is empty: the lead takes no place")
+            if not line.lead_mask & tile.bit:
+                raise IllegalAction(seat, what, "trains start from a double (the engine)")
             return play
         if place is None or place not in line.places or not line.fit_mask & tile.bit:
             if place is not None and place in line.closed:
                 raise IllegalAction(seat, what, "that place is closed")
+            board = self.board
+            if place is not None and board is not None:
+                reason = board.why_not(place)
+                if reason:
+                    raise IllegalAction(seat, what, reason)
+            elif place is not None and place.id >= _LINE_PLACES:
+                raise IllegalAction(seat, what, f"a line has no {place.side.value!r} place")
             if not line.fit_mask & tile.bit:
                 ends = " and ".join(str(v) for v in sorted({p.value for p in line.places}))
                 raise IllegalAction(seat, what, f"{tile.text} fits no open end ({ends or 'none'})")
@@ -333,8 +368,13 @@ class TurnMachine:
             return
         if self._clocks and place is not None:
             self._clocks = [c for c in self._clocks if c.place is not place]
-        if tile.is_double and place is not None and self.rules.double_closes_ray:
-            free = next(p for p in line.places if p.tile is tile)
+        if (
+            tile.is_double
+            and place is not None
+            and self.rules.double_closes_ray
+            and tile is not line.centre
+        ):
+            free = next(p for p in line.all_places if p.tile is tile)
             self._clocks.append(_Clock(free, seat, set()))
         if tile.is_double and self.rules.two_doubles and not self.second_double:
             self._doubles_this_turn += 1
@@ -372,6 +412,11 @@ class TurnMachine:
             self.notes = []
 
     def _after_pass(self, seat: int) -> None:
+        board = self.board if self._board else None
+        if board is not None and board.trains and seat not in board.markers:
+            # This pass opens the seat's train, so the seats that passed before it may have a
+            # play now: the run of passes that blocks the hand starts again here.
+            self.passes = 0
         self.passes += 1
         self.history.append((seat, PASS))
         if self.notes:
@@ -397,14 +442,19 @@ class TurnMachine:
         for clock in list(self._clocks):
             if clock.armed and clock.layer == seat:
                 self._clocks.remove(clock)
-                if clock.place in self.line.places:
+                if clock.place in self.line.all_places:
                     self.line.close(clock.place)
                     self.notes.append(TurnNote("closed", clock.layer, place=clock.place))
-        if self.line.tiles and not self.line.places:
+        if self.line.tiles and not self.line.all_places:
             self.end = _BLOCK
             return
         following = seat if again else (seat + 1) % self.players
         self.turn = following
+        if self._board:
+            board: Board = self.line  # type: ignore[assignment]
+            if not placed:
+                board.mark_open(seat)
+            board.set_mover(following)
         self.drawn_this_turn = 0
         self.second_double = False
         self._doubles_this_turn = 0

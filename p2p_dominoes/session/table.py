@@ -44,11 +44,9 @@ from p2p_dominoes.engine import (
     MatchOutcome,
     Pass,
     PeerView,
-    Place,
     Play,
     PublicHand,
     Rules,
-    Side,
     Tile,
     highest_double_lead,
     record_of,
@@ -102,6 +100,7 @@ from p2p_dominoes.session.genesis import (
 )
 from p2p_dominoes.session.hand_messages import MAX_HANDS
 from p2p_dominoes.session.identity import Identity
+from p2p_dominoes.session.places import BadPlace, decode_place, encode_place
 from p2p_dominoes.session.schema import Wire
 from p2p_dominoes.session.table_code import TableCode, opens_commitment
 from p2p_dominoes.session.transcript import EquivocationDetected, ReplayedMessage, Transcript
@@ -866,16 +865,10 @@ class TableSession:
     def _play_of(self, envelope: Envelope, tile: Tile) -> Play:
         """The play a `play` or `play3` message makes with `tile`: its place fields are read
         here for both versions, so a field added to the place reaches both."""
-        at, side = envelope.field("at"), envelope.field("side")
-        place = None
-        if at is not None or side is not None:
-            if (
-                not isinstance(at, int)
-                or not isinstance(side, str)
-                or side not in Side.__members__.values()
-            ):
-                raise _bad("bad-play", "a play names both a table tile and a side, or neither")
-            place = Place.of(TILES[at], Side(side))
+        try:
+            place = decode_place(envelope.field("at"), envelope.field("side"))
+        except BadPlace as exc:
+            raise _bad("bad-play", str(exc)) from None
         along = envelope.field("along")
         if along is not None and (self.version == FIRST_VERSION or along is not True):
             raise _bad("bad-play", "only a version 2 play may say along, and only as true")
@@ -1384,7 +1377,5 @@ class TableSession:
     @staticmethod
     def _place_body(play: Play) -> tuple[Wire, ...]:
         """The place fields of a `play` or `play3` body (`at`, `side`, and `along` if true)."""
-        place = play.place
-        at = None if place is None else place.tile.index
-        side = None if place is None else place.side.value
+        at, side = encode_place(play.place)
         return (at, side, True) if play.along else (at, side)

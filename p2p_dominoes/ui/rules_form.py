@@ -170,6 +170,8 @@ CONTROLS: Final[tuple[Control, ...]] = (
     _one("next_fallback", "opening", "choice"),
     _one("assigned_double", "opening", "choice"),
     _one("weekday", "opening", "choice"),
+    _one("layout", "play", "choice"),
+    _one("cross_quota", "play", "number"),
     _one("doubles", "play", "choice"),
     _one("two_doubles", "play", "bool"),
     _one("double_closes_ray", "play", "bool"),

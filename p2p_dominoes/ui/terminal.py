@@ -10,6 +10,8 @@ from p2p_dominoes.engine import (
     DRAW,
     PASS,
     Action,
+    Board,
+    Place,
     Play,
     SeatView,
     describe,
@@ -31,6 +33,8 @@ _WORDS = {
         "turn_you": "Your turn.",
         "turn": "{name}'s turn.",
         "play": "play {tile} on {where}",
+        "places": "Places",
+        "at_place": "place {n}",
         "lead": "lead {tile}",
         "draw": "draw a tile",
         "pass": "pass",
@@ -51,6 +55,8 @@ _WORDS = {
         "turn_you": "Ваш ход.",
         "turn": "Ходит {name}.",
         "play": "положить {tile} к {where}",
+        "places": "Места",
+        "at_place": "место {n}",
         "lead": "начать с {tile}",
         "draw": "взять из базара",
         "pass": "пропустить ход",
@@ -86,11 +92,14 @@ def action_menu(view: SeatView, lang: str = "en") -> list[MenuItem]:
         view.legal_plays(),
         key=lambda p: (p.tile.index, p.place.sort_key() if p.place else ("", 0)),
     )
+    numbers = place_numbers(view)
     for number, play in enumerate(plays, start=1):
         if play.place is None:
             label = w["lead"].format(tile=play.tile.text)
         else:
             where = f"{play.place.tile.text} ({side_name(play.place.side, lang)})"
+            if play.place in numbers:  # a table shape: say which numbered place
+                where += f", {w['at_place'].format(n=numbers[play.place])}"
             label = w["play"].format(tile=play.tile.text, where=where)
         if play.along:  # the players choose how each double lies: say which this one does
             label += f", {w['along']}"
@@ -102,6 +111,25 @@ def action_menu(view: SeatView, lang: str = "en") -> list[MenuItem]:
     if view.can_pass():
         items.append(MenuItem("p", PASS, w["pass"]))
     return items
+
+
+def place_numbers(view: SeatView) -> dict[Place, int]:
+    """On a cross, a telephone or trains: every open place numbered from 1 in description
+    order (what the table text lists and the menu refers to); nothing on a line."""
+    board = view.line
+    if not isinstance(board, Board) or not board.tiles:
+        return {}
+    return {place: n for n, place in enumerate(board.sorted_places(), start=1)}
+
+
+def _places_text(view: SeatView, lang: str) -> str | None:
+    numbers = place_numbers(view)
+    if not numbers:
+        return None
+    listed = "; ".join(
+        f"{n}) {p.tile.text} ({side_name(p.side, lang)}, {p.value})" for p, n in numbers.items()
+    )
+    return f"{_w(lang)['places']}: {listed}"
 
 
 def parse_choice(text: str, menu: Sequence[MenuItem]) -> Action | None:
@@ -135,8 +163,10 @@ def render_table(
     )
     score_text = scores_text(scores, names)  # with partners: "Ann & Cid 12, Bob & Dan 40"
     turn = w["turn_you"] if view.turn == me else w["turn"].format(name=names[view.turn])
+    places = _places_text(view, lang)
     lines = [
         f"{w['line']}: {line}",
+        *([places] if places else []),
         f"{w['yours']}: {' '.join(t.text for t in view.hand)}",
         others,
         w["boneyard"].format(n=view.boneyard_size, r=view.rules.reserve),

@@ -28,6 +28,9 @@ def test_list_names_every_preset_in_both_languages() -> None:
         "threes-luck: Threes for luck",
         "kozel: Kozel (the goat)",
         "kozel-ceremonies: Kozel with the old ceremonies",
+        "cross: The cross (Donkey)",
+        "telephone: The telephone",
+        "trains: Trains",
     ]
     ru = run("rules", "list", "--lang", "ru").stdout
     assert "house: Домино (по умолчанию)" in ru
@@ -45,7 +48,8 @@ def test_show_gives_every_playable_switch_and_why_the_greyed_ones_do_nothing() -
         "  Doubles crosswise (doubles, T1): on (crosswise) — no effect: In a line or trains a "
         "double's orientation changes nothing unless the end total counts."
     ) in lines
-    assert "layout" not in out.stdout  # a switch this version does not play is not shown
+    assert "  Table shape (layout, F1): one line" in lines  # the shapes play (issue 16)
+    assert "(teams, K0)" in out.stdout  # Kozel's pairs play (issue 15)
     shown = json.loads(run("rules", "show", "house", "--json").stdout)
     playable = {s.name for s in FIELDS if s.playable} - {"name"}
     assert {row["field"] for row in shown["switches"]} == playable
@@ -115,7 +119,7 @@ def test_a_file_that_is_not_a_rules_object_is_exit_2_with_one_line(tmp_path: Pat
         rules_file(tmp_path / "x.json", {"base": "house", "draw_limit": 99}): (
             "rules: draw_limit must be from 0 to 28"
         ),
-        rules_file(tmp_path / "y.json", {"base": "house", "layout": "trains"}): (
+        rules_file(tmp_path / "y.json", {"base": "house", "first_opener": "rotate"}): (
             "is not played by this version yet"
         ),
     }

@@ -43,7 +43,7 @@ def test_the_host_fills_the_weekday_of_a_weekday_opener_from_its_calendar(tmp_pa
 
 
 def test_bad_files_are_one_line(tmp_path: Path) -> None:
-    with pytest.raises(RulesOptionError, match=r"is neither a preset \(block, draw"):
+    with pytest.raises(RulesOptionError, match=r"is neither a preset \(block, cross, draw"):
         load_rules("nonsense")
     path = tmp_path / "broken.json"
     path.write_text("{not json", encoding="utf-8")

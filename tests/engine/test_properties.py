@@ -14,6 +14,7 @@ from p2p_dominoes.engine import (
     HandEnd,
     HandState,
     HandView,
+    Layout,
     Match,
     Rules,
     load_record,
@@ -25,7 +26,12 @@ from p2p_dominoes.simulation import deal
 from tests.engine.end_count_oracle import PlayScorer, play_points
 
 GAMES = st.sampled_from(
-    [(rules, players) for rules in PRESETS.values() for players in rules.player_counts]
+    [
+        (rules, players)
+        for rules in PRESETS.values()
+        if rules.layout is Layout.LINE  # the shapes: tests/engine/test_shapes_properties.py
+        for players in rules.player_counts
+    ]
 )
 
 

@@ -343,26 +343,6 @@ def _replay(view: SeatView, facts: Facts) -> tuple[PublicHand, _Inference]:
     return public, inference
 
 
-def cannot_hold(view: SeatView) -> tuple[int, ...]:
-    """For each seat, the bits of tiles it surely does not hold now, from the public actions
-    (passes, draws allowed only when stuck, drawn tiles that were not pending) and from what
-    the seat of `view` sees (its own tiles and the line). The seat's own entry is every tile
-    it does not hold."""
-    facts = facts_of(view)
-    _, inference = _replay(view, facts)
-    seen = mask_of(view.hand) | mask_of(view.line.tiles)
-    result = []
-    for seat in range(len(view.tile_counts)):
-        if seat == view.seat:
-            result.append(ALL_TILES_MASK & ~mask_of(view.hand))
-        else:
-            result.append(inference.cannot_hold(seat) | seen)
-    return tuple(result)
-
-
-# -- hidden tiles and positions ----------------------------------------------------------------
-
-
 @dataclass(frozen=True)
 class Hidden:
     """An assignment of the tiles a seat cannot see: each seat's hand (the viewer's own entry
@@ -377,102 +357,166 @@ def unseen_mask(view: SeatView) -> int:
     return ALL_TILES_MASK & ~mask_of(view.hand) & ~mask_of(view.line.tiles)
 
 
+class Sampler:
+    """One seat's view, replayed once: what each opponent cannot hold, samples of the hidden
+    tiles, and the positions they make (a search draws many samples from one view)."""
+
+    def __init__(self, view: SeatView) -> None:
+        """Replay the view's history; PositionError when it is not legal."""
+        self.view = view
+        self.facts = facts_of(view)
+        self.public, inference = _replay(view, self.facts)
+        self.own = mask_of(view.hand)
+        self.unseen = unseen_mask(view)
+        seen = ALL_TILES_MASK & ~self.unseen
+        players = len(view.tile_counts)
+        self.cannot: tuple[int, ...] = tuple(
+            ALL_TILES_MASK & ~self.own if seat == view.seat else inference.cannot_hold(seat) | seen
+            for seat in range(players)
+        )
+        """For each seat, the bits of tiles it surely does not hold now (the viewer's entry:
+        every tile not in its hand)."""
+        others = [s for s in range(players) if s != view.seat]
+        # The most constrained opponent chooses first; the boneyard takes what is left.
+        others.sort(key=lambda s: -(self.cannot[s] & self.unseen).bit_count())
+        self._others = others
+        self._unseen_tiles = list(tiles_in(self.unseen))
+
+    def hidden(
+        self, rng: random.Random, cannot: Sequence[int] | None = None, tries: int = 20
+    ) -> Hidden:
+        """A random assignment of the unseen tiles that fits the counts and, where it can
+        (`tries` attempts), what each opponent cannot hold (`cannot`, default the inferred)."""
+        barred_by = self.cannot if cannot is None else cannot
+        counts = self.view.tile_counts
+        for attempt in range(tries + 1):
+            strict = attempt < tries
+            pool = self._unseen_tiles.copy()
+            rng.shuffle(pool)
+            hands = [0] * len(counts)
+            hands[self.view.seat] = self.own
+            for seat in self._others:
+                barred = barred_by[seat] if strict else 0
+                want = counts[seat]
+                chosen = [t for t in pool if not barred & t.bit][:want]
+                if len(chosen) < want:
+                    break
+                mask = mask_of(chosen)
+                hands[seat] = mask
+                pool = [t for t in pool if not mask & t.bit]
+            else:
+                return Hidden(tuple(hands), tuple(pool))
+        raise PositionError("no assignment of the unseen tiles fits the tile counts")
+
+    def position(self, hidden: Hidden) -> HandState:
+        """The full hand state the view shows, with the hidden tiles as `hidden` assigns them;
+        PositionError (one line) when the assignment or the view's history does not fit."""
+        view, facts, public = self.view, self.facts, self.public
+        counts = tuple(view.tile_counts)
+        players = len(counts)
+        hands = hidden.hands
+        if len(hands) != players:
+            raise PositionError(f"{len(hands)} hands for {players} players")
+        if hands[view.seat] != self.own:
+            raise PositionError(f"seat {view.seat}'s hand is not the one the view shows")
+        if public.line.tiles != view.line.tiles or public.turn != view.turn:
+            raise PositionError("the view's history does not lead to the view's table")
+        if tuple(public.counts) != counts or public.boneyard_size != view.boneyard_size:
+            raise PositionError("the view's history does not lead to the view's tile counts")
+        seen = mask_of(view.line.tiles)
+        for seat, mask in enumerate(hands):
+            if mask.bit_count() != counts[seat]:
+                raise PositionError(
+                    f"seat {seat} is given {mask.bit_count()} tiles, holds {counts[seat]}"
+                )
+            if seen & mask:
+                raise PositionError(f"seat {seat} is given a tile that is elsewhere")
+            seen |= mask
+        boneyard = mask_of(hidden.boneyard)
+        if len(hidden.boneyard) != view.boneyard_size or seen & boneyard:
+            raise PositionError(f"the boneyard must hold {view.boneyard_size} other tiles")
+        if seen | boneyard != ALL_TILES_MASK:
+            missing = ", ".join(t.text for t in tiles_in(ALL_TILES_MASK & ~(seen | boneyard)))
+            raise PositionError(f"the assignment leaves out {missing}")
+        pending = facts.pending if view.turn == view.seat else None
+        if pending is not None and not self.own & pending.bit:
+            raise PositionError(f"the pending tile {pending.text} is not in the seat's hand")
+        state = HandState.__new__(HandState)
+        _copy_into(public, state, _slots(TurnMachine))
+        state.move_points = list(view.move_points())
+        if hasattr(public, "wins"):
+            tallies = view.luck_tallies()
+            state.wins = [w for w, _ in tallies]
+            state.penalties = [p for _, p in tallies]
+        state.hands = list(hands)
+        state.dealt = tuple(hands)
+        drawn = 28 - players * public.rules.hand_size(players) - view.boneyard_size
+        this_turn = list(facts.own_draws[len(facts.own_draws) - public.draws_this_turn :])
+        if view.turn != view.seat or len(this_turn) != public.draws_this_turn:
+            this_turn = []
+        filler = [TILES[0]] * (drawn - len(this_turn))
+        state.boneyard = [*filler, *this_turn, *hidden.boneyard]
+        state._drawn = drawn
+        state.pending = pending
+        state.result = None
+        return state
+
+    def fast(self, hidden: Hidden) -> FastHand:
+        """`FastHand(self.position(hidden))` without the checks and the copy (a search's hot
+        path; the rules must be `plain_turns`)."""
+        public = self.public
+        fast = FastHand.__new__(FastHand)
+        fast._set_rules(public.rules)
+        fast.players = public.players
+        fast.hands = list(hidden.hands)
+        fast.a, fast.b = _ends(public.line)
+        fast.boneyard = hidden.boneyard
+        fast.drawn = 0
+        fast.size = public.boneyard_size
+        fast.turn = public.turn
+        fast.passes = public.passes
+        pending = self.facts.pending if public.turn == self.view.seat else None
+        fast.pending = pending.bit if pending is not None else 0
+        fast.must_lead = public.must_lead.bit if public.must_lead is not None else 0
+        fast.end = public.end
+        fast.closer = public.closer
+        return fast
+
+
+def cannot_hold(view: SeatView) -> tuple[int, ...]:
+    """For each seat, the bits of tiles it surely does not hold now, from the public actions
+    (passes, draws allowed only when stuck, drawn tiles that were not pending) and from what
+    the seat of `view` sees (its own tiles and the line). The seat's own entry is every tile
+    it does not hold."""
+    return Sampler(view).cannot
+
+
 def sample_hidden(
     view: SeatView, rng: random.Random, cannot: Sequence[int] | None = None, tries: int = 20
 ) -> Hidden:
-    """A random assignment of the unseen tiles that fits the counts and, where it can, what
-    each opponent cannot hold (`cannot`, from `cannot_hold` when not given)."""
-    if cannot is None:
-        cannot = cannot_hold(view)
-    counts = view.tile_counts
-    own = mask_of(view.hand)
-    unseen = list(tiles_in(unseen_mask(view)))
-    others = [s for s in range(len(counts)) if s != view.seat]
-    # The most constrained opponent chooses first; the boneyard takes what is left.
-    others.sort(key=lambda s: -(cannot[s] & unseen_mask(view)).bit_count())
-    for attempt in range(tries + 1):
-        strict = attempt < tries
-        pool = unseen.copy()
-        rng.shuffle(pool)
-        hands = [0] * len(counts)
-        hands[view.seat] = own
-        ok = True
-        for seat in others:
-            barred = cannot[seat] if strict else 0
-            chosen = [t for t in pool if not barred & t.bit][: counts[seat]]
-            if len(chosen) < counts[seat]:
-                ok = False
-                break
-            mask = mask_of(chosen)
-            hands[seat] = mask
-            pool = [t for t in pool if not mask & t.bit]
-        if ok:
-            return Hidden(tuple(hands), tuple(pool))
-    raise PositionError("no assignment of the unseen tiles fits the tile counts")
+    """`Sampler(view).hidden(rng, cannot, tries)`."""
+    return Sampler(view).hidden(rng, cannot, tries)
 
 
 def position(view: SeatView, hidden: Hidden) -> HandState:
-    """The full hand state the view shows, with the hidden tiles as `hidden` assigns them;
-    PositionError (one line) when the assignment or the view's history does not fit."""
-    facts = facts_of(view)
-    public, _ = _replay(view, facts)
-    counts = tuple(view.tile_counts)
-    players = len(counts)
-    hands = hidden.hands
-    own = mask_of(view.hand)
-    on_line = mask_of(view.line.tiles)
-    if len(hands) != players:
-        raise PositionError(f"{len(hands)} hands for {players} players")
-    if hands[view.seat] != own:
-        raise PositionError(f"seat {view.seat}'s hand is not the one the view shows")
-    if public.line.tiles != view.line.tiles or public.turn != view.turn:
-        raise PositionError("the view's history does not lead to the view's table")
-    if tuple(public.counts) != counts or public.boneyard_size != view.boneyard_size:
-        raise PositionError("the view's history does not lead to the view's tile counts")
-    seen = on_line
-    for seat, mask in enumerate(hands):
-        if mask.bit_count() != counts[seat]:
-            raise PositionError(
-                f"seat {seat} is given {mask.bit_count()} tiles, holds {counts[seat]}"
-            )
-        if seen & mask:
-            raise PositionError(f"seat {seat} is given a tile that is elsewhere")
-        seen |= mask
-    boneyard = mask_of(hidden.boneyard)
-    if len(hidden.boneyard) != view.boneyard_size or seen & boneyard:
-        raise PositionError(f"the boneyard must hold {view.boneyard_size} other tiles")
-    if seen | boneyard != ALL_TILES_MASK:
-        missing = ", ".join(t.text for t in tiles_in(ALL_TILES_MASK & ~(seen | boneyard)))
-        raise PositionError(f"the assignment leaves out {missing}")
-    pending = facts.pending if view.turn == view.seat else None
-    if pending is not None and not own & pending.bit:
-        raise PositionError(f"the pending tile {pending.text} is not in the seat's hand")
-    state = HandState.__new__(HandState)
-    _copy_into(public, state, _slots(TurnMachine))
-    state.move_points = list(view.move_points())
-    tallies = view.luck_tallies()
-    if hasattr(public, "wins"):
-        state.wins = [w for w, _ in tallies]
-        state.penalties = [p for _, p in tallies]
-    state.hands = list(hands)
-    state.dealt = tuple(hands)
-    drawn = 28 - players * public.rules.hand_size(players) - view.boneyard_size
-    this_turn = list(facts.own_draws[len(facts.own_draws) - public.draws_this_turn :])
-    if view.turn != view.seat or len(this_turn) != public.draws_this_turn:
-        this_turn = []
-    filler = [TILES[0]] * (drawn - len(this_turn))
-    state.boneyard = [*filler, *this_turn, *hidden.boneyard]
-    state._drawn = drawn
-    state.pending = pending
-    state.result = None
-    return state
+    """`Sampler(view).position(hidden)`: the view's position with `hidden` filled in."""
+    return Sampler(view).position(hidden)
 
 
 def sample_position(
     view: SeatView, rng: random.Random, cannot: Sequence[int] | None = None
 ) -> HandState:
     """`position` of a `sample_hidden` assignment: one determinization of the view."""
-    return position(view, sample_hidden(view, rng, cannot))
+    sampler = Sampler(view)
+    return sampler.position(sampler.hidden(rng, cannot))
+
+
+def _ends(line: Line) -> tuple[int, int]:
+    """The two open ends' numbers of a plain line (-1, -1 before the lead)."""
+    if not line.tiles:
+        return -1, -1
+    places = line.places
+    return places[0].value, places[-1].value
 
 
 # -- the fast play-out path --------------------------------------------------------------------
@@ -486,6 +530,10 @@ lead), or PASS_MOVE / DRAW_MOVE."""
 _HEAVIEST_FIRST: Final[tuple[Tile, ...]] = tuple(
     sorted(TILES, key=lambda t: (t.pips, t.high), reverse=True)
 )
+_RANK: Final[tuple[int, ...]] = tuple(len(TILES) - _HEAVIEST_FIRST.index(t) for t in TILES)
+"""_RANK[tile.index]: higher for a heavier tile (greedy's order)."""
+_LOW: Final[tuple[int, ...]] = tuple(t.low for t in TILES)
+_HIGH: Final[tuple[int, ...]] = tuple(t.high for t in TILES)
 
 
 class FastHand:
@@ -519,16 +567,12 @@ class FastHand:
         rules = state.rules
         if not rules.plain_turns:
             raise PositionError(f"the fast play-out needs plain turns; {rules.name} has more")
-        self.rules = rules
+        self._set_rules(rules)
         self.players = state.players
         self.hands = list(state.hands)
-        line = state.line
-        if line.tiles:
-            places = line.places
-            self.a, self.b = places[0].value, places[-1].value
-        else:
-            self.a = self.b = -1
-        self.boneyard = state.boneyard
+        self.a, self.b = _ends(state.line)
+        self.boneyard: Sequence[Tile] = state.boneyard
+        """The tiles in draw order; the next drawn is `boneyard[drawn]` (read, never changed)."""
         self.drawn = state._drawn
         self.size = state.boneyard_size
         self.turn = state.turn
@@ -537,6 +581,9 @@ class FastHand:
         self.must_lead = state.must_lead.bit if state.must_lead is not None else 0
         self.end: HandEnd | None = state.end
         self.closer = state.closer
+
+    def _set_rules(self, rules: Rules) -> None:
+        self.rules = rules
         self._any_time = rules.drawing is _DRAWING_ANY_TIME
         self._never = rules.drawing is _DRAWING_NEVER
         self._reserve = rules.reserve
@@ -651,9 +698,77 @@ class FastHand:
         return DRAW_MOVE if self.can_draw(0) else PASS_MOVE
 
     def play_greedy(self) -> HandResult:
-        """Play the hand out with every seat greedy; the result `HandState` would score."""
+        """Play the hand out with every seat greedy (`greedy_move`, inlined: a search's
+        innermost loop); the result `HandState` would score."""
+        hands = self.hands
+        a, b, turn, passes = self.a, self.b, self.turn, self.passes
+        pending, must_lead = self.pending, self.must_lead
+        players = self.players
+        boneyard, drawn, size = self.boneyard, self.drawn, self.size
+        draws = not self._never
+        floor = self._reserve
+        any_time, at_once, stuck_draw = self._any_time, self._at_once, self._stuck_draw
         while self.end is None:
-            self.step(self.greedy_move())
+            hand = hands[turn]
+            if pending:
+                playable = pending & hand
+            elif must_lead:
+                playable = must_lead & hand
+            elif a < 0:
+                playable = hand
+            else:
+                playable = hand & (VALUE_MASK[a] | VALUE_MASK[b])
+            if playable:
+                best = -1
+                index = 0
+                while playable:
+                    low = playable & -playable
+                    i = low.bit_length() - 1
+                    if _RANK[i] > best:
+                        best = _RANK[i]
+                        index = i
+                    playable ^= low
+                tile_low, tile_high = _LOW[index], _HIGH[index]
+                if a < 0:
+                    a, b = tile_high, tile_low
+                elif tile_low == a:
+                    a = tile_high
+                elif tile_high == a:
+                    a = tile_low
+                elif tile_low == b:
+                    b = tile_high
+                else:
+                    b = tile_low
+                hand ^= 1 << index
+                hands[turn] = hand
+                passes = 0
+                pending = must_lead = 0
+                if not hand:
+                    self.end = _DOMINO
+                    self.closer = turn
+                    break
+                turn = turn + 1 if turn + 1 < players else 0
+            elif not pending and draws and size > floor and (any_time or not playable):
+                tile = boneyard[drawn]
+                drawn += 1
+                size -= 1
+                passes = 0
+                hands[turn] = hand | tile.bit
+                if (
+                    at_once
+                    and not must_lead
+                    and (a < 0 or (VALUE_MASK[a] | VALUE_MASK[b]) & tile.bit)
+                ):
+                    pending = tile.bit
+            else:
+                assert not (stuck_draw and draws and size > floor)
+                passes += 1
+                if passes >= players:
+                    self.end = _BLOCK
+                    break
+                turn = turn + 1 if turn + 1 < players else 0
+        self.a, self.b, self.turn, self.passes = a, b, turn, passes
+        self.pending, self.must_lead, self.drawn, self.size = pending, must_lead, drawn, size
         return self.result()
 
     def result(self) -> HandResult:

@@ -13,6 +13,7 @@ from p2p_dominoes.engine.search import (
     FastHand,
     Hidden,
     PositionError,
+    Sampler,
     cannot_hold,
     copy_state,
     fast_move,
@@ -175,3 +176,14 @@ def test_own_draws_are_what_the_seat_drew() -> None:
     view = HandView(state, 1)
     assert [t.text for t in view.own_draws] == ["[2|3]", "[1|6]"]
     assert mask_of(view.own_draws) & state.hands[1] == mask_of(view.own_draws)
+
+
+def test_the_samplers_fast_form_is_the_fast_form_of_its_position() -> None:
+    rng = random.Random(3)
+    for seed in range(30):
+        for state in _walk(DRAW_RULES, 2, seed):
+            sampler = Sampler(HandView(state, state.turn))
+            hidden = sampler.hidden(rng)
+            direct, checked = sampler.fast(hidden), FastHand(sampler.position(hidden))
+            assert direct.moves() == checked.moves()
+            assert direct.play_greedy() == checked.play_greedy()

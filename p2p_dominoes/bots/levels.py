@@ -192,7 +192,7 @@ def expert(view: SeatView, rng: random.Random, budget: Budget) -> Action:
 LEVEL_BUDGETS: Final[dict[str, Budget]] = {
     "easy": Budget(0),
     "medium": Budget(0),
-    "hard": Budget(48, 0.25),
+    "hard": Budget(64, 0.25),
     "expert": Budget(200, 1.0),
 }
 """Each level's budget at a table (the seconds cap keeps a slow machine from stalling it)."""

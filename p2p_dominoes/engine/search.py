@@ -629,14 +629,20 @@ class FastHand:
         playable = self.playable()
         moves = []
         a, b = self.a, self.b
-        for tile in tiles_in(playable):
+        mask = playable
+        while mask:
+            low = mask & -mask
+            mask ^= low
+            index = low.bit_length() - 1
+            base = index * 8
             if a < 0:
-                moves.append(tile.index * 8 + LEAD)
+                moves.append(base + LEAD)
                 continue
-            if tile.has(a):
-                moves.append(tile.index * 8 + a)
-            if b != a and tile.has(b):
-                moves.append(tile.index * 8 + b)
+            tile_low, tile_high = _LOW[index], _HIGH[index]
+            if tile_low == a or tile_high == a:
+                moves.append(base + a)
+            if b != a and (tile_low == b or tile_high == b):
+                moves.append(base + b)
         if self.can_draw(playable):
             moves.append(DRAW_MOVE)
         if self.can_pass(playable):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import platform
+import random
 import time
 from collections.abc import Callable
 
@@ -21,9 +22,11 @@ from p2p_dominoes.engine import (
     PRESETS,
     THREES,
     THREES_LUCK,
+    Match,
     Rules,
 )
-from p2p_dominoes.simulation import simulate
+from p2p_dominoes.engine.search import FastHand
+from p2p_dominoes.simulation import deal, simulate
 
 
 def _hands_per_second(play_one: Callable[[], int], seconds: float) -> float:
@@ -43,6 +46,34 @@ def _ours(rules: Rules, players: int, seeds: list[int]) -> Callable[[], int]:
             rules, players, [random_bot] * players, ["random"] * players, seed=seeds[0], hands=200
         )
         return report.hands
+
+    return play
+
+
+def _play_outs(rules: Rules, players: int, seed: int, greedy: bool) -> Callable[[], int]:
+    """Hands on the search's play-out path (`engine.search.FastHand`), as a search uses it:
+    a copy of a dealt position played out, with uniform random moves or every seat greedy
+    (the deals are made beforehand: a search samples its positions once per decision)."""
+    rng = random.Random(seed)
+    starts: list[FastHand] = []
+    while len(starts) < 256:
+        match = Match(rules, players)
+        hands, boneyard = deal(rules, players, rng)
+        state = match.start_hand(hands, boneyard, lottery=rng.getrandbits(64))
+        if state is not None:
+            starts.append(FastHand(state))
+    turn = [0]
+
+    def play() -> int:
+        turn[0] += 1
+        fast = starts[turn[0] % len(starts)].copy()
+        if greedy:
+            fast.play_greedy()
+            return 1
+        while fast.end is None:
+            moves = fast.moves()
+            fast.step(moves[int(rng.random() * len(moves))])
+        return 1
 
     return play
 
@@ -90,6 +121,13 @@ def run_engine_bench(seconds: float = 3.0, as_json: bool = False) -> int:
         base, ours = _interleaved(baseline, _ours(BLOCK, 4, seeds), seconds * 2)
         figures["dominoes_block_4p_hands_per_s"] = round(base, 1)
         figures["ratio_block_4p_vs_dominoes"] = round(ours / base, 2)
+        base, fast = _interleaved(baseline, _play_outs(BLOCK, 4, 1, False), seconds * 2)
+        figures["ratio_playout_block_4p_vs_dominoes"] = round(fast / base, 2)
+    for rules, players in ((BLOCK, 4), (DRAW_RULES, 2)):
+        for greedy in (False, True):
+            key = f"playout_{'greedy' if greedy else 'random'}_{rules.name}_{players}p_hands_per_s"
+            play = _play_outs(rules, players, 2, greedy)
+            figures[key] = round(_hands_per_second(play, seconds), 1)
     for rules in (BLOCK, DRAW_RULES, DRAW_UNTIL_PLAY, HOUSE, FIVES, THREES, THREES_LUCK):
         for players in rules.player_counts:
             key = f"{rules.name}_{players}p_hands_per_s"
@@ -110,13 +148,19 @@ def run_engine_bench(seconds: float = 3.0, as_json: bool = False) -> int:
             f"{figures['dominoes_block_4p_hands_per_s']:>10,.0f} hands/s"
         )
     for key, value in figures.items():
-        if key.endswith("_hands_per_s") and not key.startswith("dominoes"):
+        if key.endswith("_hands_per_s") and not key.startswith(("dominoes", "playout")):
             rules_name, seats = key.removesuffix("_hands_per_s").split("_")
             name = f"{rules_name}, {seats.removesuffix('p')} players"
             print(f"  p2p-dominoes {name + ':':<32}{value:>10,.0f} hands/s")
     if baseline is not None:
         print(
             "  ratio, block 4 players, p2p-dominoes / dominoes (measured in alternating slices): "
-            f"{figures['ratio_block_4p_vs_dominoes']}×"
+            f"{figures['ratio_block_4p_vs_dominoes']}×; the search's play-out path: "
+            f"{figures['ratio_playout_block_4p_vs_dominoes']}×"
         )
+    for key, value in figures.items():
+        if key.startswith("playout_"):
+            policy, rules_name, seats = key.removeprefix("playout_").split("_")[:3]
+            name = f"{rules_name}, {seats.removesuffix('p')} players, {policy}"
+            print(f"  play-out path, {name + ':':<34}{value:>10,.0f} hands/s")
     return 0

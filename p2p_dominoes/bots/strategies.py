@@ -88,3 +88,9 @@ def bot_named(name: str) -> Bot:
         return BOTS[name]
     except KeyError:
         raise InvalidRecord(f"unknown bot {name!r} (bots: {', '.join(BOTS)})") from None
+
+
+# The difficulty levels build on the strategies above (imported last: they import this module).
+from p2p_dominoes.bots.levels import LEVELS  # noqa: E402
+
+BOTS.update(LEVELS)

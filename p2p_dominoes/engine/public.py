@@ -75,11 +75,20 @@ class PublicHand(TurnMachine):
 class PeerView:
     """A seat's view at a networked table: the public hand plus the seat's own tiles."""
 
-    def __init__(self, public: PublicHand, seat: int, hand: int, pending: Tile | None) -> None:
+    def __init__(
+        self,
+        public: PublicHand,
+        seat: int,
+        hand: int,
+        pending: Tile | None,
+        own_draws: tuple[Tile, ...] = (),
+    ) -> None:
         self._public = public
         self.seat = seat
         self._hand = hand
         self._pending = pending
+        self.own_draws = own_draws
+        """The tiles this seat drew this hand, in order (when the session says)."""
 
     @property
     def rules(self) -> Rules:
@@ -147,3 +156,25 @@ class PeerView:
     def can_skip(self) -> bool:
         public = self._public
         return public.turn == self.seat and not public.over and public.second_double
+
+    # What a player at a real table also knows (`engine.search.TableView`).
+
+    @property
+    def pending(self) -> Tile | None:
+        return self._pending if self._public.turn == self.seat else None
+
+    @property
+    def must_lead(self) -> Tile | None:
+        return self._public.must_lead
+
+    @property
+    def passes(self) -> int:
+        return self._public.passes
+
+    @property
+    def match_scores(self) -> tuple[int, ...]:
+        return tuple(self._public.match_scores)
+
+    @property
+    def target(self) -> int:
+        return self._public.rules.target(self._public.players)

@@ -109,6 +109,40 @@ class HandView:
         state = self._state
         return state.second_double and state.turn == self.seat and state.result is None
 
+    # What a player at a real table also knows (`engine.search.TableView`).
+
+    @property
+    def pending(self) -> Tile | None:
+        state = self._state
+        return state.pending if state.turn == self.seat else None
+
+    @property
+    def must_lead(self) -> Tile | None:
+        return self._state.must_lead
+
+    @property
+    def passes(self) -> int:
+        return self._state.passes
+
+    @property
+    def own_draws(self) -> tuple[Tile, ...]:
+        """The tiles this seat drew, in order (the k-th draw of the hand took boneyard[k])."""
+        state = self._state
+        draws = [seat for seat, action in state.history if action is DRAW]
+        return tuple(
+            t
+            for t, seat in zip(state.boneyard[: len(draws)], draws, strict=True)
+            if seat == self.seat
+        )
+
+    @property
+    def match_scores(self) -> tuple[int, ...]:
+        return tuple(self._state.match_scores)
+
+    @property
+    def target(self) -> int:
+        return self._state.rules.target(self._state.players)
+
 
 def legal_actions(view: SeatView) -> list[Action]:
     """Plays, then draw or pass, for the seat of `view` when it is to act."""

@@ -24,6 +24,7 @@ import trio
 
 from p2p_dominoes.bots import Bot
 from p2p_dominoes.engine import Action, IllegalAction, InvalidRecord, Rules, SeatView
+from p2p_dominoes.engine.search import snapshot
 from p2p_dominoes.net.backoff import Backoff
 from p2p_dominoes.net.connection import Connection, connect
 from p2p_dominoes.net.errors import (
@@ -699,7 +700,12 @@ async def _choose(run: TableRun, token: tuple[int, int]) -> None:
     view = run.session.view()
     options = run.options
     if options.bot is not None:
-        action: Action = options.bot(view, _BOT_RNG)
+        # The bot thinks in a worker thread on a detached copy of the view, so the table's
+        # messages keep flowing; its level's budget bounds the time, and a cancelled wait
+        # leaves the thread to finish alone.
+        action: Action = await trio.to_thread.run_sync(
+            options.bot, snapshot(view), _BOT_RNG, abandon_on_cancel=True
+        )
     else:
         session = run.session
         target = session.rules.target(session.players)

@@ -343,7 +343,12 @@ class TableSession:
             tile = hand.known.get(position)  # a drawn tile is known once every share is in
             if tile is not None and tile not in hand.tiles_played:
                 mask |= tile.bit
-        return PeerView(hand.public, self.seat, mask, hand.pending)
+        # The k-th draw of the hand took deck position players × size + k (bots read own draws).
+        first = self.players * hand.size
+        drawers = [seat for seat, action in hand.public.history if action is DRAW]
+        drawn = (first + k for k, seat in enumerate(drawers) if seat == self.seat)
+        own = tuple(hand.known[p] for p in drawn if p in hand.known)
+        return PeerView(hand.public, self.seat, mask, hand.pending, own)
 
     @property
     def table_code(self) -> TableCode | None:

@@ -55,11 +55,9 @@ def test_random_bot_passes_when_nothing_else_is_legal() -> None:
 
 
 def test_bots_are_found_by_name() -> None:
-    assert set(BOTS) == {"random", "greedy", "partner"}
+    assert {"random", "greedy"} <= set(BOTS)
     assert bot_named("greedy") is greedy_bot
-    with pytest.raises(
-        InvalidRecord, match="unknown bot 'clever' \\(bots: random, greedy, partner\\)"
-    ):
+    with pytest.raises(InvalidRecord, match="unknown bot 'clever' \\(bots: random, greedy, "):
         bot_named("clever")
 
 

@@ -43,7 +43,9 @@ def test_each_empty_seat_gets_the_bot_the_host_chose(
     assert sorted(choices.first.evaluate("(s) => [...s.options].map((o) => o.value)")) == sorted(
         BOTS
     )  # every strategy the program has
-    expect(choices.first.locator("option")).to_have_text(["жадно", "в паре (козёл)", "наугад"])
+    expect(choices.first.locator("option")).to_have_text(
+        ["легко", "эксперт", "жадно", "сложно", "средне", "в паре (козёл)", "наугад"]
+    )
     page.fill("#create-bots", "2")
     expect(choices).to_have_count(2)  # the count follows the number of bots
     page.select_option("#create-seats", "3")

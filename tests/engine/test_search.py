@@ -1,0 +1,189 @@
+"""The search API: copies, positions from a view, inference, sampling, the fast play-out."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+import pytest
+
+from p2p_dominoes.engine import DRAW_RULES, PRESETS, HandState, HandView, Match, Rules, parse_tile
+from p2p_dominoes.engine.actions import Play
+from p2p_dominoes.engine.search import (
+    FastHand,
+    Hidden,
+    PositionError,
+    Sampler,
+    cannot_hold,
+    copy_state,
+    fast_move,
+    position,
+    sample_hidden,
+    sample_position,
+    snapshot,
+)
+from p2p_dominoes.engine.tiles import mask_of
+from p2p_dominoes.engine.view import legal_actions
+from p2p_dominoes.simulation import deal
+from tests.engine.dealing import deal as deal_text
+
+PLAYERS = (2, 3, 4)
+
+
+def _start(rules: Rules, players: int, rng: random.Random) -> HandState:
+    match = Match(rules, players)
+    while True:
+        hands, boneyard = deal(rules, players, rng)
+        hand = match.start_hand(hands, boneyard, lottery=rng.getrandbits(64))
+        if hand is not None:
+            return hand
+        match.void_hand()
+
+
+def _walk(rules: Rules, players: int, seed: int) -> Iterator[HandState]:
+    """Every state of one random hand (random legal actions), before each action."""
+    rng = random.Random(seed)
+    state = _start(rules, players, rng)
+    while state.result is None:
+        yield state
+        actions = state.legal_actions()
+        state.apply(state.turn, actions[rng.randrange(len(actions))])
+
+
+def _cases() -> list[tuple[str, int]]:
+    return [
+        (name, n) for name, rules in PRESETS.items() for n in PLAYERS if n in dict(rules.hand_sizes)
+    ]
+
+
+def test_a_copy_is_independent_of_its_original() -> None:
+    state = deal_text(DRAW_RULES, ["6|6 1|2", "6|5 3|3"])
+    copy = copy_state(state)
+    copy.apply(0, Play(parse_tile("6|6")))
+    assert state.line.tiles == [] and state.history == [] and copy.turn == 1
+    assert state.hands[0] != copy.hands[0]
+
+
+@pytest.mark.parametrize(("name", "players"), _cases())
+def test_the_inference_never_rules_out_the_true_hands(name: str, players: int) -> None:
+    rules = PRESETS[name]
+    for seed in range(40):
+        for state in _walk(rules, players, seed):
+            view = HandView(state, state.turn)
+            cannot = cannot_hold(view)
+            for seat in range(players):
+                assert not cannot[seat] & state.hands[seat], (seed, seat, len(state.history))
+
+
+@pytest.mark.parametrize(("name", "players"), _cases())
+def test_the_true_assignment_rebuilds_the_true_position(name: str, players: int) -> None:
+    rules = PRESETS[name]
+    for seed in range(25):
+        for state in _walk(rules, players, seed):
+            view = HandView(state, state.turn)
+            truth = Hidden(tuple(state.hands), tuple(state.boneyard[state._drawn :]))
+            built = position(view, truth)
+            assert built.hands == state.hands and built.turn == state.turn
+            assert built.legal_actions() == state.legal_actions()
+            assert built.move_points == state.move_points
+            # The same next actions score the same from both.
+            for action in state.legal_actions()[:3]:
+                a, b = copy_state(state), copy_state(built)
+                a.apply(a.turn, action)
+                b.apply(b.turn, action)
+                assert a.outcome() == b.outcome() and a.turn == b.turn
+
+
+@pytest.mark.parametrize(("name", "players"), _cases())
+def test_sampled_positions_are_legal_and_agree_with_the_view(name: str, players: int) -> None:
+    rules = PRESETS[name]
+    rng = random.Random(7)
+    for seed in range(10):
+        for state in _walk(rules, players, seed):
+            view = HandView(state, state.turn)
+            sampled = sample_position(view, rng)
+            assert sampled.hands[view.seat] == state.hands[view.seat]
+            assert set(map(str, sampled.legal_actions())) == set(map(str, legal_actions(view)))
+
+
+def test_a_wrong_assignment_is_refused_in_one_line() -> None:
+    state = deal_text(DRAW_RULES, ["6|6 1|2", "6|5 3|3"])
+    view = HandView(state, 0)
+    good = sample_hidden(view, random.Random(1))
+    swapped = Hidden((good.hands[1], good.hands[0]), good.boneyard)
+    with pytest.raises(PositionError, match="seat 0's hand"):
+        position(view, swapped)
+    short = Hidden(good.hands, good.boneyard[1:])
+    with pytest.raises(PositionError, match="boneyard"):
+        position(view, short)
+
+
+def test_a_snapshot_does_not_follow_the_table() -> None:
+    state = deal_text(DRAW_RULES, ["6|6 1|2", "6|5 3|3"])
+    frozen = snapshot(HandView(state, 0))
+    state.apply(0, Play(parse_tile("6|6")))
+    assert frozen.line.tiles == [] and frozen.history == [] and len(frozen.hand) == 7
+
+
+@pytest.mark.parametrize(
+    ("name", "players"), [(n, p) for n, p in _cases() if PRESETS[n].plain_turns]
+)
+def test_the_fast_path_moves_and_scores_as_apply_does(name: str, players: int) -> None:
+    rules = PRESETS[name]
+    for seed in range(150):
+        rng = random.Random(seed)
+        state = _start(rules, players, rng)
+        fast = FastHand(state)
+        while state.result is None:
+            actions = state.legal_actions()
+            assert {fast_move(state, a) for a in actions} == set(fast.moves())
+            action = actions[rng.randrange(len(actions))]
+            fast.step(fast_move(state, action))
+            state.apply(state.turn, action)
+            assert fast.hands == state.hands and fast.turn == state.turn
+        assert fast.end is not None and fast.result() == state.result
+
+
+def test_the_fast_greedy_play_out_ends_as_apply_scores_it() -> None:
+    for seed in range(100):
+        state = _start(DRAW_RULES, 2, random.Random(seed))
+        fast = FastHand(state)
+        moves = []
+        probe = fast.copy()
+        while probe.end is None:
+            moves.append(probe.greedy_move())
+            probe.step(moves[-1])
+        result = fast.play_greedy()
+        assert result == probe.result()
+        # The same moves through the validated path.
+        for move in moves:
+            match = [a for a in state.legal_actions() if fast_move(state, a) == move]
+            state.apply(state.turn, match[0])
+        assert state.result == result
+
+
+def test_fast_form_is_refused_for_rules_with_turn_switches() -> None:
+    state = _start(PRESETS["fives"], 2, random.Random(0))
+    with pytest.raises(PositionError, match="plain turns"):
+        FastHand(state)
+
+
+def test_own_draws_are_what_the_seat_drew() -> None:
+    state = deal_text(DRAW_RULES, ["6|6", "0|0 0|1 0|2 0|3 0|4 0|5 1|1"], boneyard="2|3 6|1")
+    state.apply(0, Play(parse_tile("6|6")))
+    state.apply(1, state.legal_actions()[-1])  # draw 2|3
+    state.apply(1, state.legal_actions()[-1])  # draw 6|1, which fits
+    view = HandView(state, 1)
+    assert [t.text for t in view.own_draws] == ["[2|3]", "[1|6]"]
+    assert mask_of(view.own_draws) & state.hands[1] == mask_of(view.own_draws)
+
+
+def test_the_samplers_fast_form_is_the_fast_form_of_its_position() -> None:
+    rng = random.Random(3)
+    for seed in range(30):
+        for state in _walk(DRAW_RULES, 2, seed):
+            sampler = Sampler(HandView(state, state.turn))
+            hidden = sampler.hidden(rng)
+            direct, checked = sampler.fast(hidden), FastHand(sampler.position(hidden))
+            assert direct.moves() == checked.moves()
+            assert direct.play_greedy() == checked.play_greedy()

@@ -23,6 +23,7 @@ from p2p_dominoes.bots.strategies import Bot, greedy_bot, random_bot
 from p2p_dominoes.engine import Action, HandResult, HandState, HandView, Play, SeatView
 from p2p_dominoes.engine.rules import MoveScoring, Rules
 from p2p_dominoes.engine.search import (
+    FastHand,
     PositionError,
     Sampler,
     cannot_hold,
@@ -135,7 +136,7 @@ def _action_values(
     seat = view.seat
     rules = view.rules
     totals = [0.0] * len(actions)
-    plain = rules.plain_turns
+    plain = FastHand.fits(rules)
     moves = [fast_move(sampler.public, a) for a in actions] if plain else []
     deadline = None if budget.seconds is None else started + budget.seconds
     for _ in range(max(1, budget.samples)):

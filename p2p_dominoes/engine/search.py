@@ -463,7 +463,7 @@ class Sampler:
 
     def fast(self, hidden: Hidden) -> FastHand:
         """`FastHand(self.position(hidden))` without the checks and the copy (a search's hot
-        path; the rules must be `plain_turns`)."""
+        path; the rules must fit it: `FastHand.fits`)."""
         public = self.public
         fast = FastHand.__new__(FastHand)
         fast._set_rules(public.rules)
@@ -563,10 +563,12 @@ class FastHand:
     )
 
     def __init__(self, state: HandState) -> None:
-        """The fast form of `state`; PositionError unless its rules are `plain_turns`."""
+        """The fast form of `state`; PositionError unless its rules fit (`FastHand.fits`)."""
         rules = state.rules
-        if not rules.plain_turns:
-            raise PositionError(f"the fast play-out needs plain turns; {rules.name} has more")
+        if not FastHand.fits(rules):
+            raise PositionError(
+                f"the fast play-out needs plain turns and no ceremonies; {rules.name} has more"
+            )
         self._set_rules(rules)
         self.players = state.players
         self.hands = list(state.hands)
@@ -581,6 +583,12 @@ class FastHand:
         self.must_lead = state.must_lead.bit if state.must_lead is not None else 0
         self.end: HandEnd | None = state.end
         self.closer = state.closer
+
+    @staticmethod
+    def fits(rules: Rules) -> bool:
+        """Whether hands under `rules` can be played out here: plain turns, and a result that
+        the pips left decide (a ceremony reads the hand's history, which is not kept)."""
+        return rules.plain_turns and not rules.ceremonies
 
     def _set_rules(self, rules: Rules) -> None:
         self.rules = rules

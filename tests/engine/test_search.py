@@ -126,7 +126,7 @@ def test_a_snapshot_does_not_follow_the_table() -> None:
 
 
 @pytest.mark.parametrize(
-    ("name", "players"), [(n, p) for n, p in _cases() if PRESETS[n].plain_turns]
+    ("name", "players"), [(n, p) for n, p in _cases() if FastHand.fits(PRESETS[n])]
 )
 def test_the_fast_path_moves_and_scores_as_apply_does(name: str, players: int) -> None:
     rules = PRESETS[name]

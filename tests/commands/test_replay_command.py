@@ -207,8 +207,10 @@ def test_replay_of_an_unfinished_log_says_how_far_it_got(tmp_path: Path) -> None
 
 
 def test_a_tampered_transcript_replays_to_the_failure_and_exits_1(tmp_path: Path) -> None:
-    data = bytearray(match_transcript().to_bytes())
-    data[len(data) // 2] ^= 0x10
+    transcript = match_transcript()
+    data = bytearray(transcript.to_bytes())
+    middle = transcript.entries[len(transcript.entries) // 2].encoded  # signature last
+    data[data.index(middle) + len(middle) - 1] ^= 0x10  # a signature byte, not the framing
     path = tmp_path / "bad.p2pd"
     path.write_bytes(bytes(data))
     out = run("replay", str(path))

@@ -31,6 +31,7 @@ from p2p_dominoes.engine import (
     result_text,
     side_name,
 )
+from p2p_dominoes.engine.kozel_text import ceremonies_text
 from p2p_dominoes.engine.rules import Doubles, MoveScoring, Rules
 from p2p_dominoes.engine.rules_text import describe_rules
 from p2p_dominoes.engine.turns import placement_points
@@ -39,7 +40,6 @@ from p2p_dominoes.net.presence import Presence
 from p2p_dominoes.session.events import Blame
 from p2p_dominoes.session.table import Phase, TableSession
 from p2p_dominoes.session.table_code import TableCode
-from p2p_dominoes.engine.kozel_text import ceremonies_text
 from p2p_dominoes.ui.web.kozel_sheet import SheetRow, sheet_json
 
 _REASONS = {

@@ -296,6 +296,9 @@ class _HostLobby:
         if removed is None:
             return False
         self.seated.remove(removed)
+        if not self.rules.pairs:  # where one sits matters only to partners: close the gap
+            for place, seated in enumerate(self.seated):
+                seated.place = place
         self.admission.removed(removed.key)
         self.options.say(
             said("removed", _lang(self.options), name=peer_text(removed.name, 64), seat=seat + 1)

@@ -13,6 +13,10 @@ from collections.abc import Callable
 
 from playwright.sync_api import Page, expect
 
+from p2p_dominoes.engine import HandEnd, preset, result_text, score_hand
+from p2p_dominoes.engine.actions import PASS, Play
+from p2p_dominoes.engine.kozel_text import ceremonies_text
+from p2p_dominoes.engine.tiles import parse_tile
 from tests.ui.browser.conftest import Peer, screenshot
 from tests.ui.browser.test_play_in_the_browser import take_turn
 
@@ -79,3 +83,40 @@ def test_two_people_and_two_bots_play_a_kozel_hand_from_the_lobby(
     page_a.locator("#sheet").scroll_into_view_if_needed()
     assert shot
     assert not page_a.errors and not page_b.errors  # type: ignore[attr-defined]
+
+
+WORDS = """async ([prev, snapshot, lang]) => {
+  const { setLang } = await import("/static/strings.js");
+  const { kozelEndWords, isPartner } = await import("/static/kozel_live.js");
+  setLang(lang);
+  const partners = [0, 1, 2, 3].filter((seat) => isPartner(snapshot, seat));
+  return { ...kozelEndWords(prev, snapshot), partners };
+}"""
+
+
+def test_a_ceremony_is_said_by_its_name_and_what_it_does_once_per_hand(
+    peers: Callable[..., Peer], open_page: Callable[..., Page]
+) -> None:
+    """A General ending as the peer words it (the engine's text, in each language): the hand's
+    pair sentence for the screen reader, the ceremony for the caption, once per hand."""
+    page = open_page(peers("Ann", 47873))
+    page.wait_for_selector("#lobby:not([hidden])")
+    names = ["Ann", "Bob", "Cid", "Dan"]
+    rules = preset("kozel-ceremonies")
+    history = [(0, Play(parse_tile("5|6"))), (3, PASS), (1, Play(parse_tile("6|6")))]
+    result = score_hand(rules, HandEnd.DOMINO, [7, 0, 9, 4], closer=1, history=history)
+    for lang, name in (("en", "General"), ("ru", "Генерал")):
+        end = {
+            "pairs": True,
+            "hand_number": 3,
+            "words": result_text(result, lang, names),
+            "ceremony_text": ceremonies_text(result, lang, names).strip(),
+        }
+        table = {"screen": "table", "names": names, "seat": 1, "pairs": True, "end": end}
+        said = page.evaluate(WORDS, [{"screen": "table", "end": None}, table, lang])
+        assert said["words"] == end["words"] and "Bob & Dan" in said["words"], said
+        assert said["ceremony"].startswith("Ceremony! " if lang == "en" else "Церемония! ")
+        assert name in said["ceremony"], said
+        assert said["partners"] == [3]  # Bob's partner is Dan, across the table
+        again = page.evaluate(WORDS, [table, table, lang])  # the same hand: said once
+        assert again["words"] == again["ceremony"] == ""

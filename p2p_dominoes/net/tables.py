@@ -532,10 +532,10 @@ async def _lobby_member(connection: Connection, lobby: _HostLobby, ready: trio.E
     if ready.is_set():
         await _refuse(connection, Refusal("playing", "the game has begun"))
         return
-    asked = lobby.place_for(message.seat)
-    if isinstance(asked, Refusal):
-        lobby.strangers.warn(address, f"asked for a seat it cannot have: {asked.reason}")
-        await _refuse(connection, asked)
+    wanted = lobby.place_for(message.seat) if message.seat is not None else None
+    if isinstance(wanted, Refusal):  # before the host's person is bothered
+        lobby.strangers.warn(address, f"asked for a seat it cannot have: {wanted.reason}")
+        await _refuse(connection, wanted)
         return
     decision = lobby.admission.request(
         connection.peer,
@@ -572,10 +572,12 @@ async def _lobby_member(connection: Connection, lobby: _HostLobby, ready: trio.E
         if len(lobby.seated) >= lobby.players:
             await _refuse(connection, Refusal("full", "the table is full"))
             return
-        asked = lobby.place_for(message.seat)  # the seat may have gone while the host looked
-        if isinstance(asked, Refusal):
-            await _refuse(connection, asked)
-            return
+    # A seat is free now (admission counted them; no wait since, or the check just above), but
+    # the one asked for may have gone while the host's person looked.
+    asked = lobby.place_for(message.seat)
+    if isinstance(asked, Refusal):
+        await _refuse(connection, asked)
+        return
     seated = _Seated(
         message.name,
         connection.peer,

@@ -135,6 +135,14 @@ def register(commands: Any) -> None:
         metavar="S",
         help=f"give up dialling the host after S seconds (at most 600; default {DIAL_PATIENCE:g})",
     )
+    join.add_argument(
+        "--seat",
+        type=_seat_number,
+        default=None,
+        metavar="N",
+        help="ask for seat N (2–4; the host holds seat 1; default: any free seat). At a Kozel "
+        "table seats 1+3 and 2+4 are partners",
+    )
     _peer_arguments(join)
     join.set_defaults(run=run_join)
 
@@ -517,6 +525,13 @@ def run_host(args: argparse.Namespace) -> int:
     return _run_peer(main, options)
 
 
+def _seat_number(text: str) -> int:
+    """`--seat N` as people count (2–4) → the 0-based seat the lobby message carries."""
+    if not text.isdigit() or not 2 <= int(text) <= 4:
+        raise argparse.ArgumentTypeError(f"a seat is 2, 3 or 4 (1 is the host's), not {text!r}")
+    return int(text) - 1
+
+
 def run_join(args: argparse.Namespace) -> int:
     if args.connect and args.table:
         raise UsageError("give a table name or --connect HOST:PORT, not both")
@@ -526,10 +541,10 @@ def run_join(args: argparse.Namespace) -> int:
     async def main() -> int:
         if args.connect:
             host, port_number = args.connect
-            target = Target((host,), port_number, None, patience=args.dial_timeout)
+            target = Target((host,), port_number, None, patience=args.dial_timeout, seat=args.seat)
         else:
             found = await find_table(args.table, interface=args.interface, timeout=10.0)
-            target = dataclasses.replace(found, patience=args.dial_timeout)
+            target = dataclasses.replace(found, patience=args.dial_timeout, seat=args.seat)
             if target.expect == options.identity.public.fingerprint:
                 raise PeerFailure(_OWN_TABLE)
         return await _with_input(options, lambda: join_table(options, target))

@@ -226,11 +226,15 @@ class LobbyState:
     table: str
     players: int
     seats: tuple[LobbySeat, ...]
+    """The taken seats in seat order (`LobbySeat.seat`; empty seats may lie between them)."""
     pending: tuple[Request, ...]
+    pairs: bool = False
+    """Partners sit opposite (Kozel): seats 1+3 against 2+4."""
 
 
 class LobbyControl(Protocol):
-    """The host's answers: seat or refuse a request (by number), take a seat back before the start.
+    """The host's answers: seat or refuse a request (by number), take a seat back or swap two
+    seats before the start.
 
     Each returns False when there is nothing to act on (already answered, gone, started).
     """
@@ -240,6 +244,10 @@ class LobbyControl(Protocol):
     def refuse(self, number: int) -> bool: ...
 
     def remove(self, seat: int) -> bool: ...
+
+    def swap(self, first: int, second: int) -> bool:
+        """Exchange two seats (0-based, not the host's; one may be empty) before the start."""
+        ...
 
 
 class HostDesk(Protocol):

@@ -7,11 +7,16 @@ advisory page-presence message (`net/page_presence.py`, PROTOCOL.md §14). The l
 - `["join", name, listen_port, host_address, commitment]` joiner → host: take a seat;
   `host_address` is the address the joiner used to reach the host (so the host can tell others
   how to reach bots that run beside it); `commitment` (32 bytes) fixes the joiner's secret table
-  nonce before it sees anyone's (`session.table_code`), and the genesis must carry it;
+  nonce before it sees anyone's (`session.table_code`), and the genesis must carry it; an
+  optional sixth element `seat` (int, 0-based, or nil: any seat) asks for one seat (PROTOCOL.md
+  §13.1: partners at a Kozel table are fixed by the seats);
 - `["seats", table_name, rules, seats_total, [[name, key, address, port], …], max_hands | nil]`
   host → everyone seated: the table's full rules (`Rules.to_wire`, validated on arrival: a set
   with a conflict is refused), the seats so far, clockwise in join order (seat 0 is the host),
   and how many hands the match will last (nil: a whole match), which the genesis must then sign;
+  an optional seventh element `places` lists the seat number of each listed player (the list is
+  in seat order; without it, the seats are 0, 1, 2, … as listed); once every seat is taken the
+  list is the genesis order;
 - `["genesis", envelope]` host → everyone: the signed genesis (it carries `max_hands`); play
   begins;
 - `["refuse", code, reason]` host → joiner: no seat, or no longer one; `code` is one of
@@ -21,6 +26,7 @@ advisory page-presence message (`net/page_presence.py`, PROTOCOL.md §14). The l
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from typing import Final
 
@@ -44,11 +50,13 @@ REFUSAL_CODES: Final = (
     "playing",
     "unanswered",
     "seated",
+    "seat",
 )
 """Why a host turns a joiner away (PROTOCOL.md §13): busy (too many requests waiting; try again
 later), full, refused (by the host, or a key or source in its cooldown), removed (by the host
 after being seated), playing (the game began), unanswered (the host did not answer in time),
-seated (this key already holds a seat or has a request waiting)."""
+seated (this key already holds a seat or has a request waiting), seat (the seat asked for does
+not exist at this table, is the host's, or is taken)."""
 RETRY_CODES: Final = frozenset({"busy"})
 """The refusals a joiner retries (with backoff); every other code is final."""
 
@@ -64,6 +72,8 @@ class Join:
     host_address: str
     commitment: bytes
     """The joiner's table-nonce commitment (`session.seat_commitment`), for its genesis seat."""
+    seat: int | None = None
+    """The seat asked for (0-based; None: any). The host checks it against its table."""
 
 
 @dataclass(frozen=True)
@@ -86,6 +96,12 @@ class Seats:
     seats: tuple[SeatAddress, ...]
     max_hands: int | None = None
     """The match length the host will sign in the genesis (None: a whole match)."""
+    places: tuple[int, ...] | None = None
+    """Each listed player's seat number, ascending (None: 0, 1, 2, … as listed)."""
+
+    def place_of(self, index: int) -> int:
+        """The seat number of the `index`-th listed player."""
+        return self.places[index] if self.places is not None else index
 
 
 @dataclass(frozen=True)
@@ -111,11 +127,15 @@ def encode_lobby(message: LobbyMessage) -> bytes:
     if isinstance(message, Join):
         body: list[object] = ["join", message.name, message.listen_port, message.host_address]
         body.append(message.commitment)  # table code (PROTOCOL.md §13)
+        if message.seat is not None:
+            body.append(message.seat)  # a seat asked for (PROTOCOL.md §13.1)
     elif isinstance(message, Seats):
         seats = [[s.name, s.key.raw, s.address, s.port] for s in message.seats]
         rules = [list(pair) for pair in message.rules.to_wire()]
         body = ["seats", message.table_name, rules, message.seats_total, seats]
         body.append(message.max_hands)
+        if message.places is not None:
+            body.append(list(message.places))
     elif isinstance(message, GenesisOffer):
         body = ["genesis", message.envelope]
     else:
@@ -143,13 +163,14 @@ def decode_lobby(payload: bytes) -> LobbyMessage:
     if not isinstance(body, list) or not body or not isinstance(body[0], str):
         raise LobbyError("a lobby message is an array starting with its kind")
     kind, args = body[0], body[1:]
-    if kind == "join" and _types(args, str, int, str, bytes):
-        name, port, host, commitment = args
+    if kind == "join" and len(args) in (4, 5) and _types(args[:4], str, int, str, bytes):
+        name, port, host, commitment = args[:4]
         _check_name(name)
         _check_port(port)
-        return Join(name, port, _check_address(host), _check_commitment(commitment))
-    if kind == "seats" and len(args) == 5 and _types(args[:4], str, list, int, list):
-        table, raw_rules, total, raw_seats, hands = args
+        seat = _check_seat_asked(args[4] if len(args) == 5 else None)
+        return Join(name, port, _check_address(host), _check_commitment(commitment), seat)
+    if kind == "seats" and len(args) in (5, 6) and _types(args[:4], str, list, int, list):
+        table, raw_rules, total, raw_seats, hands = args[:5]
         _check_name(table)
         try:
             rules = Rules.from_wire(raw_rules)
@@ -160,7 +181,8 @@ def decode_lobby(payload: bytes) -> LobbyMessage:
         if hands is not None and (type(hands) is not int or not 1 <= hands <= MAX_HANDS):
             raise LobbyError(f"seats: max_hands is nil or 1–{MAX_HANDS}")
         listed = tuple(_seat(s) for s in raw_seats)
-        return Seats(table, rules, total, listed, hands)
+        places = _check_places(args[5], len(listed), total) if len(args) == 6 else None
+        return Seats(table, rules, total, listed, hands, places)
     if kind == "genesis" and _types(args, bytes):
         return GenesisOffer(args[0])
     if kind == "refuse" and _types(args, str, str):
@@ -182,6 +204,28 @@ def _check_name(name: str) -> None:
 def _check_port(port: int) -> None:
     if not 1 <= port <= 65535:
         raise LobbyError("a port is 1–65535")
+
+
+def _check_seat_asked(seat: object) -> int | None:
+    """A join's seat: nil (any) or an integer; the host checks it against its own table (and
+    refuses a seat it does not have with the `seat` code and words, never by closing)."""
+    if seat is None:
+        return None
+    if type(seat) is not int:
+        raise LobbyError("join: a seat asked for is nil (any) or a seat number")
+    return seat
+
+
+def _check_places(raw: object, count: int, total: int) -> tuple[int, ...]:
+    """A seat list's places: one distinct seat number per listed player, ascending, < total."""
+    if (
+        not isinstance(raw, list)
+        or len(raw) != count
+        or not all(type(p) is int and 0 <= p < total for p in raw)
+        or any(a >= b for a, b in itertools.pairwise(raw))
+    ):
+        raise LobbyError("seats: places are ascending seat numbers, one per listed player")
+    return tuple(raw)
 
 
 def _check_commitment(commitment: bytes) -> bytes:

@@ -137,7 +137,15 @@ _LINES: Final[dict[str, tuple[str, str]]] = {
         "this player already holds a seat or has asked for one",
         "этот ключ уже занимает место за этим столом (или уже попросил его)",
     ),
+    "refused_seat": (
+        "the seat you asked for is not free at this table",
+        "место, которое вы просили, за этим столом не свободно",
+    ),
     "refused_other": ("the host refused", "хозяин отказал"),
+    "swapped": ("Seats {first} and {second} swapped.", "Места {first} и {second} поменяны."),
+    "pairs": ("Pairs: {first} against {second}", "Пары: {first} против {second}"),
+    "pair": ("{one} & {other}", "{one} и {other}"),
+    "empty_seat": ("seat {seat} empty", "место {seat} свободно"),
     "host_says": ("{because} (the host says: {given})", "{because} (хозяин пишет: {given})"),
     "timed_out": ("timed out after {s} s", "нет ответа за {s} с"),
     "refused_problem": ("refused ({reason})", "отказ ({reason})"),
@@ -166,6 +174,17 @@ _OS_ERRORS_RU: Final = {
 }
 """Russian for the system's words about a failed connection (`os.strerror`, first letter
 lowered, as net/connection.py writes them)."""
+
+
+def pairs_said(names: dict[int, str], lang: str) -> str:
+    """Who partners whom at a Kozel table: seats 1+3 against 2+4 (`names` by 0-based seat,
+    already cleaned; a seat missing from it is said to be empty)."""
+
+    def name(seat: int) -> str:
+        return names.get(seat) or said("empty_seat", lang, seat=seat + 1)
+
+    first, second = (said("pair", lang, one=name(a), other=name(a + 2)) for a in (0, 1))
+    return said("pairs", lang, first=first, second=second)
 
 
 def said(key: str, lang: str, **values: object) -> str:

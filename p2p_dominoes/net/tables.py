@@ -69,7 +69,7 @@ from p2p_dominoes.net.runtime import (
     serve_link,
     sit_down,
 )
-from p2p_dominoes.net.said import said, said_closed
+from p2p_dominoes.net.said import pairs_said, said, said_closed
 from p2p_dominoes.net.strangers import StrangerLog
 from p2p_dominoes.net.timing import bot_timing_path
 from p2p_dominoes.peer_text import peer_text
@@ -144,6 +144,9 @@ class _Seated:
     connection: Connection | None
     commitment: bytes
     """The player's table-nonce commitment, for its genesis seat (table code)."""
+    place: int = 0
+    """The seat this player holds (0-based; the host's is 0). At the start it is the genesis
+    seat, so at a Kozel table it fixes the pairs (0+2 against 1+3)."""
 
 
 class _HostLobby:
@@ -171,11 +174,14 @@ class _HostLobby:
         self.seated: list[_Seated] = [
             _Seated(options.name, options.identity.public, "", listener.port, "", None, commitment)
         ]
+        """Kept in seat order (`place`); seats may be empty between them before the start."""
         self.started = False
         self.bot_numbers: dict[PublicIdentity, int] = {}
         """Our own bots' keys and numbers: they sit in number order, whoever came first."""
         self.full = trio.Event()
         self.changed = trio.Event()
+        self.swaps = 0
+        """How many swaps the host made (each is sent to everyone seated)."""
 
     def seats_for(self, recipient: _Seated) -> Seats:
         """The seat list as `recipient` should dial it (bots beside the host via its address)."""
@@ -186,15 +192,64 @@ class _HostLobby:
             else:
                 address = seated.observed
             seats.append(SeatAddress(seated.name, seated.key, address, seated.port))
-        return Seats(self.table, self.rules, self.players, tuple(seats), self.max_hands)
+        places = tuple(s.place for s in self.seated)
+        # Places go on the wire only when there is a gap (older joiners read 0, 1, 2, … then).
+        shown = None if places == tuple(range(len(places))) else places
+        return Seats(self.table, self.rules, self.players, tuple(seats), self.max_hands, shown)
 
     def state(self) -> LobbyState:
         """The lobby as the host's person sees it (names cleaned)."""
         seats = tuple(
-            LobbySeat(i, peer_text(s.name, 64), s.key.fingerprint, self.admission.trusts(s.key))
-            for i, s in enumerate(self.seated)
+            LobbySeat(
+                s.place, peer_text(s.name, 64), s.key.fingerprint, self.admission.trusts(s.key)
+            )
+            for s in self.seated
         )
-        return LobbyState(peer_text(self.table, 64), self.players, seats, self.admission.pending)
+        pairs = self.rules.pairs
+        table = peer_text(self.table, 64)
+        return LobbyState(table, self.players, seats, self.admission.pending, pairs)
+
+    def holder(self, place: int) -> _Seated | None:
+        """Who holds seat `place`, if anyone."""
+        return next((s for s in self.seated if s.place == place), None)
+
+    def place_for(self, asked: int | None) -> int | Refusal:
+        """The seat a joiner asking for `asked` (None: any) gets now, or why not.
+
+        A seat one of our own bots holds is free for a person (the bot moves to another).
+        """
+        if asked is None:
+            return self._lowest_free()
+        if not 0 <= asked < self.players:
+            return Refusal(
+                "seat",
+                f"there is no seat {asked + 1} at this table (seats 2–{self.players} are "
+                "for joiners)",
+            )
+        if asked == 0:
+            return Refusal("seat", "seat 1 is the host's")
+        holder = self.holder(asked)
+        if holder is not None and not self.admission.trusts(holder.key):
+            return Refusal("seat", f"seat {asked + 1} is taken")
+        return asked
+
+    def _lowest_free(self) -> int:
+        taken = {s.place for s in self.seated}
+        return next(p for p in range(1, self.players) if p not in taken)
+
+    def seat(self, seated: _Seated) -> None:
+        """Put `seated` at its place; a bot there moves to the lowest free seat."""
+        holder = self.holder(seated.place)
+        self.seated.append(seated)
+        if holder is not None:
+            holder.place = -1
+            holder.place = self._lowest_free()
+        self._sort()
+
+    def _sort(self) -> None:
+        self.seated.sort(key=lambda s: s.place)
+        if not self.swaps:  # once the host swapped, every seat stays where the host put it
+            _bots_in_order(self.seated, self.bot_numbers)
 
     def touch(self) -> None:
         """Something changed: wake the tasks that wait on the lobby and show the host's person."""
@@ -237,13 +292,37 @@ class _HostLobby:
 
     def remove(self, seat: int) -> bool:
         """Take seat `seat` (not the host's) back before the start; its task tells the player."""
-        if self.started or not 1 <= seat < len(self.seated):
+        removed = self.holder(seat) if not self.started and seat != 0 else None
+        if removed is None:
             return False
-        removed = self.seated.pop(seat)
+        self.seated.remove(removed)
+        if not self.rules.pairs:  # where one sits matters only to partners: close the gap
+            for place, seated in enumerate(self.seated):
+                seated.place = place
         self.admission.removed(removed.key)
         self.options.say(
             said("removed", _lang(self.options), name=peer_text(removed.name, 64), seat=seat + 1)
         )
+        self.touch()
+        return True
+
+    def swap(self, first: int, second: int) -> bool:
+        """Exchange seats `first` and `second` (either may be empty; not the host's) before the
+        start: at a Kozel table this chooses who partners whom. Everyone is sent the new list."""
+        places = range(1, self.players)
+        if self.started or first == second or first not in places or second not in places:
+            return False
+        one, other = self.holder(first), self.holder(second)
+        if one is None and other is None:
+            return False
+        if one is not None:
+            one.place = second
+        if other is not None:
+            other.place = first
+        # Only the order is sorted here: our bots keep the seats the host gave them.
+        self.seated.sort(key=lambda s: s.place)
+        self.options.say(said("swapped", _lang(self.options), first=first + 1, second=second + 1))
+        self.swaps += 1
         self.touch()
         return True
 
@@ -426,9 +505,11 @@ def _bots_in_order(seated: list[_Seated], numbers: dict[PublicIdentity, int]) ->
     at once and arrive in any order; `bot-2` should not sit before `bot-1`). Other seats stay
     where they are."""
     places = [i for i, s in enumerate(seated) if s.key in numbers]
+    seats = [seated[i].place for i in places]
     bots = sorted((seated[i] for i in places), key=lambda s: numbers[s.key])
-    for place, bot in zip(places, bots, strict=True):
-        seated[place] = bot
+    for index, bot, seat in zip(places, bots, seats, strict=True):
+        seated[index] = bot
+        bot.place = seat
 
 
 async def _lobby_member(connection: Connection, lobby: _HostLobby, ready: trio.Event) -> None:
@@ -450,6 +531,11 @@ async def _lobby_member(connection: Connection, lobby: _HostLobby, ready: trio.E
         return
     if ready.is_set():
         await _refuse(connection, Refusal("playing", "the game has begun"))
+        return
+    wanted = lobby.place_for(message.seat) if message.seat is not None else None
+    if isinstance(wanted, Refusal):  # before the host's person is bothered
+        lobby.strangers.warn(address, f"asked for a seat it cannot have: {wanted.reason}")
+        await _refuse(connection, wanted)
         return
     decision = lobby.admission.request(
         connection.peer,
@@ -486,6 +572,12 @@ async def _lobby_member(connection: Connection, lobby: _HostLobby, ready: trio.E
         if len(lobby.seated) >= lobby.players:
             await _refuse(connection, Refusal("full", "the table is full"))
             return
+    # A seat is free now (admission counted them; no wait since, or the check just above), but
+    # the one asked for may have gone while the host's person looked.
+    asked = lobby.place_for(message.seat)
+    if isinstance(asked, Refusal):
+        await _refuse(connection, asked)
+        return
     seated = _Seated(
         message.name,
         connection.peer,
@@ -494,9 +586,9 @@ async def _lobby_member(connection: Connection, lobby: _HostLobby, ready: trio.E
         message.host_address,
         connection,
         message.commitment,
+        asked,
     )
-    lobby.seated.append(seated)
-    _bots_in_order(lobby.seated, lobby.bot_numbers)
+    lobby.seat(seated)
     connection.trust()  # seated: out of the listener's stranger limits (transport)
     lobby.options.say(
         # No seat number: bots are put in their numbers' order as they arrive, so a number
@@ -511,6 +603,7 @@ async def _lobby_member(connection: Connection, lobby: _HostLobby, ready: trio.E
         )
     )
     await lobby.broadcast_seats()
+    swaps = lobby.swaps
     # Hold the connection (and notice a joiner who leaves, or is removed) until the game begins.
     while not ready.is_set():
         changed = lobby.changed
@@ -518,6 +611,10 @@ async def _lobby_member(connection: Connection, lobby: _HostLobby, ready: trio.E
             await changed.wait()
         if ready.is_set():
             return
+        if swaps != lobby.swaps and seated in lobby.seated:  # the host swapped seats
+            swaps = lobby.swaps
+            with suppress(ConnectionClosed, NetError, trio.BrokenResourceError):
+                await connection.send(encode_lobby(lobby.seats_for(seated)))
         if seated not in lobby.seated:
             await _refuse(connection, Refusal("removed", "the host removed you from the table"))
             await lobby.broadcast_seats()
@@ -703,6 +800,8 @@ class Target:
     port: int
     expect: PublicIdentity | str | None
     patience: float = DIAL_PATIENCE
+    seat: int | None = None
+    """The seat to ask the host for (0-based; None: any free seat)."""
 
 
 async def find_table(name: str | None, *, interface: str | None, timeout: float) -> Target:
@@ -869,6 +968,7 @@ async def join_table(options: PeerOptions, target: Target) -> int:
                     listener.port,
                     _bare_host(host.remote_address),
                     seat_commitment(options.identity.public, nonce),
+                    target.seat,
                 )
                 await host.send(encode_lobby(join))
                 say(said("asked", lang))
@@ -1012,7 +1112,7 @@ def _lang(options: PeerOptions) -> str:
 
 
 _REFUSED_BECAUSE: Final = frozenset(
-    {"full", "refused", "removed", "playing", "unanswered", "seated"}
+    {"full", "refused", "removed", "playing", "unanswered", "seated", "seat"}
 )
 """The refusal codes with words of their own (said.py `refused_<code>`)."""
 
@@ -1051,12 +1151,19 @@ async def _await_genesis(
             code = "" if lang == "ru" else f" [{peer_text(message.code, 16)}]"
             raise PeerFailure(said("no_seat", lang, code=code, words=words))
         if isinstance(message, Seats):
-            addresses = {i: (s.address, s.port) for i, s in enumerate(message.seats)}
+            addresses = {
+                message.place_of(i): (s.address, s.port) for i, s in enumerate(message.seats)
+            }
             lobby = message
             announced.clear()
             announced.add(host.peer)
             announced.update(s.key for s in message.seats)
-            names = tuple(f"{peer_text(s.name, 64)} ({s.key.fingerprint})" for s in message.seats)
+            numbered = message.places is not None or message.rules.pairs  # seats matter
+            names = tuple(
+                (f"{message.place_of(i) + 1} " if numbered else "")
+                + f"{peer_text(s.name, 64)} ({s.key.fingerprint})"
+                for i, s in enumerate(message.seats)
+            )
             if names != shown:
                 table = peer_text(message.table_name, 64)
                 rules = _rules_name(peer_text(message.rules.name, 64), lang)
@@ -1073,6 +1180,12 @@ async def _await_genesis(
                         names=", ".join(names),
                     )
                 )
+                if message.rules.pairs and message.seats_total == 4:
+                    by_seat = {
+                        message.place_of(i): peer_text(s.name, 64)
+                        for i, s in enumerate(message.seats)
+                    }
+                    say(pairs_said(by_seat, lang))
                 shown = names
             if message.rules != rules_shown:  # what the table plays, before sitting down
                 for line in rules_lines(message.rules, lang):

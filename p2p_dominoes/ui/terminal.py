@@ -21,6 +21,7 @@ from p2p_dominoes.engine import (
 from p2p_dominoes.engine.actions import SKIP
 from p2p_dominoes.engine.rules import MoveScoring
 from p2p_dominoes.net.admission import LobbyState, Request
+from p2p_dominoes.net.said import pairs_said
 
 _WORDS = {
     "en": {
@@ -200,7 +201,9 @@ _LOBBY_WORDS = {
         "bot": "bot",
         "you": "you",
         "remove_hint": 'Type "remove N" to take seat N back before the game begins.',
-        "help": 'Answer with "y N" (seat request N), "n N" (refuse it) or "remove N" (seat N).',
+        "help": 'Answer with "y N" (seat request N), "n N" (refuse it), "remove N" (seat N) '
+        'or "swap N M" (seats N and M).',
+        "swap_hint": 'Partners sit opposite (seats 1+3 against 2+4): "swap N M" swaps two seats.',
         "nothing": "Nothing to do for that (no such request or seat now).",
     },
     "ru": {
@@ -210,7 +213,10 @@ _LOBBY_WORDS = {
         "bot": "бот",
         "you": "вы",
         "remove_hint": "Введите «remove N», чтобы освободить место N до начала игры.",
-        "help": "Ответ: «y N» (посадить запрос N), «n N» (отказать) или «remove N» (место N).",
+        "help": "Ответ: «y N» (посадить запрос N), «n N» (отказать), «remove N» (место N) "
+        "или «swap N M» (поменять места N и M).",
+        "swap_hint": "Партнёры сидят друг напротив друга (места 1+3 против 2+4): "
+        "«swap N M» меняет два места.",
         "nothing": "Этого сейчас нельзя (нет такого запроса или места).",
     },
 }
@@ -218,6 +224,7 @@ _LOBBY_WORDS = {
 _YES = frozenset({"y", "yes", "д", "да"})
 _NO = frozenset({"n", "no", "н", "нет"})
 _REMOVE = frozenset({"remove", "r", "убрать"})
+_SWAP = frozenset({"swap", "s", "поменять"})
 
 
 def lobby_words(lang: str) -> dict[str, str]:
@@ -240,7 +247,10 @@ def render_seats(state: LobbyState, lang: str = "en") -> str:
         + (f" ({w['you']})" if s.seat == 0 else f" ({w['bot']})" if s.bot else "")
         for s in state.seats
     )
-    return w["seats"].format(taken=len(state.seats), total=state.players, seats=seats)
+    line = w["seats"].format(taken=len(state.seats), total=state.players, seats=seats)
+    if state.pairs and state.players == 4:
+        line += "\n" + pairs_said({s.seat: s.name for s in state.seats}, lang)
+    return line
 
 
 @dataclass(frozen=True)
@@ -248,13 +258,21 @@ class LobbyAnswer:
     """What the host's person typed in the lobby: approve/refuse a request, or remove a seat."""
 
     verb: str
-    """"approve", "refuse" or "remove"."""
+    """"approve", "refuse", "remove" or "swap"."""
     number: int
+    other: int = 0
+    """The second seat of a swap."""
 
 
 def parse_lobby_answer(text: str, pending: Sequence[int]) -> LobbyAnswer | None:
     """`y N` / `n N` / `remove N` (a bare `y` or `n` when exactly one request waits), or None."""
     words = text.strip().lower().split()
+    if (
+        len(words) == 3
+        and words[0] in _SWAP
+        and all(w.isdigit() and len(w) <= 2 for w in words[1:])
+    ):
+        return LobbyAnswer("swap", int(words[1]), int(words[2]))
     if not words or len(words) > 2:
         return None
     verb = words[0]

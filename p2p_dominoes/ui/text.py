@@ -73,6 +73,8 @@ class TextUI:
         if seats != self._seats_shown:
             if not self._seats_shown:
                 self._out(lobby_words(self.lang)["remove_hint"])
+                if state.pairs:
+                    self._out(lobby_words(self.lang)["swap_hint"])
             self._seats_shown = seats
             self._out(seats)
         for request in state.pending:
@@ -100,6 +102,8 @@ class TextUI:
                 continue
             if answer.verb == "remove":  # seats are numbered from 1 on the screen
                 done = answer.number >= 1 and control.remove(answer.number - 1)
+            elif answer.verb == "swap":
+                done = control.swap(answer.number - 1, answer.other - 1)
             else:
                 act = control.approve if answer.verb == "approve" else control.refuse
                 done = act(answer.number)

@@ -511,6 +511,25 @@ class PlayController:
         if not act[verb](number):
             self.refuse("gone")
 
+    def _swap(self, command: dict[str, Any]) -> None:
+        """The host swaps two seats before the start (`{"type": "swap", "seats": [a, b]}`,
+        0-based): at a Kozel table this chooses the pairs."""
+        seats = command.get("seats")
+        control = self.lobby_control
+        if (
+            set(command) != {"type", "seats"}
+            or not isinstance(seats, list)
+            or len(seats) != 2
+            or not all(type(seat) is int and 0 <= seat < 4 for seat in seats)
+        ):
+            self.refuse("answer")
+            return
+        if control is None:
+            self.refuse("no_desk")
+            return
+        if not control.swap(seats[0], seats[1]):
+            self.refuse("gone")
+
     async def run(self) -> None:
         """Handle the page's commands and keep the list of tables fresh, until cancelled."""
         async with trio.open_nursery() as nursery:
@@ -579,6 +598,8 @@ class PlayController:
             self._switch_language(command)
         elif kind in ("approve", "refuse", "remove"):
             self._answer(command)
+        elif kind == "swap":
+            self._swap(command)
         elif kind == "cancel":
             self._cancel()
         elif kind == "rule_sets":  # a set was saved or deleted (rules_api.py): list them anew
@@ -952,7 +973,10 @@ def _check_join(command: dict[str, Any]) -> Target | _Problem:
         except ValueError:
             return _Problem("fingerprint", "fingerprint")
         pin = fingerprint
-    return Target((host,), port, pin)
+    seat = command.get("seat")  # 0-based; None (absent): any free seat
+    if seat is not None and (type(seat) is not int or not 1 <= seat <= 3):
+        return _Problem("seat", "seat")
+    return Target((host,), port, pin, seat=seat)
 
 
 def _shown_target(target: Target) -> str:

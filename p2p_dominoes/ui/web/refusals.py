@@ -37,6 +37,10 @@ _TEXTS: Final[dict[str, tuple[str, str]]] = {
         "That fingerprint is malformed: copy it from the host's screen.",
         "Отпечаток записан неверно: перепишите его с экрана создателя стола.",
     ),
+    "seat": (
+        "A seat to ask for is 2, 3 or 4 (seat 1 is the host's), or any.",
+        "Место можно попросить 2, 3 или 4 (место 1 — хозяина) или любое.",
+    ),
     "resume_fields": (
         "A resume command has no other fields.",
         "У команды «resume» нет других полей.",

@@ -31,6 +31,7 @@ from p2p_dominoes.engine import (
     result_text,
     side_name,
 )
+from p2p_dominoes.engine.kozel_text import ceremonies_text
 from p2p_dominoes.engine.rules import Doubles, MoveScoring, Rules
 from p2p_dominoes.engine.rules_text import describe_rules
 from p2p_dominoes.engine.turns import placement_points
@@ -366,6 +367,7 @@ def table_snapshot(
         "log": progress.log[-60:],
         "end": _end_json(progress, lang, names),
         "sheet": sheet_json(session.rules, seat or 0, progress.sheet, names, lang, session.players),
+        "pairs": session.rules.pairs,  # Kozel: partners opposite (the partner's badge)
         "match": {
             "over": progress.match_over,
             "winner": progress.match_winner,
@@ -664,6 +666,7 @@ def _end_json(
             "pair_points": list(result.points),
             "pair_pips": list(result.pips),
             "ceremonies": list(result.ceremonies),
+            "ceremony_text": ceremonies_text(result, lang, names).strip(),
             "title": result.title,
             "arithmetic": result.arithmetic(),
             "hands": progress.last_hands,
@@ -696,6 +699,7 @@ def host_lobby_snapshot(state: LobbyState | None, now: float) -> dict[str, Any] 
     return {
         "table": state.table,
         "players": state.players,
+        "pairs": state.pairs,
         "seats": [
             {"seat": s.seat, "name": s.name, "fingerprint": s.fingerprint, "bot": s.bot}
             for s in state.seats

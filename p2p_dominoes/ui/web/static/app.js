@@ -12,6 +12,7 @@ import { renderHand } from "./hand.js";
 import { moves, observe } from "./moves.js";
 import { renderOverlay, renderPause } from "./overlays.js";
 import { renderSheet } from "./sheet.js";
+import { kozelEndWords } from "./kozel_live.js";
 import { enableDrag } from "./drag.js";
 import { renderLuck, renderScoreFlash } from "./score.js";
 
@@ -79,6 +80,9 @@ function receive(message) {
       moves.recent = [notes, ...moves.recent].slice(0, 3);
       caption = caption ? `${caption}. ${notes}` : notes;
     }
+    const kozel = kozelEndWords(prev, state);  // Kozel: which pair scored and why, a ceremony
+    if (kozel.ceremony) moves.recent = [kozel.ceremony, ...moves.recent].slice(0, 3);
+    if (kozel.words) caption = caption ? `${caption}. ${kozel.words}` : kozel.words;
     if (pending && signature(state) !== pending.sign) pending = null;
     render();
     announceChanges(prev, caption);

@@ -54,7 +54,7 @@ export function renderLobby(s, send) {
       row.append(el("td", { translate: "no", textContent: value }));
     }
     const button = el("button", { type: "button", textContent: t("join"), disabled: s.busy || table.phase !== "lobby" });
-    button.addEventListener("click", () => send({ type: "join", address: table.address, fingerprint: table.pin }));
+    button.addEventListener("click", () => send({ type: "join", address: table.address, fingerprint: table.pin, ...seatAsked() }));
     row.append(el("td", {}, button));
     return row;
   }));
@@ -96,13 +96,31 @@ function renderUnfinished(s, send) {
   }));
 }
 
+// The seat a joiner asks for (the join form's choice, 2–4; none: any free seat), sent 0-based.
+function seatAsked() {
+  const seat = $("join-seat").value;
+  return seat ? { seat: Number(seat) - 1 } : {};  // the options count from 1, as people do
+}
+
+// At a Kozel table (pairs) each seat says its pair, and the host may swap two seats (not its own).
+function seatExtras(desk, place, send) {
+  if (!desk.pairs || desk.players !== 4) return [];
+  const extras = [" ", el("span", { className: "pair", textContent: `(${t("pair_n", (place % 2) + 1)})` })];
+  if (place === 0) return extras;
+  const swap = el("select", { className: "swap", "aria-label": t("seat_n", place + 1) });
+  swap.append(new Option("⇄", ""), ...[1, 2, 3].filter((p) => p !== place).map((p) => new Option(t("swap_with", p + 1), String(p))));
+  swap.addEventListener("change", () => { if (swap.value) send({ type: "swap", seats: [place, Number(swap.value)] }); });
+  extras.push(" ", swap);
+  return extras;
+}
+
 // The table this player hosts, before the start: who sits (removable) and who asks for a seat.
 // Every name comes from the network: it is only ever set as textContent.
 function renderHostLobby(s, send) {
   const desk = s.host_lobby;
   $("host-lobby").hidden = !desk;
   if (!desk) return;
-  $("host-seats-title").textContent = t("seats_taken", desk.seats.length, desk.players);
+  $("host-seats-title").textContent = t("seats_taken", desk.seats.length, desk.players) + (desk.pairs ? ` ${t("pairs_note")}` : "");
   const items = desk.seats.map((seat) => {
     const label = seat.seat === 0 ? ` (${t("you")})` : (seat.bot ? ` (${t("bot")})` : "");
     const item = el("li", { dataset: { seat: seat.seat } },
@@ -114,10 +132,13 @@ function renderHostLobby(s, send) {
       remove.addEventListener("click", () => send({ type: "remove", seat: seat.seat }));
       item.append(" ", remove);
     }
+    item.append(...seatExtras(desk, seat.seat, send));
     return item;
   });
-  for (let seat = desk.seats.length; seat < desk.players; seat += 1) {
-    items.push(el("li", { className: "empty" }, el("span", { className: "seat-number", textContent: `${t("seat_n", seat + 1)}: ` }), t("empty_seat")));
+  const taken = new Set(desk.seats.map((seat) => seat.seat));
+  for (let seat = 0; seat < desk.players; seat += 1) {
+    if (taken.has(seat)) continue;
+    items.push(el("li", { className: "empty", dataset: { seat } }, el("span", { className: "seat-number", textContent: `${t("seat_n", seat + 1)}: ` }), t("empty_seat"), ...seatExtras(desk, seat, send)));
   }
   $("host-seats").replaceChildren(...items.filter((item) => !item.classList.contains("empty")));
   $("host-empty").replaceChildren(...items.filter((item) => item.classList.contains("empty")));
@@ -157,7 +178,7 @@ export function setupLobby(send) {
   $("join-form").addEventListener("submit", (event) => {
     event.preventDefault();
     $("lobby-error").hidden = true;
-    send({ type: "join", address: $("join-address").value });
+    send({ type: "join", address: $("join-address").value, ...seatAsked() });
   });
   $("resume-button").addEventListener("click", () => send({ type: "resume" }));
   $("cancel-join").addEventListener("click", () => send({ type: "cancel" }));

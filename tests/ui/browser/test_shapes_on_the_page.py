@@ -8,6 +8,7 @@ apart; the board text is the engine's description. Screenshots of both boards mi
 from __future__ import annotations
 
 import json
+import random
 import time
 from collections.abc import Callable
 from typing import Any
@@ -151,3 +152,55 @@ def test_a_telephone_hand_and_a_trains_hand_played_with_clicks(
     trains = _play_a_hand(page, "trains", "trains-board")
     assert trains["choices"] and trains["plays"] and trains["shots"], trains
     assert not page.errors  # type: ignore[attr-defined]
+
+
+def _made_up_telephone(length: int, seed: int) -> dict[str, Any]:
+    """A centre [3|3] with four rays of `length` tiles each, as the snapshot gives them."""
+    rng = random.Random(seed)
+    rays = []
+    for ray in "ABCD":
+        tiles, near = [], 3
+        for i in range(length):
+            far = near if rng.random() < 0.2 else rng.randrange(7)
+            key = f"{min(near, far)}|{max(near, far)}#{ray}{i}"
+            tiles.append({"tile": key, "near": near, "far": far, "double": near == far})
+            near = far
+        rays.append({"ray": ray, "tiles": tiles, "open": {"value": near}, "closed": False})
+    root = {"tile": "3|3", "low": 3, "high": 3, "double": True}
+    return {"layout": "telephone", "root": root, "rays": rays}
+
+
+def test_four_long_rays_turn_at_the_edges_without_meeting(
+    peers: Callable[..., Peer], open_page: Callable[..., Page]
+) -> None:
+    page = open_page(peers("Ann", 47895))
+    page.wait_for_selector("#lobby:not([hidden])")
+    for seed in range(4):
+        board = _made_up_telephone(6, seed)
+        for width, height in ((390, 330), (1000, 330)):
+            laid = page.evaluate(
+                """async ([board, width, height]) => {
+                  const { fitCross } = await import("/static/board-shapes.js");
+                  const { laid, b, u } = fitCross(board, width, height, 96);
+                  return { tiles: laid.tiles, slots: laid.slots, w: (b.x1 - b.x0) * u,
+                           h: (b.y1 - b.y0) * u }; }""",
+                [board, width, height],
+            )
+            boxes = [*laid["tiles"], *laid["slots"].values()]
+            for i, a in enumerate(boxes):
+                for other in boxes[i + 1 :]:
+                    assert not _overlap(a, other), (seed, width, a, other)
+            assert set(laid["slots"]) == set("ABCD")
+            assert laid["w"] <= width + 1 and laid["h"] <= height + 1  # it fits the board
+            ray_a = [t for t in laid["tiles"] if "#A" in str(t["key"])]
+            off_row = [t for t in ray_a if t["y"] >= 0.5 or t["y"] + t["h"] <= -0.5]
+            assert off_row or width > 900, (seed, width, "ray A never turned")
+
+
+def _overlap(a: dict[str, float], b: dict[str, float]) -> bool:
+    return (
+        a["x"] < b["x"] + b["w"] - 0.01
+        and b["x"] < a["x"] + a["w"] - 0.01
+        and a["y"] < b["y"] + b["h"] - 0.01
+        and b["y"] < a["y"] + a["h"] - 0.01
+    )

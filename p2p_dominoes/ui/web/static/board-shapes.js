@@ -104,14 +104,15 @@ function layCross(board, fw, fh) {
   return { tiles, slots, shut };
 }
 
-function fitCross(board, width, height, maxUnit) {
+export function fitCross(board, width, height, maxUnit) {
   let best = null;
   for (let fw = 30; fw >= 3; fw -= 1) {
     const fh = Math.max(2.5, fw * height / width);
     const laid = layCross(board, fw, fh);
     const boxes = laid.tiles;
     if (boxes.some((a, i) => boxes.some((b, j) => j > i && overlaps(a, b)))) continue;
-    if (Object.values(laid.slots).some((s) => boxes.some((b) => overlaps(s, b)))) continue;
+    const slots = Object.values(laid.slots);
+    if (slots.some((s, i) => boxes.some((b) => overlaps(s, b)) || slots.some((o, j) => j > i && overlaps(s, o)))) continue;
     const b = bounds([...boxes, ...Object.values(laid.slots)]);
     const u = Math.min(maxUnit, width / (b.x1 - b.x0 + .4), height / (b.y1 - b.y0 + .4));
     if (!best || u > best.u + .01) best = { u, laid, b };

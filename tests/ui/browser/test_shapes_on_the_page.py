@@ -102,6 +102,13 @@ def _play_a_hand(page: Page, rules: str, shot: str) -> dict[str, int]:
             screenshot(page, f"{shot}-mid-hand-phone", docs=f"web-{shot}-phone")
             page.set_viewport_size({"width": 1280, "height": 800})
             page.wait_for_timeout(200)
+            if rules == "trains":  # the page's own words for the trains, in Russian
+                page.select_option("#lang-select", "ru")
+                labels = page.locator("#board .train-label")
+                expect(labels.first).to_contain_text("ваш поезд")
+                expect(labels.last).to_contain_text("общий поезд")
+                page.select_option("#lang-select", "en")
+                expect(labels.first).to_contain_text("your train")
             checked["shots"] += 1
         before = page.locator(".tile-button").count()
         # Play the last chosen tile by the keyboard on its first target, else click it.

@@ -78,9 +78,9 @@ from p2p_dominoes.ui.web.refusals import refusal
 from p2p_dominoes.ui.web.snapshot import (
     RECENT_ACTIONS,
     TableProgress,
-    chain,
     end_of,
     host_lobby_snapshot,
+    play_ends,
     score_flash,
     seat_scores,
     table_snapshot,
@@ -285,6 +285,7 @@ class WebUI:
         data["move"] = self.move if self.asking else None
         if data["line"] and not data.get("final_board"):
             progress.final_line, progress.final_description = data["line"], data["description"]
+            progress.final_shape = data.get("board")
         return data
 
 
@@ -339,7 +340,7 @@ def _action_from(command: dict[str, Any], view: SeatView, line: Line) -> Action 
         return None
     if not isinstance(along, bool):
         return None
-    _, ends = chain(line)
+    ends = play_ends(line)
     for play in view.legal_plays():
         if play.tile.key == tile and end_of(play, ends) == end and play.along == along:
             return play

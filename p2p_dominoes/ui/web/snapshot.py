@@ -31,6 +31,7 @@ from p2p_dominoes.engine import (
     result_text,
     side_name,
 )
+from p2p_dominoes.engine.board import Board
 from p2p_dominoes.engine.kozel_text import ceremonies_text
 from p2p_dominoes.engine.rules import Doubles, MoveScoring, Rules
 from p2p_dominoes.engine.rules_text import describe_rules
@@ -40,6 +41,7 @@ from p2p_dominoes.net.presence import Presence
 from p2p_dominoes.session.events import Blame
 from p2p_dominoes.session.table import Phase, TableSession
 from p2p_dominoes.session.table_code import TableCode
+from p2p_dominoes.ui.web.board_shape import shape_ends, shape_json
 from p2p_dominoes.ui.web.kozel_sheet import SheetRow, sheet_json
 
 _REASONS = {
@@ -138,6 +140,14 @@ def chain(line: Line) -> tuple[list[dict[str, Any]], dict[str, Place | None]]:
             tiles.insert(0, _oriented(tile, free, value))
             ends["left"] = Place.of(tile, side)
     return tiles, ends
+
+
+def play_ends(line: Line) -> dict[str, Place | None]:
+    """The open places a page command may name, by end: a line's "left"/"right", a shape's
+    rays ("A"–"D", "T0"–"T3", "TC", …)."""
+    if isinstance(line, Board):
+        return shape_ends(line)
+    return chain(line)[1]
 
 
 def _oriented(tile: object, left: int, right: int) -> dict[str, Any]:
@@ -311,6 +321,8 @@ class TableProgress:
     """This player said they are ready (or the pause ran out)."""
     final_line: list[dict[str, Any]] = field(default_factory=list)
     final_description: str = ""
+    final_shape: dict[str, Any] | None = None
+    """A shape's board (`board_shape.shape_json`) of that last hand, None on a line."""
     """The last hand's board, kept on screen until the next hand's tiles are dealt."""
     failure: str = ""
     """Why this peer could not go on (a PeerFailure), once the table has stopped for it."""
@@ -403,17 +415,29 @@ def table_snapshot(
             data["line"] = progress.final_line
             data["description"] = progress.final_description
             data["final_board"] = True
+            if progress.final_shape is not None:
+                data["shape"] = progress.final_shape["layout"]
+                data["board"] = progress.final_shape
         return data
-    tiles, ends = chain(public.line)
-    data["line"] = _along(tiles, public.line)
-    data["ends"] = [
-        p
-        for p in (
-            _place_json(ends["left"], "left", lang),
-            _place_json(ends["right"], "right", lang),
-        )
-        if p
-    ]
+    board = public.line
+    if isinstance(board, Board):  # a cross, a telephone, trains: rays (line games unchanged)
+        tiles = [_oriented(t, t.low, t.high) for t in board.tiles]
+        ends = shape_ends(board)
+        data["shape"] = board.layout.value
+        data["board"] = shape_json(board)
+        data["ends"] = [p for p in (_place_json(v, k, lang) for k, v in ends.items()) if p]
+        data["line"] = _along(tiles, board)
+    else:
+        tiles, ends = chain(board)
+        data["line"] = _along(tiles, board)
+        data["ends"] = [
+            p
+            for p in (
+                _place_json(ends["left"], "left", lang),
+                _place_json(ends["right"], "right", lang),
+            )
+            if p
+        ]
     data["counts"] = list(public.counts)
     data["boneyard"] = public.boneyard_size
     rules = session.rules

@@ -305,6 +305,7 @@ function drawBoard() {
   const finalBoard = kept || Boolean(s.final_board);
   renderBoard($("board"), {
     shape: s.shape || "line",
+    board: s.board, names: s.names, seat: s.seat,
     line: kept ? moves.finalLine.line : s.line,
     lead: kept ? moves.finalLine.lead : Math.min(moves.lead, Math.max(0, s.line.length - 1)),
     last: kept ? moves.finalLine.last : moves.last,

@@ -4,9 +4,10 @@
 
 import { el } from "./dom.js";
 import { lineRenderer } from "./board-line.js";
+import { crossRenderer, rayWord, trainsRenderer } from "./board-shapes.js";
 import { t } from "./strings.js";
 
-const RENDERERS = { line: lineRenderer };
+const RENDERERS = { line: lineRenderer, cross: crossRenderer, telephone: crossRenderer, trains: trainsRenderer };
 const MIN_TARGET = 44;  // px: the smallest box a finger can hit
 
 export function rendererFor(shape) {
@@ -40,7 +41,7 @@ export function renderBoard(container, view) {
   if (view.leadOpen) markers.push({ end: "lead", label: t("lead_here"), text: t("lead_here") });
   const closed = new Set((view.closed || []).map((c) => String(c.tile).replace("-", "|")));
   for (const place of view.ends) {
-    const end = place.end === "left" ? t("end_left") : t("end_right");
+    const end = place.end === "left" ? t("end_left") : place.end === "right" ? t("end_right") : rayWord(place.end, view);
     const shut = closed.has(String(place.tile).replace("-", "|"));
     const label = shut ? t("place_closed", end) : t("place_label", end, place.value);
     markers.push({ end: place.end, label, text: String(place.value), closed: shut });

@@ -10,6 +10,7 @@ const GAP = 6;
 function fitsText(fits) {
   if (!fits.length) return t("no_fit");
   if (fits.includes("lead")) return t("fits_lead");
+  if (fits.some((end) => end !== "left" && end !== "right")) return t("fits_places", fits.length);  // a shape's rays
   if (fits.includes("left") && fits.includes("right")) return t("fits_both");
   return fits.includes("left") ? t("fits_left") : t("fits_right");
 }

@@ -7,10 +7,20 @@ import random
 import pytest
 
 from p2p_dominoes.bots import BOTS, bot_named
-from p2p_dominoes.bots.levels import LEVEL_FUNCTIONS, Budget, hard, medium
+from p2p_dominoes.bots.levels import (
+    LEVEL_FUNCTIONS,
+    Budget,
+    _lacked_numbers,
+    _outcome_value,
+    _partner_move,
+    hard,
+    medium,
+)
+from p2p_dominoes.bots.partner import partner_bot
+from p2p_dominoes.bots.strategies import greedy_bot
 from p2p_dominoes.engine import DRAW_RULES, PRESETS, HandState, HandView, Match, Play, Rules
 from p2p_dominoes.engine import parse_tile as tile
-from p2p_dominoes.engine.search import snapshot
+from p2p_dominoes.engine.search import FastHand, snapshot
 from p2p_dominoes.engine.view import legal_actions
 from p2p_dominoes.simulation import deal
 from tests.engine.dealing import deal as deal_text
@@ -61,3 +71,49 @@ def test_a_level_decides_the_same_whatever_the_hidden_tiles_are(choose: object) 
     assert callable(choose)
     picked = {str(choose(HandView(s, 1), random.Random(5), Budget(20))) for s in (first, second)}
     assert len(picked) == 1
+
+
+def _kozel_hands(count: int, seed: str) -> list[HandState]:
+    """Finished Kozel hands, every seat greedy."""
+    rng = random.Random(seed)
+    finished = []
+    for _ in range(count):
+        state = _start(PRESETS["kozel"], 4, rng)
+        while state.result is None:
+            state.apply(state.turn, greedy_bot(HandView(state, state.turn), rng))
+        finished.append(state)
+    return finished
+
+
+def test_with_partners_the_search_counts_the_partners_win_as_its_own() -> None:
+    rules = PRESETS["kozel"]
+    won = 0
+    for state in _kozel_hands(30, "pairs"):
+        result = state.result
+        assert result is not None
+        values = [_outcome_value(result, seat, rules) for seat in range(4)]
+        # Partners (0 and 2, 1 and 3) value a hand alike: the pair's result is theirs.
+        assert values[0] == values[2] and values[1] == values[3]
+        if result.winner is not None:
+            won += 1
+            assert values[result.winner] >= 1.0 > values[1 - result.winner]
+    assert won
+
+
+def test_the_play_outs_partner_is_the_partner_strategy_on_bit_masks() -> None:
+    rng = random.Random("partner-port")
+    rules = PRESETS["kozel"]
+    compared = 0
+    for _ in range(25):
+        state = _start(rules, 4, rng)
+        while state.result is None:
+            view = HandView(state, state.turn)
+            action = partner_bot(view, rng)
+            if len(view.legal_plays()) > 1:
+                fast = FastHand(state)
+                chosen = _partner_move(fast, _lacked_numbers(view))
+                assert isinstance(action, Play)
+                assert chosen >> 3 == action.tile.index, (view.hand, view.line)
+                compared += 1
+            state.apply(state.turn, action)
+    assert compared > 100

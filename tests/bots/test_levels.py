@@ -117,3 +117,21 @@ def test_the_play_outs_partner_is_the_partner_strategy_on_bit_masks() -> None:
                 compared += 1
             state.apply(state.turn, action)
     assert compared > 100
+
+
+def test_with_partners_every_seat_searches_for_its_pair() -> None:
+    # Seats 2 and 3 score for pairs 0 and 1: valued as seats they would never win (there are two
+    # units), every action would tie and the search would only echo medium's choice.
+    rng = random.Random("pair-seats")
+    rules = PRESETS["kozel"]
+    differed = {2: 0, 3: 0}
+    for _ in range(6):
+        state = _start(rules, 4, rng)
+        while state.result is None:
+            seat = state.turn
+            view = snapshot(HandView(state, seat))
+            action = hard(view, rng, Budget(8))
+            if seat in differed and len(view.legal_plays()) > 1:
+                differed[seat] += action != medium(view, rng, SMALL)
+            state.apply(seat, action)
+    assert differed[2] and differed[3], differed

@@ -13,6 +13,7 @@ from p2p_dominoes.bots.levels import (
     _lacked_numbers,
     _outcome_value,
     _partner_move,
+    _play_pairs,
     hard,
     medium,
 )
@@ -135,3 +136,39 @@ def test_with_partners_every_seat_searches_for_its_pair() -> None:
                 differed[seat] += action != medium(view, rng, SMALL)
             state.apply(seat, action)
     assert differed[2] and differed[3], differed
+
+
+def test_the_pair_objective_prefers_the_partners_win_to_the_seats_own() -> None:
+    # A Kozel hand, every tile known (one determinization): seat 3 (pair 1, with seat 1) to move.
+    rules = PRESETS["kozel"]
+    hands = [
+        "4|5 2|2 4|6 1|1 3|3 6|6 2|3",
+        "2|5 1|2 1|3 0|6 0|1 0|0 1|5",
+        "5|5 0|2 3|6 1|6 5|6 2|6 3|4",
+        "4|4 1|4 0|5 0|3 0|4 3|5 2|4",
+    ]
+    state = deal_text(rules, hands, opener=0, must_lead=tile("1|1"))
+    played = [("1|1", None), ("1|5", 1), ("5|6", 5), ("1|4", 1), ("6|6", 6), ("0|6", 6)]
+    played += [("3|4", 4), ("3|5", 3), ("4|5", 5), ("0|1", 0), ("1|6", 1)]
+    for text, end in played:
+        plays = state.legal_plays()
+        chosen = next(
+            p
+            for p in plays
+            if p.tile == tile(text) and (end is None or p.place is None or p.place.value == end)
+        )
+        state.apply(state.turn, chosen)
+    assert state.turn == 3
+    fast = FastHand(state)
+    outcomes = []
+    for move in fast.moves():
+        trial = fast.copy()
+        trial.step(move)
+        result = _play_pairs(trial, 1, [0, 0, 0, 0])
+        outcomes.append((_outcome_value(result, 3, rules), result.closer, move))
+    best_value, best_closer, _ = max(outcomes)
+    own = [o for o in outcomes if o[1] == 3]
+    # Playing for itself, seat 3 would take the move after which it goes out; for the pair, the
+    # one after which the pair does better still, although seat 3 does not go out itself.
+    assert own and best_closer != 3
+    assert best_value > max(value for value, _, _ in own)

@@ -7,7 +7,9 @@ table has shown (`engine.search`), as a bot peer with only its own tiles would h
   follow, leave ends the next player is known or likely to lack; under rules that score during
   play, the points of the placement first.
 - hard: determinized Monte Carlo: for each sample of the hidden tiles, every legal action is
-  played out to the hand's end with every seat `greedy`; the best mean outcome wins.
+  played out to the hand's end with every seat `greedy`; the best mean outcome wins. With
+  partners (Kozel) the outcome is the pair's (the partner going out is our win) and the pair's
+  two seats play the play-outs as `partner` does (keep the partner moving, block the others).
 - expert: the same search with about three times the samples, up to a time cap.
 """
 
@@ -19,10 +21,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
+from p2p_dominoes.bots import partner as _partner
 from p2p_dominoes.bots.strategies import Bot, greedy_bot, random_bot
 from p2p_dominoes.engine import Action, HandResult, HandState, HandView, Play, SeatView
 from p2p_dominoes.engine.rules import MoveScoring, Rules
 from p2p_dominoes.engine.search import (
+    DRAW_MOVE,
+    LEAD,
+    PASS_MOVE,
     FastHand,
     PositionError,
     Sampler,
@@ -31,7 +37,7 @@ from p2p_dominoes.engine.search import (
     fast_move,
     unseen_mask,
 )
-from p2p_dominoes.engine.tiles import mask_of
+from p2p_dominoes.engine.tiles import TILES, VALUE_MASK, mask_of
 from p2p_dominoes.engine.turns import placement_points
 from p2p_dominoes.engine.view import legal_actions
 
@@ -77,8 +83,11 @@ def _medium(view: SeatView, rng: random.Random, cannot: Sequence[int] | None) ->
     own = mask_of(view.hand)
     players = len(view.tile_counts)
     following = (view.seat + 1) % players
-    barred = (cannot if cannot is not None else cannot_hold(view))[following]
+    barred_all = cannot if cannot is not None else cannot_hold(view)
+    barred = barred_all[following]
     unseen = unseen_mask(view)
+    # With partners, an end the partner surely cannot follow is our own loss.
+    partner_barred = barred_all[(view.seat + 2) % 4] if rules.pairs and players == 4 else None
     scoring = rules.move_scoring is not _MOVES_NONE
 
     def value(play: Play) -> float:
@@ -93,6 +102,8 @@ def _medium(view: SeatView, rng: random.Random, cannot: Sequence[int] | None) ->
         score -= 0.5 * threat.bit_count()
         if not threat:
             score += 10.0  # the next player cannot follow: they draw or pass
+        if partner_barred is not None and not unseen & ~partner_barred & ends & ~tile.bit:
+            score -= 8.0  # nor can the partner: the pair loses a turn
         if scoring:
             score += 100.0 * placement_points(rules, line, play)
         return score
@@ -104,24 +115,94 @@ def _medium(view: SeatView, rng: random.Random, cannot: Sequence[int] | None) ->
 
 
 def _outcome_value(result: HandResult, seat: int, rules: Rules) -> float:
-    """How good a finished hand is for `seat`: winning it, then the points margin."""
+    """How good a finished hand is for `seat`'s unit (the seat, or its pair: the partner's win
+    is ours): winning it, then the points margin."""
     points = result.points
-    value = 1.0 if result.winner == seat else 0.0
-    if len(points) > seat and len(points) > 1:
-        mine = points[seat]
-        others = [p for s, p in enumerate(points) if s != seat]
+    unit = rules.unit_of(seat)
+    value = 1.0 if result.winner == unit else 0.0
+    if len(points) > unit and len(points) > 1:
+        mine = points[unit]
+        others = [p for s, p in enumerate(points) if s != unit]
         margin = (min(others) - mine) if rules.bad_points else (mine - max(others))
         value += 0.01 * margin
     return value
 
 
-def _play_out(state: HandState, rng: random.Random) -> HandResult:
-    """Play `state` to its end with every seat greedy on the validated path."""
+def _play_out(state: HandState, rng: random.Random, pair: int | None = None) -> HandResult:
+    """Play `state` to its end on the validated path: every seat greedy, or the seats of
+    `pair` (with partners) as `partner`."""
     apply = state.apply
     while state.result is None:
         seat = state.turn
-        apply(seat, greedy_bot(HandView(state, seat), rng))
+        bot = _partner.partner_bot if pair is not None and seat % 2 == pair else greedy_bot
+        apply(seat, bot(HandView(state, seat), rng))
     return state.result
+
+
+def _lacked_numbers(view: SeatView) -> list[int]:
+    """Per seat, the bits (1 << number) of the numbers it surely lacks, as `partner` reads them."""
+    return [sum(1 << v for v in lacks) for lacks in _partner.known_lacks(view)]
+
+
+def _partner_move(fast: FastHand, lacks: list[int]) -> int:
+    """`bots.partner`'s choice for the seat to move, on bit masks (its weights, its order)."""
+    playable = fast.playable()
+    if not playable:
+        return DRAW_MOVE if fast.can_draw(0) else PASS_MOVE
+    seat = fast.turn
+    partner = (seat + 2) % 4
+    following = (seat + 1) % 4
+    last = (seat + 3) % 4
+    hand = fast.hands[seat]
+    a, b = fast.a, fast.b
+    best = (-1e9, 0, 0)
+    chosen = 0
+    for tile in TILES:
+        if not playable & tile.bit:
+            continue
+        if a < 0:
+            options = [(tile.index * 8 + LEAD, tile.high, tile.low)]
+        else:
+            options = []
+            if tile.has(a):
+                options.append((tile.index * 8 + a, tile.other_half(a), b))
+            if b != a and tile.has(b):
+                options.append((tile.index * 8 + b, a, tile.other_half(b)))
+        rest = hand & ~tile.bit
+        base = _partner.PIP_WEIGHT * tile.pips + (_partner.DOUBLE_BONUS if tile.is_double else 0.0)
+        for move, x, y in options:
+            ends = (1 << x) | (1 << y)
+            score = base
+            if not ends & ~lacks[following]:
+                score += _partner.NEXT_BLOCKED
+            if not ends & ~lacks[last]:
+                score += _partner.LAST_BLOCKED
+            if not ends & ~lacks[partner]:
+                score += _partner.PARTNER_BLOCKED
+            score += _partner.FOLLOW_UP * (rest & (VALUE_MASK[x] | VALUE_MASK[y])).bit_count()
+            suit = (rest & VALUE_MASK[x]).bit_count()
+            if y != x:
+                suit += (rest & VALUE_MASK[y]).bit_count()
+            score += _partner.SUIT_CONTROL * suit
+            key = (score, tile.pips, tile.high)
+            if key > best:
+                best, chosen = key, move
+    return chosen
+
+
+def _play_pairs(fast: FastHand, pair: int, lacks: Sequence[int]) -> HandResult:
+    """Play a 4-seat partnership hand out: the seats of `pair` (0 or 1) as `partner`, the
+    others greedy; a pass teaches everyone that the seat lacks both ends."""
+    known = list(lacks)
+    while fast.end is None:
+        seat = fast.turn
+        move = _partner_move(fast, known) if seat % 2 == pair else fast.greedy_move()
+        if move == PASS_MOVE and fast.a >= 0:
+            known[seat] |= (1 << fast.a) | (1 << fast.b)
+        elif move == DRAW_MOVE:
+            known[seat] = 0
+        fast.step(move)
+    return fast.result()
 
 
 def _action_values(
@@ -138,6 +219,8 @@ def _action_values(
     totals = [0.0] * len(actions)
     plain = FastHand.fits(rules)
     moves = [fast_move(sampler.public, a) for a in actions] if plain else []
+    pairs = rules.pairs and len(view.tile_counts) == 4
+    lacks = _lacked_numbers(view) if pairs else []
     deadline = None if budget.seconds is None else started + budget.seconds
     for _ in range(max(1, budget.samples)):
         try:
@@ -149,13 +232,14 @@ def _action_values(
             for index, move in enumerate(moves):
                 trial = fast.copy()
                 trial.step(move)
-                totals[index] += _outcome_value(trial.play_greedy(), seat, rules)
+                result = _play_pairs(trial, seat % 2, lacks) if pairs else trial.play_greedy()
+                totals[index] += _outcome_value(result, seat, rules)
         else:
             state = sampler.position(hidden)
             for index, action in enumerate(actions):
                 copy = copy_state(state)
                 copy.apply(seat, action)
-                result = copy.result or _play_out(copy, rng)
+                result = copy.result or _play_out(copy, rng, seat % 2 if pairs else None)
                 totals[index] += _outcome_value(result, seat, rules)
         if deadline is not None and time.perf_counter() >= deadline:
             break

@@ -43,7 +43,7 @@ def partner_bot(view: SeatView, rng: random.Random) -> Action:
         return SKIP if view.can_skip() else PASS
     if len(plays) == 1:
         return plays[0]
-    lacks = _known_lacks(view)
+    lacks = known_lacks(view)
     hand = view.hand
     seat, players = view.seat, len(view.tile_counts)
     pairs = view.rules.pairs and players == 4
@@ -77,7 +77,7 @@ def _ends_after(line: Line, play: Play) -> list[int]:
     return [place.value for place in trial.places]
 
 
-def _known_lacks(view: SeatView) -> list[set[int]]:
+def known_lacks(view: SeatView) -> list[set[int]]:
     """For each seat, the numbers it certainly holds no tile of: every end it passed on (a draw
     forgets what was known, the drawn tile may be anything); numbers whose every tile is on the
     table or in this seat's hand are lacked by everyone else too."""

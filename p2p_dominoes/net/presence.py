@@ -32,6 +32,9 @@ class SeatPresence:
     """What its peer says of its person's page (advisory; None: it said nothing yet)."""
     page_seconds: float | None = None
     """Seconds since it said its page closed, while it is closed."""
+    bot: str | None = None
+    """The level of one of our own bots at this seat (the host started it); None: a person, or
+    a seat this peer cannot tell (no message says a seat is a bot)."""
 
     @property
     def page_closed(self) -> bool:

@@ -288,6 +288,9 @@ class TableRun:
     """What each other seat last said of its person's page, and since when (advisory)."""
     page_told: PageState | None = None
     """Our own page's state as last told to every link."""
+    bot_levels: dict[int, str] = field(default_factory=dict)
+    """The seats of the bots this peer started itself (the host's), and how each plays: shown
+    as "Bot (hard) is thinking" on its page; no message tells other peers who is a bot."""
 
     @property
     def seat(self) -> int:
@@ -576,7 +579,8 @@ def presence_of(run: TableRun) -> Presence:
         thinking = now - run.waiting_since if seat == turn else None
         page, since = run.pages.get(seat, (None, now))
         closed = now - since if page == "closed" else None
-        seats.append(SeatPresence(seat, state, away, thinking, page, closed))
+        bot = run.bot_levels.get(seat)
+        seats.append(SeatPresence(seat, state, away, thinking, page, closed, bot))
     waiting = None
     timeout = float(session.rules.stall_timeout_s)
     if expected is not None and expected[0] != run.seat and not session.finished:

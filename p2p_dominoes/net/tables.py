@@ -424,6 +424,11 @@ async def host_table(
             session, log = sit_down(options, transcript, 0, table_name, peers, nonce)
             session_box.append(session)
             run = TableRun(session, options, tuple(s.name for s in seats), inbox=inbox, log=log)
+            run.bot_levels = {
+                i: strategies[lobby.bot_numbers[s.key]]
+                for i, s in enumerate(lobby.seated)
+                if s.key in lobby.bot_numbers
+            }
             ready.set()
             lobby.touch()  # requests still waiting are refused by their tasks
             for seated in lobby.seated[1:]:

@@ -7,10 +7,21 @@ import random
 import pytest
 
 from p2p_dominoes.bots import BOTS, bot_named
-from p2p_dominoes.bots.levels import LEVEL_FUNCTIONS, Budget, hard, medium
+from p2p_dominoes.bots.levels import (
+    LEVEL_FUNCTIONS,
+    Budget,
+    _lacked_numbers,
+    _outcome_value,
+    _partner_move,
+    _play_pairs,
+    hard,
+    medium,
+)
+from p2p_dominoes.bots.partner import partner_bot
+from p2p_dominoes.bots.strategies import greedy_bot
 from p2p_dominoes.engine import DRAW_RULES, PRESETS, HandState, HandView, Match, Play, Rules
 from p2p_dominoes.engine import parse_tile as tile
-from p2p_dominoes.engine.search import snapshot
+from p2p_dominoes.engine.search import FastHand, snapshot
 from p2p_dominoes.engine.view import legal_actions
 from p2p_dominoes.simulation import deal
 from tests.engine.dealing import deal as deal_text
@@ -61,3 +72,103 @@ def test_a_level_decides_the_same_whatever_the_hidden_tiles_are(choose: object) 
     assert callable(choose)
     picked = {str(choose(HandView(s, 1), random.Random(5), Budget(20))) for s in (first, second)}
     assert len(picked) == 1
+
+
+def _kozel_hands(count: int, seed: str) -> list[HandState]:
+    """Finished Kozel hands, every seat greedy."""
+    rng = random.Random(seed)
+    finished = []
+    for _ in range(count):
+        state = _start(PRESETS["kozel"], 4, rng)
+        while state.result is None:
+            state.apply(state.turn, greedy_bot(HandView(state, state.turn), rng))
+        finished.append(state)
+    return finished
+
+
+def test_with_partners_the_search_counts_the_partners_win_as_its_own() -> None:
+    rules = PRESETS["kozel"]
+    won = 0
+    for state in _kozel_hands(30, "pairs"):
+        result = state.result
+        assert result is not None
+        values = [_outcome_value(result, seat, rules) for seat in range(4)]
+        # Partners (0 and 2, 1 and 3) value a hand alike: the pair's result is theirs.
+        assert values[0] == values[2] and values[1] == values[3]
+        if result.winner is not None:
+            won += 1
+            assert values[result.winner] >= 1.0 > values[1 - result.winner]
+    assert won
+
+
+def test_the_play_outs_partner_is_the_partner_strategy_on_bit_masks() -> None:
+    rng = random.Random("partner-port")
+    rules = PRESETS["kozel"]
+    compared = 0
+    for _ in range(25):
+        state = _start(rules, 4, rng)
+        while state.result is None:
+            view = HandView(state, state.turn)
+            action = partner_bot(view, rng)
+            if len(view.legal_plays()) > 1:
+                fast = FastHand(state)
+                chosen = _partner_move(fast, _lacked_numbers(view))
+                assert isinstance(action, Play)
+                assert chosen >> 3 == action.tile.index, (view.hand, view.line)
+                compared += 1
+            state.apply(state.turn, action)
+    assert compared > 100
+
+
+def test_with_partners_every_seat_searches_for_its_pair() -> None:
+    # Seats 2 and 3 score for pairs 0 and 1: valued as seats they would never win (there are two
+    # units), every action would tie and the search would only echo medium's choice.
+    rng = random.Random("pair-seats")
+    rules = PRESETS["kozel"]
+    differed = {2: 0, 3: 0}
+    for _ in range(6):
+        state = _start(rules, 4, rng)
+        while state.result is None:
+            seat = state.turn
+            view = snapshot(HandView(state, seat))
+            action = hard(view, rng, Budget(8))
+            if seat in differed and len(view.legal_plays()) > 1:
+                differed[seat] += action != medium(view, rng, SMALL)
+            state.apply(seat, action)
+    assert differed[2] and differed[3], differed
+
+
+def test_the_pair_objective_prefers_the_partners_win_to_the_seats_own() -> None:
+    # A Kozel hand, every tile known (one determinization): seat 3 (pair 1, with seat 1) to move.
+    rules = PRESETS["kozel"]
+    hands = [
+        "4|5 2|2 4|6 1|1 3|3 6|6 2|3",
+        "2|5 1|2 1|3 0|6 0|1 0|0 1|5",
+        "5|5 0|2 3|6 1|6 5|6 2|6 3|4",
+        "4|4 1|4 0|5 0|3 0|4 3|5 2|4",
+    ]
+    state = deal_text(rules, hands, opener=0, must_lead=tile("1|1"))
+    played = [("1|1", None), ("1|5", 1), ("5|6", 5), ("1|4", 1), ("6|6", 6), ("0|6", 6)]
+    played += [("3|4", 4), ("3|5", 3), ("4|5", 5), ("0|1", 0), ("1|6", 1)]
+    for text, end in played:
+        plays = state.legal_plays()
+        chosen = next(
+            p
+            for p in plays
+            if p.tile == tile(text) and (end is None or p.place is None or p.place.value == end)
+        )
+        state.apply(state.turn, chosen)
+    assert state.turn == 3
+    fast = FastHand(state)
+    outcomes = []
+    for move in fast.moves():
+        trial = fast.copy()
+        trial.step(move)
+        result = _play_pairs(trial, 1, [0, 0, 0, 0])
+        outcomes.append((_outcome_value(result, 3, rules), result.closer, move))
+    best_value, best_closer, _ = max(outcomes)
+    own = [o for o in outcomes if o[1] == 3]
+    # Playing for itself, seat 3 would take the move after which it goes out; for the pair, the
+    # one after which the pair does better still, although seat 3 does not go out itself.
+    assert own and best_closer != 3
+    assert best_value > max(value for value, _, _ in own)

@@ -191,3 +191,14 @@ def test_our_page_is_told_to_every_link_when_it_changes_and_only_then() -> None:
         _tick(run)  # no time passes: no catch-up request either
         told += [item for item in _queued(receive) if isinstance(item, bytes)]
     assert told == [encode_presence(s) for s in ("open", "closed", "open")]
+
+
+def test_a_seat_of_our_own_bot_is_reported_with_its_level_and_others_are_not() -> None:
+    clock = Clock()
+    run, _, _ = _bobs_run(clock)
+    run.bot_levels = {0: "hard"}  # as the host sets it for the bots it started
+    seats = presence_of(run).seats
+    assert seats[0].bot == "hard"
+    assert seats[1].bot is None  # our own seat: a person here
+    run.bot_levels = {}
+    assert presence_of(run).seats[0].bot is None  # a joiner cannot tell who is a bot

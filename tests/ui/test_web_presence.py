@@ -63,6 +63,7 @@ def test_the_page_names_whom_the_table_waits_for_and_since_when(
         "turn_seconds": None,
         "page": None,
         "page_seconds": None,
+        "bot": None,
     }
     assert other["state"] == "connected" and other["away_seconds"] is None
     assert other["turn_seconds"] is not None and other["turn_seconds"] >= 2  # Bob is thinking

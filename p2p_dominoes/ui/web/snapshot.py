@@ -524,6 +524,7 @@ def presence_json(presence: Presence | None, names: Sequence[str], lang: str) ->
             "turn_seconds": None if p.turn_seconds is None else int(p.turn_seconds),
             "page": p.page,
             "page_seconds": None if p.page_seconds is None else int(p.page_seconds),
+            "bot": p.bot,
         }
         for p in presence.seats
     ]

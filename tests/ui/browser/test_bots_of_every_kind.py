@@ -46,6 +46,10 @@ def test_each_empty_seat_gets_the_bot_the_host_chose(
     expect(choices.first.locator("option")).to_have_text(
         ["легко", "эксперт", "жадно", "сложно", "средне", "в паре (козёл)", "наугад"]
     )
+    # Where the bots are chosen, the page says they cannot see other hands.
+    expect(page.locator("#bot-kinds .bot-fair")).to_have_text(
+        "Боты играют честно: бот видит только свои кости."
+    )
     page.fill("#create-bots", "2")
     expect(choices).to_have_count(2)  # the count follows the number of bots
     page.select_option("#create-seats", "3")
@@ -55,5 +59,7 @@ def test_each_empty_seat_gets_the_bot_the_host_chose(
     page.click("#create-button")
     expect(page.locator("#table")).to_be_visible()
     expect(page.locator("#players li")).to_have_count(2)
+    # Each bot's seat card says so too (the host knows the seats of the bots it started).
+    expect(page.locator("#players li .seat-fair")).to_have_count(2)
     assert bot_strategies(ann) == ["greedy", "random"]
     assert not page.errors  # type: ignore[attr-defined]

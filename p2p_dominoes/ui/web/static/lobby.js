@@ -16,6 +16,7 @@ function renderBotKinds() {
   const box = $("bot-kinds");
   const count = strategies.length ? Math.max(0, Math.min(3, Number($("create-bots").value) || 0)) : 0;
   box.hidden = !count;
+  if (!box.querySelector(".bot-fair")) box.querySelector("legend").after(el("p", { className: "bot-fair", textContent: t("bot_fair") }));
   const rows = [...box.querySelectorAll("label")];
   for (const row of rows.slice(count)) row.remove();
   for (let i = rows.length; i < count; i += 1) {

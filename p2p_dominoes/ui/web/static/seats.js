@@ -19,7 +19,11 @@ function presenceText(entry) {
   if (!entry) return "";
   if (entry.state === "away") return t("state_away", entry.away_seconds ?? 0);
   if (pageClosed(entry)) return t("state_page_closed", entry.page_seconds ?? 0);
-  if (entry.turn_seconds !== null && entry.turn_seconds !== undefined) return t("state_thinking", entry.turn_seconds);
+  if (entry.turn_seconds !== null && entry.turn_seconds !== undefined) {
+    // One of our own bots (the host's page knows how each plays); others' seats are unknown.
+    if (entry.bot) return t("state_bot_thinking", t(`bot_${entry.bot}`), entry.turn_seconds);
+    return t("state_thinking", entry.turn_seconds);
+  }
   if (entry.state === "connecting") return t("state_connecting");
   if (entry.state === "connected") return t("state_connected");
   return "";
@@ -57,6 +61,7 @@ function seatCard(s, seat, badges, position) {
       el("span", { className: "turn-badge", textContent: s.turn === seat ? t("badge_turn") : "" }),
       el("span", { className: "action-badge", textContent: badgeText(badges[seat]) }),
       el("span", { className: "presence", textContent: presenceText(presence) })));
+  if (presence?.bot) card.append(el("div", { className: "seat-fair", textContent: t("bot_fair") }));
   return card;
 }
 

@@ -78,3 +78,25 @@ def test_threes_for_luck_shows_wins_and_penalties_apart() -> None:
     state.apply(0, Play(parse_tile("2|2")))  # the hand's first double: +8
     text = render_table(HandView(state, 1), ["Ann", "Bob"], [0, 0], 0)
     assert "This hand: Ann wins 8, penalties 0, Bob wins 0, penalties 0" in text
+
+
+def test_threes_for_luck_counts_the_tries_of_the_turn() -> None:
+    from p2p_dominoes.engine import PRESETS
+
+    rules = PRESETS["threes-luck"]
+    state = deal(rules, ["2|2 0|5", "6|6 6|5"], boneyard="6|4 6|3 6|1")
+    state.apply(0, Play(parse_tile("2|2")))
+    view = HandView(state, 1)
+    draw = next(item for item in action_menu(view) if item.action is DRAW)
+    assert draw.label == f"try my luck (draw; 0 of {rules.draw_limit} drawn)"
+    state.apply(1, DRAW)
+    state.apply(1, DRAW)
+    view = HandView(state, 1)
+    draw = next(item for item in action_menu(view) if item.action is DRAW)
+    assert draw.label == f"try my luck (draw; 2 of {rules.draw_limit} drawn)"
+    text = render_table(view, ["Ann", "Bob"], [0, 0], 0)
+    assert f"Bob has drawn 2 of {rules.draw_limit} this turn" in text
+    ru = render_table(view, ["Аня", "Борис"], [0, 0], 0, "ru")
+    assert f"Борис: взято 2 из {rules.draw_limit} за этот ход" in ru
+    labels = [item.label for item in action_menu(view, "ru")]
+    assert f"попытать счастья (взять; взято 2 из {rules.draw_limit})" in labels

@@ -38,6 +38,8 @@ _WORDS = {
         "at_place": "place {n}",
         "lead": "lead {tile}",
         "draw": "draw a tile",
+        "luck_draw": "try my luck (draw; {n} of {limit} drawn)",
+        "luck_drawn": "{name} has drawn {n} of {limit} this turn",
         "pass": "pass",
         "skip": "no second double (skip)",
         "prompt": "Choose",
@@ -60,6 +62,8 @@ _WORDS = {
         "at_place": "место {n}",
         "lead": "начать с {tile}",
         "draw": "взять из базара",
+        "luck_draw": "попытать счастья (взять; взято {n} из {limit})",
+        "luck_drawn": "{name}: взято {n} из {limit} за этот ход",
         "pass": "пропустить ход",
         "skip": "без второго дубля (пропустить)",
         "prompt": "Выберите",
@@ -108,10 +112,23 @@ def action_menu(view: SeatView, lang: str = "en") -> list[MenuItem]:
     if view.can_skip():
         items.append(MenuItem("s", SKIP, w["skip"]))
     if view.can_draw():
-        items.append(MenuItem("d", DRAW, w["draw"]))
+        label = w["draw"]
+        if view.rules.move_scoring is MoveScoring.LUCK:  # Threes for luck: draws are tries
+            label = w["luck_draw"].format(n=draws_this_turn(view), limit=view.rules.draw_limit)
+        items.append(MenuItem("d", DRAW, label))
     if view.can_pass():
         items.append(MenuItem("p", PASS, w["pass"]))
     return items
+
+
+def draws_this_turn(view: SeatView) -> int:
+    """How many tiles the seat whose turn it is has drawn in this turn (its last actions)."""
+    count = 0
+    for seat, action in reversed(view.history):
+        if seat != view.turn or action is not DRAW:
+            break
+        count += 1
+    return count
 
 
 def place_numbers(view: SeatView) -> dict[Place, int]:
@@ -182,6 +199,10 @@ def render_table(
         else:
             tally = ", ".join(f"{names[s]} +{p}" for s, p in enumerate(view.move_points()))
         lines.append(f"{w['this_hand']}: {tally}")
+        drawn = draws_this_turn(view)
+        if view.rules.move_scoring is MoveScoring.LUCK and drawn:
+            limit = view.rules.draw_limit
+            lines.append(w["luck_drawn"].format(name=names[view.turn], n=drawn, limit=limit))
     return "\n".join([*lines, turn])
 
 

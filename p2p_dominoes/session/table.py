@@ -187,8 +187,10 @@ class _Hand:
     (nobody else learns which of them a play came from)."""
     tiles_played: dict[Tile, int] = field(default_factory=dict)
     """v3: each tile played this hand and its seat (a tile is played once)."""
-    openings: dict[int, bytes] = field(default_factory=dict)
-    """v3: the partial opening of each held position (computed once, for the OR-proofs)."""
+    openings: dict[int, bytes] = field(default_factory=dict, metadata={"cache": True})
+    """v3: the partial opening of each held position, for the OR-proofs: a cache, filled only
+    once every other seat's share of that position is in (so a rejected message may fill it
+    without changing anything a peer decides)."""
     known: dict[int, Tile] = field(default_factory=dict)
     next_position: int = 0
     public: PublicHand | None = None

@@ -57,6 +57,9 @@ def claims(session: TableSession) -> list[tuple[int, Tile | None]]:
             if isinstance(data, bytes):
                 tile = TILES[TileReveal.from_bytes(data, envelope.seat).tile]
             out.append((envelope.seat, tile))
+        elif envelope.type is msg.LEAD_CLAIM3:  # v3: nil, or (tile, OR-proof)
+            claim = envelope.field("claim")
+            out.append((envelope.seat, None if claim is None else TILES[claim[0]]))
     return out
 
 

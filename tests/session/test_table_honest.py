@@ -30,7 +30,7 @@ def test_a_complete_match_ends_identically_on_every_peer(rules: str, players: in
     assert final is not None and final.outcome.over
     assert max(final.scores) >= PRESETS[rules].target(players)
     # The engine alone, replaying each audited deal and its actions, agrees with the session.
-    scores = (0,) * players
+    scores = (0,) * PRESETS[rules].units(players)  # one per pair under Kozel
     for ended in played.hands_ended():
         assert ended.record.scores == scores
         engine_only = replay(ended.record)

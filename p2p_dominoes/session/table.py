@@ -854,20 +854,23 @@ class TableSession:
         from_draw = reveal.position >= hand.next_position - hand.public.draws_this_turn
 
         def apply() -> list[Event]:
-            assert hand.public is not None
-            hand.public.play(seat, play, from_draw)
-            hand.action_indices.append(len(self.transcript) - 1)
             hand.held[seat].remove(reveal.position)
             hand.tile_reveals.append(reveal)
             hand.played[reveal.position] = tile
-            if seat == self.seat:
-                hand.pending = None
-            events: list[Event] = [ActionTaken(seat, play)]
-            if hand.public.over:
-                self.phase = Phase.HAND_REVEAL
-            return events
+            return self._lay(hand, seat, play, from_draw)
 
         return apply
+
+    def _lay(self, hand: _Hand, seat: int, play: Play, from_draw: bool) -> list[Event]:
+        """Apply a checked play of any version to the public hand (the turn's end included)."""
+        assert hand.public is not None
+        hand.public.play(seat, play, from_draw)
+        hand.action_indices.append(len(self.transcript) - 1)
+        if seat == self.seat:
+            hand.pending = None
+        if hand.public.over:
+            self.phase = Phase.HAND_REVEAL
+        return [ActionTaken(seat, play)]
 
     def _play_of(self, envelope: Envelope, tile: Tile) -> Play:
         """The play a `play` or `play3` message makes with `tile`: its place fields are read
@@ -965,16 +968,8 @@ class TableSession:
             )
 
         def apply() -> list[Event]:
-            assert hand.public is not None
-            hand.public.play(seat, play, drawn is True)
-            hand.action_indices.append(len(self.transcript) - 1)
             hand.tiles_played[tile] = seat
-            if seat == self.seat:
-                hand.pending = None
-            events: list[Event] = [ActionTaken(seat, play)]
-            if hand.public.over:
-                self.phase = Phase.HAND_REVEAL
-            return events
+            return self._lay(hand, seat, play, drawn is True)
 
         return apply
 

@@ -187,8 +187,10 @@ class _Hand:
     (nobody else learns which of them a play came from)."""
     tiles_played: dict[Tile, int] = field(default_factory=dict)
     """v3: each tile played this hand and its seat (a tile is played once)."""
-    openings: dict[int, bytes] = field(default_factory=dict)
-    """v3: the partial opening of each held position (computed once, for the OR-proofs)."""
+    openings: dict[int, bytes] = field(default_factory=dict, metadata={"cache": True})
+    """v3: the partial opening of each held position, for the OR-proofs: a cache, filled only
+    once every other seat's share of that position is in (so a rejected message may fill it
+    without changing anything a peer decides)."""
     known: dict[int, Tile] = field(default_factory=dict)
     next_position: int = 0
     public: PublicHand | None = None
@@ -852,20 +854,23 @@ class TableSession:
         from_draw = reveal.position >= hand.next_position - hand.public.draws_this_turn
 
         def apply() -> list[Event]:
-            assert hand.public is not None
-            hand.public.play(seat, play, from_draw)
-            hand.action_indices.append(len(self.transcript) - 1)
             hand.held[seat].remove(reveal.position)
             hand.tile_reveals.append(reveal)
             hand.played[reveal.position] = tile
-            if seat == self.seat:
-                hand.pending = None
-            events: list[Event] = [ActionTaken(seat, play)]
-            if hand.public.over:
-                self.phase = Phase.HAND_REVEAL
-            return events
+            return self._lay(hand, seat, play, from_draw)
 
         return apply
+
+    def _lay(self, hand: _Hand, seat: int, play: Play, from_draw: bool) -> list[Event]:
+        """Apply a checked play of any version to the public hand (the turn's end included)."""
+        assert hand.public is not None
+        hand.public.play(seat, play, from_draw)
+        hand.action_indices.append(len(self.transcript) - 1)
+        if seat == self.seat:
+            hand.pending = None
+        if hand.public.over:
+            self.phase = Phase.HAND_REVEAL
+        return [ActionTaken(seat, play)]
 
     def _play_of(self, envelope: Envelope, tile: Tile) -> Play:
         """The play a `play` or `play3` message makes with `tile`: its place fields are read
@@ -963,16 +968,8 @@ class TableSession:
             )
 
         def apply() -> list[Event]:
-            assert hand.public is not None
-            hand.public.play(seat, play, drawn is True)
-            hand.action_indices.append(len(self.transcript) - 1)
             hand.tiles_played[tile] = seat
-            if seat == self.seat:
-                hand.pending = None
-            events: list[Event] = [ActionTaken(seat, play)]
-            if hand.public.over:
-                self.phase = Phase.HAND_REVEAL
-            return events
+            return self._lay(hand, seat, play, drawn is True)
 
         return apply
 

@@ -4,8 +4,9 @@ A checkpoint is a moment just before a peer receives the next real message: a pr
 of that receiving peer's session, the message, and the identities (so that a test can re-sign
 a mutated body as the sender, or as anyone else). Every message of every hand is one, so every
 message type is fuzzed in every phase it occurs in, for every preset (each at one table size,
-the sizes 2, 3 and 4 taken in turn, so the run grows by one table per preset, not three) and
-a four-seat table with two doubles a turn, for `skip`.
+the sizes it allows taken in turn, so the run grows by one table per preset, not three) and a
+four-seat version 2 table with two doubles a turn, for `skip` and the v2 `play` and
+`lead_claim`.
 """
 
 from __future__ import annotations
@@ -23,11 +24,18 @@ from p2p_dominoes.session.local import LocalTable
 from p2p_dominoes.session.table import Phase, TableSession
 
 REGISTRY = default_registry()
-TWO_DOUBLES = "house+two_doubles"
-"""A table with two doubles a turn, so that `skip` messages are fuzzed too."""
+TWO_DOUBLES = "house+two_doubles@v2"
+"""A table with two doubles a turn, so that `skip` messages are fuzzed too, at protocol
+version 2, so that the v2 `play` and `lead_claim` validators are (every other table is v3)."""
 _RULES = {**PRESETS, TWO_DOUBLES: Rules.from_dict({"base": "house", "two_doubles": True})}
+_VERSIONS = {TWO_DOUBLES: 2}
 CONFIGS = (
-    *((2 + index % 3, preset) for index, preset in enumerate(sorted(PRESETS))),
+    *(
+        (counts[index % len(counts)], preset)
+        for index, (preset, counts) in enumerate(
+            (preset, sorted(PRESETS[preset].player_counts)) for preset in sorted(PRESETS)
+        )
+    ),
     (4, TWO_DOUBLES),
 )
 
@@ -77,6 +85,7 @@ def checkpoints(players: int, preset: str) -> tuple[Checkpoint, ...]:
         seed=players,
         identities=ids,
         max_hands=1,
+        **({"protocol_version": _VERSIONS[preset]} if preset in _VERSIONS else {}),
     )
     points: list[Checkpoint] = []
     seen: set[bytes] = set()

@@ -77,9 +77,11 @@ def plain(value: object, depth: int = 0) -> object:
             return to_bytes()
         except TypeError:
             pass
-    if dataclasses.is_dataclass(value):
+    if dataclasses.is_dataclass(value):  # a field marked as a cache is not state
         return tuple(
-            (f.name, plain(getattr(value, f.name), depth + 1)) for f in dataclasses.fields(value)
+            (f.name, plain(getattr(value, f.name), depth + 1))
+            for f in dataclasses.fields(value)
+            if not f.metadata.get("cache")
         )
     if hasattr(value, "__dict__"):
         return tuple(sorted((k, plain(v, depth + 1)) for k, v in vars(value).items()))

@@ -70,6 +70,8 @@ def test_a_seated_peer_signing_mutated_messages_is_blamed_or_harmless(data: st.D
         body[field] = bytes(raw)
     else:
         body[field] = data.draw(wire_values(), label="value")
+    if tuple(body) == tuple(envelope.body):
+        return  # not a mutation (e.g. a v3 play's nil `drawn` set to nil): the real message
     try:
         forged = Envelope.sign(
             ids[envelope.seat],

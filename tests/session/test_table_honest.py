@@ -2,11 +2,12 @@
 
 The default game plays at every table size; every other preset at one of its sizes, taken in
 turn, so that each size is played by several presets without the run growing by three complete
-matches per preset (the shapes' and Kozel's own tests play each of their sizes)."""
+matches per preset. The shapes and Kozel play their complete secure matches in their own tests
+(`test_shapes_tables.py`, every shape at every size; `test_kozel_tables.py`)."""
 
 import pytest
 
-from p2p_dominoes.engine import PRESETS, HandEnd, replay
+from p2p_dominoes.engine import PRESETS, HandEnd, Layout, replay
 from p2p_dominoes.session.table import Phase
 from p2p_dominoes.session.verify import verify_transcript
 from tests.session.tables import play_table
@@ -16,7 +17,9 @@ GAMES = [
     *(
         (name, counts[index % len(counts)])
         for index, (name, counts) in enumerate(
-            (name, sorted(PRESETS[name].player_counts)) for name in sorted(PRESETS)
+            (name, sorted(PRESETS[name].player_counts))
+            for name in sorted(PRESETS)
+            if PRESETS[name].layout is Layout.LINE and not PRESETS[name].pairs
         )
         if name != "house"
     ),

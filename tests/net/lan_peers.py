@@ -13,12 +13,15 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from tests.net.netns import REPO_ROOT
 
 PORT_LINE = re.compile(r"is open on port (\d+)\.")
 FINAL_HASH = re.compile(r"final transcript hash: ([0-9a-f]{64})")
+LOOPBACK = ("--interface", "127.0.0.1", "--port", "0", "--no-mdns", "--ui", "none")
+"""A peer on 127.0.0.1 only: any free port, no mDNS, no page."""
 
 
 def cli_argv(command: str, *args: str) -> list[str]:
@@ -141,3 +144,53 @@ def verify_cli(record: Path) -> str:
     assert result.returncode == 0, result.stdout + result.stderr
     assert "clean" in result.stdout, result.stdout
     return result.stdout
+
+
+@dataclass(frozen=True)
+class PlayedTable:
+    """A table played to its end over loopback: its peers (the host first), their records, and
+    the final hash every peer printed and every record ends on."""
+
+    peers: list[Peer]
+    records: list[Path]
+    final: str
+
+    @property
+    def host(self) -> Peer:
+        return self.peers[0]
+
+
+def play_on_loopback(
+    tmp_path: Path,
+    seats: int,
+    *host_args: str,
+    host_bot: str = "greedy",
+    joiner_bot: str = "random",
+    timeout: float = 180,
+) -> PlayedTable:
+    """`host` (with `host_args`, e.g. `--rules`, `--hands`) and `seats - 1` joiners dialling it
+    over TCP on 127.0.0.1, every seat a bot keeping a record; all must end with status 0 and
+    agree byte for byte (`check_agreement`)."""
+    records = [tmp_path / f"seat{k}.p2pd" for k in range(seats)]
+    with peers() as started:
+        host = Peer(
+            "host",
+            cli_argv(
+                "host",
+                *("--name", "host", "--bot", host_bot, "--players", str(seats), *host_args),
+                *("--record", str(records[0]), *LOOPBACK),
+            ),
+            tmp_path,
+        )
+        started.append(host)
+        port = host.port()
+        for k in range(1, seats):
+            joiner = cli_argv(
+                "join",
+                *("--connect", f"127.0.0.1:{port}", "--name", f"joiner{k}", "--bot", joiner_bot),
+                *("--record", str(records[k]), *LOOPBACK),
+            )
+            started.append(Peer(f"joiner{k}", joiner, tmp_path))
+        finish_all(started, timeout=timeout)
+        final = check_agreement(started, records)
+    return PlayedTable(list(started), records, final)

@@ -14,39 +14,16 @@ from pathlib import Path
 
 import pytest
 
-from tests.net.lan_peers import Peer, check_agreement, cli_argv, finish_all, peers, verify_cli
+from tests.net.lan_peers import cli_argv, play_on_loopback, verify_cli
 from tests.net.netns import REPO_ROOT
-
-LOOPBACK = ("--interface", "127.0.0.1", "--port", "0", "--no-mdns", "--ui", "none")
 
 
 def _play_one_hand(tmp_path: Path, rules: str, seats: int) -> Path:
     """A one-hand table of `rules` over TCP: the host with a greedy bot, the joiners random."""
-    records = [tmp_path / f"seat{k}.p2pd" for k in range(seats)]
-    with peers() as started:
-        host = Peer(
-            "host",
-            cli_argv(
-                "host",
-                *("--name", "host", "--bot", "greedy", "--players", str(seats)),
-                *("--rules", rules, "--hands", "1", "--record", str(records[0]), *LOOPBACK),
-            ),
-            tmp_path,
-        )
-        started.append(host)
-        port = host.port()
-        for k in range(1, seats):
-            joiner = cli_argv(
-                "join",
-                *("--connect", f"127.0.0.1:{port}", "--name", f"joiner{k}", "--bot", "random"),
-                *("--record", str(records[k]), *LOOPBACK),
-            )
-            started.append(Peer(f"joiner{k}", joiner, tmp_path))
-        finish_all(started, timeout=180)
-        final = check_agreement(started, records)
-    line = verify_cli(records[0])
-    assert f"head {final[:16]}" in line, line
-    return records[0]
+    table = play_on_loopback(tmp_path, seats, "--rules", rules, "--hands", "1")
+    line = verify_cli(table.records[0])
+    assert f"head {table.final[:16]}" in line, line
+    return table.records[0]
 
 
 def _replayed_hand(tmp_path: Path, record: Path) -> dict[str, object]:

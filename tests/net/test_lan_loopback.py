@@ -11,41 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from tests.net.lan_peers import Peer, check_agreement, cli_argv, finish_all, peers, verify_cli
-
-LOOPBACK = ("--interface", "127.0.0.1", "--port", "0", "--no-mdns", "--ui", "none")
+from tests.net.lan_peers import play_on_loopback, verify_cli
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("seats", [2, 3, 4])
 def test_processes_on_loopback_play_a_whole_match_and_agree(tmp_path: Path, seats: int) -> None:
-    records = [tmp_path / f"seat{k}.p2pd" for k in range(seats)]
-    with peers() as started:
-        host = Peer(
-            "host",
-            cli_argv(
-                "host",
-                *("--name", "host", "--bot", "random", "--players", str(seats)),
-                *("--record", str(records[0]), *LOOPBACK),
-            ),
-            tmp_path,
-        )
-        started.append(host)
-        port = host.port()
-        for k in range(1, seats):
-            started.append(
-                Peer(
-                    f"joiner{k}",
-                    cli_argv(
-                        "join",
-                        *("--connect", f"127.0.0.1:{port}", "--name", f"joiner{k}"),
-                        *("--bot", "random", "--record", str(records[k]), *LOOPBACK),
-                    ),
-                    tmp_path,
-                )
-            )
-        finish_all(started, timeout=120)
-        final = check_agreement(started, records)
+    table = play_on_loopback(tmp_path, seats, host_bot="random", timeout=120)
+    records, final, started, host = table.records, table.final, table.peers, table.host
     line = verify_cli(records[0])
     assert "match complete" in line and f"head {final[:16]}" in line, line
     assert "took a seat" in host.stdout  # the lobby seated the joiners in order

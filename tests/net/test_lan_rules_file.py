@@ -10,9 +10,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.net.lan_peers import Peer, check_agreement, cli_argv, finish_all, peers, verify_cli
+from tests.net.lan_peers import play_on_loopback, verify_cli
 
-LOOPBACK = ("--interface", "127.0.0.1", "--port", "0", "--no-mdns", "--ui", "none")
 KITCHEN = {
     "base": "house",
     "name": "kitchen",
@@ -26,35 +25,8 @@ KITCHEN = {
 def test_joiners_see_and_play_the_hosts_rules_file(tmp_path: Path) -> None:
     rules = tmp_path / "kitchen.json"
     rules.write_text(json.dumps(KITCHEN), encoding="utf-8")
-    seats = 3
-    records = [tmp_path / f"seat{k}.p2pd" for k in range(seats)]
-    with peers() as started:
-        host = Peer(
-            "host",
-            cli_argv(
-                "host",
-                *("--name", "host", "--bot", "greedy", "--players", str(seats)),
-                *("--rules", str(rules), "--hands", "2"),
-                *("--record", str(records[0]), *LOOPBACK),
-            ),
-            tmp_path,
-        )
-        started.append(host)
-        port = host.port()
-        for k in range(1, seats):
-            started.append(
-                Peer(
-                    f"joiner{k}",
-                    cli_argv(
-                        "join",
-                        *("--connect", f"127.0.0.1:{port}", "--name", f"joiner{k}"),
-                        *("--bot", "random", "--record", str(records[k]), *LOOPBACK),
-                    ),
-                    tmp_path,
-                )
-            )
-        finish_all(started, timeout=180)
-        final = check_agreement(started, records)
+    table = play_on_loopback(tmp_path, 3, "--rules", str(rules), "--hands", "2")
+    records, final, started, host = table.records, table.final, table.peers, table.host
     line = verify_cli(records[0])
     assert "clean" in line and f"head {final[:16]}" in line, line
     shown = [

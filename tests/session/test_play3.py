@@ -152,8 +152,23 @@ def play3_message(
 
 
 def _at_cheaters_turn(players: int = 3) -> tuple[LocalTable, TableSession]:
+    """The cheater to move with a tile that fits (the deal is random: it may first have to draw)."""
     table, _ = make_table("draw", players)
-    run_until(table, cheaters_turn)
+
+    def can_play(t: LocalTable) -> bool:
+        session = t.sessions[CHEATER]
+        hand = session.hand
+        return (
+            cheaters_turn(t)
+            and hand is not None
+            and any(
+                _place(session, hand.known[p].index) is not None
+                for p in hand.held[CHEATER]
+                if p in hand.known and hand.known[p] not in hand.tiles_played
+            )
+        )
+
+    run_until(table, can_play)
     return table, table.sessions[CHEATER]
 
 

@@ -60,7 +60,8 @@ def test_malformed_and_flooding_presence_messages_end_no_match(
 
     assert f"head {final[:16]}" in verify_cli(records[0])
     attacked = re.findall(r"flooding: seat (\d) got the presence attack", flooder.stderr)
-    assert sorted(set(attacked)) == ["0", "1"], flooder.stderr
+    # the host's seat and the joiner's: which of seats 1 and 2 the joiner took is a race
+    assert "0" in attacked and len(set(attacked)) == 2, flooder.stderr
     for victim in (host, joiner):
         log = victim.stderr
         assert "Traceback" not in log, log

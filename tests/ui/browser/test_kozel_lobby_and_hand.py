@@ -8,6 +8,7 @@ clicks, passing when stuck; the hand's words (which pair wrote what, and why) ar
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable
 
@@ -78,8 +79,11 @@ def test_two_people_and_two_bots_play_a_kozel_hand_from_the_lobby(
         expect(page.locator("#summary")).to_be_visible()
     expect(page_a.locator("#summary")).to_contain_text("Ann & Bob")
     expect(page_b.locator("#summary")).to_contain_text("Ann & Bob")
-    for page in (page_a, page_b):  # the live region says which pair wrote what, and why
-        expect(page.locator("#announce")).to_contain_text("Ann & Bob")
+    # The live region says which pair wrote what and why, or (a fish with equal totals, the
+    # deal is random) that nobody writes.
+    said = re.compile(r"Ann & Bob|the pair totals are equal|суммы пар равны")
+    for page in (page_a, page_b):
+        expect(page.locator("#announce")).to_contain_text(said)
     page_a.locator("#sheet").scroll_into_view_if_needed()
     assert shot
     assert not page_a.errors and not page_b.errors  # type: ignore[attr-defined]

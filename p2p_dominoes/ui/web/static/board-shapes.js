@@ -127,21 +127,26 @@ function classesOf(tile, view) {
   return classes.join(" ");
 }
 
+// A shape's canvas at the container's size; before the first tile, the one place to lead on.
+function startBoard(container, cls, view) {
+  const width = Math.max(120, container.clientWidth);
+  const height = Math.max(90, container.clientHeight);
+  const canvas = svg("svg", { width, height, viewBox: `0 0 ${width} ${height}`, "aria-hidden": "true", focusable: "false", class: `board-svg ${cls}` });
+  if (view.board?.root) return { width, height, canvas, empty: null };
+  container.replaceChildren(canvas);
+  const u = Math.min(60, width / 5);
+  const lead = { x: width / 2 - u, y: height / 2 - u / 2, w: 2 * u, h: u };
+  return { width, height, canvas, empty: { unit: u, places: { lead } } };
+}
+
 export const crossRenderer = {
   shape: "cross",
 
   render(container, view) {
-    const width = Math.max(120, container.clientWidth);
-    const height = Math.max(90, container.clientHeight);
-    const canvas = svg("svg", { width, height, viewBox: `0 0 ${width} ${height}`, "aria-hidden": "true", focusable: "false", class: "board-svg shape-board" });
+    const { width, height, canvas, empty } = startBoard(container, "shape-board", view);
+    if (empty) return empty;
     const board = view.board;
     const places = {};
-    if (!board?.root) {
-      container.replaceChildren(canvas);
-      const u = Math.min(60, width / 5);
-      places.lead = { x: width / 2 - u, y: height / 2 - u / 2, w: 2 * u, h: u };
-      return { unit: u, places };
-    }
     const maxUnit = Math.max(28, Math.min(96, Math.min(width, height) / 5));
     const { u, laid, b } = fitCross(board, width, height, maxUnit);
     const ox = (width - (b.x1 - b.x0) * u) / 2 - b.x0 * u;
@@ -178,17 +183,10 @@ export const trainsRenderer = {
   shape: "trains",
 
   render(container, view) {
-    const width = Math.max(120, container.clientWidth);
-    const height = Math.max(90, container.clientHeight);
-    const canvas = svg("svg", { width, height, viewBox: `0 0 ${width} ${height}`, "aria-hidden": "true", focusable: "false", class: "board-svg trains-board" });
+    const { width, height, canvas, empty } = startBoard(container, "trains-board", view);
+    if (empty) return empty;
     const board = view.board;
     const places = {};
-    if (!board?.root) {
-      container.replaceChildren(canvas);
-      const u = Math.min(60, width / 5);
-      places.lead = { x: width / 2 - u, y: height / 2 - u / 2, w: 2 * u, h: u };
-      return { unit: u, places };
-    }
     const rays = board.rays;
     // The largest unit at which every train's lines fit the height.
     let u = 14;

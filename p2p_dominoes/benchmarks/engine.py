@@ -70,9 +70,7 @@ def _play_outs(rules: Rules, players: int, seed: int, greedy: bool) -> Callable[
         if greedy:
             fast.play_greedy()
             return 1
-        while fast.end is None:
-            moves = fast.moves()
-            fast.step(moves[int(rng.random() * len(moves))])
+        fast.play_random(rng)
         return 1
 
     return play

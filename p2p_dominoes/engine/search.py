@@ -534,6 +534,11 @@ _RANK: Final[tuple[int, ...]] = tuple(len(TILES) - _HEAVIEST_FIRST.index(t) for 
 """_RANK[tile.index]: higher for a heavier tile (greedy's order)."""
 _LOW: Final[tuple[int, ...]] = tuple(t.low for t in TILES)
 _HIGH: Final[tuple[int, ...]] = tuple(t.high for t in TILES)
+_PIPS: Final[tuple[int, ...]] = tuple(t.pips for t in TILES)
+_BOTH_ENDS: Final[tuple[int, ...]] = tuple(
+    VALUE_MASK[a] & VALUE_MASK[b] if a != b else 0 for a in range(7) for b in range(7)
+)
+"""_BOTH_ENDS[a * 7 + b]: the bit of the tile [a|b] that fits both of two different ends."""
 
 
 class FastHand:
@@ -599,9 +604,14 @@ class FastHand:
         self._stuck_draw = rules.must_draw_when_stuck
 
     def copy(self) -> FastHand:
+        """An independent copy (a search copies a position once per move it tries)."""
         other = FastHand.__new__(FastHand)
-        for name in FastHand.__slots__:
-            setattr(other, name, getattr(self, name))
+        other._any_time, other._at_once, other._never = self._any_time, self._at_once, self._never
+        other._reserve, other._stuck_draw, other.rules = self._reserve, self._stuck_draw, self.rules
+        other.a, other.b, other.turn, other.passes = self.a, self.b, self.turn, self.passes
+        other.boneyard, other.drawn, other.size = self.boneyard, self.drawn, self.size
+        other.pending, other.must_lead, other.players = self.pending, self.must_lead, self.players
+        other.end, other.closer = self.end, self.closer
         other.hands = self.hands.copy()
         return other
 
@@ -776,6 +786,94 @@ class FastHand:
                     pending = tile.bit
             else:
                 assert not (stuck_draw and draws and size > floor)
+                passes += 1
+                if passes >= players:
+                    self.end = _BLOCK
+                    break
+                turn = turn + 1 if turn + 1 < players else 0
+        self.a, self.b, self.turn, self.passes = a, b, turn, passes
+        self.pending, self.must_lead, self.drawn, self.size = pending, must_lead, drawn, size
+        return self.result()
+
+    def play_random(self, rng: random.Random) -> HandResult:
+        """Play the hand out with uniform random moves: each step takes
+        `moves()[int(rng.random() * len(moves()))]` and makes it as `step` would, inlined (the
+        engine benchmark's play-out; a test checks it against that loop)."""
+        hands = self.hands
+        a, b, turn, passes = self.a, self.b, self.turn, self.passes
+        pending, must_lead = self.pending, self.must_lead
+        players = self.players
+        boneyard, drawn, size = self.boneyard, self.drawn, self.size
+        draws = not self._never
+        floor = self._reserve
+        any_time, at_once, stuck_draw = self._any_time, self._at_once, self._stuck_draw
+        uniform = rng.random
+        pips_of = _PIPS
+        while True:
+            hand = hands[turn]
+            both = 0
+            if pending:
+                playable = pending & hand
+            elif must_lead:
+                playable = must_lead & hand
+            elif a < 0:
+                playable = hand
+            else:
+                playable = hand & (VALUE_MASK[a] | VALUE_MASK[b])
+            if a >= 0 and a != b:
+                both = _BOTH_ENDS[a * 7 + b]  # the one tile that fits either end: two moves
+            plays = playable.bit_count() + (1 if playable & both else 0)
+            can_draw = draws and size > floor
+            drawing = not pending and can_draw and (any_time or not playable)
+            passing = not playable and not (stuck_draw and can_draw)
+            pick = int(uniform() * (plays + drawing + passing))
+            if pick < plays:
+                mask = playable
+                while True:
+                    low = mask & -mask
+                    if low & both:
+                        if pick < 2:
+                            break
+                        pick -= 2
+                    elif pick == 0:
+                        break
+                    else:
+                        pick -= 1
+                    mask ^= low
+                index = low.bit_length() - 1
+                if a < 0:
+                    a, b = _HIGH[index], _LOW[index]
+                elif low & both:
+                    if pick == 0:
+                        a = pips_of[index] - a
+                    else:
+                        b = pips_of[index] - b
+                elif low & VALUE_MASK[a]:
+                    a = pips_of[index] - a
+                else:
+                    b = pips_of[index] - b
+                hand ^= low
+                hands[turn] = hand
+                passes = 0
+                pending = must_lead = 0
+                if not hand:
+                    self.end = _DOMINO
+                    self.closer = turn
+                    break
+                turn = turn + 1 if turn + 1 < players else 0
+            elif drawing and pick == plays:
+                tile = boneyard[drawn]
+                drawn += 1
+                size -= 1
+                passes = 0
+                hands[turn] = hand | tile.bit
+                if (
+                    at_once
+                    and not must_lead
+                    and (a < 0 or (VALUE_MASK[a] | VALUE_MASK[b]) & tile.bit)
+                ):
+                    pending = tile.bit
+            else:
                 passes += 1
                 if passes >= players:
                     self.end = _BLOCK

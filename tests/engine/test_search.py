@@ -162,6 +162,30 @@ def test_the_fast_greedy_play_out_ends_as_apply_scores_it() -> None:
         assert state.result == result
 
 
+@pytest.mark.parametrize(
+    ("name", "players"), [(n, p) for n, p in _cases() if FastHand.fits(PRESETS[n])]
+)
+def test_the_random_play_out_picks_as_a_loop_over_moves_would(name: str, players: int) -> None:
+    rules = PRESETS[name]
+    for seed in range(60):
+        fast = FastHand(_start(rules, players, random.Random(seed)))
+        probe = fast.copy()
+        rng = random.Random(seed)
+        while probe.end is None:
+            moves = probe.moves()
+            probe.step(moves[int(rng.random() * len(moves))])
+        assert fast.play_random(random.Random(seed)) == probe.result()
+        assert fast.hands == probe.hands and fast.turn == probe.turn
+
+
+def test_a_fast_copy_has_every_field_and_its_own_hands() -> None:
+    fast = FastHand(_start(DRAW_RULES, 2, random.Random(5)))
+    copy = fast.copy()
+    assert all(getattr(copy, name) == getattr(fast, name) for name in FastHand.__slots__)
+    copy.step(copy.moves()[0])
+    assert copy.hands != fast.hands
+
+
 def test_fast_form_is_refused_for_rules_with_turn_switches() -> None:
     state = _start(PRESETS["fives"], 2, random.Random(0))
     with pytest.raises(PositionError, match="plain turns"):

@@ -85,6 +85,7 @@ VALUES = [
     "house",
     "random",
     "greedy",
+    "alphabeta",
     "en",
     "ru",
     "text",
@@ -130,7 +131,7 @@ def _stand_ins(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """Replace the work every command would start with something that returns at once."""
     import trio
 
-    from p2p_dominoes.benchmarks import bots, crypto, engine, lan, session
+    from p2p_dominoes.benchmarks import alphabeta, bots, crypto, engine, lan, session
     from p2p_dominoes.commands import lan as lan_command
     from p2p_dominoes.commands import simulate
     from p2p_dominoes.simulation import simulate as real_simulate
@@ -150,6 +151,7 @@ def _stand_ins(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     monkeypatch.setattr(session, "run_session_bench", lambda **kw: 0)
     monkeypatch.setattr(lan, "run_lan_bench", lambda **kw: 0)
     monkeypatch.setattr(bots, "run_bots_bench", lambda *args, **kw: 0)
+    monkeypatch.setattr(alphabeta, "run_alphabeta_bench", lambda *args, **kw: 0)
     yield
 
 

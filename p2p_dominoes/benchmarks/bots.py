@@ -4,8 +4,9 @@ Strength is measured here, never asserted by tests. Bot A takes one seat and bot
 each new match moves A one seat on, so every seat order is played about equally. With partners
 (Kozel) A plays both seats of a pair and B the other pair, A's pair changing on each match. A
 hand is won by the unit (seat or pair) that went out or won the block (a blocked hand with no
-winner is won by nobody); a match by the unit the match outcome names. Decision times are those
-of bot A only.
+winner is won by nobody: a tie); a match by the unit the match outcome names. Both sides'
+decisions are timed, every call of the bot (forced passes and single plays included), so the
+two means compare like with like.
 """
 
 from __future__ import annotations
@@ -15,12 +16,12 @@ import math
 import random
 import statistics
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from p2p_dominoes.bots import Bot
 from p2p_dominoes.engine import Action, Match, Rules, SeatView
-from p2p_dominoes.simulation import play_hand
+from p2p_dominoes.simulation import HandObserver, play_hand
 
 Z95 = 1.959963984540054
 """The standard normal quantile of a two-sided 95 % interval."""
@@ -37,6 +38,18 @@ def wilson_interval(successes: int, trials: int) -> tuple[float, float]:
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
+def decision_ms(seconds: Sequence[float]) -> dict[str, float]:
+    """Mean, 95th percentile and slowest of some decision times, in milliseconds (0 if none)."""
+    times = sorted(seconds)
+    if not times:
+        return {"mean": 0.0, "p95": 0.0, "max": 0.0}
+    return {
+        "mean": statistics.fmean(times) * 1000,
+        "p95": times[int(0.95 * (len(times) - 1))] * 1000,
+        "max": times[-1] * 1000,
+    }
+
+
 @dataclass
 class BotDuel:
     """What bot A did against bot B: hands and matches played and won, points, decision times."""
@@ -48,11 +61,17 @@ class BotDuel:
     seed: int
     hands: int = 0
     hands_won: int = 0
+    ties: int = 0
+    """Hands won by nobody (a blocked hand with no single lowest unit)."""
     matches: int = 0
     matches_won: int = 0
     points: int = 0
     hands_by_seat: list[int] = field(default_factory=list)
     decision_seconds: list[float] = field(default_factory=list)
+    against_seconds: list[float] = field(default_factory=list)
+    """Bot B's decision times, every seat of B's together."""
+    settings: dict[str, object] = field(default_factory=dict)
+    """Options that shaped the duel (a time cap, an opponent's parameters), reported as given."""
 
     units: int = 0
     """Scoring units: the players, or 2 when A's pair plays B's pair."""
@@ -65,16 +84,15 @@ class BotDuel:
     def match_win_rate(self) -> float:
         return self.matches_won / self.matches if self.matches else 0.0
 
-    def ms_per_decision(self) -> tuple[float, float]:
-        """Mean and 95th percentile of bot A's decision times, in milliseconds."""
-        times = sorted(self.decision_seconds)
-        if not times:
-            return (0.0, 0.0)
-        return (statistics.fmean(times) * 1000, times[int(0.95 * (len(times) - 1))] * 1000)
+    @property
+    def time_ratio(self) -> float | None:
+        """Bot A's mean decision time over bot B's (None when B took no measurable time)."""
+        against = decision_ms(self.against_seconds)["mean"]
+        return decision_ms(self.decision_seconds)["mean"] / against if against else None
 
     def figures(self) -> dict[str, object]:
         """The promised JSON object (rates as fractions, times in milliseconds)."""
-        mean_ms, p95_ms = self.ms_per_decision()
+        ratio = self.time_ratio
         return {
             "bot": self.bot,
             "against": self.against,
@@ -85,6 +103,7 @@ class BotDuel:
             "hands_won": self.hands_won,
             "hand_win_rate": round(self.hand_win_rate, 4),
             "hand_win_ci95": [round(x, 4) for x in wilson_interval(self.hands_won, self.hands)],
+            "ties": self.ties,
             "fair_share": round(1 / self.units, 4),
             "matches": self.matches,
             "matches_won": self.matches_won,
@@ -95,11 +114,20 @@ class BotDuel:
             "points_per_hand": round(self.points / self.hands, 3) if self.hands else 0.0,
             "hands_by_seat": self.hands_by_seat,
             "decisions": len(self.decision_seconds),
-            "ms_per_decision": {"mean": round(mean_ms, 4), "p95": round(p95_ms, 4)},
+            "ms_per_decision": _rounded(decision_ms(self.decision_seconds)),
+            "against_decisions": len(self.against_seconds),
+            "against_ms_per_decision": _rounded(decision_ms(self.against_seconds)),
+            "time_ratio": None if ratio is None else float(f"{ratio:.4g}"),
+            **self.settings,
         }
 
 
-def _timed(bot: Bot, into: list[float]) -> Bot:
+def _rounded(figures: Mapping[str, float]) -> dict[str, float]:
+    return {key: round(value, 4) for key, value in figures.items()}
+
+
+def timed_bot(bot: Bot, into: list[float]) -> Bot:
+    """`bot`, appending the seconds each of its decisions took to `into`."""
     clock = time.perf_counter
 
     def decide(view: SeatView, rng: random.Random) -> Action:
@@ -118,28 +146,32 @@ def duel(
     against: tuple[str, Bot],
     hands: int,
     seed: int,
+    observer: HandObserver | None = None,
 ) -> BotDuel:
-    """Play `hands` hands of `rules` (whole matches, then a last one cut short): A against B."""
+    """Play `hands` hands of `rules` (whole matches, then a last one cut short): A against B;
+    `observer` sees every deal and action (as `play_hand` calls it)."""
     rules.check_players(players)
     result = BotDuel(bot[0], against[0], rules.name, players, seed, hands_by_seat=[0] * players)
     result.units = rules.units(players)
-    timed = _timed(bot[1], result.decision_seconds)
+    timed = timed_bot(bot[1], result.decision_seconds)
+    timed_against = timed_bot(against[1], result.against_seconds)
     rng = random.Random(seed)
     seat_of_a = 0
     while result.hands < hands:
         # With partners A plays both seats of one pair (0 and 2, then 1 and 3), B the other.
         unit_of_a = rules.unit_of(seat_of_a)
         seats_of_a = [s for s in range(players) if rules.unit_of(s) == unit_of_a]
-        bots = [timed if s in seats_of_a else against[1] for s in range(players)]
+        bots = [timed if s in seats_of_a else timed_against for s in range(players)]
         bot_rngs = [random.Random(f"{seed}/{result.matches}/{s}") for s in range(players)]
         match = Match(rules, players)
         while not match.outcome.over and result.hands < hands:
-            played = play_hand(match, rng, bots, bot_rngs)
+            played = play_hand(match, rng, bots, bot_rngs, observer)
             assert played.result is not None
             result.hands += 1
             for s in seats_of_a:
                 result.hands_by_seat[s] += 1
             result.hands_won += played.result.winner == unit_of_a
+            result.ties += played.result.winner is None
             result.points += played.result.recorded[unit_of_a]
         if match.outcome.over:
             result.matches += 1
@@ -157,37 +189,62 @@ def run_bots_bench(
     seed: int,
     as_json: bool = False,
     out: Callable[[str], None] = print,
+    settings: Mapping[str, object] | None = None,
 ) -> int:
-    """Print the duel's figures (one JSON object with `as_json`)."""
+    """Print the duel's figures (one JSON object with `as_json`); `settings` are reported."""
     result = duel(rules, players, bot, against, hands, seed)
+    result.settings.update(settings or {})
+    print_duel(result, rules.pairs, as_json, out)
+    return 0
+
+
+def print_duel(
+    result: BotDuel, pairs: bool, as_json: bool = False, out: Callable[[str], None] = print
+) -> None:
+    """Print a duel's figures: one JSON object, or lines of text (`pairs`: A played a pair)."""
     if as_json:
         out(json.dumps(result.figures()))
-        return 0
+        return
+    for line in _duel_lines(result, pairs):
+        out(line)
+
+
+def _duel_lines(result: BotDuel, pairs: bool) -> list[str]:
+    bot, against, players = result.bot, result.against, result.players
     low, high = wilson_interval(result.hands_won, result.hands)
     m_low, m_high = wilson_interval(result.matches_won, result.matches)
-    mean_ms, p95_ms = result.ms_per_decision()
     seats = ", ".join(f"{n} in seat {s + 1}" for s, n in enumerate(result.hands_by_seat))
-    if rules.pairs:
-        out(
-            f"bots: a pair of {bot[0]} against a pair of {against[0]}, {rules.name}, "
-            f"{players} players, seed {seed} (A's pair changes on each match: {seats})"
+    if pairs:
+        title = (
+            f"bots: a pair of {bot} against a pair of {against}, {result.rules}, "
+            f"{players} players, seed {result.seed} (A's pair changes on each match: {seats})"
         )
     else:
-        out(
-            f"bots: {bot[0]} against {players - 1} × {against[0]}, {rules.name}, "
-            f"{players} players, seed {seed} (A's seat moves on each match: {seats})"
+        title = (
+            f"bots: {bot} against {players - 1} × {against}, {result.rules}, "
+            f"{players} players, seed {result.seed} (A's seat moves on each match: {seats})"
         )
-    out(
+    lines = [title]
+    if result.settings:
+        lines.append("  settings: " + ", ".join(f"{k} {v}" for k, v in result.settings.items()))
+    ratio = result.time_ratio
+    lines += [
         f"  hands won: {result.hands_won} of {result.hands} = {100 * result.hand_win_rate:.1f} % "
-        f"(95 %: {100 * low:.1f}–{100 * high:.1f} %; fair share {100 / result.units:.0f} %)"
-    )
-    out(
+        f"(95 %: {100 * low:.1f}–{100 * high:.1f} %; fair share {100 / result.units:.0f} %); "
+        f"{result.ties} won by nobody",
         f"  matches won: {result.matches_won} of {result.matches} = "
-        f"{100 * result.match_win_rate:.1f} % (95 %: {100 * m_low:.1f}–{100 * m_high:.1f} %)"
+        f"{100 * result.match_win_rate:.1f} % (95 %: {100 * m_low:.1f}–{100 * m_high:.1f} %)",
+        f"  points per hand: {result.points / result.hands:.2f}",
+        _time_line(bot, result.decision_seconds),
+        _time_line(against, result.against_seconds),
+        "  time ratio (A's mean / B's mean): " + ("—" if ratio is None else f"{ratio:.3g}"),
+    ]
+    return lines
+
+
+def _time_line(name: str, seconds: Sequence[float]) -> str:
+    ms = decision_ms(seconds)
+    return (
+        f"  {name}'s time per decision: mean {ms['mean']:.3f} ms, p95 {ms['p95']:.3f} ms, "
+        f"max {ms['max']:.3f} ms ({len(seconds)} decisions)"
     )
-    out(f"  points per hand: {result.points / result.hands:.2f}")
-    out(
-        f"  {bot[0]}'s time per decision: mean {mean_ms:.3f} ms, p95 {p95_ms:.3f} ms "
-        f"({len(result.decision_seconds)} decisions)"
-    )
-    return 0

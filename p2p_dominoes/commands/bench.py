@@ -3,11 +3,20 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import TYPE_CHECKING, Any, Final
 
-from p2p_dominoes.bots import BOTS
+from p2p_dominoes.benchmarks.alphabeta import SAMPLES, START_MOVE
+from p2p_dominoes.bots import BOTS, Bot
 from p2p_dominoes.commands.arguments import int_between, seconds_between
 from p2p_dominoes.commands.rules_option import RULES_HELP
+
+if TYPE_CHECKING:
+    from p2p_dominoes.engine import Rules
+
+ALPHABETA: Final = "alphabeta"
+"""`--against alphabeta`: the PyPI package `dominoes`'s player (benchmarks/alphabeta.py)."""
+THINKING_LEVELS: Final = ("hard", "expert")
+"""The bots whose seconds per decision `--think-ms` caps."""
 
 
 def register(commands: Any) -> None:
@@ -76,11 +85,37 @@ def register(commands: Any) -> None:
     bots = which.add_parser(
         "bots", help="bot A against bot B over many hands: hands and matches won, 95 % intervals"
     )
-    bots.add_argument("--rules", default="draw", metavar="NAME|FILE", help=RULES_HELP)
-    bots.add_argument("--players", type=int, default=2, choices=(2, 3, 4), help="seats")
+    bots.add_argument(
+        "--rules", metavar="NAME|FILE", help=f"{RULES_HELP} (default draw; block with alphabeta)"
+    )
+    bots.add_argument(
+        "--players", type=int, choices=(2, 3, 4), help="seats (default 2; 4 with alphabeta)"
+    )
     bots.add_argument("--bot", default="greedy", choices=sorted(BOTS), help="bot A (one seat)")
     bots.add_argument(
-        "--against", default="random", choices=sorted(BOTS), help="bot B (every other seat)"
+        "--against",
+        default="random",
+        choices=[*sorted(BOTS), ALPHABETA],
+        help="bot B (every other seat); alphabeta: the PyPI package dominoes's player, "
+        "a pair against A's pair in 4-player block",
+    )
+    bots.add_argument(
+        "--think-ms",
+        type=int_between(1, 60_000),
+        metavar="MS",
+        help="cap bot A's time per decision at MS milliseconds (hard and expert only)",
+    )
+    bots.add_argument(
+        "--samples",
+        type=int_between(1, 1000),
+        metavar="N",
+        help=f"alphabeta: deals it searches per decision (default {SAMPLES})",
+    )
+    bots.add_argument(
+        "--start-move",
+        type=int_between(0, 100),
+        metavar="S",
+        help=f"alphabeta: moves played before it searches (default {START_MOVE})",
     )
     bots.add_argument(
         "--hands",
@@ -95,27 +130,82 @@ def register(commands: Any) -> None:
 
 
 def _run_bots(args: argparse.Namespace) -> int:
+    from p2p_dominoes.benchmarks.bots import run_bots_bench
+
+    bot = _bot_a(args)
+    settings: dict[str, object] = {} if args.think_ms is None else {"think_ms": args.think_ms}
+    if args.against == ALPHABETA:
+        return _run_alphabeta(args, bot, settings)
+    _refuse_alphabeta_options(args)
+    rules = _bench_rules(args.rules or "draw", args.players or 2)
+    return run_bots_bench(
+        rules,
+        args.players or 2,
+        bot,
+        (args.against, BOTS[args.against]),
+        args.hands,
+        args.seed,
+        as_json=args.json,
+        settings=settings,
+    )
+
+
+def _bot_a(args: argparse.Namespace) -> tuple[str, Bot]:
+    """Bot A by name, its seconds per decision replaced by `--think-ms` (hard, expert)."""
+    from p2p_dominoes.bots.levels import LEVEL_BUDGETS, Budget, level_bot
+    from p2p_dominoes.cli import UsageError
+
+    if args.think_ms is None:
+        return (args.bot, BOTS[args.bot])
+    if args.bot not in THINKING_LEVELS:
+        raise UsageError(f"--think-ms is for --bot hard or expert, not {args.bot}")
+    samples = LEVEL_BUDGETS[args.bot].samples
+    return (args.bot, level_bot(args.bot, Budget(samples, args.think_ms / 1000)))
+
+
+def _refuse_alphabeta_options(args: argparse.Namespace) -> None:
+    from p2p_dominoes.cli import UsageError
+
+    for option, value in (("--samples", args.samples), ("--start-move", args.start_move)):
+        if value is not None:
+            raise UsageError(f"{option} is for --against alphabeta only")
+
+
+def _bench_rules(name: str, players: int) -> Rules:
+    """The rules `--rules` names, checked for `players` seats (a usage error otherwise)."""
     import datetime
 
-    from p2p_dominoes.benchmarks.bots import run_bots_bench
     from p2p_dominoes.cli import UsageError
     from p2p_dominoes.commands.rules_option import RulesOptionError, load_rules
     from p2p_dominoes.engine import InvalidRecord
     from p2p_dominoes.store import data_dir
 
     try:
-        rules = load_rules(args.rules, datetime.date.today(), data_dir())
-        rules.check_players(args.players)
+        rules = load_rules(name, datetime.date.today(), data_dir())
+        rules.check_players(players)
     except (RulesOptionError, InvalidRecord) as exc:
         raise UsageError(str(exc)) from None
-    return run_bots_bench(
-        rules,
-        args.players,
-        (args.bot, BOTS[args.bot]),
-        (args.against, BOTS[args.against]),
+    return rules
+
+
+def _run_alphabeta(
+    args: argparse.Namespace, bot: tuple[str, Bot], settings: dict[str, object]
+) -> int:
+    from p2p_dominoes.benchmarks.alphabeta import run_alphabeta_bench
+    from p2p_dominoes.cli import UsageError
+
+    if args.players not in (None, 4):
+        raise UsageError("--against alphabeta plays four in two pairs: leave out --players")
+    if args.rules not in (None, "block"):
+        raise UsageError("--against alphabeta plays block by pairs: leave out --rules")
+    return run_alphabeta_bench(
+        bot,
         args.hands,
         args.seed,
+        SAMPLES if args.samples is None else args.samples,
+        START_MOVE if args.start_move is None else args.start_move,
         as_json=args.json,
+        settings=settings,
     )
 
 

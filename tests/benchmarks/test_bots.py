@@ -29,7 +29,8 @@ def test_bot_a_moves_a_seat_on_each_match_and_every_hand_is_counted() -> None:
     assert all(n > 0 for n in played.hands_by_seat)  # every seat order was played
     assert 0 <= played.hands_won <= played.hands and 0 <= played.matches_won <= played.matches
     assert played.matches >= 4
-    assert len(played.decision_seconds) > played.hands  # only bot A's decisions are timed
+    assert len(played.decision_seconds) > played.hands  # bot A's decisions
+    assert len(played.against_seconds) > played.hands  # and, apart, bot B's
 
 
 def test_the_same_seed_plays_the_same_duel() -> None:
@@ -51,7 +52,7 @@ def test_the_cli_prints_the_promised_json(capsys: pytest.CaptureFixture[str]) ->
     low, high = out["hand_win_ci95"]
     assert low <= out["hand_win_rate"] <= high
     assert 0 <= out["match_win_rate"] <= 1
-    assert set(out["ms_per_decision"]) == {"mean", "p95"}
+    assert set(out["ms_per_decision"]) == {"mean", "p95", "max"}
     assert out["ms_per_decision"]["mean"] > 0
 
 

@@ -98,6 +98,7 @@ from p2p_dominoes.store import (
     TableLogBusy,
     TableLogError,
     TableNonceFile,
+    bot_seat_key,
     bot_seats,
     keep_bot_seat,
     read_log,
@@ -1325,6 +1326,9 @@ async def resume_table(options: PeerOptions, directory: Path) -> int:
         await nursery.start(listener.serve, options.identity, handler)
         if header.seat == 0:
             bots = bot_seats(directory)
+            # The page names each of our bots' seats by its level, as before the crash.
+            keys = {bot_seat_key(bot): bot.strategy for bot in bots}
+            run.bot_levels = {i: keys[s.key] for i, s in enumerate(seats) if s.key in keys}
             if bots:
                 names = ", ".join(b.name for b in bots)
                 options.say(said("bots_back", lang, names=names))

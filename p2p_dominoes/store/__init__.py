@@ -11,6 +11,7 @@ from p2p_dominoes.store.bot_seat import (
     BotSeat,
     BotSeatError,
     bot_dir,
+    bot_seat_key,
     bot_seats,
     keep_bot_seat,
 )
@@ -95,6 +96,7 @@ __all__ = [
     "TableNonceFile",
     "TableSummary",
     "bot_dir",
+    "bot_seat_key",
     "bot_seats",
     "data_dir",
     "default_data_dir",

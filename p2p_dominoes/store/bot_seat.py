@@ -15,9 +15,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
-from p2p_dominoes.session import Identity
+from p2p_dominoes.session import Identity, PublicIdentity
 from p2p_dominoes.store._atomic import make_private_dirs, read_private, write_private_replace
-from p2p_dominoes.store.identity_file import IDENTITY_FILE_NAME, write_identity_file
+from p2p_dominoes.store.identity_file import (
+    IDENTITY_FILE_NAME,
+    IdentityFileError,
+    load_identity_file,
+    write_identity_file,
+)
 from p2p_dominoes.store.paths import table_dir
 
 BOTS_DIR_NAME: Final = "bots"
@@ -85,3 +90,12 @@ def bot_seats(table_directory: str | os.PathLike[str]) -> list[BotSeat]:
         ):
             seats.append(BotSeat(name, strategy, child))
     return seats
+
+
+def bot_seat_key(bot: BotSeat) -> PublicIdentity | None:
+    """The public key of the bot kept in `bot`'s directory (which seat it holds), or None when
+    its identity file is missing or unreadable."""
+    try:
+        return load_identity_file(bot.directory / IDENTITY_FILE_NAME).public
+    except (OSError, IdentityFileError):
+        return None

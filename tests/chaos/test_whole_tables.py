@@ -196,6 +196,11 @@ def _offers_resume(page: PageDriver) -> bool:
     return bool(page.lobby.get("unfinished"))
 
 
+def _shows_bot_levels(page: PageDriver, levels: list[str]) -> bool:
+    """Whether the page's presence names exactly `levels` for its bot seats."""
+    return [p["bot"] for p in page.last.get("presence") or [] if p.get("bot")] == levels
+
+
 def _play(tmp_path: Path, name: str, lan_port: int, run: int) -> Group:
     argv = ["play", "--no-browser", "--no-mdns", "--interface", "127.0.0.1", "--name", name]
     argv += ["--next-hand-after", "1"]  # no 10 s pause between hands on a page nobody reads
@@ -244,6 +249,8 @@ def test_play_table_comes_back_whole(
             assert ann_page.lobby["unfinished"]["name"] == "Web"
             ann_page.send({"type": "resume"})
             back.append(back_in_play(ann_data, before, since, ann.text))
+            # The resumed host still names its bot's seat by level on its page.
+            assert wait_until(partial(_shows_bot_levels, ann_page, ["random"]), 30), ann_page.last
         assert wait_until(lambda: phase(ann_data) == "over" and phase(bob_data) == "over", 120), (
             ann.text() + bob.text()
         )

@@ -12,6 +12,7 @@ from p2p_dominoes.store import (
     BOT_FILE_NAME,
     BotSeatError,
     bot_dir,
+    bot_seat_key,
     bot_seats,
     keep_bot_seat,
     load_identity_file,
@@ -60,3 +61,11 @@ def test_unreadable_or_foreign_bot_files_are_left_out(tmp_path: Path) -> None:
     (stray / BOT_FILE_NAME).chmod(0o600)
     assert bot_seats(table_dir(tmp_path, TABLE)) == [kept]
     assert bot_seats(tmp_path / "nowhere") == []
+
+
+def test_a_kept_bots_key_says_which_seat_it_holds(tmp_path: Path) -> None:
+    identity = Identity.generate()
+    kept = keep_bot_seat(tmp_path, TABLE, "bot-2", "hard", identity)
+    assert bot_seat_key(kept) == identity.public
+    (kept.directory / "identity.pem").unlink()
+    assert bot_seat_key(kept) is None

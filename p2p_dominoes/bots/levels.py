@@ -211,8 +211,12 @@ def _action_values(
     budget: Budget,
     actions: Sequence[Action],
     started: float,
+    modelled: bool = False,
 ) -> list[float]:
-    """The summed outcome of each action over the samples the budget allows."""
+    """The summed outcome of each action over the samples the budget allows. `modelled`
+    (`expert`, plain turns without partners): sample as if the opponents played `greedy`
+    while the table agrees (`Sampler(greedy_model=True)`), and play our own seat out as a
+    blocker (`FastHand.play_greedy(blocker)`)."""
     view = sampler.view
     seat = view.seat
     rules = view.rules
@@ -221,18 +225,27 @@ def _action_values(
     moves = [fast_move(sampler.public, a) for a in actions] if plain else []
     pairs = rules.pairs and len(view.tile_counts) == 4
     lacks = _lacked_numbers(view) if pairs else []
+    modelled = modelled and plain and not pairs and rules.move_scoring is _MOVES_NONE
+    source = Sampler(view, greedy_model=True) if modelled else sampler
+    blocker = seat if modelled else -1
     deadline = None if budget.seconds is None else started + budget.seconds
     for _ in range(max(1, budget.samples)):
         try:
-            hidden = sampler.hidden(rng)
+            hidden = source.hidden(rng)
+            if source is not sampler and not source.consistent(hidden):
+                source = sampler  # the table contradicts the model: back to what is certain
+                hidden = source.hidden(rng)
         except PositionError:
             break
         if plain:
-            fast = sampler.fast(hidden)
+            fast = source.fast(hidden)
             for index, move in enumerate(moves):
                 trial = fast.copy()
                 trial.step(move)
-                result = _play_pairs(trial, seat % 2, lacks) if pairs else trial.play_greedy()
+                if pairs:
+                    result = _play_pairs(trial, seat % 2, lacks)
+                else:
+                    result = trial.play_greedy(blocker)
                 totals[index] += _outcome_value(result, seat, rules)
         else:
             state = sampler.position(hidden)
@@ -246,7 +259,7 @@ def _action_values(
     return totals
 
 
-def _search(view: SeatView, rng: random.Random, budget: Budget) -> Action:
+def _search(view: SeatView, rng: random.Random, budget: Budget, modelled: bool = False) -> Action:
     started = time.perf_counter()
     actions = legal_actions(view)
     if len(actions) <= 1:
@@ -258,7 +271,7 @@ def _search(view: SeatView, rng: random.Random, budget: Budget) -> Action:
     # The heuristic's choice first: it wins ties.
     preferred = _medium(view, rng, sampler.cannot)
     actions.sort(key=lambda a: a != preferred)
-    totals = _action_values(sampler, rng, budget, actions, started)
+    totals = _action_values(sampler, rng, budget, actions, started, modelled)
     best = max(range(len(actions)), key=lambda i: (totals[i], -i))
     return actions[best]
 
@@ -269,9 +282,9 @@ def hard(view: SeatView, rng: random.Random, budget: Budget) -> Action:
 
 
 def expert(view: SeatView, rng: random.Random, budget: Budget) -> Action:
-    """`hard`'s search with a larger budget (see `LEVEL_BUDGETS`): more samples measured
-    stronger than the information-set tree search tried first (docs/bots.md)."""
-    return _search(view, rng, budget)
+    """`hard`'s search with a larger budget (see `LEVEL_BUDGETS`), an opponent model in its
+    samples and a blocker's play-outs (see `_action_values`; docs/bots.md)."""
+    return _search(view, rng, budget, modelled=True)
 
 
 LEVEL_BUDGETS: Final[dict[str, Budget]] = {

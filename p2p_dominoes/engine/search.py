@@ -283,8 +283,12 @@ def _fitting(machine: TurnMachine) -> int:
     return mask & DOUBLES_MASK if machine.second_double else mask
 
 
-def _replay(view: SeatView, facts: Facts) -> tuple[PublicHand, _Inference]:
-    """The view's history replayed on a public hand, with what it shows of opponents' tiles."""
+def _replay(
+    view: SeatView, facts: Facts, greedy_model: bool = False
+) -> tuple[PublicHand, _Inference]:
+    """The view's history replayed on a public hand, with what it shows of opponents' tiles
+    (with `greedy_model`, also what it shows if every opponent plays as `greedy` does: a draw
+    only when stuck, and a play of the heaviest tile that fitted)."""
     rules = view.rules
     history = view.history
     players = len(view.tile_counts)
@@ -312,12 +316,19 @@ def _replay(view: SeatView, facts: Facts) -> tuple[PublicHand, _Inference]:
                     slots[-1].cannot |= fitting
             if kind is Play:
                 assert isinstance(action, Play)
+                if (
+                    greedy_model
+                    and seat != view.seat
+                    and public.must_lead is None
+                    and last_draw.get(seat) != index - 1  # not a drawn tile played at once
+                ):
+                    inference.stuck(seat, fitting & _HEAVIER[action.tile.index])
                 from_draw = seat == view.seat and action.tile.bit in drawn_now
                 public.play(seat, action, from_draw)
                 inference.played(seat, action.tile)
             elif kind is Draw:
                 forced = public.forced_due > 0
-                if stuck_draws and not forced:
+                if (stuck_draws or (greedy_model and seat != view.seat)) and not forced:
                     inference.stuck(seat, fitting)
                 informative = at_once and not forced and public.must_lead is None
                 public.draw(seat)
@@ -361,11 +372,13 @@ class Sampler:
     """One seat's view, replayed once: what each opponent cannot hold, samples of the hidden
     tiles, and the positions they make (a search draws many samples from one view)."""
 
-    def __init__(self, view: SeatView) -> None:
-        """Replay the view's history; PositionError when it is not legal."""
+    def __init__(self, view: SeatView, greedy_model: bool = False) -> None:
+        """Replay the view's history; PositionError when it is not legal. With `greedy_model`
+        the opponents are assumed to play as `greedy` does (draw only when stuck, lay the
+        heaviest tile that fits): a model, not a certainty (see `consistent`)."""
         self.view = view
         self.facts = facts_of(view)
-        self.public, inference = _replay(view, self.facts)
+        self.public, inference = _replay(view, self.facts, greedy_model)
         self.own = mask_of(view.hand)
         self.unseen = unseen_mask(view)
         seen = ALL_TILES_MASK & ~self.unseen
@@ -407,6 +420,11 @@ class Sampler:
             else:
                 return Hidden(tuple(hands), tuple(pool))
         raise PositionError("no assignment of the unseen tiles fits the tile counts")
+
+    def consistent(self, hidden: Hidden) -> bool:
+        """Whether `hidden` gives no seat a tile it cannot hold (`hidden` gives up on that
+        after its tries; a model that the table contradicts has no such assignment)."""
+        return not any(h & c for h, c in zip(hidden.hands, self.cannot, strict=True))
 
     def position(self, hidden: Hidden) -> HandState:
         """The full hand state the view shows, with the hidden tiles as `hidden` assigns them;
@@ -532,6 +550,10 @@ _HEAVIEST_FIRST: Final[tuple[Tile, ...]] = tuple(
 )
 _RANK: Final[tuple[int, ...]] = tuple(len(TILES) - _HEAVIEST_FIRST.index(t) for t in TILES)
 """_RANK[tile.index]: higher for a heavier tile (greedy's order)."""
+_HEAVIER: Final[tuple[int, ...]] = tuple(
+    mask_of(t for t in TILES if _RANK[t.index] > _RANK[tile.index]) for tile in TILES
+)
+"""_HEAVIER[tile.index]: the tiles greedy would lay before it."""
 _LOW: Final[tuple[int, ...]] = tuple(t.low for t in TILES)
 _HIGH: Final[tuple[int, ...]] = tuple(t.high for t in TILES)
 _PIPS: Final[tuple[int, ...]] = tuple(t.pips for t in TILES)
@@ -721,9 +743,23 @@ class FastHand:
                     return tile.index * 8 + value
         return DRAW_MOVE if self.can_draw(0) else PASS_MOVE
 
-    def play_greedy(self) -> HandResult:
+    def blocking_move(self) -> int:
+        """A play after which the next seat holds nothing that fits, the heaviest such; else
+        `greedy_move` (a search's own policy in its play-outs: it sees the sampled hands)."""
+        playable = self.playable()
+        if not playable:
+            return self.greedy_move()
+        following = self.hands[(self.turn + 1) % self.players]
+        index, on_a = _blocking_choice(playable, self.a, self.b, following)
+        if self.a < 0:
+            return index * 8 + LEAD
+        return index * 8 + (self.a if on_a else self.b)
+
+    def play_greedy(self, blocker: int = -1) -> HandResult:
         """Play the hand out with every seat greedy (`greedy_move`, inlined: a search's
-        innermost loop); the result `HandState` would score."""
+        innermost loop), except that seat `blocker` (if any) first prefers a play after which
+        the next seat holds nothing that fits (`blocking_move`); the result `HandState` would
+        score."""
         hands = self.hands
         a, b, turn, passes = self.a, self.b, self.turn, self.passes
         pending, must_lead = self.pending, self.must_lead
@@ -743,26 +779,26 @@ class FastHand:
             else:
                 playable = hand & (VALUE_MASK[a] | VALUE_MASK[b])
             if playable:
-                best = -1
-                index = 0
-                while playable:
-                    low = playable & -playable
-                    i = low.bit_length() - 1
-                    if _RANK[i] > best:
-                        best = _RANK[i]
-                        index = i
-                    playable ^= low
-                tile_low, tile_high = _LOW[index], _HIGH[index]
-                if a < 0:
-                    a, b = tile_high, tile_low
-                elif tile_low == a:
-                    a = tile_high
-                elif tile_high == a:
-                    a = tile_low
-                elif tile_low == b:
-                    b = tile_high
+                if turn == blocker:
+                    following = hands[turn + 1 if turn + 1 < players else 0]
+                    index, on_a = _blocking_choice(playable, a, b, following)
                 else:
-                    b = tile_low
+                    best = -1
+                    index = 0
+                    while playable:
+                        low = playable & -playable
+                        i = low.bit_length() - 1
+                        if _RANK[i] > best:
+                            best = _RANK[i]
+                            index = i
+                        playable ^= low
+                    on_a = _LOW[index] == a or _HIGH[index] == a
+                if a < 0:
+                    a, b = _HIGH[index], _LOW[index]
+                elif on_a:
+                    a = _PIPS[index] - a
+                else:
+                    b = _PIPS[index] - b
                 hand ^= 1 << index
                 hands[turn] = hand
                 passes = 0
@@ -887,6 +923,33 @@ class FastHand:
         """The scored result of a finished hand."""
         assert self.end is not None
         return score_hand(self.rules, self.end, [pips_in(h) for h in self.hands], self.closer)
+
+
+def _blocking_choice(playable: int, a: int, b: int, following: int) -> tuple[int, bool]:
+    """The play a blocker makes (tile index, on end `a`?): one after which `following` (the
+    next seat's hand) has nothing that fits, else greedy's heaviest; `a < 0`: a lead."""
+    best = -1
+    chosen, on_a = 0, True
+    while playable:
+        low = playable & -playable
+        playable ^= low
+        index = low.bit_length() - 1
+        rank = _RANK[index]
+        if a < 0:
+            ends = VALUE_MASK[_LOW[index]] | VALUE_MASK[_HIGH[index]]
+            key = rank + (0 if following & ends else 64)
+            if key > best:
+                best, chosen = key, index
+            continue
+        if low & VALUE_MASK[a]:
+            key = rank + (0 if following & (VALUE_MASK[_PIPS[index] - a] | VALUE_MASK[b]) else 64)
+            if key > best:
+                best, chosen, on_a = key, index, True
+        if b != a and low & VALUE_MASK[b]:
+            key = rank + (0 if following & (VALUE_MASK[a] | VALUE_MASK[_PIPS[index] - b]) else 64)
+            if key > best:
+                best, chosen, on_a = key, index, False
+    return chosen, on_a
 
 
 def fast_move(state: TurnMachine, action: Action) -> int:

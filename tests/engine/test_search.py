@@ -7,6 +7,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from p2p_dominoes.bots import greedy_bot
 from p2p_dominoes.engine import DRAW_RULES, PRESETS, HandState, HandView, Match, Rules, parse_tile
 from p2p_dominoes.engine.actions import Play
 from p2p_dominoes.engine.search import (
@@ -73,6 +74,55 @@ def test_the_inference_never_rules_out_the_true_hands(name: str, players: int) -
             cannot = cannot_hold(view)
             for seat in range(players):
                 assert not cannot[seat] & state.hands[seat], (seed, seat, len(state.history))
+
+
+def _greedy_walk(rules: Rules, players: int, seed: int) -> Iterator[HandState]:
+    """Every state of one hand in which every seat but 0 plays `greedy` (0 plays at random)."""
+    rng = random.Random(seed)
+    state = _start(rules, players, rng)
+    while state.result is None:
+        yield state
+        seat = state.turn
+        if seat == 0:
+            actions = state.legal_actions()
+            action = actions[rng.randrange(len(actions))]
+        else:
+            action = greedy_bot(HandView(state, seat), rng)
+        state.apply(seat, action)
+
+
+@pytest.mark.parametrize(
+    ("name", "players"),
+    [(n, p) for n, p in _cases() if FastHand.fits(PRESETS[n]) and not PRESETS[n].pairs],
+)
+def test_the_greedy_model_is_true_of_greedy_opponents(name: str, players: int) -> None:
+    rules = PRESETS[name]
+    for seed in range(40):
+        for state in _greedy_walk(rules, players, seed):
+            if state.turn != 0:
+                continue
+            model = Sampler(HandView(state, 0), greedy_model=True)
+            truth = Hidden(tuple(state.hands), tuple(state.boneyard[state._drawn :]))
+            assert model.consistent(truth), (seed, len(state.history))
+            assert all(
+                m & c == c
+                for m, c in zip(model.cannot, cannot_hold(HandView(state, 0)), strict=True)
+            )
+
+
+def test_the_greedy_model_reads_a_light_play() -> None:
+    state = deal_text(
+        DRAW_RULES, ["6|6 1|1 1|2", "6|1 6|5 0|0 0|1 0|2 0|3 0|4"], boneyard="2|2 2|3 3|3"
+    )
+    state.apply(0, Play(parse_tile("6|6")))
+    state.apply(1, next(a for a in state.legal_plays() if a.tile is parse_tile("1|6")))
+    view = HandView(state, 0)
+    model, plain = Sampler(view, greedy_model=True), Sampler(view)
+    five_six = parse_tile("5|6").bit
+    # Seat 1 laid [1|6] where the heavier [5|6] fitted too: a greedy seat holds no [5|6].
+    assert model.cannot[1] & five_six and not plain.cannot[1] & five_six
+    truth = Hidden(tuple(state.hands), tuple(state.boneyard[state._drawn :]))
+    assert plain.consistent(truth) and not model.consistent(truth)  # seat 1 is not greedy
 
 
 @pytest.mark.parametrize(("name", "players"), _cases())
@@ -184,6 +234,34 @@ def test_a_fast_copy_has_every_field_and_its_own_hands() -> None:
     assert all(getattr(copy, name) == getattr(fast, name) for name in FastHand.__slots__)
     copy.step(copy.moves()[0])
     assert copy.hands != fast.hands
+
+
+@pytest.mark.parametrize(("players"), PLAYERS)
+def test_a_blockers_play_out_is_blocking_move_for_it_and_greedy_for_the_rest(
+    players: int,
+) -> None:
+    for seed in range(80):
+        fast = FastHand(_start(DRAW_RULES, players, random.Random(seed)))
+        blocker = seed % players
+        probe = fast.copy()
+        while probe.end is None:
+            probe.step(probe.blocking_move() if probe.turn == blocker else probe.greedy_move())
+        assert fast.play_greedy(blocker) == probe.result()
+        assert fast.hands == probe.hands
+
+
+def test_a_blocker_leaves_the_next_seat_nothing_that_fits() -> None:
+    state = deal_text(
+        DRAW_RULES,
+        ["6|5 6|1 1|1 1|2 1|3 1|4 2|3", "6|6 5|5 0|5 0|0 0|2 2|2 0|3"],
+        opener=1,
+    )
+    state.apply(1, Play(parse_tile("6|6")))
+    fast = FastHand(state)
+    plays = {fast_move(state, a): a.tile.text for a in state.legal_plays()}
+    # Greedy lays the heavier [5|6]; seat 1 could follow it, and has no 1 for [1|6].
+    assert plays[fast.greedy_move()] == "[5|6]"
+    assert plays[fast.blocking_move()] == "[1|6]"
 
 
 def test_fast_form_is_refused_for_rules_with_turn_switches() -> None:

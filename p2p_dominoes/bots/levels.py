@@ -30,6 +30,7 @@ from p2p_dominoes.engine.search import (
     LEAD,
     PASS_MOVE,
     FastHand,
+    OpponentModel,
     PositionError,
     Sampler,
     cannot_hold,
@@ -215,8 +216,8 @@ def _action_values(
 ) -> list[float]:
     """The summed outcome of each action over the samples the budget allows. `modelled`
     (`expert`, plain turns without partners): sample as if the opponents played `greedy`
-    while the table agrees (`Sampler(greedy_model=True)`), and play our own seat out as a
-    blocker (`FastHand.play_greedy(blocker)`)."""
+    while the table agrees (`OpponentModel`, weakened as the table contradicts it), and play
+    our own seat out as a blocker (`FastHand.play_greedy(blocker)`)."""
     view = sampler.view
     seat = view.seat
     rules = view.rules
@@ -226,14 +227,16 @@ def _action_values(
     pairs = rules.pairs and len(view.tile_counts) == 4
     lacks = _lacked_numbers(view) if pairs else []
     modelled = modelled and plain and not pairs and rules.move_scoring is _MOVES_NONE
-    source = Sampler(view, greedy_model=True) if modelled else sampler
+    source = Sampler(view, OpponentModel.GREEDY) if modelled else sampler
     blocker = seat if modelled else -1
     deadline = None if budget.seconds is None else started + budget.seconds
     for _ in range(max(1, budget.samples)):
         try:
             hidden = source.hidden(rng)
-            if source is not sampler and not source.consistent(hidden):
-                source = sampler  # the table contradicts the model: back to what is certain
+            while source.model and not source.consistent(hidden):
+                # The table contradicts the model: assume less (at last only what is certain).
+                weaker = OpponentModel(source.model - 1)
+                source = Sampler(view, weaker) if weaker else sampler
                 hidden = source.hidden(rng)
         except PositionError:
             break

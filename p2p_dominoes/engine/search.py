@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import IntEnum
 from typing import Final, Protocol
 
 from p2p_dominoes.engine.actions import Action, Draw, Pass, Play, Skip
@@ -283,12 +284,23 @@ def _fitting(machine: TurnMachine) -> int:
     return mask & DOUBLES_MASK if machine.second_double else mask
 
 
+class OpponentModel(IntEnum):
+    """What a sampler assumes of the opponents beyond the rules: each level assumes all the
+    ones before it. A model is a guess, not a certainty (`Sampler.consistent` tells when the
+    table contradicts it)."""
+
+    NONE = 0
+    STUCK_DRAWS = 1
+    """An opponent draws only when nothing fits, even where the rules let it draw at will."""
+    GREEDY = 2
+    """And lays the heaviest tile that fits, as `greedy` does."""
+
+
 def _replay(
-    view: SeatView, facts: Facts, greedy_model: bool = False
+    view: SeatView, facts: Facts, model: OpponentModel = OpponentModel.NONE
 ) -> tuple[PublicHand, _Inference]:
     """The view's history replayed on a public hand, with what it shows of opponents' tiles
-    (with `greedy_model`, also what it shows if every opponent plays as `greedy` does: a draw
-    only when stuck, and a play of the heaviest tile that fitted)."""
+    (under `model`, also what it shows if the opponents play as the model says)."""
     rules = view.rules
     history = view.history
     players = len(view.tile_counts)
@@ -303,6 +315,8 @@ def _replay(
     """Seat → the history index of its last draw that would have made a fitting tile pending."""
     stuck_draws = rules.drawing is _DRAWING_WHEN_STUCK
     at_once = rules.play_drawn_at_once
+    heaviest_plays = model >= OpponentModel.GREEDY
+    assumed_stuck = model >= OpponentModel.STUCK_DRAWS
     try:
         for index, (seat, action) in enumerate(history):
             if seat != public.turn:
@@ -317,7 +331,7 @@ def _replay(
             if kind is Play:
                 assert isinstance(action, Play)
                 if (
-                    greedy_model
+                    heaviest_plays
                     and seat != view.seat
                     and public.must_lead is None
                     and last_draw.get(seat) != index - 1  # not a drawn tile played at once
@@ -328,7 +342,7 @@ def _replay(
                 inference.played(seat, action.tile)
             elif kind is Draw:
                 forced = public.forced_due > 0
-                if (stuck_draws or (greedy_model and seat != view.seat)) and not forced:
+                if (stuck_draws or (assumed_stuck and seat != view.seat)) and not forced:
                     inference.stuck(seat, fitting)
                 informative = at_once and not forced and public.must_lead is None
                 public.draw(seat)
@@ -372,13 +386,13 @@ class Sampler:
     """One seat's view, replayed once: what each opponent cannot hold, samples of the hidden
     tiles, and the positions they make (a search draws many samples from one view)."""
 
-    def __init__(self, view: SeatView, greedy_model: bool = False) -> None:
-        """Replay the view's history; PositionError when it is not legal. With `greedy_model`
-        the opponents are assumed to play as `greedy` does (draw only when stuck, lay the
-        heaviest tile that fits): a model, not a certainty (see `consistent`)."""
+    def __init__(self, view: SeatView, model: OpponentModel = OpponentModel.NONE) -> None:
+        """Replay the view's history; PositionError when it is not legal. `model`: what the
+        opponents are assumed to do beyond the rules (a guess: see `consistent`)."""
         self.view = view
         self.facts = facts_of(view)
-        self.public, inference = _replay(view, self.facts, greedy_model)
+        self.model = model
+        self.public, inference = _replay(view, self.facts, model)
         self.own = mask_of(view.hand)
         self.unseen = unseen_mask(view)
         seen = ALL_TILES_MASK & ~self.unseen

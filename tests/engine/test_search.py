@@ -13,6 +13,7 @@ from p2p_dominoes.engine.actions import Play
 from p2p_dominoes.engine.search import (
     FastHand,
     Hidden,
+    OpponentModel,
     PositionError,
     Sampler,
     cannot_hold,
@@ -101,13 +102,15 @@ def test_the_greedy_model_is_true_of_greedy_opponents(name: str, players: int) -
         for state in _greedy_walk(rules, players, seed):
             if state.turn != 0:
                 continue
-            model = Sampler(HandView(state, 0), greedy_model=True)
+            view = HandView(state, 0)
             truth = Hidden(tuple(state.hands), tuple(state.boneyard[state._drawn :]))
-            assert model.consistent(truth), (seed, len(state.history))
-            assert all(
-                m & c == c
-                for m, c in zip(model.cannot, cannot_hold(HandView(state, 0)), strict=True)
-            )
+            # Each model assumes more than the one before it, and is true of greedy seats.
+            weaker = cannot_hold(view)
+            for model in (OpponentModel.STUCK_DRAWS, OpponentModel.GREEDY):
+                sampler = Sampler(view, model)
+                assert sampler.consistent(truth), (model, seed, len(state.history))
+                assert all(m & w == w for m, w in zip(sampler.cannot, weaker, strict=True))
+                weaker = sampler.cannot
 
 
 def test_the_greedy_model_reads_a_light_play() -> None:
@@ -117,12 +120,13 @@ def test_the_greedy_model_reads_a_light_play() -> None:
     state.apply(0, Play(parse_tile("6|6")))
     state.apply(1, next(a for a in state.legal_plays() if a.tile is parse_tile("1|6")))
     view = HandView(state, 0)
-    model, plain = Sampler(view, greedy_model=True), Sampler(view)
+    model, plain = Sampler(view, OpponentModel.GREEDY), Sampler(view)
     five_six = parse_tile("5|6").bit
     # Seat 1 laid [1|6] where the heavier [5|6] fitted too: a greedy seat holds no [5|6].
     assert model.cannot[1] & five_six and not plain.cannot[1] & five_six
     truth = Hidden(tuple(state.hands), tuple(state.boneyard[state._drawn :]))
     assert plain.consistent(truth) and not model.consistent(truth)  # seat 1 is not greedy
+    assert Sampler(view, OpponentModel.STUCK_DRAWS).consistent(truth)  # the weaker model holds
 
 
 @pytest.mark.parametrize(("name", "players"), _cases())

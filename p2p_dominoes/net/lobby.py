@@ -27,6 +27,7 @@ advisory page-presence message (`net/page_presence.py`, PROTOCOL.md §14). The l
 from __future__ import annotations
 
 import itertools
+import re
 from dataclasses import dataclass
 from typing import Final
 
@@ -59,6 +60,10 @@ seated (this key already holds a seat or has a request waiting), seat (the seat 
 not exist at this table, is the host's, or is taken)."""
 RETRY_CODES: Final = frozenset({"busy"})
 """The refusals a joiner retries (with backoff); every other code is final."""
+
+
+_BOT_LEVEL: Final = re.compile(r"[a-z][a-z0-9-]{0,15}")
+"""A bot level's name as the lobby carries it (`easy`, `hard`, `partner`, a newer peer's)."""
 
 
 class LobbyError(Exception):
@@ -98,6 +103,9 @@ class Seats:
     """The match length the host will sign in the genesis (None: a whole match)."""
     places: tuple[int, ...] | None = None
     """Each listed player's seat number, ascending (None: 0, 1, 2, … as listed)."""
+    bots: tuple[str | None, ...] | None = None
+    """Each listed player's bot level when the host's own bot holds the seat, else None
+    (advisory, for the pages: a host may lie, and nothing checks it). None: no bots said."""
 
     def place_of(self, index: int) -> int:
         """The seat number of the `index`-th listed player."""
@@ -134,8 +142,10 @@ def encode_lobby(message: LobbyMessage) -> bytes:
         rules = [list(pair) for pair in message.rules.to_wire()]
         body = ["seats", message.table_name, rules, message.seats_total, seats]
         body.append(message.max_hands)
-        if message.places is not None:
-            body.append(list(message.places))
+        if message.places is not None or message.bots is not None:
+            body.append(list(message.places) if message.places is not None else None)
+        if message.bots is not None:
+            body.append(list(message.bots))  # the seats' bot levels (PROTOCOL.md §13.2)
     elif isinstance(message, GenesisOffer):
         body = ["genesis", message.envelope]
     else:
@@ -169,7 +179,7 @@ def decode_lobby(payload: bytes) -> LobbyMessage:
         _check_port(port)
         seat = _check_seat_asked(args[4] if len(args) == 5 else None)
         return Join(name, port, _check_address(host), _check_commitment(commitment), seat)
-    if kind == "seats" and len(args) in (5, 6) and _types(args[:4], str, list, int, list):
+    if kind == "seats" and len(args) in (5, 6, 7) and _types(args[:4], str, list, int, list):
         table, raw_rules, total, raw_seats, hands = args[:5]
         _check_name(table)
         try:
@@ -181,8 +191,12 @@ def decode_lobby(payload: bytes) -> LobbyMessage:
         if hands is not None and (type(hands) is not int or not 1 <= hands <= MAX_HANDS):
             raise LobbyError(f"seats: max_hands is nil or 1–{MAX_HANDS}")
         listed = tuple(_seat(s) for s in raw_seats)
-        places = _check_places(args[5], len(listed), total) if len(args) == 6 else None
-        return Seats(table, rules, total, listed, hands, places)
+        raw_places = args[5] if len(args) >= 6 else None
+        if len(args) == 6 and raw_places is None:
+            raise LobbyError("seats: places are ascending seat numbers, one per listed player")
+        places = None if raw_places is None else _check_places(raw_places, len(listed), total)
+        bots = _check_bots(args[6], len(listed)) if len(args) == 7 else None
+        return Seats(table, rules, total, listed, hands, places, bots)
     if kind == "genesis" and _types(args, bytes):
         return GenesisOffer(args[0])
     if kind == "refuse" and _types(args, str, str):
@@ -225,6 +239,17 @@ def _check_places(raw: object, count: int, total: int) -> tuple[int, ...]:
         or any(a >= b for a, b in itertools.pairwise(raw))
     ):
         raise LobbyError("seats: places are ascending seat numbers, one per listed player")
+    return tuple(raw)
+
+
+def _check_bots(raw: object, count: int) -> tuple[str | None, ...]:
+    """A seat list's bot levels: one per listed player, nil or a short lowercase name."""
+    if (
+        not isinstance(raw, list)
+        or len(raw) != count
+        or not all(b is None or (type(b) is str and _BOT_LEVEL.fullmatch(b)) for b in raw)
+    ):
+        raise LobbyError("seats: bots are nil or a bot level's name, one per listed player")
     return tuple(raw)
 
 

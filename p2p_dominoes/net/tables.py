@@ -23,6 +23,7 @@ from typing import Final
 
 import trio
 
+from p2p_dominoes.bots import BOTS
 from p2p_dominoes.engine import PRESETS, InvalidRecord, Rules
 from p2p_dominoes.engine.rules_text import describe_rules, preset_label
 from p2p_dominoes.net.admission import (
@@ -179,6 +180,8 @@ class _HostLobby:
         self.started = False
         self.bot_numbers: dict[PublicIdentity, int] = {}
         """Our own bots' keys and numbers: they sit in number order, whoever came first."""
+        self.bot_levels: dict[PublicIdentity, str] = {}
+        """Our own bots' keys and levels, said to the joiners for their pages."""
         self.full = trio.Event()
         self.changed = trio.Event()
         self.swaps = 0
@@ -196,7 +199,11 @@ class _HostLobby:
         places = tuple(s.place for s in self.seated)
         # Places go on the wire only when there is a gap (older joiners read 0, 1, 2, … then).
         shown = None if places == tuple(range(len(places))) else places
-        return Seats(self.table, self.rules, self.players, tuple(seats), self.max_hands, shown)
+        levels = tuple(self.bot_levels.get(s.key) for s in self.seated)
+        bots = levels if any(levels) else None
+        return Seats(
+            self.table, self.rules, self.players, tuple(seats), self.max_hands, shown, bots
+        )
 
     def state(self) -> LobbyState:
         """The lobby as the host's person sees it (names cleaned)."""
@@ -393,6 +400,7 @@ async def host_table(
                 lobby.bot_numbers[bot_identity.public] = number
                 bot_name = f"bot-{number + 1}"
                 strategy = strategies[number]
+                lobby.bot_levels[bot_identity.public] = strategy
                 kept = _keep_bot(options, table_id, bot_name, strategy, bot_identity)
                 bot_nursery.start_soon(
                     _run_bot,
@@ -1008,6 +1016,19 @@ async def join_table(options: PeerOptions, target: Target) -> int:
     return status
 
 
+def _said_bot_levels(lobby: Seats, seats: Sequence[SeatInfo]) -> dict[int, str]:
+    """The bot levels the host said in its last seat list, by genesis seat (matched by key;
+    advisory: shown on the page, never trusted for anything else)."""
+    if lobby.bots is None:
+        return {}
+    said_by_key = {  # a level this program does not know (a newer host's) is not shown
+        s.key: level
+        for s, level in zip(lobby.seats, lobby.bots, strict=True)
+        if level is not None and level in BOTS
+    }
+    return {i: said_by_key[s.key] for i, s in enumerate(seats) if s.key in said_by_key}
+
+
 async def _play_joined(
     options: PeerOptions,
     target: Target,
@@ -1029,6 +1050,7 @@ async def _play_joined(
     session, log = sit_down(options, transcript, seat, table_name, peers, nonce)
     session_box.append(session)
     run = TableRun(session, options, tuple(s.name for s in seats), inbox=inbox, log=log)
+    run.bot_levels = _said_bot_levels(lobby, seats)
     ready.set()
     async with trio.open_nursery() as nursery:
         host_address = (target.addresses[0], target.port)

@@ -14,6 +14,7 @@ from p2p_dominoes.bots.levels import (
     _outcome_value,
     _partner_move,
     _play_pairs,
+    expert,
     hard,
     medium,
 )
@@ -62,7 +63,7 @@ def test_each_level_plays_only_legal_actions_under_every_preset(level: str, name
                 state.apply(state.turn, action)
 
 
-@pytest.mark.parametrize("choose", [medium, hard])
+@pytest.mark.parametrize("choose", [medium, hard, expert])
 def test_a_level_decides_the_same_whatever_the_hidden_tiles_are(choose: object) -> None:
     mine = "0|0 0|1 1|1 1|4 2|4 3|4 5|5"
     first = deal_text(DRAW_RULES, ["6|6 6|5 6|4 6|3 6|2 6|1 6|0", mine], boneyard="2|2 3|3")

@@ -79,6 +79,11 @@ def test_two_people_and_two_bots_play_a_kozel_hand_from_the_lobby(
         expect(page.locator("#summary")).to_be_visible()
     expect(page_a.locator("#summary")).to_contain_text("Ann & Bob")
     expect(page_b.locator("#summary")).to_contain_text("Ann & Bob")
+    # The chart draws a line a pair (partners share a total), its legend named by the pair.
+    for page in (page_a, page_b):
+        expect(page.locator("#chart polyline")).to_have_count(2)
+        expect(page.locator("#chart-legend li")).to_have_count(2)
+        expect(page.locator("#chart-legend")).to_contain_text("Ann & Bob")
     # The live region says which pair wrote what and why, or (a fish with equal totals, the
     # deal is random) that nobody writes.
     said = re.compile(r"Ann & Bob|the pair totals are equal|суммы пар равны")

@@ -39,16 +39,25 @@ export function renderChart(node, legend, s) {
     targetText.textContent = t("target_line", s.target);
     node.append(targetText);
   }
-  s.names.forEach((name, seat) => {
+  const lines = series(s);
+  lines.forEach(({ seat }) => {
     const points = history.map((scores, i) => `${x(i)},${y(scores[seat] ?? 0)}`);
     node.append(svg("polyline", { points: points.join(" "), fill: "none", stroke: COLOURS[seat % 4], "stroke-width": 2.5, "stroke-dasharray": DASHES[seat % 4] }));
     history.forEach((scores, i) => node.append(marker(seat, x(i), y(scores[seat] ?? 0))));
   });
-  legend.replaceChildren(...s.names.map((name, seat) => {
+  legend.replaceChildren(...lines.map(({ name, seat }) => {
     const key = svg("svg", { width: 34, height: 14, viewBox: "0 0 34 14", "aria-hidden": "true" });
     key.append(svg("line", { x1: 2, y1: 7, x2: 32, y2: 7, stroke: COLOURS[seat % 4], "stroke-width": 2.5, "stroke-dasharray": DASHES[seat % 4] }), marker(seat, 17, 7));
     return el("li", {}, key, el("span", { translate: "no", textContent: name }), ` ${s.scores[seat] ?? 0}`);
   }));
+}
+
+// One line a seat, or with partners (Kozel) one a pair: seats 1+3 and 2+4 share a total.
+function series(s) {
+  if (s.pairs && s.names.length === 4) {
+    return [0, 1].map((seat) => ({ name: `${s.names[seat]} & ${s.names[seat + 2]}`, seat }));
+  }
+  return s.names.map((name, seat) => ({ name, seat }));
 }
 
 // A marker per seat: circle, square, triangle, diamond.

@@ -795,7 +795,7 @@ class FastHand:
         floor = self._reserve
         any_time, at_once, stuck_draw = self._any_time, self._at_once, self._stuck_draw
         uniform = rng.random if rng is not None else None
-        while True:
+        while self.end is None:
             hand = hands[turn]
             if pending:
                 playable = pending & hand

@@ -206,6 +206,20 @@ def _play_pairs(fast: FastHand, pair: int, lacks: Sequence[int]) -> HandResult:
     return fast.result()
 
 
+_MODEL_TRIES: Final = 200
+"""Attempts at a sample that satisfies a model known to be satisfiable."""
+
+
+def _modelled(sampler: Sampler) -> Sampler:
+    """The strongest opponent model the table does not contradict (`Sampler.satisfiable`),
+    else `sampler` itself (only what is certain)."""
+    for model in (OpponentModel.GREEDY, OpponentModel.STUCK_DRAWS):
+        candidate = Sampler(sampler.view, model)
+        if candidate.satisfiable():
+            return candidate
+    return sampler
+
+
 def _action_values(
     sampler: Sampler,
     rng: random.Random,
@@ -216,7 +230,7 @@ def _action_values(
 ) -> list[float]:
     """The summed outcome of each action over the samples the budget allows. `modelled`
     (`expert`, plain turns without partners): sample as if the opponents played `greedy`
-    while the table agrees (`OpponentModel`, weakened as the table contradicts it), and play
+    (`OpponentModel`, the strongest that the table does not contradict: `_modelled`), and play
     our own seat out as a blocker (`FastHand.play_greedy(blocker)`)."""
     view = sampler.view
     seat = view.seat
@@ -227,17 +241,16 @@ def _action_values(
     pairs = rules.pairs and len(view.tile_counts) == 4
     lacks = _lacked_numbers(view) if pairs else []
     modelled = modelled and plain and not pairs and rules.move_scoring is _MOVES_NONE
-    source = Sampler(view, OpponentModel.GREEDY) if modelled else sampler
+    source = _modelled(sampler) if modelled else sampler
     blocker = seat if modelled else -1
     deadline = None if budget.seconds is None else started + budget.seconds
     for _ in range(max(1, budget.samples)):
         try:
             hidden = source.hidden(rng)
-            while source.model and not source.consistent(hidden):
-                # The table contradicts the model: assume less (at last only what is certain).
-                weaker = OpponentModel(source.model - 1)
-                source = Sampler(view, weaker) if weaker else sampler
-                hidden = source.hidden(rng)
+            if source is not sampler and not source.consistent(hidden):
+                hidden = source.hidden(rng, tries=_MODEL_TRIES)  # satisfiable: unlucky draws
+                if not source.consistent(hidden):
+                    hidden = sampler.hidden(rng)  # this sample assumes only what is certain
         except PositionError:
             break
         if plain:

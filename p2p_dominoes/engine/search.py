@@ -9,8 +9,9 @@ during play) comes out as the table has it; the hidden part is then checked agai
 
 from __future__ import annotations
 
+import itertools
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
 from typing import Final, Protocol
@@ -377,6 +378,13 @@ class Hidden:
     boneyard: tuple[Tile, ...]
 
 
+def _union(masks: Iterable[int]) -> int:
+    union = 0
+    for mask in masks:
+        union |= mask
+    return union
+
+
 def unseen_mask(view: SeatView) -> int:
     """The tiles neither in the seat's hand nor on the table."""
     return ALL_TILES_MASK & ~mask_of(view.hand) & ~mask_of(view.line.tiles)
@@ -408,6 +416,7 @@ class Sampler:
         others.sort(key=lambda s: -(self.cannot[s] & self.unseen).bit_count())
         self._others = others
         self._unseen_tiles = list(tiles_in(self.unseen))
+        self._satisfiable: bool | None = None
 
     def hidden(
         self, rng: random.Random, cannot: Sequence[int] | None = None, tries: int = 20
@@ -437,8 +446,23 @@ class Sampler:
 
     def consistent(self, hidden: Hidden) -> bool:
         """Whether `hidden` gives no seat a tile it cannot hold (`hidden` gives up on that
-        after its tries; a model that the table contradicts has no such assignment)."""
+        after its tries, whether or not such an assignment exists: see `satisfiable`)."""
         return not any(h & c for h, c in zip(hidden.hands, self.cannot, strict=True))
+
+    def satisfiable(self) -> bool:
+        """Whether some assignment of the unseen tiles gives each opponent as many tiles as it
+        holds, none it cannot hold (Hall's condition over every group of opponents; the
+        boneyard takes the rest). Always so without a model; a model the table contradicts
+        may fail it."""
+        if self._satisfiable is None:
+            counts = self.view.tile_counts
+            allowed = {s: self.unseen & ~self.cannot[s] for s in self._others}
+            self._satisfiable = all(
+                _union(allowed[s] for s in group).bit_count() >= sum(counts[s] for s in group)
+                for size in range(1, len(self._others) + 1)
+                for group in itertools.combinations(self._others, size)
+            )
+        return self._satisfiable
 
     def position(self, hidden: Hidden) -> HandState:
         """The full hand state the view shows, with the hidden tiles as `hidden` assigns them;

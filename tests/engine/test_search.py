@@ -113,6 +113,21 @@ def test_the_greedy_model_is_true_of_greedy_opponents(name: str, players: int) -
                 weaker = sampler.cannot
 
 
+@pytest.mark.parametrize("players", PLAYERS)
+def test_satisfiable_says_whether_a_sample_can_meet_the_model(players: int) -> None:
+    rng = random.Random(players)
+    said = {True: 0, False: 0}
+    for seed in range(40):
+        for state in _walk(PRESETS["house"], players, seed):  # random seats: far from greedy
+            view = HandView(state, state.turn)
+            assert Sampler(view).satisfiable()  # what is certain always holds
+            model = Sampler(view, OpponentModel.GREEDY)
+            met = model.consistent(model.hidden(rng, tries=400))
+            assert met == model.satisfiable(), (seed, len(state.history))
+            said[met] += 1
+    assert said[True] and said[False], said
+
+
 def test_the_greedy_model_reads_a_light_play() -> None:
     state = deal_text(
         DRAW_RULES, ["6|6 1|1 1|2", "6|1 6|5 0|0 0|1 0|2 0|3 0|4"], boneyard="2|2 2|3 3|3"
@@ -230,6 +245,24 @@ def test_the_random_play_out_picks_as_a_loop_over_moves_would(name: str, players
             probe.step(moves[int(rng.random() * len(moves))])
         assert fast.play_random(random.Random(seed)) == probe.result()
         assert fast.hands == probe.hands and fast.turn == probe.turn
+
+
+@pytest.mark.parametrize(
+    ("name", "players"), [(n, p) for n, p in _cases() if FastHand.fits(PRESETS[n])]
+)
+def test_a_play_out_of_a_finished_hand_changes_nothing(name: str, players: int) -> None:
+    rules = PRESETS[name]
+    for seed in range(30):
+        fast = FastHand(_start(rules, players, random.Random(seed)))
+        while fast.end is None:  # the last move ends the hand, as a search's trial move may
+            fast.step(fast.greedy_move())
+        for blocker in (-1, fast.turn):
+            finished = fast.copy()
+            assert finished.play_greedy(blocker) == fast.result()
+            assert finished.hands == fast.hands and finished.closer == fast.closer
+        finished = fast.copy()
+        assert finished.play_random(random.Random(seed)) == fast.result()
+        assert finished.hands == fast.hands and finished.closer == fast.closer
 
 
 def test_a_fast_copy_has_every_field_and_its_own_hands() -> None:

@@ -64,6 +64,8 @@ RETRY_CODES: Final = frozenset({"busy"})
 
 _BOT_LEVEL: Final = re.compile(r"[a-z][a-z0-9-]{0,15}")
 """A bot level's name as the lobby carries it (`easy`, `hard`, `partner`, a newer peer's)."""
+MAX_BOTS: Final = 3
+"""A host starts at most players − 1 bots."""
 
 
 class LobbyError(Exception):
@@ -103,13 +105,19 @@ class Seats:
     """The match length the host will sign in the genesis (None: a whole match)."""
     places: tuple[int, ...] | None = None
     """Each listed player's seat number, ascending (None: 0, 1, 2, … as listed)."""
-    bots: tuple[str | None, ...] | None = None
-    """Each listed player's bot level when the host's own bot holds the seat, else None
-    (advisory, for the pages: a host may lie, and nothing checks it). None: no bots said."""
 
     def place_of(self, index: int) -> int:
         """The seat number of the `index`-th listed player."""
         return self.places[index] if self.places is not None else index
+
+
+@dataclass(frozen=True)
+class BotLevels:
+    """The host's own bots at its table, by key, and the level each plays (advisory, for the
+    pages: PROTOCOL.md §13.2). A host sends it after each seat list; a reader that does not
+    know it drops it."""
+
+    levels: tuple[tuple[PublicIdentity, str], ...]
 
 
 @dataclass(frozen=True)
@@ -127,7 +135,7 @@ class Refuse:
     reason: str
 
 
-LobbyMessage = Join | Seats | GenesisOffer | Refuse
+LobbyMessage = Join | Seats | BotLevels | GenesisOffer | Refuse
 
 
 def encode_lobby(message: LobbyMessage) -> bytes:
@@ -142,10 +150,10 @@ def encode_lobby(message: LobbyMessage) -> bytes:
         rules = [list(pair) for pair in message.rules.to_wire()]
         body = ["seats", message.table_name, rules, message.seats_total, seats]
         body.append(message.max_hands)
-        if message.places is not None or message.bots is not None:
-            body.append(list(message.places) if message.places is not None else None)
-        if message.bots is not None:
-            body.append(list(message.bots))  # the seats' bot levels (PROTOCOL.md §13.2)
+        if message.places is not None:
+            body.append(list(message.places))
+    elif isinstance(message, BotLevels):
+        body = ["bots", [[key.raw, level] for key, level in message.levels]]
     elif isinstance(message, GenesisOffer):
         body = ["genesis", message.envelope]
     else:
@@ -179,7 +187,7 @@ def decode_lobby(payload: bytes) -> LobbyMessage:
         _check_port(port)
         seat = _check_seat_asked(args[4] if len(args) == 5 else None)
         return Join(name, port, _check_address(host), _check_commitment(commitment), seat)
-    if kind == "seats" and len(args) in (5, 6, 7) and _types(args[:4], str, list, int, list):
+    if kind == "seats" and len(args) in (5, 6) and _types(args[:4], str, list, int, list):
         table, raw_rules, total, raw_seats, hands = args[:5]
         _check_name(table)
         try:
@@ -191,12 +199,10 @@ def decode_lobby(payload: bytes) -> LobbyMessage:
         if hands is not None and (type(hands) is not int or not 1 <= hands <= MAX_HANDS):
             raise LobbyError(f"seats: max_hands is nil or 1–{MAX_HANDS}")
         listed = tuple(_seat(s) for s in raw_seats)
-        raw_places = args[5] if len(args) >= 6 else None
-        if len(args) == 6 and raw_places is None:
-            raise LobbyError("seats: places are ascending seat numbers, one per listed player")
-        places = None if raw_places is None else _check_places(raw_places, len(listed), total)
-        bots = _check_bots(args[6], len(listed)) if len(args) == 7 else None
-        return Seats(table, rules, total, listed, hands, places, bots)
+        places = _check_places(args[5], len(listed), total) if len(args) == 6 else None
+        return Seats(table, rules, total, listed, hands, places)
+    if kind == "bots" and _types(args, list):
+        return BotLevels(_check_bots(args[0]))
     if kind == "genesis" and _types(args, bytes):
         return GenesisOffer(args[0])
     if kind == "refuse" and _types(args, str, str):
@@ -242,15 +248,25 @@ def _check_places(raw: object, count: int, total: int) -> tuple[int, ...]:
     return tuple(raw)
 
 
-def _check_bots(raw: object, count: int) -> tuple[str | None, ...]:
-    """A seat list's bot levels: one per listed player, nil or a short lowercase name."""
-    if (
-        not isinstance(raw, list)
-        or len(raw) != count
-        or not all(b is None or (type(b) is str and _BOT_LEVEL.fullmatch(b)) for b in raw)
-    ):
-        raise LobbyError("seats: bots are nil or a bot level's name, one per listed player")
-    return tuple(raw)
+def _check_bots(raw: list[object]) -> tuple[tuple[PublicIdentity, str], ...]:
+    """A bot list: at most three [key, level] pairs, distinct keys, each level a short
+    lowercase name."""
+    if len(raw) > MAX_BOTS:
+        raise LobbyError(f"bots: at most {MAX_BOTS} of the host's bots")
+    levels = []
+    for entry in raw:
+        if not isinstance(entry, list) or not _types(entry, bytes, str):
+            raise LobbyError("bots: each is [key, level]")
+        key, level = entry
+        if not _BOT_LEVEL.fullmatch(level):
+            raise LobbyError("bots: a level is 1–16 of a–z, 0–9 and '-', from a letter")
+        try:
+            levels.append((PublicIdentity(key), level))
+        except InvalidIdentity as exc:
+            raise LobbyError(f"bots: a key is invalid: {exc}") from None
+    if len({key for key, _ in levels}) != len(levels):
+        raise LobbyError("bots: a key is listed twice")
+    return tuple(levels)
 
 
 def _check_commitment(commitment: bytes) -> bytes:

@@ -14,7 +14,7 @@ import logging
 import secrets
 import subprocess
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from contextlib import AsyncExitStack, suppress
 from dataclasses import dataclass
 from functools import partial
@@ -51,6 +51,7 @@ from p2p_dominoes.net.framing import Data
 from p2p_dominoes.net.listener import Listener, open_listener
 from p2p_dominoes.net.lobby import (
     RETRY_CODES,
+    BotLevels,
     GenesisOffer,
     Join,
     Refuse,
@@ -199,11 +200,18 @@ class _HostLobby:
         places = tuple(s.place for s in self.seated)
         # Places go on the wire only when there is a gap (older joiners read 0, 1, 2, … then).
         shown = None if places == tuple(range(len(places))) else places
-        levels = tuple(self.bot_levels.get(s.key) for s in self.seated)
-        bots = levels if any(levels) else None
-        return Seats(
-            self.table, self.rules, self.players, tuple(seats), self.max_hands, shown, bots
+        return Seats(self.table, self.rules, self.players, tuple(seats), self.max_hands, shown)
+
+    async def send_seats(self, seated: _Seated) -> None:
+        """Send `seated` the seat list, then which seats our bots hold and at what level (a
+        message of its own, PROTOCOL.md §13.2, which older joiners drop unread)."""
+        assert seated.connection is not None
+        await seated.connection.send(encode_lobby(self.seats_for(seated)))
+        bots = tuple(
+            (s.key, self.bot_levels[s.key]) for s in self.seated if s.key in self.bot_levels
         )
+        if bots:
+            await seated.connection.send(encode_lobby(BotLevels(bots)))
 
     def state(self) -> LobbyState:
         """The lobby as the host's person sees it (names cleaned)."""
@@ -270,7 +278,7 @@ class _HostLobby:
         for seated in list(self.seated):
             if seated.connection is not None:
                 with suppress(ConnectionClosed, NetError, trio.BrokenResourceError):
-                    await seated.connection.send(encode_lobby(self.seats_for(seated)))
+                    await self.send_seats(seated)
         self.touch()
 
     # -- the host's answers (LobbyControl) -------------------------------------------------------
@@ -433,11 +441,7 @@ async def host_table(
             session, log = sit_down(options, transcript, 0, table_name, peers, nonce)
             session_box.append(session)
             run = TableRun(session, options, tuple(s.name for s in seats), inbox=inbox, log=log)
-            run.bot_levels = {
-                i: strategies[lobby.bot_numbers[s.key]]
-                for i, s in enumerate(lobby.seated)
-                if s.key in lobby.bot_numbers
-            }
+            run.bot_levels = _levels_by_seat(seats, lobby.bot_levels)
             ready.set()
             lobby.touch()  # requests still waiting are refused by their tasks
             for seated in lobby.seated[1:]:
@@ -628,7 +632,7 @@ async def _lobby_member(connection: Connection, lobby: _HostLobby, ready: trio.E
         if swaps != lobby.swaps and seated in lobby.seated:  # the host swapped seats
             swaps = lobby.swaps
             with suppress(ConnectionClosed, NetError, trio.BrokenResourceError):
-                await connection.send(encode_lobby(lobby.seats_for(seated)))
+                await lobby.send_seats(seated)
         if seated not in lobby.seated:
             await _refuse(connection, Refusal("removed", "the host removed you from the table"))
             await lobby.broadcast_seats()
@@ -987,7 +991,7 @@ async def join_table(options: PeerOptions, target: Target) -> int:
                 await host.send(encode_lobby(join))
                 say(said("asked", lang))
                 try:
-                    offer, addresses, lobby = await _await_genesis(host, say, announced, lang)
+                    offer, addresses, lobby, bots = await _await_genesis(host, say, announced, lang)
                 except _TryAgain as busy:
                     if not waits:
                         raise PeerFailure(
@@ -1005,6 +1009,7 @@ async def join_table(options: PeerOptions, target: Target) -> int:
                         offer,
                         addresses,
                         lobby,
+                        bots,
                         inbox,
                         session_box,
                         ready,
@@ -1016,17 +1021,13 @@ async def join_table(options: PeerOptions, target: Target) -> int:
     return status
 
 
-def _said_bot_levels(lobby: Seats, seats: Sequence[SeatInfo]) -> dict[int, str]:
-    """The bot levels the host said in its last seat list, by genesis seat (matched by key;
-    advisory: shown on the page, never trusted for anything else)."""
-    if lobby.bots is None:
-        return {}
-    said_by_key = {  # a level this program does not know (a newer host's) is not shown
-        s.key: level
-        for s, level in zip(lobby.seats, lobby.bots, strict=True)
-        if level is not None and level in BOTS
-    }
-    return {i: said_by_key[s.key] for i, s in enumerate(seats) if s.key in said_by_key}
+def _levels_by_seat(
+    seats: Sequence[SeatInfo | SeatAddress],
+    levels: Mapping[PublicIdentity, str],
+    skip: Collection[int] = (),
+) -> dict[int, str]:
+    """Each seat's bot level, found by the seat's key (seats in `skip` left out)."""
+    return {i: levels[s.key] for i, s in enumerate(seats) if i not in skip and s.key in levels}
 
 
 async def _play_joined(
@@ -1036,6 +1037,7 @@ async def _play_joined(
     offer: GenesisOffer,
     addresses: dict[int, tuple[str, int]],
     lobby: Seats,
+    bots: Mapping[PublicIdentity, str],
     inbox: Inbox,
     session_box: list[TableSession],
     ready: trio.Event,
@@ -1050,7 +1052,9 @@ async def _play_joined(
     session, log = sit_down(options, transcript, seat, table_name, peers, nonce)
     session_box.append(session)
     run = TableRun(session, options, tuple(s.name for s in seats), inbox=inbox, log=log)
-    run.bot_levels = _said_bot_levels(lobby, seats)
+    # The host's word, shown only on pages: never its own seat or ours, only levels we know.
+    said_bots = {key: level for key, level in bots.items() if level in BOTS}
+    run.bot_levels = _levels_by_seat(seats, said_bots, skip=(0, seat))
     ready.set()
     async with trio.open_nursery() as nursery:
         host_address = (target.addresses[0], target.port)
@@ -1150,17 +1154,19 @@ async def _await_genesis(
     say: Callable[[str], None],
     announced: set[PublicIdentity],
     lang: str = "en",
-) -> tuple[GenesisOffer, dict[int, tuple[str, int]], Seats]:
+) -> tuple[GenesisOffer, dict[int, tuple[str, int]], Seats, dict[PublicIdentity, str]]:
     """Follow the lobby (seat list updates) until the host sends the genesis.
 
-    Returns the genesis offer, where each seat listens, and the table's name (from the last
-    seat list). `announced` follows the last seat list (and the host): the keys our listener
-    lets in before the genesis. A `busy` refusal raises _TryAgain; any other is final.
+    Returns the genesis offer, where each seat listens, the last seat list, and the levels of
+    the host's bots as the host last said them (by key). `announced` follows the last seat
+    list (and the host): the keys our listener lets in before the genesis. A `busy` refusal
+    raises _TryAgain; any other is final.
     """
     shown: tuple[str, ...] = ()
     rules_shown: Rules | None = None
     addresses: dict[int, tuple[str, int]] = {}
     lobby: Seats | None = None
+    bots: dict[PublicIdentity, str] = {}
     while True:
         try:
             message = lobby_message(await host.receive())
@@ -1219,10 +1225,12 @@ async def _await_genesis(
                 for line in rules_lines(message.rules, lang):
                     say("  " + peer_text(line, 400))
                 rules_shown = message.rules
+        if isinstance(message, BotLevels):
+            bots = dict(message.levels)
         if isinstance(message, GenesisOffer):
             if lobby is None:
                 raise PeerFailure("the host sent a genesis before any seat list")
-            return message, addresses, lobby
+            return message, addresses, lobby, bots
 
 
 SEAT_DIAL_FIRST_DELAY: Final = 1.0
@@ -1349,8 +1357,8 @@ async def resume_table(options: PeerOptions, directory: Path) -> int:
         if header.seat == 0:
             bots = bot_seats(directory)
             # The page names each of our bots' seats by its level, as before the crash.
-            keys = {bot_seat_key(bot): bot.strategy for bot in bots}
-            run.bot_levels = {i: keys[s.key] for i, s in enumerate(seats) if s.key in keys}
+            kept = {key: b.strategy for b in bots if (key := bot_seat_key(b)) is not None}
+            run.bot_levels = _levels_by_seat(seats, kept)
             if bots:
                 names = ", ".join(b.name for b in bots)
                 options.say(said("bots_back", lang, names=names))

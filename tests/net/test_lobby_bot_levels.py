@@ -1,6 +1,6 @@
 """The host says which seats its own bots hold, and at what level, so a joiner's page can show
-"Bot (hard) is thinking" too: an advisory element of the lobby's seat list (PROTOCOL.md §13.2),
-over real sockets on loopback, and strictly decoded."""
+"Bot (hard) is thinking" too: an advisory lobby message of its own after each seat list
+(PROTOCOL.md §13.2), over real sockets on loopback, and strictly decoded."""
 
 from __future__ import annotations
 
@@ -11,9 +11,19 @@ import pytest
 import trio
 
 from p2p_dominoes.engine import DRAW_RULES, preset
-from p2p_dominoes.net.lobby import LobbyError, SeatAddress, Seats, decode_lobby, encode_lobby
+from p2p_dominoes.net.framing import Data
+from p2p_dominoes.net.lobby import (
+    CHANNEL_LOBBY,
+    BotLevels,
+    LobbyError,
+    SeatAddress,
+    Seats,
+    decode_lobby,
+    encode_lobby,
+)
 from p2p_dominoes.net.presence import Presence
-from p2p_dominoes.net.tables import Target, host_table, join_table
+from p2p_dominoes.net.runtime import lobby_message
+from p2p_dominoes.net.tables import Target, _levels_by_seat, host_table, join_table
 from p2p_dominoes.session import Identity
 from tests.net.test_lobby_host import LinesUI, _options, ports  # noqa: F401
 
@@ -70,30 +80,45 @@ async def test_a_joiners_presence_names_the_hosts_bots_by_level(
     assert all(shown == first for shown in watch.shown)
 
 
-def _seat(name: str) -> SeatAddress:
-    return SeatAddress(name, Identity.generate().public, "127.0.0.1", 4000)
+def _key() -> bytes:
+    return Identity.generate().public.raw
 
 
-def test_a_seat_list_with_bots_round_trips_and_older_lists_read_as_before() -> None:
-    seats = (_seat("ann"), _seat("bot-1"))
-    with_bots = Seats("t", preset("kozel"), 4, seats, None, None, (None, "hard"))
-    assert decode_lobby(encode_lobby(with_bots)[1:]) == with_bots
-    gap = Seats("t", preset("kozel"), 4, seats, None, (0, 2), (None, "partner"))
-    assert decode_lobby(encode_lobby(gap)[1:]) == gap
-    older = Seats("t", preset("kozel"), 4, seats, None)
-    assert decode_lobby(encode_lobby(older)[1:]).bots is None  # type: ignore[union-attr]
-    assert len(encode_lobby(older)) < len(encode_lobby(with_bots))
+def test_the_bot_levels_round_trip_and_the_seat_list_stays_as_older_joiners_read_it() -> None:
+    said = BotLevels(((Identity.generate().public, "hard"), (Identity.generate().public, "easy")))
+    assert decode_lobby(encode_lobby(said)[1:]) == said
+    seats = Seats("t", preset("kozel"), 4, (), None)
+    assert len(msgpack.unpackb(encode_lobby(seats)[1:])) == 6  # kind + 5: as before bots
+    # A reader that does not know a kind drops the message (as an older joiner drops "bots").
+    unknown = Data(bytes([CHANNEL_LOBBY]) + msgpack.packb(["bots-v9", []]))
+    assert lobby_message(unknown) is None
 
 
 @pytest.mark.parametrize(
-    "bots",
-    [["hard"], [None, "Hard"], [None, "x" * 17], [None, 3], [None, "hard\n"], "hard"],
-    ids=["too-few", "upper-case", "too-long", "a-number", "control", "not-a-list"],
-)
-def test_a_seat_list_with_bad_bots_is_malformed(bots: object) -> None:
-    seats = (_seat("ann"), _seat("bot-1"))
-    good = encode_lobby(Seats("t", preset("kozel"), 4, seats, None, None, (None, "hard")))
-    body = msgpack.unpackb(good[1:], raw=False)
-    body[-1] = bots
+    "levels",
+    [
+        "hard",
+        [[_key(), "hard"]] * 4,
+        [[_key()]],
+        [["hard", _key()]],
+        [[_key(), "Hard"]],
+        [[_key(), "x" * 17]],
+        [[_key(), "hard\n"]],
+        [[_key(), "9lives"]],
+        [[b"\x00" * 31, "hard"]],
+        [[b"\x00" * 32, "hard"], [b"\x00" * 32, "easy"]],
+    ],
+    ids=[
+        "not-a-list", "too-many", "no-level", "swapped", "upper-case", "too-long", "control",
+        "digit-first", "short-key", "same-key-twice",
+    ],
+)  # fmt: skip
+def test_a_bad_bot_list_is_malformed(levels: object) -> None:
     with pytest.raises(LobbyError, match="bots"):
-        decode_lobby(msgpack.packb(body, use_bin_type=True))
+        decode_lobby(msgpack.packb(["bots", levels], use_bin_type=True))
+
+
+def test_a_joiner_never_labels_the_hosts_seat_or_its_own() -> None:
+    seats = [SeatAddress(n, Identity.generate().public, "127.0.0.1", 4000) for n in "abc"]
+    said = {s.key: "hard" for s in seats}  # a lying host: everyone is a bot
+    assert _levels_by_seat(seats, said, skip=(0, 1)) == {2: "hard"}

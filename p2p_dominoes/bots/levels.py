@@ -10,7 +10,10 @@ table has shown (`engine.search`), as a bot peer with only its own tiles would h
   played out to the hand's end with every seat `greedy`; the best mean outcome wins. With
   partners (Kozel) the outcome is the pair's (the partner going out is our win) and the pair's
   two seats play the play-outs as `partner` does (keep the partner moving, block the others).
-- expert: the same search with about three times the samples, up to a time cap.
+- expert: the same search with about three times the samples, up to a time cap; under plain
+  turns without partners also an opponent model in its samples (opponents draw only when
+  stuck and lay their heaviest fitting tile, while the table does not contradict it) and a
+  blocker's play-outs for its own seat.
 """
 
 from __future__ import annotations

@@ -103,7 +103,7 @@ def register(commands: Any) -> None:
         "--think-ms",
         type=int_between(1, 60_000),
         metavar="MS",
-        help="cap bot A's time per decision at MS milliseconds (hard and expert only)",
+        help="stop bot A's search after about MS milliseconds a decision (hard and expert only)",
     )
     bots.add_argument(
         "--samples",

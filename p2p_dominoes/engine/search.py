@@ -337,6 +337,8 @@ def _replay(
                     and public.must_lead is None
                     and last_draw.get(seat) != index - 1  # not a drawn tile played at once
                 ):
+                    # (A lead tells nothing: `fitting` is empty, and the replay cannot tell a
+                    # free lead from one the opening rules forced.)
                     inference.stuck(seat, fitting & _HEAVIER[action.tile.index])
                 from_draw = seat == view.seat and action.tile.bit in drawn_now
                 public.play(seat, action, from_draw)

@@ -52,10 +52,13 @@ export function renderChart(node, legend, s) {
   }));
 }
 
-// One line a seat, or with partners (Kozel) one a pair: seats 1+3 and 2+4 share a total.
+// One line a seat, or with partners (Kozel) one a pair: seats 1+3 and 2+4 share a total, named
+// as the sheet names them (its pairs are ours first, then theirs).
 function series(s) {
   if (s.pairs && s.names.length === 4) {
-    return [0, 1].map((seat) => ({ name: `${s.names[seat]} & ${s.names[seat + 2]}`, seat }));
+    const us = (s.seat ?? 0) % 2;
+    const named = (pair) => s.sheet?.pairs?.[pair === us ? 0 : 1] ?? s.names[pair];
+    return [0, 1].map((seat) => ({ name: named(seat), seat }));
   }
   return s.names.map((name, seat) => ({ name, seat }));
 }

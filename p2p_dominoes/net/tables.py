@@ -447,6 +447,8 @@ async def host_table(
             for seated in lobby.seated[1:]:
                 assert seated.connection is not None
                 try:
+                    # The final seat list first: a broadcast of it may still be under way.
+                    await lobby.send_seats(seated)
                     await seated.connection.send(offer)
                 except (ConnectionClosed, NetError):
                     say(said("left_before", lang, name=peer_text(seated.name, 64)))

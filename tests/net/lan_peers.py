@@ -160,6 +160,13 @@ class PlayedTable:
         return self.peers[0]
 
 
+def start_host(tmp_path: Path, started: list[Peer], *args: str) -> Peer:
+    """`host --name host ARGS` on loopback (`LOOPBACK`) as a peer process, added to `started`."""
+    host = Peer("host", cli_argv("host", "--name", "host", *args, *LOOPBACK), tmp_path)
+    started.append(host)
+    return host
+
+
 def play_on_loopback(
     tmp_path: Path,
     seats: int,
@@ -173,16 +180,11 @@ def play_on_loopback(
     agree byte for byte (`check_agreement`)."""
     records = [tmp_path / f"seat{k}.p2pd" for k in range(seats)]
     with peers() as started:
-        host = Peer(
-            "host",
-            cli_argv(
-                "host",
-                *("--name", "host", "--bot", host_bot, "--players", str(seats), *host_args),
-                *("--record", str(records[0]), *LOOPBACK),
-            ),
+        host = start_host(
             tmp_path,
+            started,
+            *("--bot", host_bot, "--players", str(seats), *host_args, "--record", str(records[0])),
         )
-        started.append(host)
         port = host.port()
         for k in range(1, seats):
             joiner = cli_argv(

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 from p2p_dominoes.store import list_tables
-from tests.net.lan_peers import Peer, cli_argv, peers
+from tests.net.lan_peers import Peer, cli_argv, peers, start_host
 
 LOOPBACK = ("--interface", "127.0.0.1", "--port", "0", "--no-mdns", "--ui", "none")
 
@@ -17,16 +17,12 @@ LOOPBACK = ("--interface", "127.0.0.1", "--port", "0", "--no-mdns", "--ui", "non
 def test_a_cheat_sent_to_the_host_only_stops_every_honest_peer(tmp_path: Path) -> None:
     data = {name: tmp_path / name for name in ("host", "joiner", "cheater")}
     with peers() as started:
-        host = Peer(
-            "host",
-            cli_argv(
-                "host",
-                *("--name", "host", "--bot", "random", "--players", "3", "--hands", "1"),
-                *("--data-dir", str(data["host"]), *LOOPBACK),
-            ),
+        host = start_host(
             tmp_path,
+            started,
+            *("--bot", "random", "--players", "3", "--hands", "1"),
+            *("--data-dir", str(data["host"])),
         )
-        started.append(host)
         port = host.port()
         joiner = Peer(
             "joiner",

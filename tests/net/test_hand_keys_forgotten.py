@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.net.lan_peers import Peer, check_agreement, cli_argv, finish_all, peers
+from tests.net.lan_peers import Peer, check_agreement, cli_argv, finish_all, peers, start_host
 
 LOOPBACK = ("--interface", "127.0.0.1", "--port", "0", "--no-mdns", "--ui", "none")
 
@@ -14,16 +14,12 @@ def test_no_hand_key_file_is_left_after_a_finished_table(tmp_path: Path) -> None
     records = [tmp_path / f"seat{k}.p2pd" for k in range(2)]
     data = [tmp_path / f"data{k}" for k in range(2)]
     with peers() as started:
-        host = Peer(
-            "host",
-            cli_argv(
-                "host",
-                *("--name", "host", "--bot", "random", "--players", "2", "--hands", "2"),
-                *("--data-dir", str(data[0]), "--record", str(records[0]), *LOOPBACK),
-            ),
+        host = start_host(
             tmp_path,
+            started,
+            *("--bot", "random", "--players", "2", "--hands", "2"),
+            *("--data-dir", str(data[0]), "--record", str(records[0])),
         )
-        started.append(host)
         port = host.port()
         started.append(
             Peer(

@@ -53,7 +53,15 @@ from p2p_dominoes.net.framing import NONCE_SIZE
 from p2p_dominoes.net.lobby import CHANNEL_SESSION
 from p2p_dominoes.session import Identity, default_registry
 from p2p_dominoes.store import load_transcript
-from tests.net.lan_peers import Peer, check_agreement, cli_argv, finish_all, peers, verify_cli
+from tests.net.lan_peers import (
+    Peer,
+    check_agreement,
+    cli_argv,
+    finish_all,
+    peers,
+    start_host,
+    verify_cli,
+)
 
 LOOPBACK = ("--interface", "127.0.0.1", "--port", "0", "--no-mdns")
 LISTENING = re.compile(r"Listening on port (\d+)")
@@ -196,16 +204,12 @@ def test_bad_input_during_a_match_reaches_no_one_and_the_match_ends_cleanly(
 ) -> None:
     records = [tmp_path / f"{name}.p2pd" for name in ("host", "joiner", "person")]
     with peers() as started:
-        host = Peer(
-            "host",
-            cli_argv(
-                "host",
-                *("--name", "host", "--bot", "random", "--players", "3", "--hands", "1"),
-                *("--ui", "none", "--record", str(records[0]), *LOOPBACK),
-            ),
+        host = start_host(
             tmp_path,
+            started,
+            *("--bot", "random", "--players", "3", "--hands", "1"),
+            *("--record", str(records[0])),
         )
-        started.append(host)
         host_port = host.port()
         joiner = Peer(
             "joiner",

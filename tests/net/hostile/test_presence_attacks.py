@@ -11,7 +11,15 @@ import sys
 from pathlib import Path
 
 from tests.net.hostile.conftest import Attacks
-from tests.net.lan_peers import Peer, check_agreement, cli_argv, finish_all, peers, verify_cli
+from tests.net.lan_peers import (
+    Peer,
+    check_agreement,
+    cli_argv,
+    finish_all,
+    peers,
+    start_host,
+    verify_cli,
+)
 
 LOOPBACK = ("--interface", "127.0.0.1", "--port", "0", "--no-mdns", "--ui", "none")
 
@@ -22,16 +30,11 @@ def test_malformed_and_flooding_presence_messages_end_no_match(
     names = ("host", "joiner", "flooder")
     records = [tmp_path / f"{name}.p2pd" for name in names]
     with peers() as started:
-        host = Peer(
-            "host",
-            cli_argv(
-                "host",
-                *("--name", "host", "--bot", "random", "--players", "3", "--hands", "1"),
-                *("--record", str(records[0]), *LOOPBACK),
-            ),
+        host = start_host(
             tmp_path,
+            started,
+            *("--bot", "random", "--players", "3", "--hands", "1", "--record", str(records[0])),
         )
-        started.append(host)
         where = f"127.0.0.1:{host.port()}"
         joiner = Peer(
             "joiner",

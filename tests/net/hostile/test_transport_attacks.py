@@ -32,7 +32,15 @@ from p2p_dominoes.net import connect
 from p2p_dominoes.session import Identity
 from tests.net.hostile import clients
 from tests.net.hostile.conftest import Attacks
-from tests.net.lan_peers import Peer, check_agreement, cli_argv, finish_all, peers, verify_cli
+from tests.net.lan_peers import (
+    Peer,
+    check_agreement,
+    cli_argv,
+    finish_all,
+    peers,
+    start_host,
+    verify_cli,
+)
 from tests.ui.page_client import PageSocket, log_in
 
 LOOPBACK = ("--interface", "127.0.0.1", "--port", "0", "--no-mdns")
@@ -43,17 +51,12 @@ MATCH_SECONDS = 120
 
 
 def _host(tmp_path: Path, started: list[Peer], players: int, record: Path) -> Peer:
-    host = Peer(
-        "host",
-        cli_argv(
-            "host",
-            *("--name", "host", "--bot", "random", "--players", str(players), "--hands", "1"),
-            *("--ui", "none", "--record", str(record), *LOOPBACK),
-        ),
+    return start_host(
         tmp_path,
+        started,
+        *("--bot", "random", "--players", str(players), "--hands", "1"),
+        *("--record", str(record)),
     )
-    started.append(host)
-    return host
 
 
 def _joiner(tmp_path: Path, started: list[Peer], name: str, port: int, record: Path) -> Peer:

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from p2p_dominoes.bots import Bot, random_bot
 from p2p_dominoes.engine import PRESETS, Rules
+from p2p_dominoes.mental import RandomSource
 from p2p_dominoes.session import Envelope, Identity, default_registry
 from p2p_dominoes.session.events import Event, HandEnded, MatchEnded, Update
 from p2p_dominoes.session.local import Link, LocalTable, faithful_link
@@ -45,9 +46,11 @@ def play_table(
     bots: Sequence[Bot] | None = None,
     identities: Sequence[Identity] | None = None,
     seed: int = 1,
+    rngs: Sequence[RandomSource] | None = None,
     setup: Callable[[LocalTable], None] | None = None,
 ) -> Played:
-    """Create a table and run it to the end (or until nothing more can happen)."""
+    """Create a table and run it to the end (or until nothing more can happen); `rngs` (a
+    seeded stream a seat) makes the deals reproducible."""
     if isinstance(rules, str):
         rules = PRESETS[rules]
     ids = (
@@ -61,6 +64,7 @@ def play_table(
         list(bots) if bots is not None else [random_bot] * players,
         seed=seed,
         max_hands=hands,
+        rngs=rngs,
         identities=ids,
     )
     table.link = link

@@ -7,6 +7,7 @@ from __future__ import annotations
 from p2p_dominoes.bots import partner_bot
 from p2p_dominoes.commands.verify import report_summary
 from p2p_dominoes.engine import PRESETS, TILES, replay
+from p2p_dominoes.mental.randomness import DeterministicRandom
 from p2p_dominoes.session import Identity, Transcript, default_registry, new_table_nonce
 from p2p_dominoes.session.local import LocalTable
 from p2p_dominoes.session.table import Phase, TableSession
@@ -66,14 +67,13 @@ def test_only_the_holder_of_1_1_shows_a_tile_before_the_lead() -> None:
 
 
 def test_a_kozel_match_with_the_ceremonies_wipes_the_winner_and_verifies() -> None:
-    rules = PRESETS["kozel-ceremonies"]
-    for seed in range(1, 6):
-        played = play_table(rules, 4, hands=None, seed=seed)
-        assert played.table.blames == [None] * 4
-        ceremonial = [h for h in played.hands_ended() if h.result.ceremonies]
-        if ceremonial:
-            break
-    assert ceremonial, "no ceremony in five matches"
+    """The deals are seeded (a ceremony is rare: about one hand in fifteen), so this match
+    certainly has one."""
+    rngs = [DeterministicRandom(f"ceremonies/1/{s}".encode()) for s in range(4)]
+    played = play_table(PRESETS["kozel-ceremonies"], 4, hands=None, seed=1, rngs=rngs)
+    assert played.table.blames == [None] * 4
+    ceremonial = [h for h in played.hands_ended() if h.result.ceremonies]
+    assert ceremonial, "the seeded deals no longer bring a ceremony: pick another seed"
     previous = (0, 0)
     for hand in played.hands_ended():
         result = hand.result

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.chaos.conftest import Figures
+from tests.chaos.figures import Figures
 from tests.chaos.peers import (
     Peer,
     RecordProperty,

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.chaos.conftest import Figures
+from tests.chaos.figures import Figures
 from tests.chaos.peers import (
     Chaos,
     Kill,

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.chaos.conftest import Figures
+from tests.chaos.figures import Figures
 from tests.chaos.peers import RecordProperty, Table, in_phase, verify, wait_until
 
 PLAYERS = 3

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.chaos.conftest import Figures
+from tests.chaos.figures import Figures
 from tests.chaos.whole_tables import (
     Group,
     PageDriver,
@@ -36,6 +36,8 @@ SIGNALS = pytest.mark.parametrize(
 )
 NAMES = {signal.SIGKILL: "kill -9", signal.SIGINT: "Ctrl-C"}
 PEER = ("--ui", "none", "--no-mdns", "--interface", "127.0.0.1", "--port", "0")
+
+pytestmark = pytest.mark.slow
 
 
 def _wait_for_phase(data: Path, phases: tuple[str, ...], group: Group) -> str:

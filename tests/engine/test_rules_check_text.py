@@ -31,7 +31,9 @@ def test_every_field_has_a_label_and_a_control_in_both_languages() -> None:
         assert control.label("ru") != control.label("en")
 
 
-@pytest.mark.parametrize("spec", [s for s in FIELDS if s.kind in ("enum", "bool")], ids=str)
+@pytest.mark.parametrize(
+    "spec", [s for s in FIELDS if s.kind in ("enum", "bool")], ids=lambda spec: spec.name
+)
 def test_every_value_of_a_choice_has_words(spec: object) -> None:
     from p2p_dominoes.engine.rules import FieldSpec
 

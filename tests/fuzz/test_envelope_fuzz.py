@@ -11,6 +11,7 @@ import random
 from functools import cache
 
 import msgpack  # type: ignore[import-untyped]
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -73,6 +74,7 @@ def _case(rnd: random.Random, samples: list[bytes]) -> tuple[bytes, bytes | None
     return mutate_bytes(rnd, original, samples), original
 
 
+@pytest.mark.slow
 @FUZZ
 @given(seed=st.integers(0, 2**64 - 1))
 def test_envelope_decoder(seed: int) -> None:

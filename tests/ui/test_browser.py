@@ -12,10 +12,13 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = "/usr/bin/chromium"
 
 
+@pytest.mark.slow
 def test_the_web_ui_in_a_real_browser_in_a_loopback_only_namespace() -> None:
     assert Path(CHROMIUM).exists(), (
         "the browser tests need Debian's chromium: apt-get install chromium "

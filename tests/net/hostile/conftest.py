@@ -1,66 +1,17 @@
-"""The hostile-LAN suite's figures: each attack tried, whether its victims survived, and the
-measurements the issue asks for (peak memory under pressure, time to a seat under a slot attack),
-printed in pytest's summary (also without ``-s``) and written to
-``test-artifacts/hostile-figures.json``.
-
-Use the ``attacks`` fixture: ``attacks.tried("rst-flood", survived=True, detail="...")`` once per
-attack a test mounts, and ``attacks.figure("peak_rss_mib", 61.2)`` for a measurement. A test
-records an attack only after it has checked the outcome, so "survived" is what it asserted.
-"""
+"""The hostile-LAN suite's fixture: `attacks`, its record of attacks and figures
+(`tests/net/hostile/figures.py`)."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
-from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any
 
 import pytest
 
-ARTIFACTS = Path(__file__).resolve().parents[3] / "test-artifacts"
-FIGURES_FILE = ARTIFACTS / "hostile-figures.json"
-
-
-@dataclass
-class Attacks:
-    """What the hostile-LAN tests mounted and measured."""
-
-    attacks: list[dict[str, Any]] = field(default_factory=list)
-    figures: dict[str, Any] = field(default_factory=dict)
-
-    def tried(self, name: str, *, survived: bool, detail: str = "") -> None:
-        self.attacks.append({"attack": name, "survived": survived, "detail": detail})
-
-    def figure(self, name: str, value: Any) -> None:
-        self.figures[name] = value
-
-
-_ATTACKS = pytest.StashKey[Attacks]()
+from tests.net.hostile.figures import ATTACKS_KEY, Attacks
 
 
 @pytest.fixture(scope="session")
 def attacks(request: pytest.FixtureRequest) -> Iterator[Attacks]:
     found = Attacks()
-    request.config.stash[_ATTACKS] = found
+    request.config.stash[ATTACKS_KEY] = found
     yield found
-    ARTIFACTS.mkdir(exist_ok=True)
-    FIGURES_FILE.write_text(
-        json.dumps({"attacks": found.attacks, "figures": found.figures}, indent=2) + "\n"
-    )
-
-
-def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
-    found = config.stash.get(_ATTACKS, None)
-    if found is None:
-        return
-    write = terminalreporter.write_line
-    terminalreporter.section("hostile-LAN figures")
-    survived = sum(1 for a in found.attacks if a["survived"])
-    write(f"attacks survived: {survived} of {len(found.attacks)} tried")
-    for attack in found.attacks:
-        mark = "survived" if attack["survived"] else "FAILED"
-        detail = f" — {attack['detail']}" if attack["detail"] else ""
-        write(f"  {attack['attack']}: {mark}{detail}")
-    for name, value in sorted(found.figures.items()):
-        write(f"{name}: {value}")

@@ -29,7 +29,7 @@ from p2p_dominoes.net import Connection, RefusedByPeer, connect, open_listener
 from p2p_dominoes.net.admission import MAX_PENDING_PER_SOURCE, SOURCE_REFUSALS
 from p2p_dominoes.net.lobby import Join, Refuse, encode_lobby
 from p2p_dominoes.session import Identity
-from tests.net.hostile.conftest import Attacks
+from tests.net.hostile.figures import Attacks
 from tests.net.lan_peers import Peer, check_agreement, cli_argv, finish_all, peers, verify_cli
 from tests.net.netns import REPO_ROOT
 

@@ -24,7 +24,7 @@ from typing import Any
 
 import pytest
 
-from tests.net.hostile.conftest import Attacks
+from tests.net.hostile.figures import Attacks
 from tests.net.lan_peers import Peer, check_agreement, cli_argv, finish_all, peers, verify_cli
 from tests.net.netns import (
     HOST_NETNS_ENV,

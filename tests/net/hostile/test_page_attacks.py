@@ -38,7 +38,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from p2p_dominoes.ui.web import cookie_name
-from tests.net.hostile.conftest import Attacks
+from tests.net.hostile.figures import Attacks
 from tests.ui.page_client import Login, PageSocket, http_get, page_key, session_cookie
 
 LINK = re.compile(r"open (http://127\.0\.0\.1:(\d+)/\?token=([A-Za-z0-9_-]+))")

@@ -10,7 +10,7 @@ import re
 import sys
 from pathlib import Path
 
-from tests.net.hostile.conftest import Attacks
+from tests.net.hostile.figures import Attacks
 from tests.net.lan_peers import (
     Peer,
     check_agreement,

@@ -31,7 +31,7 @@ import trio
 from p2p_dominoes.net import connect
 from p2p_dominoes.session import Identity
 from tests.net.hostile import clients
-from tests.net.hostile.conftest import Attacks
+from tests.net.hostile.figures import Attacks
 from tests.net.lan_peers import (
     Peer,
     check_agreement,

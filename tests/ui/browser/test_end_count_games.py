@@ -105,12 +105,16 @@ def test_a_fives_hand_offers_across_or_along_and_flashes_each_scoring_move(
     hands_over = 0
     deadline = time.monotonic() + 300
     while time.monotonic() < deadline:
-        flash = page.locator("#score-flash .flash-item")
-        if flash.count() and flash.first.is_visible():
+        # One read of the first flash's text: a flash may be gone by a second look.
+        shown = page.evaluate(
+            """() => { const f = document.querySelector("#score-flash .flash-item");
+                       return f && f.checkVisibility() ? f.textContent : null; }"""
+        )
+        if shown is not None:
             if not flashes and not page.locator("#summary").is_visible():
                 assert accessibility_defects(page) == []
                 screenshot(page, "fives-score-flash", docs="web-fives-score-flash")
-            flashes.add(flash.first.text_content() or "")
+            flashes.add(shown)
         if page.locator("#summary").is_visible():
             if along_done and flashes:
                 break

@@ -209,6 +209,10 @@ def _play_pairs(fast: FastHand, pair: int, lacks: Sequence[int]) -> HandResult:
     return fast.result()
 
 
+_EXACT_TILES: Final = 16
+"""With partners, `expert` solves its samples exactly from this many tiles in hands down (a
+solve takes about a millisecond here at 16; each tile more roughly doubles it)."""
+
 _MODEL_TRIES: Final = 200
 """Attempts at a sample that satisfies a model known to be satisfiable."""
 
@@ -232,9 +236,11 @@ def _action_values(
     modelled: bool = False,
 ) -> list[float]:
     """The summed outcome of each action over the samples the budget allows. `modelled`
-    (`expert`, plain turns without partners): sample as if the opponents played `greedy`
+    (`expert`), under plain turns without partners: sample as if the opponents played `greedy`
     (`OpponentModel`, the strongest that the table does not contradict: `_modelled`), and play
-    our own seat out as a blocker (`FastHand.play_greedy(blocker)`)."""
+    our own seat out as a blocker (`FastHand.play_greedy(blocker)`); with partners, once at
+    most `_EXACT_TILES` tiles are left in hands and nothing can be drawn: solve each sample
+    exactly (`FastHand.solve`: win 1, nobody ½, loss 0) instead of playing it out."""
     view = sampler.view
     seat = view.seat
     rules = view.rules
@@ -243,7 +249,9 @@ def _action_values(
     moves = [fast_move(sampler.public, a) for a in actions] if plain else []
     pairs = rules.pairs and len(view.tile_counts) == 4
     lacks = _lacked_numbers(view) if pairs else []
-    modelled = modelled and plain and not pairs and rules.move_scoring is _MOVES_NONE
+    unscored = rules.move_scoring is _MOVES_NONE
+    exact = modelled and plain and pairs and unscored and sum(view.tile_counts) <= _EXACT_TILES
+    modelled = modelled and plain and not pairs and unscored
     source = _modelled(sampler) if modelled else sampler
     blocker = seat if modelled else -1
     deadline = None if budget.seconds is None else started + budget.seconds
@@ -258,9 +266,13 @@ def _action_values(
             break
         if plain:
             fast = source.fast(hidden)
+            exact = exact and fast.drawing_over()
             for index, move in enumerate(moves):
                 trial = fast.copy()
                 trial.step(move)
+                if exact:
+                    totals[index] += (trial.solve(seat) + 1) / 2
+                    continue
                 if pairs:
                     result = _play_pairs(trial, seat % 2, lacks)
                 else:

@@ -594,6 +594,7 @@ _HEAVIER: Final[tuple[int, ...]] = tuple(
     mask_of(t for t in TILES if _RANK[t.index] > _RANK[tile.index]) for tile in TILES
 )
 """_HEAVIER[tile.index]: the tiles greedy would lay before it."""
+_BY_RANK: Final[tuple[int, ...]] = tuple(t.index for t in _HEAVIEST_FIRST)
 _LOW: Final[tuple[int, ...]] = tuple(t.low for t in TILES)
 _HIGH: Final[tuple[int, ...]] = tuple(t.high for t in TILES)
 _PIPS: Final[tuple[int, ...]] = tuple(t.pips for t in TILES)
@@ -921,6 +922,110 @@ class FastHand:
         """The scored result of a finished hand."""
         assert self.end is not None
         return score_hand(self.rules, self.end, [pips_in(h) for h in self.hands], self.closer)
+
+    def drawing_over(self) -> bool:
+        """Whether nobody can draw again (drawing is off, or the boneyard is down to its
+        reserve): once the hands are known, the rest is a game of perfect information."""
+        return self._never or self.size <= self._reserve
+
+    def solve(self, seat: int) -> int:
+        """The hand's outcome for `seat`'s side under best play by every seat, each seeing
+        every hand: 1 it wins, 0 nobody does (a blocked hand), -1 it loses. Needs two sides
+        (two seats, or two pairs) and nothing left to draw (`drawing_over`): a search's
+        exact endgame, alpha-beta over win, draw and loss."""
+        assert self.end is not None or self.drawing_over()
+        assert self.players == 2 or (self.players == 4 and self.rules.pairs)
+        value = _solve(self, -2, 2) if self.end is None else _ended(self)
+        return value if seat % 2 == 0 else -value
+
+
+def _ended(fast: FastHand) -> int:
+    """A finished hand's outcome for side 0 (seats 0 and 2): 1, 0 or -1."""
+    if fast.end is _DOMINO:
+        return 1 if fast.closer % 2 == 0 else -1  # type: ignore[operator]
+    winner = fast.result().winner
+    return 0 if winner is None else (1 if winner == 0 else -1)
+
+
+def _solve(fast: FastHand, alpha: int, beta: int) -> int:
+    """`FastHand.solve` for side 0, within the window (alpha, beta): a lead, a tile that must
+    lead or a drawn tile that must be played is tried through `moves`; from two ends on,
+    `_solve_ends` runs on the masks."""
+    if fast.end is not None:
+        return _ended(fast)
+    if fast.a >= 0 and not fast.must_lead and not fast.pending:
+        return _solve_ends(
+            fast, list(fast.hands), fast.a, fast.b, fast.turn, fast.passes, alpha, beta
+        )
+    maxing = fast.turn % 2 == 0
+    best = -2 if maxing else 2
+    for move in fast.moves():
+        child = fast.copy()
+        child.step(move)
+        value = _solve(child, alpha, beta)
+        if maxing:
+            best = max(best, value)
+            alpha = max(alpha, best)
+        else:
+            best = min(best, value)
+            beta = min(beta, best)
+        if alpha >= beta:
+            break
+    return best
+
+
+def _solve_ends(
+    fast: FastHand,
+    hands: list[int],
+    a: int,
+    b: int,
+    turn: int,
+    passes: int,
+    alpha: int,
+    beta: int,
+) -> int:
+    """Alpha-beta on the masks from ends `a` and `b`: heavier tiles first, a pass when
+    nothing fits; `hands` is changed and put back."""
+    hand = hands[turn]
+    playable = hand & (VALUE_MASK[a] | VALUE_MASK[b])
+    following = turn + 1 if turn + 1 < fast.players else 0
+    if not playable:
+        if passes + 1 >= fast.players:
+            blocked = fast.copy()
+            blocked.hands, blocked.end = hands, _BLOCK
+            return _ended(blocked)
+        return _solve_ends(fast, hands, a, b, following, passes + 1, alpha, beta)
+    maxing = turn % 2 == 0
+    if playable == hand and hand.bit_count() == 1:
+        return 1 if maxing else -1  # goes out
+    best = -2 if maxing else 2
+    for index in _BY_RANK:
+        if not playable >> index & 1:
+            continue
+        rest = hand ^ (1 << index)
+        hands[turn] = rest
+        low, high = _LOW[index], _HIGH[index]
+        for end in (a, b) if a != b else (a,):
+            if low != end and high != end:
+                continue
+            if not rest:
+                value = 1 if maxing else -1
+            elif end == a:
+                value = _solve_ends(fast, hands, _PIPS[index] - a, b, following, 0, alpha, beta)
+            else:
+                value = _solve_ends(fast, hands, a, _PIPS[index] - b, following, 0, alpha, beta)
+            if maxing:
+                if value > best:
+                    best = value
+                    alpha = max(alpha, best)
+            elif value < best:
+                best = value
+                beta = min(beta, best)
+            if alpha >= beta:
+                hands[turn] = hand
+                return best
+        hands[turn] = hand
+    return best
 
 
 def _blocking_choice(playable: int, a: int, b: int, following: int) -> tuple[int, bool]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Iterator
 
@@ -10,6 +11,7 @@ import pytest
 from p2p_dominoes.bots import greedy_bot
 from p2p_dominoes.engine import DRAW_RULES, PRESETS, HandState, HandView, Match, Rules, parse_tile
 from p2p_dominoes.engine.actions import Play
+from p2p_dominoes.engine.rules import Teams
 from p2p_dominoes.engine.search import (
     FastHand,
     Hidden,
@@ -326,3 +328,50 @@ def test_the_samplers_fast_form_is_the_fast_form_of_its_position() -> None:
             direct, checked = sampler.fast(hidden), FastHand(sampler.position(hidden))
             assert direct.moves() == checked.moves()
             assert direct.play_greedy() == checked.play_greedy()
+
+
+def _minimax(fast: FastHand, seat: int) -> int:
+    """Every line of play, no pruning: the outcome for `seat`'s side (1, 0 or -1)."""
+    if fast.end is not None:
+        winner = fast.result().winner
+        return 0 if winner is None else (1 if winner == seat % 2 else -1)
+    values = []
+    for move in fast.moves():
+        child = fast.copy()
+        child.step(move)
+        values.append(_minimax(child, seat))
+    return max(values) if fast.turn % 2 == seat % 2 else min(values)
+
+
+@pytest.mark.parametrize(
+    ("name", "players", "left"),
+    [("block", 2, 10), ("kozel", 4, 11), ("draw", 2, 9), ("block", 4, 0)],
+)
+def test_the_exact_endgame_agrees_with_every_line_of_play(
+    name: str, players: int, left: int
+) -> None:
+    """`solve` against a plain minimax, from random positions with `left` tiles in hands
+    (`draw` once the boneyard is down to its reserve; 0: from the lead, two tiles each)."""
+    rules = PRESETS[name]
+    if not left:
+        rules = dataclasses.replace(
+            rules, hand_sizes=((4, 2),), targets=((4, 100),), teams=Teams.OPPOSITE_PAIRS
+        )
+        left = 2 * players
+    rng = random.Random(7)
+    outcomes = set()
+    solved = 0
+    while solved < 60:
+        fast = FastHand(_start(rules, players, rng))
+        while fast.end is None and (
+            not fast.drawing_over() or sum(h.bit_count() for h in fast.hands) > left
+        ):
+            moves = fast.moves()
+            fast.step(moves[rng.randrange(len(moves))])
+        if fast.end is not None:
+            continue
+        solved += 1
+        seat = rng.randrange(players)
+        assert fast.solve(seat) == _minimax(fast, seat)
+        outcomes.add(_minimax(fast, seat))
+    assert outcomes == {-1, 1} or outcomes == {-1, 0, 1}

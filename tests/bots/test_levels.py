@@ -173,3 +173,33 @@ def test_the_pair_objective_prefers_the_partners_win_to_the_seats_own() -> None:
     # one after which the pair does better still, although seat 3 does not go out itself.
     assert own and best_closer != 3
     assert best_value > max(value for value, _, _ in own)
+
+
+def test_with_partners_expert_solves_its_samples_once_sixteen_tiles_are_left(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`expert` with partners plays its samples out until 16 tiles are left in hands, then
+    solves them exactly (`FastHand.solve`); `hard` never solves."""
+    rules = PRESETS["kozel"]
+    rng = random.Random("exact")
+    left_at_solve: list[int] = []
+    solve = FastHand.solve
+
+    def counted(fast: FastHand, seat: int) -> int:
+        left_at_solve.append(sum(h.bit_count() for h in fast.hands))
+        return solve(fast, seat)
+
+    monkeypatch.setattr(FastHand, "solve", counted)
+    decided_late = 0
+    for level, budget in ((hard, Budget(4)), (expert, Budget(4))):
+        left_at_solve.clear()
+        for _ in range(3):
+            state = _start(rules, 4, rng)
+            while state.result is None:
+                view = snapshot(HandView(state, state.turn))
+                decided_late += level is expert and sum(view.tile_counts) <= 16
+                state.apply(state.turn, level(view, rng, budget))
+        if level is hard:
+            assert left_at_solve == []
+    assert decided_late and left_at_solve
+    assert max(left_at_solve) <= 15  # solved after one of at most 16 tiles is laid

@@ -21,6 +21,7 @@ from importlib import metadata
 from types import ModuleType
 from typing import Any, Final
 
+from p2p_dominoes.benchmarks import SAMPLES, START_MOVE
 from p2p_dominoes.benchmarks.bots import BotDuel, duel, print_duel
 from p2p_dominoes.bots import Bot
 from p2p_dominoes.engine import (
@@ -52,11 +53,6 @@ BLOCK_PAIRS: Final = dataclasses.replace(
 (equal: nobody)."""
 
 PLAYERS: Final = 4
-SAMPLES: Final = 10
-"""The package player's default `sample_size`: guessed deals searched per decision."""
-START_MOVE: Final = 6
-"""The package player's default `start_move`: moves (passes included) before it searches; until
-then its move ordering (`bota_gorda`, heaviest tile first) decides."""
 
 MISSING_PACKAGE: Final = (
     "bench bots --against alphabeta needs the PyPI package `dominoes` (pip install dominoes)"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any, Final
 
-from p2p_dominoes.benchmarks.alphabeta import SAMPLES, START_MOVE
+from p2p_dominoes.benchmarks import SAMPLES, START_MOVE
 from p2p_dominoes.bots import BOTS, Bot
 from p2p_dominoes.commands.arguments import int_between, seconds_between
 from p2p_dominoes.commands.rules_option import RULES_HELP

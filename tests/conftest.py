@@ -10,8 +10,9 @@ from tests import run_figures
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Slow tests first (in their order): pytest-xdist's workers share them out from the
-    start, and the run ends on short tests, so the two workers finish together."""
+    """Slow tests first (in their order): with `--maxschedchunk 1` pytest-xdist's workers
+    take them one at a time from the start, and the run ends on short tests, so the workers
+    finish together (without it the first worker's first chunk would hold every slow test)."""
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)
 
 
@@ -21,8 +22,10 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
 
 @pytest.hookimpl(optionalhook=True)
 def pytest_testnodedown(node: Any, error: object) -> None:
-    """pytest-xdist: a worker finished; its figures came with it."""
-    run_figures.take_from_worker(node.config, getattr(node, "workeroutput", {}))
+    """pytest-xdist: a worker finished; its figures came with it (none if it crashed)."""
+    run_figures.take_from_worker(
+        node.config, getattr(node, "workeroutput", {}), crashed=error is not None
+    )
 
 
 def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:

@@ -34,6 +34,7 @@ SUITES: Final[dict[str, tuple[Gathered, Report]]] = {
 """Each suite: this process's part (None: it gathered nothing), and how the parts print."""
 
 _FROM_WORKERS = pytest.StashKey[dict[str, list[dict[str, Any]]]]()
+_LOST = pytest.StashKey[int]()
 _PREFIX: Final = "figures:"
 
 
@@ -48,8 +49,10 @@ def hand_to_controller(config: pytest.Config) -> None:
             output[_PREFIX + name] = json.dumps(part)
 
 
-def take_from_worker(config: pytest.Config, output: dict[str, Any]) -> None:
-    """In the controller: keep a finished worker's parts."""
+def take_from_worker(config: pytest.Config, output: dict[str, Any], crashed: bool) -> None:
+    """In the controller: keep a finished worker's parts (a crashed worker's are lost)."""
+    if crashed:
+        config.stash[_LOST] = config.stash.get(_LOST, 0) + 1
     kept = config.stash.setdefault(_FROM_WORKERS, {})
     for key, value in output.items():
         if key.startswith(_PREFIX):
@@ -61,6 +64,11 @@ def print_figures(terminalreporter: Any, config: pytest.Config) -> None:
     if hasattr(config, "workeroutput"):
         return
     kept = config.stash.get(_FROM_WORKERS, {})
+    lost = config.stash.get(_LOST, 0)
+    if lost:
+        terminalreporter.write_line(
+            f"figures incomplete: {lost} pytest-xdist worker(s) crashed and took theirs along"
+        )
     for name, (gathered, report) in SUITES.items():
         part = gathered(config)
         parts = kept.get(name, []) + ([part] if part is not None else [])

@@ -22,7 +22,7 @@ from p2p_dominoes.engine.hand import HandState
 from p2p_dominoes.engine.legality import playable_mask
 from p2p_dominoes.engine.line import Line
 from p2p_dominoes.engine.public import PublicHand
-from p2p_dominoes.engine.rules import Drawing, Rules
+from p2p_dominoes.engine.rules import Drawing, MoveScoring, Rules
 from p2p_dominoes.engine.scoring import HandEnd, HandResult, score_hand
 from p2p_dominoes.engine.tiles import (
     ALL_TILES_MASK,
@@ -40,6 +40,7 @@ from p2p_dominoes.engine.view import SeatView
 _DRAWING_ANY_TIME: Final = Drawing.ANY_TIME
 _DRAWING_NEVER: Final = Drawing.NEVER
 _DRAWING_WHEN_STUCK: Final = Drawing.WHEN_STUCK
+_MOVES_NONE: Final = MoveScoring.NONE
 _BLOCK: Final = HandEnd.BLOCK
 _DOMINO: Final = HandEnd.DOMINO
 _MISSING: Final = object()
@@ -931,8 +932,10 @@ class FastHand:
     def solve(self, seat: int) -> int:
         """The hand's outcome for `seat`'s side under best play by every seat, each seeing
         every hand: 1 it wins, 0 nobody does (a blocked hand), -1 it loses. Needs two sides
-        (two seats, or two pairs) and nothing left to draw (`drawing_over`): a search's
-        exact endgame, alpha-beta over win, draw and loss."""
+        (two seats, or two pairs), rules that score nothing during play (then going out wins)
+        and nothing left to draw (`drawing_over`): a search's exact endgame, alpha-beta over
+        win, draw and loss."""
+        assert self.rules.move_scoring is _MOVES_NONE
         assert self.end is not None or self.drawing_over()
         assert self.players == 2 or (self.players == 4 and self.rules.pairs)
         value = _solve(self, -2, 2) if self.end is None else _ended(self)

@@ -213,15 +213,21 @@ _EXACT_TILES: Final = 16
 """With partners, `expert` solves its samples exactly from this many tiles in hands down (a
 solve takes about a millisecond here at 16; each tile more roughly doubles it)."""
 
+_PAIRS_OPENING: Final = 6
+"""With partners, `expert` reads the opponents' plays as the heaviest that fitted only in the
+hand's first six actions (the opening, where most players shed their heavy tiles)."""
+
 _MODEL_TRIES: Final = 200
 """Attempts at a sample that satisfies a model known to be satisfiable."""
 
 
-def _modelled(sampler: Sampler) -> Sampler:
-    """The strongest opponent model the table does not contradict (`Sampler.satisfiable`),
-    else `sampler` itself (only what is certain)."""
-    for model in (OpponentModel.GREEDY, OpponentModel.STUCK_DRAWS):
-        candidate = Sampler(sampler.view, model)
+def _modelled(
+    sampler: Sampler, models: Sequence[OpponentModel], moves: int | None = None
+) -> Sampler:
+    """The first of `models` (strongest first, read into the first `moves` actions) that
+    the table does not contradict (`Sampler.satisfiable`), else `sampler` itself."""
+    for model in models:
+        candidate = Sampler(sampler.view, model, moves)
         if candidate.satisfiable():
             return candidate
     return sampler
@@ -251,9 +257,11 @@ def _action_values(
     lacks = _lacked_numbers(view) if pairs else []
     unscored = rules.move_scoring is _MOVES_NONE
     exact = modelled and plain and pairs and unscored and sum(view.tile_counts) <= _EXACT_TILES
-    modelled = modelled and plain and not pairs and unscored
-    source = _modelled(sampler) if modelled else sampler
-    blocker = seat if modelled else -1
+    modelled = modelled and plain and unscored
+    models = (OpponentModel.HEAVY,) if pairs else (OpponentModel.GREEDY, OpponentModel.STUCK_DRAWS)
+    opening = _PAIRS_OPENING if pairs else None
+    source = _modelled(sampler, models, opening) if modelled else sampler
+    blocker = seat if modelled and not pairs else -1
     deadline = None if budget.seconds is None else started + budget.seconds
     for _ in range(max(1, budget.samples)):
         try:

@@ -294,15 +294,21 @@ class OpponentModel(IntEnum):
     NONE = 0
     STUCK_DRAWS = 1
     """An opponent draws only when nothing fits, even where the rules let it draw at will."""
-    GREEDY = 2
-    """And lays the heaviest tile that fits, as `greedy` does."""
+    HEAVY = 2
+    """And lays a tile with the most pips of those that fit (ties broken any way)."""
+    GREEDY = 3
+    """And among those, the one with the higher half, as `greedy` does."""
 
 
 def _replay(
-    view: SeatView, facts: Facts, model: OpponentModel = OpponentModel.NONE
+    view: SeatView,
+    facts: Facts,
+    model: OpponentModel = OpponentModel.NONE,
+    model_moves: int | None = None,
 ) -> tuple[PublicHand, _Inference]:
     """The view's history replayed on a public hand, with what it shows of opponents' tiles
-    (under `model`, also what it shows if the opponents play as the model says)."""
+    (under `model`, also what it shows if the opponents play as the model says, in the
+    hand's first `model_moves` actions, or all)."""
     rules = view.rules
     history = view.history
     players = len(view.tile_counts)
@@ -317,8 +323,10 @@ def _replay(
     """Seat → the history index of its last draw that would have made a fitting tile pending."""
     stuck_draws = rules.drawing is _DRAWING_WHEN_STUCK
     at_once = rules.play_drawn_at_once
-    heaviest_plays = model >= OpponentModel.GREEDY
+    heaviest_plays = model >= OpponentModel.HEAVY
+    heavier = _HEAVIER if model >= OpponentModel.GREEDY else _MORE_PIPS
     assumed_stuck = model >= OpponentModel.STUCK_DRAWS
+    unit = rules.unit_of(view.seat)
     try:
         for index, (seat, action) in enumerate(history):
             if seat != public.turn:
@@ -334,19 +342,20 @@ def _replay(
                 assert isinstance(action, Play)
                 if (
                     heaviest_plays
-                    and seat != view.seat
+                    and (model_moves is None or index < model_moves)
+                    and rules.unit_of(seat) != unit  # an opponent: never the partner
                     and public.must_lead is None
                     and last_draw.get(seat) != index - 1  # not a drawn tile played at once
                 ):
                     # (A lead tells nothing: `fitting` is empty, and the replay cannot tell a
                     # free lead from one the opening rules forced.)
-                    inference.stuck(seat, fitting & _HEAVIER[action.tile.index])
+                    inference.stuck(seat, fitting & heavier[action.tile.index])
                 from_draw = seat == view.seat and action.tile.bit in drawn_now
                 public.play(seat, action, from_draw)
                 inference.played(seat, action.tile)
             elif kind is Draw:
                 forced = public.forced_due > 0
-                if (stuck_draws or (assumed_stuck and seat != view.seat)) and not forced:
+                if (stuck_draws or (assumed_stuck and rules.unit_of(seat) != unit)) and not forced:
                     inference.stuck(seat, fitting)
                 informative = at_once and not forced and public.must_lead is None
                 public.draw(seat)
@@ -397,13 +406,19 @@ class Sampler:
     """One seat's view, replayed once: what each opponent cannot hold, samples of the hidden
     tiles, and the positions they make (a search draws many samples from one view)."""
 
-    def __init__(self, view: SeatView, model: OpponentModel = OpponentModel.NONE) -> None:
+    def __init__(
+        self,
+        view: SeatView,
+        model: OpponentModel = OpponentModel.NONE,
+        model_moves: int | None = None,
+    ) -> None:
         """Replay the view's history; PositionError when it is not legal. `model`: what the
-        opponents are assumed to do beyond the rules (a guess: see `consistent`)."""
+        opponents are assumed to do beyond the rules (a guess: see `consistent`), read into
+        their plays among the hand's first `model_moves` actions (None: all of them)."""
         self.view = view
         self.facts = facts_of(view)
         self.model = model
-        self.public, inference = _replay(view, self.facts, model)
+        self.public, inference = _replay(view, self.facts, model, model_moves)
         self.own = mask_of(view.hand)
         self.unseen = unseen_mask(view)
         seen = ALL_TILES_MASK & ~self.unseen
@@ -595,6 +610,10 @@ _HEAVIER: Final[tuple[int, ...]] = tuple(
     mask_of(t for t in TILES if _RANK[t.index] > _RANK[tile.index]) for tile in TILES
 )
 """_HEAVIER[tile.index]: the tiles greedy would lay before it."""
+_MORE_PIPS: Final[tuple[int, ...]] = tuple(
+    mask_of(t for t in TILES if t.pips > tile.pips) for tile in TILES
+)
+"""_MORE_PIPS[tile.index]: the tiles with more pips than it."""
 _BY_RANK: Final[tuple[int, ...]] = tuple(t.index for t in _HEAVIEST_FIRST)
 _LOW: Final[tuple[int, ...]] = tuple(t.low for t in TILES)
 _HIGH: Final[tuple[int, ...]] = tuple(t.high for t in TILES)

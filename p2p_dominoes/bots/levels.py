@@ -13,7 +13,9 @@ table has shown (`engine.search`), as a bot peer with only its own tiles would h
 - expert: the same search with about three times the samples, up to a time cap; under plain
   turns without partners also an opponent model in its samples (opponents draw only when
   stuck and lay their heaviest fitting tile, while the table does not contradict it) and a
-  blocker's play-outs for its own seat.
+  blocker's play-outs for its own seat; with partners an opening model (the opponents laid
+  their heaviest fitting tiles in the hand's first six actions) and, from 16 tiles in hands
+  down, each sample solved exactly.
 """
 
 from __future__ import annotations

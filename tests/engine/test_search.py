@@ -375,3 +375,28 @@ def test_the_exact_endgame_agrees_with_every_line_of_play(
         assert fast.solve(seat) == _minimax(fast, seat)
         outcomes.add(_minimax(fast, seat))
     assert outcomes == {-1, 1} or outcomes == {-1, 0, 1}
+
+
+def test_the_opening_model_reads_only_the_opponents_first_plays() -> None:
+    """With partners, `HEAVY` over the first six actions holds of greedy seats, assumes more
+    than nothing, never reads the partner's plays, and reads nothing after its six actions."""
+    rules = PRESETS["kozel"]
+    read_more = read_later = 0
+    for seed in range(30):
+        for state in _greedy_walk(rules, 4, seed):
+            if state.turn != 0:
+                continue
+            view = HandView(state, 0)
+            truth = Hidden(tuple(state.hands), tuple(state.boneyard[state._drawn :]))
+            plain = cannot_hold(view)
+            opening = Sampler(view, OpponentModel.HEAVY, 6)
+            assert opening.consistent(truth)  # greedy seats lay a tile with the most pips
+            assert all(m & w == w for m, w in zip(opening.cannot, plain, strict=True))
+            assert opening.cannot[2] == plain[2]  # the partner is never modelled
+            read_more += opening.cannot != plain
+            # Reading every action assumes at least as much, and more now and then: the six
+            # actions' limit is what keeps the later plays out.
+            later = Sampler(view, OpponentModel.HEAVY)
+            assert all(m & o == o for m, o in zip(later.cannot, opening.cannot, strict=True))
+            read_later += later.cannot != opening.cannot
+    assert read_more and read_later

@@ -965,7 +965,12 @@ def _ended(fast: FastHand) -> int:
     """A finished hand's outcome for side 0 (seats 0 and 2): 1, 0 or -1."""
     if fast.end is _DOMINO:
         return 1 if fast.closer % 2 == 0 else -1  # type: ignore[operator]
-    winner = fast.result().winner
+    return _blocked(fast.rules, fast.hands)
+
+
+def _blocked(rules: Rules, hands: Sequence[int]) -> int:
+    """A blocked hand's outcome for side 0, as the rules score the pips left in `hands`."""
+    winner = score_hand(rules, _BLOCK, [pips_in(h) for h in hands]).winner
     return 0 if winner is None else (1 if winner == 0 else -1)
 
 
@@ -1013,9 +1018,7 @@ def _solve_ends(
     following = turn + 1 if turn + 1 < fast.players else 0
     if not playable:
         if passes + 1 >= fast.players:
-            blocked = fast.copy()
-            blocked.hands, blocked.end = hands, _BLOCK
-            return _ended(blocked)
+            return _blocked(fast.rules, hands)
         return _solve_ends(fast, hands, a, b, following, passes + 1, alpha, beta)
     maxing = turn % 2 == 0
     if playable == hand and hand.bit_count() == 1:

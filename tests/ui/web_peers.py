@@ -74,6 +74,10 @@ class PlayProcess:
         self.kill()  # whatever is left of its group (bots)
 
 
+_TELLING = ("screen", "turn", "move", "presence", "waiting", "stall_warning", "stopped", "match")
+"""The state's fields a failed wait names before the whole state."""
+
+
 class PageDriver:
     """One page's socket: the latest lobby and table states, every message, and what it sent."""
 
@@ -109,9 +113,16 @@ class PageDriver:
         with self._changed:
             while not (found := what(self)):
                 left = deadline - time.monotonic()
-                assert left > 0, (self.table or self.lobby, self.messages[-3:])
+                assert left > 0, self._last_seen()
                 self._changed.wait(left)
         return found
+
+    def _last_seen(self) -> str:
+        """What a failed wait saw, the telling parts first (a CI log keeps a failure's end)."""
+        state = self.table or self.lobby
+        telling = {key: state.get(key) for key in _TELLING if key in state}
+        kinds = [m.get("type") for m in self.messages[-8:]]
+        return f"last messages {kinds}; {telling}; whole state {state}"
 
     def refusals(self) -> list[str]:
         return [str(m.get("text")) for m in self.messages if m.get("type") == "refused"]

@@ -11,15 +11,17 @@ from typing import Final
 from p2p_dominoes.engine.actions import DRAW, PASS, PLAYS_ON, SKIP, Action, Draw, Pass, Play, Skip
 from p2p_dominoes.engine.errors import IllegalAction, InvalidRecord
 from p2p_dominoes.engine.legality import (
+    _PLAYS_FITTING,
     board_plays,
     may_draw,
     must_play_drawn,
     playable_mask,
     plays_both_ways,
     plays_for,
+    plays_on,
     why_no_draw,
 )
-from p2p_dominoes.engine.line import Place, Side
+from p2p_dominoes.engine.line import _ATTACH, PLACES, Place, Side
 from p2p_dominoes.engine.rules import Drawing, MoveScoring, Rules
 from p2p_dominoes.engine.scoring import HandEnd, HandResult, score_hand
 from p2p_dominoes.engine.tiles import (
@@ -59,18 +61,17 @@ class HandState(TurnMachine):
         """Start a hand from a deal; `must_lead` is a tile the opener is obliged to lead."""
         players = rules.check_players(len(hands))
         size = rules.hand_size(players)
-        for seat, hand in enumerate(hands):
-            if len(hand) != size:
-                raise InvalidRecord(
-                    f"seat {seat} was dealt {len(hand)} tiles; the rules deal {size} "
-                    f"to each of {players} players"
-                )
         masks = [mask_of(hand) for hand in hands]
-        dealt = 0
-        for mask in (*masks, mask_of(boneyard)):
+        dealt = mask_of(boneyard)
+        for mask in masks:
             dealt |= mask
-        if dealt != ALL_TILES_MASK or players * size + len(boneyard) != len(TILES):
-            raise InvalidRecord(_deal_defect(hands, boneyard))
+        # Every tile dealt, 28 in all, `size` to each seat: each tile exactly once.
+        if (
+            dealt != ALL_TILES_MASK
+            or players * size + len(boneyard) != len(TILES)
+            or list(map(len, hands)) != [size] * players
+        ):
+            raise InvalidRecord(_deal_defect(rules, hands, boneyard))
         if not 0 <= opener < players:
             raise InvalidRecord(f"opener {opener} is not a seat of {players} players")
         if must_lead is not None and not masks[opener] & must_lead.bit:
@@ -132,6 +133,18 @@ class HandState(TurnMachine):
             playable = self.playable_mask(self.turn)
         else:
             playable = self.hands[self.turn] & line.fit_mask
+            if playable and len(line.tiles) > 1:
+                # plays_for on a line past its lead, inlined (the hot path).
+                plays: list[Play] = []
+                for place in line.places:
+                    fitting = playable & place.fits
+                    if fitting:
+                        known = _PLAYS_FITTING[place.id]
+                        try:
+                            plays += known[fitting]
+                        except KeyError:
+                            plays += known.setdefault(fitting, plays_on(place, fitting))
+                return plays
         return plays_for(line, playable) if playable else []
 
     def legal_actions(self) -> list[Action]:
@@ -174,7 +187,7 @@ class HandState(TurnMachine):
             self._score()
 
     def _score(self) -> None:
-        pips = [pips_in(h) for h in self.hands]
+        pips = list(map(pips_in, self.hands))
         if self._plain:
             self.result = score_hand(
                 self.rules, self.end or _BLOCK, pips, self.closer, history=self.history
@@ -218,12 +231,23 @@ class HandState(TurnMachine):
         # is the engine's hot path).
         tiles = line.tiles
         if tiles:
+            places = line.places
             # Places are interned, so `in` compares identities.
-            if place is None or place not in line.places or not place.fits & tile.bit:
+            if place is None or place not in places or not place.fits & tile.bit:
                 raise self._illegal_play(seat, tile, place)
-            line.attach(tile, place)
-            if len(tiles) == 2 and place.side is _SIDE_B:
-                play = PLAYS_ON[place.id - 1][tile.bit]
+            # Line.attach, inlined: an untouched opening double's first side used is side A.
+            if place.side is _SIDE_B and len(tiles) == 1:
+                place = PLACES[place.id - 1]
+                play = PLAYS_ON[place.id][tile.bit]
+            connection, free = _ATTACH[place.id][tile.index]
+            tiles.append(tile)
+            line.connections.append(connection)
+            if places[0] is place:
+                places[0] = free
+            else:
+                places[1] = free
+            # Two places, or one once the donkey rule closed the other ([-1] is then [0]).
+            line.fit_mask = places[0].fits | places[-1].fits
         elif place is not None:
             raise self._illegal_play(seat, tile, place)
         else:
@@ -318,8 +342,15 @@ class HandState(TurnMachine):
         return HandResult(_UNFINISHED, None, (0,) * units, pips)
 
 
-def _deal_defect(hands: Sequence[Sequence[Tile]], boneyard: Sequence[Tile]) -> str:
-    """Why a deal does not hold each of the 28 tiles exactly once."""
+def _deal_defect(rules: Rules, hands: Sequence[Sequence[Tile]], boneyard: Sequence[Tile]) -> str:
+    """Why a deal is not `rules`' hand size to each seat and each of the 28 tiles once."""
+    size = rules.hand_size(len(hands))
+    for seat, hand in enumerate(hands):
+        if len(hand) != size:
+            return (
+                f"seat {seat} was dealt {len(hand)} tiles; the rules deal {size} "
+                f"to each of {len(hands)} players"
+            )
     seen = 0
     for tile in [*(t for hand in hands for t in hand), *boneyard]:
         if seen & tile.bit:

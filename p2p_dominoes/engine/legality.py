@@ -38,7 +38,7 @@ def plays_for(line: Line, playable: int) -> list[Play]:
             try:
                 plays += known[fitting]
             except KeyError:
-                plays += known.setdefault(fitting, _plays_on(place, fitting))
+                plays += known.setdefault(fitting, plays_on(place, fitting))
     return plays
 
 
@@ -61,7 +61,7 @@ def board_plays(board: Board, playable: int) -> list[Play]:
             try:
                 plays += known[fitting]
             except KeyError:
-                plays += known.setdefault(fitting, _plays_on(place, fitting))
+                plays += known.setdefault(fitting, plays_on(place, fitting))
     return plays
 
 
@@ -72,7 +72,8 @@ def any_plays(line: Line, playable: int) -> list[Play]:
     return plays_for(line, playable)
 
 
-def _plays_on(place: Place, fitting: int) -> tuple[Play, ...]:
+def plays_on(place: Place, fitting: int) -> tuple[Play, ...]:
+    """The plays of the tiles in `fitting` (each fits) on `place`, in tile order."""
     row = PLAYS_ON[place.id]
     return tuple(row[tile.bit] for tile in tiles_in(fitting))
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from operator import add
 from typing import TYPE_CHECKING, Final, NamedTuple
 
 from p2p_dominoes.engine.rules import BlockScoring, Goal, HandScoring, Rules
@@ -332,7 +333,7 @@ def _amounts(rules: Rules, end: HandEnd, pips: list[int], winner: int | None) ->
 def score_domino(winner: int, pips: Sequence[int]) -> HandResult:
     """The player who went out scores every opponent's pips, even when one holds only [0|0]."""
     points = [0] * len(pips)
-    points[winner] = sum(p for seat, p in enumerate(pips) if seat != winner)
+    points[winner] = sum(pips) - pips[winner]
     return HandResult(_DOMINO, winner, tuple(points), tuple(pips), closer=winner)
 
 
@@ -365,7 +366,10 @@ _GOES_ON = MatchOutcome(over=False, winner=None, draw=False)
 def add_hand(rules: Rules, scores: Sequence[int], result: HandResult) -> tuple[int, ...]:
     """The match totals after a counted hand: its recorded points added, then, when the winner
     reset is on and a ceremony triggered, the winning unit's total wiped to 0."""
-    totals = [s + p for s, p in zip(scores, result.recorded, strict=True)]
+    recorded = result.recorded
+    if len(recorded) != len(scores):
+        raise ValueError(f"a hand of {len(recorded)} units added to {len(scores)} scores")
+    totals = list(map(add, scores, recorded))
     if rules.winner_reset and result.ceremonies and result.winner is not None:
         totals[result.winner] = 0
     return tuple(totals)

@@ -7,10 +7,13 @@ other presets are reported too. Both run in this process, one after the other, f
 from __future__ import annotations
 
 import json
+import math
 import platform
 import random
+import statistics
 import time
 from collections.abc import Callable
+from typing import NamedTuple
 
 from p2p_dominoes.bots import random_bot
 from p2p_dominoes.engine import (
@@ -39,11 +42,11 @@ def _hands_per_second(play_one: Callable[[], int], seconds: float) -> float:
     return hands / (time.perf_counter() - started)
 
 
-def _ours(rules: Rules, players: int, seeds: list[int]) -> Callable[[], int]:
+def _ours(rules: Rules, players: int, seeds: list[int], hands: int = 200) -> Callable[[], int]:
     def play() -> int:
         seeds[0] += 1
         report = simulate(
-            rules, players, [random_bot] * players, ["random"] * players, seed=seeds[0], hands=200
+            rules, players, [random_bot] * players, ["random"] * players, seed=seeds[0], hands=hands
         )
         return report.hands
 
@@ -93,21 +96,53 @@ def _baseline() -> Callable[[], int] | None:
     return play
 
 
-def _interleaved(
-    first: Callable[[], int], second: Callable[[], int], seconds: float, rounds: int = 6
-) -> tuple[float, float]:
-    """Hands per second of two players, measured in alternating slices to share the noise."""
+class Paired(NamedTuple):
+    """Two players timed in short alternating slices: each one's hands per second over all its
+    slices, and the ratio second / first of each round (a round is one slice of each)."""
+
+    first: float
+    second: float
+    ratios: list[float]
+
+    @property
+    def ratio(self) -> float:
+        """The median round's ratio: a slice the machine slowed (another job, a stolen CPU)
+        moves one round, not the figure, as it would move a ratio of totals."""
+        return statistics.median(self.ratios)
+
+    @property
+    def ratio_ci95(self) -> tuple[float, float]:
+        """A distribution-free 95 % interval for the median ratio (binomial order statistics)."""
+        ordered = sorted(self.ratios)
+        n = len(ordered)
+        spread = 0.98 * math.sqrt(n)
+        low = max(0, math.floor(n / 2 - spread))
+        high = min(n - 1, math.ceil(n / 2 + spread) - 1)
+        return ordered[low], ordered[high]
+
+
+def _paired(
+    first: Callable[[], int], second: Callable[[], int], seconds: float, rounds: int = 40
+) -> Paired:
+    """Hands per second of two players in `rounds` rounds of a slice each, the order swapped
+    every round so a drift of the machine's speed favours neither."""
     totals = [[0, 0.0], [0, 0.0]]
-    for _ in range(rounds):
-        for which, play_one in enumerate((first, second)):
+    ratios = []
+    for round_ in range(rounds):
+        rates = [0.0, 0.0]
+        for which in (0, 1) if round_ % 2 == 0 else (1, 0):
+            play_one = (first, second)[which]
             started = time.perf_counter()
-            deadline = started + seconds / rounds
+            deadline = started + seconds / rounds / 2
             hands = 0
             while time.perf_counter() < deadline:
                 hands += play_one()
+            elapsed = time.perf_counter() - started
+            rates[which] = hands / elapsed
             totals[which][0] += hands
-            totals[which][1] += time.perf_counter() - started
-    return totals[0][0] / totals[0][1], totals[1][0] / totals[1][1]
+            totals[which][1] += elapsed
+        ratios.append(rates[1] / rates[0])
+    return Paired(totals[0][0] / totals[0][1], totals[1][0] / totals[1][1], ratios)
 
 
 def run_engine_bench(seconds: float = 3.0, as_json: bool = False) -> int:
@@ -115,12 +150,17 @@ def run_engine_bench(seconds: float = 3.0, as_json: bool = False) -> int:
     seeds = [0]
     figures: dict[str, object] = {"python": platform.python_version(), "seconds": seconds}
     baseline = _baseline()
+    validated = play_outs = None
     if baseline is not None:
-        base, ours = _interleaved(baseline, _ours(BLOCK, 4, seeds), seconds * 2)
-        figures["dominoes_block_4p_hands_per_s"] = round(base, 1)
-        figures["ratio_block_4p_vs_dominoes"] = round(ours / base, 2)
-        base, fast = _interleaved(baseline, _play_outs(BLOCK, 4, 1, False), seconds * 2)
-        figures["ratio_playout_block_4p_vs_dominoes"] = round(fast / base, 2)
+        validated = _paired(baseline, _ours(BLOCK, 4, seeds, 50), seconds * 2)
+        figures["dominoes_block_4p_hands_per_s"] = round(validated.first, 1)
+        figures["ratio_block_4p_vs_dominoes"] = round(validated.ratio, 2)
+        figures["ratio_block_4p_vs_dominoes_ci95"] = [round(r, 2) for r in validated.ratio_ci95]
+        play_outs = _paired(baseline, _play_outs(BLOCK, 4, 1, False), seconds * 2)
+        figures["ratio_playout_block_4p_vs_dominoes"] = round(play_outs.ratio, 2)
+        figures["ratio_playout_block_4p_vs_dominoes_ci95"] = [
+            round(r, 2) for r in play_outs.ratio_ci95
+        ]
     for rules, players in ((BLOCK, 4), (DRAW_RULES, 2)):
         for greedy in (False, True):
             key = f"playout_{'greedy' if greedy else 'random'}_{rules.name}_{players}p_hands_per_s"
@@ -150,11 +190,13 @@ def run_engine_bench(seconds: float = 3.0, as_json: bool = False) -> int:
             rules_name, seats = key.removesuffix("_hands_per_s").split("_")
             name = f"{rules_name}, {seats.removesuffix('p')} players"
             print(f"  p2p-dominoes {name + ':':<32}{value:>10,.0f} hands/s")
-    if baseline is not None:
+    if validated is not None and play_outs is not None:
+        (low, high), (fast_low, fast_high) = validated.ratio_ci95, play_outs.ratio_ci95
         print(
-            "  ratio, block 4 players, p2p-dominoes / dominoes (measured in alternating slices): "
-            f"{figures['ratio_block_4p_vs_dominoes']}×; the search's play-out path: "
-            f"{figures['ratio_playout_block_4p_vs_dominoes']}×"
+            f"  ratio, block 4 players, p2p-dominoes / dominoes (the median of "
+            f"{len(validated.ratios)} rounds of alternating slices, 95 % interval): "
+            f"{validated.ratio:.2f}× ({low:.2f}–{high:.2f}); the search's play-out path: "
+            f"{play_outs.ratio:.2f}× ({fast_low:.2f}–{fast_high:.2f})"
         )
     for key, value in figures.items():
         if key.startswith("playout_"):

@@ -63,3 +63,7 @@ def test_engine_benchmark_prints_figures_and_the_ratio() -> None:
     assert figures["block_4p_hands_per_s"] > 0
     assert figures["dominoes_block_4p_hands_per_s"] > 0
     assert figures["ratio_block_4p_vs_dominoes"] > 0
+    for path in ("block_4p", "playout_block_4p"):
+        # The median of the rounds' ratios, inside its own interval.
+        low, high = figures[f"ratio_{path}_vs_dominoes_ci95"]
+        assert 0 < low <= figures[f"ratio_{path}_vs_dominoes"] <= high

@@ -42,11 +42,11 @@ def _hands_per_second(play_one: Callable[[], int], seconds: float) -> float:
     return hands / (time.perf_counter() - started)
 
 
-def _ours(rules: Rules, players: int, seeds: list[int], hands: int = 200) -> Callable[[], int]:
+def _ours(rules: Rules, players: int, seeds: list[int]) -> Callable[[], int]:
     def play() -> int:
         seeds[0] += 1
         report = simulate(
-            rules, players, [random_bot] * players, ["random"] * players, seed=seeds[0], hands=hands
+            rules, players, [random_bot] * players, ["random"] * players, seed=seeds[0], hands=200
         )
         return report.hands
 
@@ -152,7 +152,7 @@ def run_engine_bench(seconds: float = 3.0, as_json: bool = False) -> int:
     baseline = _baseline()
     validated = play_outs = None
     if baseline is not None:
-        validated = _paired(baseline, _ours(BLOCK, 4, seeds, 50), seconds * 2)
+        validated = _paired(baseline, _ours(BLOCK, 4, seeds), seconds * 2)
         figures["dominoes_block_4p_hands_per_s"] = round(validated.first, 1)
         figures["ratio_block_4p_vs_dominoes"] = round(validated.ratio, 2)
         figures["ratio_block_4p_vs_dominoes_ci95"] = [round(r, 2) for r in validated.ratio_ci95]

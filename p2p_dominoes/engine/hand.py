@@ -171,7 +171,56 @@ class HandState(TurnMachine):
         if seat != self.turn:
             raise IllegalAction(seat, str(action), f"it is seat {self.turn}'s turn")
         kind = type(action)
-        if kind is Play:
+        if kind is Play and self._plain:
+            # The first version's rules: the checks of `_play` and the steps of
+            # TurnMachine._after_play and Line.attach, inlined (the engine's hot path).
+            tile, place, along = action  # type: ignore[misc]
+            hand = self.hands[seat]
+            line = self.line
+            if (
+                not hand & tile.bit
+                or (self.pending is not None and tile is not self.pending)
+                or (self.must_lead is not None and tile is not self.must_lead)
+            ):
+                raise self._illegal_play(seat, tile, place)
+            if along:
+                self.check_public_play(seat, action)  # type: ignore[arg-type]  # refuses it
+            tiles = line.tiles
+            if tiles:
+                places = line.places
+                # Places are interned, so `in` compares identities.
+                if place is None or place not in places or not place.fits & tile.bit:
+                    raise self._illegal_play(seat, tile, place)
+                # An untouched opening double's first side used is side A.
+                if place.side is _SIDE_B and len(tiles) == 1:
+                    place = PLACES[place.id - 1]
+                    action = PLAYS_ON[place.id][tile.bit]
+                connection, free = _ATTACH[place.id][tile.index]
+                tiles.append(tile)
+                line.connections.append(connection)
+                if places[0] is place:
+                    places[0] = free
+                else:
+                    places[1] = free
+                # Two places, or one once the donkey rule closed the other ([-1] is then [0]).
+                line.fit_mask = places[0].fits | places[-1].fits
+            elif place is not None:
+                raise self._illegal_play(seat, tile, place)
+            else:
+                line.start(tile)
+            hand ^= tile.bit
+            self.hands[seat] = hand
+            self.passes = 0
+            self.pending = None
+            self.must_lead = None
+            self.history.append((seat, action))
+            if hand:
+                self.turn = (seat + 1) % self.players
+                self.drawn_this_turn = 0
+                return
+            self.end = _DOMINO
+            self.closer = seat
+        elif kind is Play:
             self._play(seat, action)  # type: ignore[arg-type]
         elif kind is Draw:
             self._draw(seat)
@@ -206,64 +255,23 @@ class HandState(TurnMachine):
         )
 
     def _play(self, seat: int, play: Play) -> None:
-        """Check and make a play (side B of an untouched opening double is side A)."""
-        tile, place, along = play
+        """Check and make a play under rules with turn switches (`apply` makes the first
+        version's plays itself)."""
+        tile, place, _ = play
         hand = self.hands[seat]
-        line = self.line
         if (
             not hand & tile.bit
             or (self.pending is not None and tile is not self.pending)
             or (self.must_lead is not None and tile is not self.must_lead)
         ):
             raise self._illegal_play(seat, tile, place)
-        if along and self._plain:
-            self.check_public_play(seat, play)  # refuses it: no double lies along by choice here
-        if not self._plain:
-            play = self.check_public_play(seat, play)
-            hand ^= tile.bit
-            self.hands[seat] = hand
-            self.pending = None
-            drawn = self.draws_this_turn
-            from_draw = bool(drawn) and tile in self.boneyard[self._drawn - drawn : self._drawn]
-            self._after_play(seat, play, hand, from_draw)
-            return
-        # The first version's rules: the same steps as TurnMachine._after_play, inlined (this
-        # is the engine's hot path).
-        tiles = line.tiles
-        if tiles:
-            places = line.places
-            # Places are interned, so `in` compares identities.
-            if place is None or place not in places or not place.fits & tile.bit:
-                raise self._illegal_play(seat, tile, place)
-            # Line.attach, inlined: an untouched opening double's first side used is side A.
-            if place.side is _SIDE_B and len(tiles) == 1:
-                place = PLACES[place.id - 1]
-                play = PLAYS_ON[place.id][tile.bit]
-            connection, free = _ATTACH[place.id][tile.index]
-            tiles.append(tile)
-            line.connections.append(connection)
-            if places[0] is place:
-                places[0] = free
-            else:
-                places[1] = free
-            # Two places, or one once the donkey rule closed the other ([-1] is then [0]).
-            line.fit_mask = places[0].fits | places[-1].fits
-        elif place is not None:
-            raise self._illegal_play(seat, tile, place)
-        else:
-            line.start(tile)
+        play = self.check_public_play(seat, play)
         hand ^= tile.bit
         self.hands[seat] = hand
-        self.passes = 0
         self.pending = None
-        self.must_lead = None
-        self.history.append((seat, play))
-        if not hand:
-            self.end = _DOMINO
-            self.closer = seat
-        else:
-            self.turn = (seat + 1) % self.players
-            self.drawn_this_turn = 0
+        drawn = self.draws_this_turn
+        from_draw = bool(drawn) and tile in self.boneyard[self._drawn - drawn : self._drawn]
+        self._after_play(seat, play, hand, from_draw)
 
     def _illegal_play(self, seat: int, tile: Tile, place: Place | None) -> IllegalAction:
         """The first rule that playing `tile` on `place` breaks."""

@@ -316,7 +316,7 @@ def _amounts(rules: Rules, end: HandEnd, pips: list[int], winner: int | None) ->
     less = min(pips) if block and how is _BLOCK_LOWEST_TAKES_DIFFERENCE else 0
     if rules.hand_scoring is _HAND_LEADER_TAKES:
         if winner is not None:
-            amounts[winner] = sum(p for u, p in enumerate(pips) if u != winner) - less
+            amounts[winner] = sum(pips) - pips[winner] - less
         return amounts
     if block:
         losers = [u for u in range(units) if pips[u] > min(pips)]

@@ -92,7 +92,9 @@ class Group:
 
     @classmethod
     def start(cls, argv: list[str], output: Path) -> Group:
-        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        # faulthandler: a group that does not stop is sent SIGABRT, and each process's threads
+        # say where they were (see `stop`).
+        env = {**os.environ, "PYTHONUNBUFFERED": "1", "PYTHONFAULTHANDLER": "1"}
         with output.open("wb") as sink:
             process = subprocess.Popen(
                 [sys.executable, "-m", "p2p_dominoes", *argv],
@@ -123,7 +125,10 @@ class Group:
     def stop(self, signum: int, timeout: float = 30.0) -> int | None:
         """Signal the group, wait until every process in it is gone; the leader's status."""
         self.signal_group(signum)
-        assert wait_until(self.group_gone, timeout, 0.05), f"group still running\n{self.text()}"
+        if not wait_until(self.group_gone, timeout, 0.05):
+            self.signal_group(signal.SIGABRT)  # the stacks of what still runs, for the failure
+            wait_until(self.group_gone, 5, 0.05)
+            raise AssertionError(f"group still running after {timeout:g} s\n{self.text()}")
         return self.process.wait(timeout=5)
 
     def close(self) -> None:

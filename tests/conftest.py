@@ -1,19 +1,54 @@
-"""Fixtures for every test, and the run's figures in its summary (`tests/run_figures.py`)."""
+"""Fixtures for every test, the test ladder's tiers, the guard that no test leaves a process
+behind (`tests/process_guard.py`), and the run's figures in its summary (`tests/run_figures.py`)."""
 
+import signal
 from collections.abc import Iterator
-from typing import Any
+from pathlib import Path
+from typing import Any, Final
 
 import pytest
 
 from p2p_dominoes.net import strangers
-from tests import run_figures
+from tests import process_guard, run_figures
+
+# A shell that starts the suite in the background (`nohup`, `cmd &`) hands it SIGINT ignored, and
+# an ignored signal stays ignored in every process it starts: the peers that tests stop with
+# Ctrl-C's SIGINT would not stop. Python's own handler is reset to the default on exec, so every
+# process started from here gets Ctrl-C's default behaviour again.
+signal.signal(signal.SIGINT, signal.default_int_handler)
+
+FAST_TIER: Final = ("engine", "mental")
+"""The pure layers' folders under tests/: the fast tier (`pytest -m fast`, under a minute),
+which `scripts/ladder.py` runs before the rest."""
+TESTS: Final = Path(__file__).resolve().parent
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    process_guard.mark_this_run()
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Slow tests first (in their order): with `--maxschedchunk 1` pytest-xdist's workers
-    take them one at a time from the start, and the run ends on short tests, so the workers
-    finish together (without it the first worker's first chunk would hold every slow test)."""
+    """Mark the fast tier; then slow tests first (in their order): with `--maxschedchunk 1`
+    pytest-xdist's workers take them one at a time from the start, and the run ends on short
+    tests, so the workers finish together (without it the first worker's first chunk would hold
+    every slow test)."""
+    for item in items:
+        parts = item.path.resolve().relative_to(TESTS).parts
+        if parts and parts[0] in FAST_TIER:
+            item.add_marker(pytest.mark.fast)
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+
+
+@pytest.fixture(autouse=True)
+def _no_process_outlives_its_test() -> Iterator[None]:
+    """Fail a test that leaves a process running after its teardown (and kill what it left)."""
+    before = [process.key for process in process_guard.descendants()]
+    yield
+    left = process_guard.left_behind(before)
+    if left:
+        process_guard.kill(left)
+        lines = "\n".join(f"  pid {p.pid}: {p.argv[:200]}" for p in left)
+        pytest.fail(f"the test left {len(left)} process(es) running:\n{lines}", pytrace=False)
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from typing import NamedTuple
 
 from p2p_dominoes.bots import random_bot
+from p2p_dominoes.bots.search import FastHand
 from p2p_dominoes.engine import (
     BLOCK,
     DRAW_RULES,
@@ -28,7 +29,6 @@ from p2p_dominoes.engine import (
     Match,
     Rules,
 )
-from p2p_dominoes.engine.search import FastHand
 from p2p_dominoes.simulation import deal, simulate
 
 
@@ -54,7 +54,7 @@ def _ours(rules: Rules, players: int, seeds: list[int]) -> Callable[[], int]:
 
 
 def _play_outs(rules: Rules, players: int, seed: int, greedy: bool) -> Callable[[], int]:
-    """Hands on the search's play-out path (`engine.search.FastHand`), as a search uses it:
+    """Hands on the search's play-out path (`bots.search.FastHand`), as a search uses it:
     a copy of a dealt position played out, with uniform random moves or every seat greedy
     (the deals are made beforehand: a search samples its positions once per decision)."""
     rng = random.Random(seed)

@@ -1,6 +1,6 @@
 """Difficulty levels: `easy`, `medium`, `hard` and `expert`, each a function of the seat's view,
 a random source and a budget. None reads past the view: hidden tiles are sampled from what the
-table has shown (`engine.search`), as a bot peer with only its own tiles would have to.
+table has shown (`bots.search`), as a bot peer with only its own tiles would have to.
 
 - easy: uniform over legal plays, now and then a voluntary draw (today's `random`).
 - medium: greedy with end control and counting: shed heavy tiles and doubles, keep ends it can
@@ -27,10 +27,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from p2p_dominoes.bots import partner as _partner
-from p2p_dominoes.bots.strategies import Bot, greedy_bot, random_bot
-from p2p_dominoes.engine import Action, HandResult, HandState, HandView, Play, SeatView
-from p2p_dominoes.engine.rules import MoveScoring, Rules
-from p2p_dominoes.engine.search import (
+from p2p_dominoes.bots.search import (
     DRAW_MOVE,
     LEAD,
     PASS_MOVE,
@@ -43,6 +40,9 @@ from p2p_dominoes.engine.search import (
     fast_move,
     unseen_mask,
 )
+from p2p_dominoes.bots.strategies import Bot, greedy_bot, random_bot
+from p2p_dominoes.engine import Action, HandResult, HandState, HandView, Play, SeatView
+from p2p_dominoes.engine.rules import MoveScoring, Rules
 from p2p_dominoes.engine.tiles import TILES, VALUE_MASK, mask_of
 from p2p_dominoes.engine.turns import placement_points
 from p2p_dominoes.engine.view import legal_actions

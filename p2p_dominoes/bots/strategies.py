@@ -1,5 +1,5 @@
-"""The `random` and `greedy` strategies, and the registry of every strategy (`partner` lives
-in its own module)."""
+"""The `random` and `greedy` strategies (`partner` and the levels live in their own modules, the
+registry of them all in `roster`)."""
 
 from __future__ import annotations
 
@@ -7,18 +7,15 @@ import random
 from collections.abc import Callable
 from typing import Final
 
-from p2p_dominoes.bots.partner import partner_bot
 from p2p_dominoes.engine import (
     DRAW,
     PASS,
     SKIP,
     Action,
     Board,
-    InvalidRecord,
     MoveScoring,
     SeatView,
 )
-from p2p_dominoes.engine.rules import Rules
 from p2p_dominoes.engine.turns import placement_points
 
 Bot = Callable[[SeatView, random.Random], Action]
@@ -72,25 +69,3 @@ def _no_play(view: SeatView) -> Action:
     if view.can_draw():  # never during a second double: a skip or a double must follow
         return DRAW
     return SKIP if view.can_skip() else PASS
-
-
-BOTS: Final[dict[str, Bot]] = {"random": random_bot, "greedy": greedy_bot, "partner": partner_bot}
-
-
-def default_bot_name(rules: Rules) -> str:
-    """The strategy a table's bots play unless told: `partner` when partners play (Kozel)."""
-    return "partner" if rules.pairs else "random"
-
-
-def bot_named(name: str) -> Bot:
-    """The strategy called `name`, or a clear error listing them."""
-    try:
-        return BOTS[name]
-    except KeyError:
-        raise InvalidRecord(f"unknown bot {name!r} (bots: {', '.join(BOTS)})") from None
-
-
-# The difficulty levels build on the strategies above (imported last: they import this module).
-from p2p_dominoes.bots.levels import LEVELS  # noqa: E402
-
-BOTS.update(LEVELS)

@@ -157,7 +157,7 @@ class PeerView:
         public = self._public
         return public.turn == self.seat and not public.over and public.second_double
 
-    # What a player at a real table also knows (`engine.search.TableView`).
+    # What a player at a real table also knows (`bots.search.TableView`).
 
     @property
     def pending(self) -> Tile | None:

@@ -109,7 +109,7 @@ class HandView:
         state = self._state
         return state.second_double and state.turn == self.seat and state.result is None
 
-    # What a player at a real table also knows (`engine.search.TableView`).
+    # What a player at a real table also knows (`bots.search.TableView`).
 
     @property
     def pending(self) -> Tile | None:

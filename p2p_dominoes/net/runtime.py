@@ -22,9 +22,8 @@ from typing import Final, Protocol
 
 import trio
 
-from p2p_dominoes.bots import Bot
+from p2p_dominoes.bots import Bot, snapshot
 from p2p_dominoes.engine import Action, IllegalAction, InvalidRecord, Rules, SeatView
-from p2p_dominoes.engine.search import snapshot
 from p2p_dominoes.net.backoff import Backoff
 from p2p_dominoes.net.connection import Connection, connect
 from p2p_dominoes.net.errors import (

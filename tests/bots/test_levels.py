@@ -19,10 +19,10 @@ from p2p_dominoes.bots.levels import (
     medium,
 )
 from p2p_dominoes.bots.partner import partner_bot
+from p2p_dominoes.bots.search import FastHand, snapshot
 from p2p_dominoes.bots.strategies import greedy_bot
 from p2p_dominoes.engine import DRAW_RULES, PRESETS, HandState, HandView, Match, Play, Rules
 from p2p_dominoes.engine import parse_tile as tile
-from p2p_dominoes.engine.search import FastHand, snapshot
 from p2p_dominoes.engine.view import legal_actions
 from p2p_dominoes.simulation import deal
 from tests.engine.dealing import deal as deal_text

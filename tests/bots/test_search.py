@@ -9,10 +9,7 @@ from collections.abc import Iterator
 import pytest
 
 from p2p_dominoes.bots import greedy_bot
-from p2p_dominoes.engine import DRAW_RULES, PRESETS, HandState, HandView, Match, Rules, parse_tile
-from p2p_dominoes.engine.actions import Play
-from p2p_dominoes.engine.rules import Teams
-from p2p_dominoes.engine.search import (
+from p2p_dominoes.bots.search import (
     FastHand,
     Hidden,
     OpponentModel,
@@ -26,6 +23,9 @@ from p2p_dominoes.engine.search import (
     sample_position,
     snapshot,
 )
+from p2p_dominoes.engine import DRAW_RULES, PRESETS, HandState, HandView, Match, Rules, parse_tile
+from p2p_dominoes.engine.actions import Play
+from p2p_dominoes.engine.rules import Teams
 from p2p_dominoes.engine.tiles import mask_of
 from p2p_dominoes.engine.view import legal_actions
 from p2p_dominoes.simulation import deal

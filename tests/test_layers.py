@@ -1,0 +1,114 @@
+"""The map of the house, kept true: which package may import which, and the pure layers import
+no I/O (the h11 habit: the protocol is a state machine, I/O lives in a thin shell).
+
+A new arrow between packages is a design decision: add it to `MAY_IMPORT` (and to the map in
+docs/contributing.md) on purpose, not by accident.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Final
+
+PACKAGE = Path(__file__).resolve().parent.parent / "p2p_dominoes"
+
+MAY_IMPORT: Final[dict[str, frozenset[str]]] = {
+    "engine": frozenset(),
+    "mental": frozenset(),
+    "bots": frozenset({"engine"}),
+    "session": frozenset({"engine", "mental", "bots"}),
+    "store": frozenset({"engine", "mental", "session"}),
+    "simulation": frozenset({"engine", "bots"}),
+    "peer_text": frozenset(),
+    "net": frozenset({"engine", "bots", "session", "store", "peer_text"}),
+    "ui": frozenset({"engine", "net", "session", "peer_text"}),
+    "ui.web": frozenset({"engine", "bots", "net", "session", "store", "ui", "peer_text"}),
+    "benchmarks": frozenset({"engine", "mental", "bots", "session", "net", "simulation"}),
+    "commands": frozenset(
+        {
+            "engine",
+            "mental",
+            "bots",
+            "session",
+            "store",
+            "simulation",
+            "net",
+            "ui",
+            "ui.web",
+            "benchmarks",
+            "peer_text",
+            "cli",
+        }
+    ),
+    "cli": frozenset({"commands", "mental", "peer_text", "(version)"}),
+    "__main__": frozenset({"cli"}),
+}
+"""Each part of the package and the parts it may import (`(version)`: the root's `__version__`)."""
+
+PURE: Final = ("engine", "mental", "session", "bots")
+NO_IO: Final = frozenset(
+    {"trio", "socket", "subprocess", "asyncio", "threading", "selectors", "zeroconf", "logging"}
+)
+"""Modules the pure layers never import (bots may read a clock for their think budget)."""
+
+
+def _part(path: Path) -> str:
+    parts = path.relative_to(PACKAGE).with_suffix("").parts
+    if parts[0] == "ui" and len(parts) > 2:
+        return "ui.web"
+    return parts[0]
+
+
+def _imports(path: Path) -> Iterator[str]:
+    """Every module `path` imports, at its top or inside a function."""
+    for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            if node.module == "p2p_dominoes":
+                yield (
+                    "p2p_dominoes.(version)"
+                    if [a.name for a in node.names] == ["__version__"]
+                    else "p2p_dominoes"
+                )
+                for alias in node.names:
+                    if alias.name != "__version__":
+                        yield f"p2p_dominoes.{alias.name}"
+            else:
+                yield node.module
+        elif isinstance(node, ast.Import):
+            yield from (alias.name for alias in node.names)
+
+
+def _target(module: str) -> str | None:
+    parts = module.split(".")
+    if parts[0] != "p2p_dominoes" or len(parts) == 1:
+        return None
+    return "ui.web" if parts[1:3] == ["ui", "web"] else parts[1]
+
+
+def test_every_part_imports_only_what_the_map_allows() -> None:
+    wrong = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        part = _part(path)
+        for module in _imports(path):
+            target = _target(module)
+            if target is not None and target != part and target not in MAY_IMPORT[part]:
+                wrong.append(f"{path.relative_to(PACKAGE.parent)}: {part} imports {module}")
+    assert wrong == []
+
+
+def test_the_pure_layers_import_no_io() -> None:
+    wrong = [
+        f"{path.relative_to(PACKAGE.parent)} imports {module}"
+        for part in PURE
+        for path in sorted((PACKAGE / part).rglob("*.py"))
+        for module in _imports(path)
+        if module.split(".")[0] in NO_IO
+    ]
+    assert wrong == []
+
+
+def test_the_map_names_every_part() -> None:
+    parts = {_part(path) for path in PACKAGE.rglob("*.py")} - {"__init__"}
+    assert parts <= set(MAY_IMPORT), parts - set(MAY_IMPORT)

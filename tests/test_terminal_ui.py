@@ -100,3 +100,22 @@ def test_threes_for_luck_counts_the_tries_of_the_turn() -> None:
     assert f"Борис: взято 2 из {rules.draw_limit} за этот ход" in ru
     labels = [item.label for item in action_menu(view, "ru")]
     assert f"попытать счастья (взять; взято 2 из {rules.draw_limit})" in labels
+
+
+def test_trains_in_the_terminal_name_their_seats_counted_from_1() -> None:
+    from p2p_dominoes.engine import PRESETS
+
+    rules = dataclasses.replace(PRESETS["trains"], first_opener="highest-double")
+    state = deal(rules, ["6|6 1|6", "4|6 3|4"])
+    state.apply(0, Play(parse_tile("6|6")))
+    view = HandView(state, 1)
+    text = render_table(view, ["Ann", "Bob"], [0, 0], 100)
+    assert (
+        "Places: 1) [6|6] (train of seat 1, 6); 2) [6|6] (train of seat 2, 6); "
+        "3) [6|6] (common train, 6)"
+    ) in text
+    assert "Trains: seat 1 — private; seat 2 — private" in text
+    labels = [item.label for item in action_menu(view, "ru")]
+    assert "положить [4|6] к [6|6] (поезд места 2), место 2" in labels, labels
+    ru = render_table(view, ["Аня", "Борис"], [0, 0], 100, "ru")
+    assert "Поезда: место 1 — закрыт; место 2 — закрыт" in ru

@@ -98,18 +98,19 @@ LANGUAGES: Final = tuple(_WORDINGS)
 
 def side_name(side: Side, lang: str = "en") -> str:
     """The words for an end or side: "low end", "side A", "конец с меньшим значением",
-    "train of seat 1" …"""
+    "train of seat 1" … (seats counted from 1, as people read them; records count from 0)."""
     w = _wording(lang)
     if side in w.sides:
         return w.sides[side]
     if side is Side.TC:
         return w.common
-    return w.train.format(seat=TRAIN_PORTS.index(side))
+    return w.train.format(seat=TRAIN_PORTS.index(side) + 1)
 
 
 def describe(line: Line, lang: str = "en", end_total: bool = False) -> str:
     """Tiles in play order, connections in the order made, open places sorted by tile; then
-    places closed for good, and the end total when a rule reads it."""
+    places closed for good, and the end total when a rule reads it. Trains name their seats
+    counted from 1, like every other text a person reads."""
     w = _wording(lang)
 
     def part(tile: Tile, side: Side) -> str:
@@ -137,7 +138,8 @@ def describe(line: Line, lang: str = "en", end_total: bool = False) -> str:
     text = f"{w.tiles}: {tiles}. {w.connections}: {connections}."
     if isinstance(line, Board) and line.trains and line.tiles:
         states = "; ".join(
-            f"{w.common_name if key == COMMON else w.seat.format(seat=key)} — {w.states[state]}"
+            f"{w.common_name if key == COMMON else w.seat.format(seat=int(key) + 1)} — "
+            f"{w.states[state]}"
             for key, state in line.train_states()
         )
         text += f" {w.trains}: {states}."

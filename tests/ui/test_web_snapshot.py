@@ -202,3 +202,28 @@ def test_a_game_that_scores_during_play_shows_the_ends_total_and_the_hands_point
             break
     shown = table_snapshot(plain.sessions[0], ["a", "b"], fingerprints, TableProgress(), "en")
     assert shown["end_total"] is None and shown["hand_points"] is None and shown["luck"] is None
+
+
+def test_trains_on_the_page_name_their_seats_counted_from_1() -> None:
+    """The places' labels and the board sentence say "train of seat 1" for seat index 0, as the
+    page's own train labels do; the rays keep their wire names ("T0")."""
+    from p2p_dominoes.engine import PRESETS
+
+    table = _started(
+        LocalTable.create(PRESETS["trains"], ["a", "b"], [random_bot, random_bot], max_hands=1)
+    )
+    session = table.sessions[0]
+    while table.step():
+        hand = session.hand
+        if hand is not None and hand.public is not None and hand.public.line.tiles:
+            break
+    fingerprints = [k.fingerprint for k in session.transcript.keys]
+    english = table_snapshot(session, ["a", "b"], fingerprints, TableProgress(), "en")
+    russian = table_snapshot(session, ["a", "b"], fingerprints, TableProgress(), "ru")
+    labels = {end["end"]: end["label"] for end in english["ends"]}
+    assert "(train of seat 1, " in labels["T0"] and "(train of seat 2, " in labels["T1"], labels
+    assert "(поезд места 1, " in {e["end"]: e["label"] for e in russian["ends"]}["T0"]
+    assert "Trains: seat 1 — " in english["description"]
+    assert "; seat 2 — " in english["description"]
+    assert "Поезда: место 1 — " in russian["description"]
+    assert "seat 0" not in english["description"] and "место 0" not in russian["description"]

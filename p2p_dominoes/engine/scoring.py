@@ -303,6 +303,47 @@ def _with_play_scoring(
     )
 
 
+def scored_so_far(
+    rules: Rules,
+    pips: Sequence[int],
+    move_points: Sequence[int],
+    tallies: Sequence[tuple[int, int]],
+) -> HandResult:
+    """An unfinished hand's result under rules that score during play: what the placements
+    have scored so far, per unit (summed per pair with partners), and no winner yet.
+
+    Fives and Threes write their points as they are made, so `points` are the move points; under
+    Threes for luck `points` are the nets so far (wins − penalties) beside the `tallies`, and
+    nothing is settled until the hand ends. `pips` stay per seat, as for any unfinished hand."""
+    paired = rules.pairs and len(pips) == 4
+
+    def units(values: Sequence[int]) -> tuple[int, ...]:
+        if paired and values:
+            return (values[0] + values[2], values[1] + values[3])
+        return tuple(values)
+
+    unit_tallies = tuple(
+        zip(units([w for w, _ in tallies]), units([p for _, p in tallies]), strict=True)
+    )
+    if rules.hand_scoring is _HAND_LUCK_SETTLEMENT:
+        nets = tuple(w - p for w, p in unit_tallies)
+        during = DuringPlay(tallies=unit_tallies)
+        points = nets if nets else (0,) * rules.units(len(pips))
+    else:
+        moves = units(move_points)
+        during = DuringPlay(move_points=moves)
+        points = moves if moves else (0,) * rules.units(len(pips))
+    return HandResult(
+        HandEnd.UNFINISHED,
+        None,
+        points,
+        tuple(pips),
+        scoring=rules.hand_scoring,
+        block_scoring=rules.block_scoring,
+        during_play=during,
+    )
+
+
 def _amounts(rules: Rules, end: HandEnd, pips: list[int], winner: int | None) -> list[int]:
     units = len(pips)
     amounts = [0] * units

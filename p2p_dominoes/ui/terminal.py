@@ -187,7 +187,7 @@ def render_table(
         *([places] if places else []),
         f"{w['yours']}: {' '.join(t.text for t in view.hand)}",
         others,
-        w["boneyard"].format(n=view.boneyard_size, r=view.rules.reserve),
+        w["boneyard"].format(n=view.boneyard_size, r=min(view.rules.reserve, view.boneyard_size)),
         f"{w['scores']} ({w['target'].format(t=target)}): {score_text}",
     ]
     if view.rules.scores_during_play:  # points are scored as tiles are laid: say so

@@ -272,9 +272,9 @@ def draw_and_pass(view: SeatView, lang: str) -> dict[str, Any]:
         if not can_draw:
             if rules.drawing is Drawing.NEVER:
                 draw_reason = _reason("no_drawing", lang)
-            elif view.boneyard_size <= rules.reserve:
-                why = "reserve" if rules.reserve else "empty"
-                draw_reason = _reason(why, lang, r=rules.reserve)
+            elif view.boneyard_size <= rules.reserve:  # the reserve is at most what is left
+                why = "reserve" if view.boneyard_size else "empty"
+                draw_reason = _reason(why, lang, r=view.boneyard_size)
             else:
                 draw_reason = _reason("stuck_only", lang)
         if not can_pass:

@@ -6,9 +6,7 @@ returns findings, each naming the switches involved and why, in Russian and Engl
 finding greys a switch that changes nothing in the assembled game ("гаснет с пояснением").
 The rows are data (`ROWS`): a code, the fields, a predicate, and the two texts. Every row is
 evaluated for each supported player count; one finding covers the counts where a row fires
-alike. Codes: V1–V4 structure, K1–K19 conflicts (K2, a redealt block without a boneyard, is
-now N21), N1–N21 switches with no effect (docs/rules.md). A switch that only matters with a
-boneyard applies at the player counts that have one and is "no effect" at the others.
+alike. Codes: V1–V4 structure, K1–K19 conflicts (K2 retired), N1–N21 no effect (docs/rules.md).
 """
 
 from __future__ import annotations
@@ -302,8 +300,7 @@ def _v1(d: _Draft, n: int) -> _Hit | None:
 
 
 def _v2(d: _Draft, n: int) -> _Hit | None:
-    # The reserve is the last tiles of the boneyard, never more than it holds: with the whole
-    # set dealt there is no boneyard and no reserve (N1 says so), not a conflict.
+    # The reserve is at most the boneyard: no boneyard, no reserve (N1), not a conflict.
     return _when(d.dealt(n) > TILES, size=d.sizes[n])
 
 
@@ -410,10 +407,8 @@ def _k12(d: _Draft, n: int) -> _Hit | None:
 
 
 def _k13(d: _Draft, n: int) -> _Hit | None:
-    # Only where there is a boneyard: without one the draw-two never fires (N1).
-    total = d.i("extra_turn_sum")
-    clash = total != 0 and total == d.i("forced_draw_sum") and d.drawable(n) > 0
-    return _when(clash, N=total)
+    total = d.i("extra_turn_sum")  # without a boneyard the draw-two never fires (N1)
+    return _when(total != 0 and total == d.i("forced_draw_sum") and d.drawable(n) > 0, N=total)
 
 
 def _k14(d: _Draft, n: int) -> _Hit | None:
@@ -489,8 +484,7 @@ _DRAW_SWITCHES: Final = (
 def _n1(d: _Draft, n: int) -> _Hit | None:
     if d.drawable(n) > 0:
         return None
-    # A redealt block (fish_counts off) is explained by N21: blocks count where nothing is drawn.
-    said = set() if d.b("fish_counts") else {"fish_counts"}
+    said = set() if d.b("fish_counts") else {"fish_counts"}  # N21 says why
     if d.s("drawing") == "never":
         # `drawing` is the switch that removed the boneyard: it stays live.
         why = _Words("базара нет по правилам", "the rules have none")
@@ -552,16 +546,12 @@ def _n9(d: _Draft, n: int) -> _Hit | None:
 
 
 def _n10(d: _Draft, n: int) -> _Hit | None:
-    # Only where there is a boneyard: without one a block counts (N21).
-    return _when(
-        not d.b("fish_counts") and not d.b("end_when_boneyard_empty") and d.drawable(n) > 0
-    )
+    redealt = not d.b("fish_counts") and not d.b("end_when_boneyard_empty")
+    return _when(redealt and d.drawable(n) > 0)  # without a boneyard a block counts (N21)
 
 
 def _n21(d: _Draft, n: int) -> _Hit | None:
-    # Found here: a set covers several player counts, and a redeal of a blocked hand needs a
-    # boneyard (without one the same kind of deal would block again and again), so where there
-    # is none the switch is off in effect and the block counts.
+    # Found here (was the conflict K2): a redeal needs a boneyard; where none, the block counts.
     return _when(not d.b("fish_counts") and d.drawable(n) == 0)
 
 

@@ -134,7 +134,8 @@ class _HandPrinter:
             print(f"Hand {match.hand_number - 1}: {seat_name(hand.opener)} leads")
             for s in range(hand.players):
                 print(f"  {seat_name(s)}: {' '.join(t.text for t in hand.hand_of(s))}")
-            print(f"  boneyard: {hand.boneyard_size} tiles, {hand.rules.reserve} never drawn")
+            kept = min(hand.rules.reserve, hand.boneyard_size)  # no boneyard, no reserve
+            print(f"  boneyard: {hand.boneyard_size} tiles, {kept} never drawn")
             return
         drawn = hand.drawn_tiles[-1] if isinstance(action, Draw) else None
         print(f"  {action_text(seat, action, drawn, lang)}")  # type: ignore[arg-type]

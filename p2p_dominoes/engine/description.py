@@ -98,18 +98,19 @@ LANGUAGES: Final = tuple(_WORDINGS)
 
 def side_name(side: Side, lang: str = "en") -> str:
     """The words for an end or side: "low end", "side A", "конец с меньшим значением",
-    "train of seat 1" …"""
+    "train of seat 1" … (seats counted from 1, as people read them; records count from 0)."""
     w = _wording(lang)
     if side in w.sides:
         return w.sides[side]
     if side is Side.TC:
         return w.common
-    return w.train.format(seat=TRAIN_PORTS.index(side))
+    return w.train.format(seat=TRAIN_PORTS.index(side) + 1)
 
 
 def describe(line: Line, lang: str = "en", end_total: bool = False) -> str:
     """Tiles in play order, connections in the order made, open places sorted by tile; then
-    places closed for good, and the end total when a rule reads it."""
+    places closed for good, and the end total when a rule reads it. Trains name their seats
+    counted from 1, like every other text a person reads."""
     w = _wording(lang)
 
     def part(tile: Tile, side: Side) -> str:
@@ -137,7 +138,8 @@ def describe(line: Line, lang: str = "en", end_total: bool = False) -> str:
     text = f"{w.tiles}: {tiles}. {w.connections}: {connections}."
     if isinstance(line, Board) and line.trains and line.tiles:
         states = "; ".join(
-            f"{w.common_name if key == COMMON else w.seat.format(seat=key)} — {w.states[state]}"
+            f"{w.common_name if key == COMMON else w.seat.format(seat=int(key) + 1)} — "
+            f"{w.states[state]}"
             for key, state in line.train_states()
         )
         text += f" {w.trains}: {states}."
@@ -222,6 +224,8 @@ def result_text(result: HandResult, lang: str = "en", names: Sequence[str] = ())
     record their own pips, who records what)."""
     ru = _is_ru(lang)
     if result.end is HandEnd.UNFINISHED:
+        if result.during_play is not None:  # Fives, Threes, Threes for luck: scored so far
+            return _so_far_text(result, lang, names)
         return "Сдача не окончена." if ru else "The hand is unfinished."
     if result.seat_pips and result.end in (HandEnd.DOMINO, HandEnd.BLOCK):  # Kozel's pairs
         from p2p_dominoes.engine.kozel_text import pairs_result_text
@@ -268,6 +272,31 @@ def result_text(result: HandResult, lang: str = "en", names: Sequence[str] = ())
             f"Блокировка: наименьшая сумма только у одного игрока — {who}, {result.arithmetic()}."
         )
     return f"Block: {who} has the single lowest total, {result.arithmetic()}."
+
+
+def _so_far_text(result: HandResult, lang: str, names: Sequence[str]) -> str:
+    """An unfinished hand scored during play: each seat's points so far (for luck, each net
+    with its wins and penalties)."""
+    ru = _is_ru(lang)
+    if len(result.points) == 2 and len(result.pips) == 4:  # partners: a pair's points
+        who = [
+            f"{seat_name(seat, names, lang)} & {seat_name(seat + 2, names, lang)}"
+            for seat in (0, 1)
+        ]
+    else:
+        who = [seat_name(seat, names, lang) for seat in range(len(result.points))]
+    if result.scoring is HandScoring.LUCK_SETTLEMENT:
+        listed = ", ".join(
+            f"{name} {net:+d} ({won} − {lost})"
+            for name, net, (won, lost) in zip(who, result.points, result.tallies, strict=True)
+        )
+        if ru:
+            return f"Сдача не окончена; итог на сейчас (выигрыш − штраф): {listed}."
+        return f"The hand is unfinished; nets so far (wins − penalties): {listed}."
+    listed = ", ".join(f"{name} {points}" for name, points in zip(who, result.points, strict=True))
+    if ru:
+        return f"Сдача не окончена; очки за партию на сейчас: {listed}."
+    return f"The hand is unfinished; points this hand so far: {listed}."
 
 
 def _play_points_text(result: HandResult, lang: str, names: Sequence[str]) -> str:

@@ -23,7 +23,7 @@ from p2p_dominoes.engine.legality import (
 )
 from p2p_dominoes.engine.line import _ATTACH, PLACES, Place, Side
 from p2p_dominoes.engine.rules import Drawing, MoveScoring, Rules
-from p2p_dominoes.engine.scoring import HandEnd, HandResult, score_hand
+from p2p_dominoes.engine.scoring import HandEnd, HandResult, score_hand, scored_so_far
 from p2p_dominoes.engine.tiles import (
     ALL_TILES_MASK,
     DOUBLES_MASK,
@@ -342,10 +342,19 @@ class HandState(TurnMachine):
     # -- results -----------------------------------------------------------------------------
 
     def outcome(self) -> HandResult:
-        """The result, or an 'unfinished' one with no points while the hand goes on."""
+        """The result, or an 'unfinished' one while the hand goes on: with no points, or under
+        rules that score during play with the points (and Threes for luck's tallies) so far."""
         if self.result is not None:
             return self.result
         pips = tuple(pips_in(h) for h in self.hands)
+        if not self._plain and self.rules.scores_during_play:
+            luck = self.rules.move_scoring is MoveScoring.LUCK
+            return scored_so_far(
+                self.rules,
+                pips,
+                self.move_points if self.rules.move_scoring is not MoveScoring.NONE else (),
+                self.luck_tallies() if luck else (),
+            )
         units = self.rules.units(self.players)
         return HandResult(_UNFINISHED, None, (0,) * units, pips)
 

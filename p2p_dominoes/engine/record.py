@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any
+from operator import add
+from typing import Any, Final
 
 from p2p_dominoes.engine.actions import DRAW, PASS, SKIP, Action, Draw, Play, Skip
 from p2p_dominoes.engine.board import COMMON, Board, RayKey, train_of_port
@@ -16,7 +17,7 @@ from p2p_dominoes.engine.errors import IllegalAction, InvalidRecord
 from p2p_dominoes.engine.hand import HandState
 from p2p_dominoes.engine.line import Place, Side
 from p2p_dominoes.engine.opening import best_of, rank_list
-from p2p_dominoes.engine.rules import Rules
+from p2p_dominoes.engine.rules import MoveScoring, Rules
 from p2p_dominoes.engine.scoring import (
     HandEnd,
     HandResult,
@@ -33,6 +34,9 @@ _MAX_SCORE = 10**9
 _ACTION_KEYS = {"seat", "play", "at", "side", "train", "orient", "draw", "pass", "skip"}
 _RECORD_SIDES = ("A", "B", "C", "D", "high", "low")
 """The `side` values a record names (a trains engine's ports are named by `train`)."""
+_SETTLED_AT_THE_END: Final = (MoveScoring.NONE, MoveScoring.LUCK)
+"""Move scorings whose points reach the match only when the hand ends (Threes for luck's
+settlement), or that score no placements at all."""
 
 
 @dataclass(frozen=True)
@@ -367,7 +371,13 @@ def replay(record: HandRecord, lang: str = "en") -> Replay:
         out.steps.append(ReplayStep(index, seat, action, drawn, board, tuple(state.notes)))
     result = state.outcome()
     finished = state.result is not None and state.result.end is not HandEnd.VOID
-    out.scores = add_hand(record.rules, record.scores, result) if finished else record.scores
+    if finished:
+        out.scores = add_hand(record.rules, record.scores, result)
+    elif state.result is None and record.rules.move_scoring not in _SETTLED_AT_THE_END:
+        # Fives, Threes: a placement's points are written as it is made.
+        out.scores = tuple(map(add, record.scores, result.points))
+    else:
+        out.scores = record.scores
     out.match = match_outcome(record.rules, out.scores, record.hand, result) if finished else None
     return out
 

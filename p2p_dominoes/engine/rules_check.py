@@ -6,7 +6,7 @@ returns findings, each naming the switches involved and why, in Russian and Engl
 finding greys a switch that changes nothing in the assembled game ("гаснет с пояснением").
 The rows are data (`ROWS`): a code, the fields, a predicate, and the two texts. Every row is
 evaluated for each supported player count; one finding covers the counts where a row fires
-alike. Codes: V1–V4 structure, K1–K19 conflicts, N1–N20 switches with no effect (docs/rules.md).
+alike. Codes: V1–V4 structure, K1–K19 conflicts (K2 retired), N1–N21 no effect (docs/rules.md).
 """
 
 from __future__ import annotations
@@ -300,8 +300,8 @@ def _v1(d: _Draft, n: int) -> _Hit | None:
 
 
 def _v2(d: _Draft, n: int) -> _Hit | None:
-    size = d.sizes[n]
-    return _when(d.dealt(n) + d.i("reserve") > TILES, size=size)
+    # The reserve is at most the boneyard: no boneyard, no reserve (N1), not a conflict.
+    return _when(d.dealt(n) > TILES, size=d.sizes[n])
 
 
 def _v3(d: _Draft, n: int) -> _Hit | None:
@@ -346,10 +346,6 @@ def _opener_words(rule: str) -> _Words:
 
 def _k1(d: _Draft, n: int) -> _Hit | None:
     return _when(d.pairs_play and n != 4)
-
-
-def _k2(d: _Draft, n: int) -> _Hit | None:
-    return _when(not d.b("fish_counts") and d.drawable(n) == 0)
 
 
 def _k3(d: _Draft, n: int) -> _Hit | None:
@@ -411,8 +407,8 @@ def _k12(d: _Draft, n: int) -> _Hit | None:
 
 
 def _k13(d: _Draft, n: int) -> _Hit | None:
-    total = d.i("extra_turn_sum")
-    return _when(total != 0 and total == d.i("forced_draw_sum"), N=total)
+    total = d.i("extra_turn_sum")  # without a boneyard the draw-two never fires (N1)
+    return _when(total != 0 and total == d.i("forced_draw_sum") and d.drawable(n) > 0, N=total)
 
 
 def _k14(d: _Draft, n: int) -> _Hit | None:
@@ -488,6 +484,7 @@ _DRAW_SWITCHES: Final = (
 def _n1(d: _Draft, n: int) -> _Hit | None:
     if d.drawable(n) > 0:
         return None
+    said = set() if d.b("fish_counts") else {"fish_counts"}  # N21 says why
     if d.s("drawing") == "never":
         # `drawing` is the switch that removed the boneyard: it stays live.
         why = _Words("базара нет по правилам", "the rules have none")
@@ -498,7 +495,7 @@ def _n1(d: _Draft, n: int) -> _Hit | None:
     else:
         why = _Words("остаток — запас, который не берут", "the rest is the reserve, never drawn")
         skip = {"reserve"}
-    return _Hit(tuple(f for f in _DRAW_SWITCHES if f not in skip), {"why": why})
+    return _Hit(tuple(f for f in _DRAW_SWITCHES if f not in skip | said), {"why": why})
 
 
 def _n2(d: _Draft, n: int) -> _Hit | None:
@@ -549,7 +546,13 @@ def _n9(d: _Draft, n: int) -> _Hit | None:
 
 
 def _n10(d: _Draft, n: int) -> _Hit | None:
-    return _when(not d.b("fish_counts") and not d.b("end_when_boneyard_empty"))
+    redealt = not d.b("fish_counts") and not d.b("end_when_boneyard_empty")
+    return _when(redealt and d.drawable(n) > 0)  # without a boneyard a block counts (N21)
+
+
+def _n21(d: _Draft, n: int) -> _Hit | None:
+    # Found here (was the conflict K2): a redeal needs a boneyard; where none, the block counts.
+    return _when(not d.b("fish_counts") and d.drawable(n) == 0)
 
 
 def _n11(d: _Draft, n: int) -> list[_Hit]:
@@ -656,12 +659,10 @@ ROWS: Final[tuple[_Row, ...]] = (
     _Row(
         "conflict",
         "V2",
-        ("hand_sizes", "reserve"),
+        ("hand_sizes",),
         _v2,
-        "Столько костей в наборе нет: при {players} игроках по {size} и запас не помещаются в "
-        "28 костей.",
-        "Not enough tiles: {size} each for {players} players plus the reserve exceed the 28 of "
-        "the set.",
+        "Столько костей в наборе нет: при {players} игроках по {size} не помещаются в 28 костей.",
+        "Not enough tiles: {size} each for {players} players exceed the 28 of the set.",
     ),
     _Row(
         "conflict",
@@ -688,16 +689,6 @@ ROWS: Final[tuple[_Row, ...]] = (
         _k1,
         "Игра парами — только вчетвером: партнёры сидят напротив.",
         "Partnership play needs exactly four players (partners sit opposite).",
-    ),
-    _Row(
-        "conflict",
-        "K2",
-        ("fish_counts", "drawing", "hand_sizes"),
-        _k2,
-        "Пересдавать рыбу можно только при базаре, иначе те же руки возвращались бы бесконечно "
-        "(при {players} игроках базара нет).",
-        "A blocked hand can be redealt only when there is a boneyard, or the same hands would "
-        "come back for ever (with {players} players there is none).",
     ),
     _Row(
         "conflict",
@@ -930,9 +921,8 @@ ROWS: Final[tuple[_Row, ...]] = (
         "N10",
         ("block_scoring", "block_bonus"),
         _n10,
-        "Рыба не засчитывается — её пересдают.",
-        "Blocked hands do not count: they are redealt.",
-        each_count=False,
+        "Рыба не засчитывается — её пересдают (при {players} игроках).",
+        "Blocked hands do not count: they are redealt (with {players} players).",
     ),
     _Row(
         "inert",
@@ -1026,6 +1016,16 @@ ROWS: Final[tuple[_Row, ...]] = (
         "крест не откроется — это линия.",
         "At most {tiles} tiles are in play (with {players} players): with {quota} on each side "
         "the cross never opens, so it is a line.",
+    ),
+    _Row(
+        "inert",
+        "N21",
+        ("fish_counts",),
+        _n21,
+        "Базара нет, и рыба засчитывается (при {players} игроках): пересдают её, только когда "
+        "есть базар.",
+        "No boneyard, so a blocked hand counts (with {players} players): it is redealt only "
+        "where there is a boneyard.",
     ),
 )
 """Every row, in the order findings are reported (a record's first conflict is the first)."""

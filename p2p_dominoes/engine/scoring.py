@@ -13,7 +13,8 @@ from enum import StrEnum
 from operator import add
 from typing import TYPE_CHECKING, Final, NamedTuple
 
-from p2p_dominoes.engine.rules import BlockScoring, Goal, HandScoring, Rules
+from p2p_dominoes.engine.rules import BlockScoring, Drawing, Goal, HandScoring, Rules
+from p2p_dominoes.engine.tiles import TILES
 
 if TYPE_CHECKING:
     from p2p_dominoes.engine.actions import Action
@@ -42,6 +43,7 @@ _VOID: Final = HandEnd.VOID
 _HAND_LEADER_TAKES: Final = HandScoring.LEADER_TAKES
 _HAND_LUCK_SETTLEMENT: Final = HandScoring.LUCK_SETTLEMENT
 _HAND_WORST_OWN: Final = HandScoring.WORST_OWN
+_SET_SIZE: Final = len(TILES)
 
 
 @dataclass(frozen=True)
@@ -156,12 +158,25 @@ def score_hand(
     if rules.plain_scoring and end is _DOMINO:  # the first version's rule, fast
         assert closer is not None
         return score_domino(closer, pips)
+    if end is _BLOCK and not rules.fish_counts and redeals_blocks(rules, len(pips)):
+        end = _VOID
     if rules.pairs:
         return _pairs_hand(rules, end, pips, closer, move_points, tallies, reached, history)
     result = _score_units(rules, end, pips, closer, closer, move_points, tallies, reached)
     if rules.ceremonies and end is _DOMINO:
         return _with_ceremonies(rules, result, history)
     return result
+
+
+def redeals_blocks(rules: Rules, players: int) -> bool:
+    """Whether `fish_counts: false` redeals a blocked hand with `players` players: only where
+    tiles can be drawn (a drawing rule, and more tiles left after the deal than the reserve).
+
+    A rule set covers several player counts; where the deal leaves no boneyard a redeal would
+    only bring back the same kind of block, so there the block counts as usual (the rules
+    check's N21 says so)."""
+    left = _SET_SIZE - players * rules.hand_size(players)
+    return rules.drawing is not Drawing.NEVER and left > rules.reserve
 
 
 def _pairs_hand(
@@ -226,7 +241,7 @@ def _score_units(
 ) -> HandResult:
     """A hand's result with `pips` per unit; `closer_unit` is the unit that went out."""
     units = len(pips)
-    if end is _VOID or (end is _BLOCK and not rules.fish_counts):
+    if end is _VOID:
         return HandResult(_VOID, None, (0,) * units, tuple(pips))
     lowest = min(pips)
     single_lowest = pips.index(lowest) if list(pips).count(lowest) == 1 else None
@@ -300,6 +315,47 @@ def _with_play_scoring(
             tuple(tallies),
             settlement,
         ),
+    )
+
+
+def scored_so_far(
+    rules: Rules,
+    pips: Sequence[int],
+    move_points: Sequence[int],
+    tallies: Sequence[tuple[int, int]],
+) -> HandResult:
+    """An unfinished hand's result under rules that score during play: what the placements
+    have scored so far, per unit (summed per pair with partners), and no winner yet.
+
+    Fives and Threes write their points as they are made, so `points` are the move points; under
+    Threes for luck `points` are the nets so far (wins − penalties) beside the `tallies`, and
+    nothing is settled until the hand ends. `pips` stay per seat, as for any unfinished hand."""
+    paired = rules.pairs and len(pips) == 4
+
+    def units(values: Sequence[int]) -> tuple[int, ...]:
+        if paired and values:
+            return (values[0] + values[2], values[1] + values[3])
+        return tuple(values)
+
+    unit_tallies = tuple(
+        zip(units([w for w, _ in tallies]), units([p for _, p in tallies]), strict=True)
+    )
+    if rules.hand_scoring is _HAND_LUCK_SETTLEMENT:
+        nets = tuple(w - p for w, p in unit_tallies)
+        during = DuringPlay(tallies=unit_tallies)
+        points = nets if nets else (0,) * rules.units(len(pips))
+    else:
+        moves = units(move_points)
+        during = DuringPlay(move_points=moves)
+        points = moves if moves else (0,) * rules.units(len(pips))
+    return HandResult(
+        HandEnd.UNFINISHED,
+        None,
+        points,
+        tuple(pips),
+        scoring=rules.hand_scoring,
+        block_scoring=rules.block_scoring,
+        during_play=during,
     )
 
 

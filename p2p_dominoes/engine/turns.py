@@ -254,10 +254,10 @@ class TurnMachine:
         if self.second_double:
             return "after a double only a second double or skip may follow"
         if not self.drawable:
-            if rules.reserve:
+            if rules.reserve and self.boneyard_size:  # what is left is the reserve
                 return (
                     f"the boneyard holds {self.boneyard_size} tiles, and the last "
-                    f"{rules.reserve} are never drawn"
+                    f"{min(rules.reserve, self.boneyard_size)} are never drawn"
                 )
             return "the boneyard is empty"
         return f"at most {rules.draw_limit} draws a turn"

@@ -1,20 +1,25 @@
-"""The terminal UI's pure parts: the table drawn as text, a menu of the legal actions, and the
-host's lobby questions (who asks for a seat) and the answers typed to them."""
+"""The terminal UI's pure parts: the table drawn as text (the board as a compact line of tiles,
+the sentence a key away), a menu of the legal actions, what to type after a wrong choice, the
+waiting line, and the host's lobby questions (who asks for a seat) and the answers typed to them."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Final
 
 from p2p_dominoes.engine import (
     DRAW,
     PASS,
     Action,
     Board,
+    InvalidRecord,
     Place,
     Play,
     SeatView,
+    Tile,
     describe,
+    parse_tile,
     scores_text,
     side_name,
 )
@@ -22,10 +27,18 @@ from p2p_dominoes.engine.actions import SKIP
 from p2p_dominoes.engine.rules import MoveScoring
 from p2p_dominoes.net.admission import LobbyState, Request
 from p2p_dominoes.net.said import pairs_said
+from p2p_dominoes.ui.board_text import closed_text, compact_board
+
+BOARD_KEY: Final = "b"
+"""The key that prints the board as the screen-reader sentence (`engine.describe`)."""
 
 _WORDS = {
     "en": {
         "line": "Line",
+        "table": "Table",
+        "end_total": "End total: {n}.",
+        "closed": "Closed places: {places}.",
+        "board_key": "the board in words",
         "empty": "(empty: lead any tile)",
         "yours": "Your tiles",
         "tiles": "{n} tiles",
@@ -47,9 +60,23 @@ _WORDS = {
         "this_hand": "This hand",
         "luck": "{name} wins {w}, penalties {p}",
         "along": "along",
+        "no_choice": "There is no choice {key}.",
+        "nothing": "Nothing was typed.",
+        "not_held": "You do not hold {tile}.",
+        "fits_nowhere": "{tile} fits no open place now.",
+        "fits_several": "{tile} fits more than one place: type its number ({keys}).",
+        "not_a_choice": "“{text}” is not a choice.",
+        "type": "Type {keys}",
+        "or_tile": ", or a tile you can play, such as {tile}",
+        "or": " or ",
+        "waiting": "waiting for {name} ({n} s)",
     },
     "ru": {
         "line": "Линия",
+        "table": "Стол",
+        "end_total": "Сумма концов: {n}.",
+        "closed": "Закрытые места: {places}.",
+        "board_key": "стол словами",
         "empty": "(пусто: начните любой костью)",
         "yours": "Ваши кости",
         "tiles": "костей: {n}",
@@ -71,6 +98,16 @@ _WORDS = {
         "this_hand": "В этой раздаче",
         "luck": "{name}: выигрыш {w}, штраф {p}",
         "along": "вдоль",
+        "no_choice": "Варианта {key} нет.",
+        "nothing": "Ничего не введено.",
+        "not_held": "У вас нет {tile}.",
+        "fits_nowhere": "{tile} сейчас некуда положить.",
+        "fits_several": "{tile} подходит к нескольким местам: введите номер ({keys}).",
+        "not_a_choice": "«{text}» — такого варианта нет.",
+        "type": "Введите {keys}",
+        "or_tile": " — или кость, которую можно положить, например {tile}",
+        "or": " или ",
+        "waiting": "ждём: {name} ({n} с)",
     },
 }
 
@@ -173,7 +210,9 @@ def render_table(
     """The whole table as text: line, own tiles, others' counts, boneyard, scores, turn."""
     w = _w(lang)
     me = view.seat
-    line = describe(view.line, lang, view.rules.reads_end_total) if view.line.tiles else w["empty"]
+    board = view.line
+    shape = isinstance(board, Board) and (board.trains or board.centre is not None)
+    line = compact_board(board, lang) if board.tiles else w["empty"]
     others = ", ".join(
         f"{names[s]}: {w['tiles'].format(n=count)}"
         for s, count in enumerate(view.tile_counts)
@@ -182,12 +221,16 @@ def render_table(
     score_text = scores_text(scores, names)  # with partners: "Ann & Cid 12, Bob & Dan 40"
     turn = w["turn_you"] if view.turn == me else w["turn"].format(name=names[view.turn])
     places = _places_text(view, lang)
-    lines = [
-        f"{w['line']}: {line}",
+    lines = [f"{w['table' if shape else 'line']}: {line}"]
+    if view.rules.reads_end_total and board.tiles:  # a rule reads it: always in sight
+        lines.append(w["end_total"].format(n=board.end_total()))
+    if board.closed:
+        lines.append(w["closed"].format(places=closed_text(board, lang)))
+    lines += [
         *([places] if places else []),
         f"{w['yours']}: {' '.join(t.text for t in view.hand)}",
         others,
-        w["boneyard"].format(n=view.boneyard_size, r=view.rules.reserve),
+        w["boneyard"].format(n=view.boneyard_size, r=min(view.rules.reserve, view.boneyard_size)),
         f"{w['scores']} ({w['target'].format(t=target)}): {score_text}",
     ]
     if view.rules.scores_during_play:  # points are scored as tiles are laid: say so
@@ -207,9 +250,70 @@ def render_table(
 
 
 def render_menu(menu: Sequence[MenuItem], lang: str = "en") -> str:
+    """The legal actions, one a line with its key, then the key that says the board in words,
+    then the prompt."""
     w = _w(lang)
     lines = [f"  {item.key}) {item.label}" for item in menu]
+    lines.append(f"  {BOARD_KEY}) {w['board_key']}")
     return "\n".join([*lines, f"{w['prompt']}: "])
+
+
+def board_sentence(view: SeatView, lang: str = "en") -> str:
+    """The board as the screen-reader sentence (what the `b` key prints)."""
+    if not view.line.tiles:
+        return _w(lang)["empty"]
+    return describe(view.line, lang, view.rules.reads_end_total)
+
+
+def _keys_text(keys: Sequence[str], lang: str, ranged: bool = True) -> str:
+    """ "1–3, d or p": the menu's numbers (1 to N) as a range, then its letters; not `ranged`:
+    each key ("2 or 3")."""
+    numbers = [k for k in keys if k.isdigit()]
+    words = [k for k in keys if not k.isdigit()]
+    if len(numbers) > 1 and ranged:
+        words.insert(0, f"{numbers[0]}–{numbers[-1]}")
+    else:
+        words[:0] = numbers
+    if len(words) == 1:
+        return words[0]
+    return ", ".join(words[:-1]) + _w(lang)["or"] + words[-1]
+
+
+def choice_problem(
+    text: str, menu: Sequence[MenuItem], hand: Sequence[Tile], lang: str = "en"
+) -> str:
+    """What was wrong with a typed line that names no legal action, and what to type instead:
+    the menu's keys (and `b`), or a tile that can be played. `hand`: the player's tiles."""
+    w = _w(lang)
+    typed = text.strip()
+    plays = [(item.key, item.action) for item in menu if isinstance(item.action, Play)]
+    if not typed:
+        why = w["nothing"]
+    elif typed.isdigit() and len(typed) <= 6:
+        why = w["no_choice"].format(key=typed)
+    else:
+        why = w["not_a_choice"].format(text=typed[:24])
+        try:
+            tile: Tile | None = parse_tile(typed)
+        except InvalidRecord:
+            tile = None
+        if tile is not None:
+            fitting = [key for key, play in plays if play.tile is tile]
+            if len(fitting) > 1:  # a tile names one action only when it fits one way
+                return w["fits_several"].format(
+                    tile=tile.text, keys=_keys_text(fitting, lang, False)
+                )
+            if not fitting:
+                why = w["fits_nowhere" if tile in hand else "not_held"].format(tile=tile.text)
+    how = w["type"].format(keys=_keys_text([*(item.key for item in menu), BOARD_KEY], lang))
+    if plays:
+        how += w["or_tile"].format(tile=plays[0][1].tile.key)
+    return f"{why} {how}."
+
+
+def waiting_text(name: str, seconds: float, lang: str = "en") -> str:
+    """ "waiting for Bob (35 s)": whom the table waits for, and how long so far."""
+    return _w(lang)["waiting"].format(name=name, n=f"{seconds:.0f}")
 
 
 # -- the host's lobby ---------------------------------------------------------------------------

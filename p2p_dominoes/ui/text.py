@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Sequence
+from typing import Final
 
 import trio
 
@@ -20,7 +22,10 @@ from p2p_dominoes.session.events import (
 from p2p_dominoes.session.table import TableSession
 from p2p_dominoes.ui.narration import narrate
 from p2p_dominoes.ui.terminal import (
+    BOARD_KEY,
     action_menu,
+    board_sentence,
+    choice_problem,
     lobby_words,
     parse_choice,
     parse_lobby_answer,
@@ -28,9 +33,14 @@ from p2p_dominoes.ui.terminal import (
     render_request,
     render_seats,
     render_table,
+    waiting_text,
 )
 
 _PROGRESS = (HandStarted, OpenerChosen, HandEnded, MatchEnded, CheatingDetected)
+WAITING_REPEAT_S: Final = 30.0
+"""Not at a terminal (a log, a pipe), the waiting line for the same player at most this often."""
+CLEAR_LINE: Final = "\r\x1b[K"
+"""Back to the line's start and clear it: the waiting line is rewritten in place at a terminal."""
 
 
 class PlayerGone(Exception):
@@ -43,6 +53,10 @@ class TextUI:
     It is also the host's desk in the terminal (`net.admission.HostDesk`): it prints each
     request for a seat once, and reads the person's `y N` / `n N` / `remove N` in the lobby.
     Every line it prints is cleaned (`peer_text`, line by line), whatever its source.
+
+    "waiting for Bob (35 s)" is one line rewritten in place when standard output is a terminal
+    (`tty`, or `status`: where that line goes); elsewhere it is printed when the player waited
+    for changes, or every 30 s, so a log does not fill with it.
     """
 
     def __init__(
@@ -52,16 +66,27 @@ class TextUI:
         progress_only: bool = False,
         lines: trio.MemoryReceiveChannel[str] | None = None,
         out: Callable[[str], None] | None = None,
+        status: Callable[[str], None] | None = None,
     ) -> None:
         self.lang = lang
         self.progress_only = progress_only
         self._lines = lines
         self._raw_out = out or (lambda line: print(line, flush=True))
+        if status is None and out is None and sys.stdout.isatty():
+            status = _write_stdout
+        self._status = status
+        """Where the in-place waiting line goes (a terminal), or None: print it sparingly."""
+        self._status_shown = False
+        self._waited: tuple[str, float] | None = None
+        """Not at a terminal: whom the last waiting line named, and after how many seconds."""
         self._asked: set[int] = set()
         self._seats_shown = ""
         self._pending: tuple[int, ...] = ()
 
     def _out(self, text: str) -> None:
+        if self._status_shown and self._status is not None:
+            self._status(CLEAR_LINE)  # the waiting line gives way to what happened
+            self._status_shown = False
         self._raw_out("\n".join(peer_text(line, 4000) for line in text.split("\n")))
 
     def say(self, line: str) -> None:
@@ -121,8 +146,20 @@ class TextUI:
                 self._out(line)
 
     def waiting(self, name: str, seconds: float) -> None:
-        if not self.progress_only:
-            self._out(f"  waiting for {name} ({seconds:.0f} s)")
+        """Whom the table waits for: one line updated in place at a terminal; elsewhere a line
+        when that player changes (or a new wait begins), then at most every 30 s."""
+        if self.progress_only:
+            return
+        line = "  " + waiting_text(peer_text(name, 200), seconds, self.lang)
+        if self._status is not None:
+            self._status(CLEAR_LINE + line)
+            self._status_shown = True
+            return
+        last = self._waited
+        if last is not None and last[0] == name and last[1] <= seconds < last[1] + WAITING_REPEAT_S:
+            return  # the same wait, told less than 30 s ago
+        self._waited = (name, seconds)
+        self._out(line)
 
     async def choose(
         self, view: SeatView, names: Sequence[str], scores: Sequence[int], target: int
@@ -130,6 +167,7 @@ class TextUI:
         """Show the table and the menu; read lines until one names a legal action."""
         if self._lines is None:
             raise PlayerGone("this peer has no player input")
+        self._waited = None
         self._out("")
         self._out(render_table(view, names, scores, target, self.lang))
         menu = action_menu(view, self.lang)
@@ -139,7 +177,16 @@ class TextUI:
                 text = await self._lines.receive()
             except (trio.EndOfChannel, trio.ClosedResourceError):
                 raise PlayerGone("standard input closed while it was your turn") from None
+            if text.strip().lower() == BOARD_KEY:
+                self._out(board_sentence(view, self.lang))
+                continue
             action = parse_choice(text, menu)
             if action is not None:
                 return action
-            self._out("?")
+            self._out(choice_problem(text, menu, view.hand, self.lang))
+
+
+def _write_stdout(text: str) -> None:
+    """Write without a newline (the in-place waiting line) and flush."""
+    sys.stdout.write(text)
+    sys.stdout.flush()

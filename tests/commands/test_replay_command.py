@@ -144,6 +144,103 @@ def test_replay_json_reports_threes_for_luck_nets_and_the_settlement(tmp_path: P
     assert summary["scores"] == [18, 0] and summary["match"]["over"]
 
 
+def _fives_so_far(**rules: object) -> dict[str, object]:
+    """Fives at 10 : 3, four plays in: [2|3] led (5 at the ends, 1 point to seat 0), [3|5]
+    (7), [0|2] (5, 1 point to seat 0 or its partner), [5|5] across (10, 2 points)."""
+    hands = [
+        ["2|3", "0|0", "0|1", "0|4", "1|1"],
+        ["3|5", "6|6", "5|6", "4|6", "4|4"],
+        ["0|2", "1|2", "1|3", "1|4", "1|5"],
+        ["5|5", "1|6", "2|2", "2|4", "2|5"],
+    ]
+    if not rules:  # two players, six tiles each
+        hands = [hands[0] + hands[2][:1], hands[1] + hands[3][:1]]
+    seats = len(hands)
+    return {
+        "rules": {"base": "fives", "first_opener": "lottery", **rules},
+        "scores": [10, 3],
+        "opener": 0,
+        **_deal(hands),
+        "actions": [
+            {"seat": 0, "play": "2|3"},
+            {"seat": 1, "play": "3|5", "at": "2|3"},
+            {"seat": 2 % seats, "play": "0|2", "at": "2|3"},
+            {"seat": 3 % seats, "play": "5|5", "at": "3|5"},
+        ],
+    }
+
+
+def test_replay_json_of_an_unfinished_fives_hand_reports_the_points_so_far(
+    tmp_path: Path,
+) -> None:
+    """Fives writes each placement's points as it is made: an unfinished hand reports them,
+    and the scores with them, not zeros."""
+    path = tmp_path / "fives.json"
+    path.write_text(json.dumps(_fives_so_far()))
+    summary = json.loads(run("replay", str(path), "--json").stdout)
+    assert [a["points"] for a in summary["actions_scored"]] == [1, 1, 2]
+    result = summary["result"]
+    assert result["end"] == "unfinished" and result["winner"] is None
+    assert result["points"] == [2, 2] and result["move_points"] == [2, 2]
+    assert summary["scores"] == [12, 5] and not summary["match"]["over"]
+    assert summary["text"] == (
+        "The hand is unfinished; points this hand so far: seat 1 2, seat 2 2."
+    )
+    ru = json.loads(run("replay", str(path), "--json", "--lang", "ru").stdout)
+    assert ru["text"] == "Сдача не окончена; очки за партию на сейчас: место 1 2, место 2 2."
+    assert run("replay", str(path)).stdout.splitlines()[-1] == summary["text"]
+    pairs = tmp_path / "pairs.json"
+    four = {"teams": "opposite-pairs", "hand_sizes": [[4, 5]], "targets": [[4, 61]]}
+    pairs.write_text(json.dumps(_fives_so_far(**four)))
+    summary = json.loads(run("replay", str(pairs), "--json").stdout)
+    assert summary["result"]["points"] == [2, 2] and summary["scores"] == [12, 5]
+    assert summary["text"].endswith("so far: seat 1 & seat 3 2, seat 2 & seat 4 2.")
+
+
+def test_replay_json_of_an_unfinished_threes_for_luck_hand_reports_the_tallies_so_far(
+    tmp_path: Path,
+) -> None:
+    """The §4.3 example stopped before its last play: seat 0 has won 13, seat 1's lucky 10
+    cancelled its penalty of 10; nothing is settled, so the match scores stay as they were."""
+    record = {
+        "rules": {"base": "threes-luck", "first_opener": "lottery", "hand_sizes": [[2, 3]]},
+        "opener": 0,
+        "hands": [["2|2", "4|5", "1|2"], ["2|4", "0|5", "1|4"]],
+        "boneyard": ["1|1", "0|3", "2|5"]
+        + [
+            f"{a}|{b}"
+            for a in range(7)
+            for b in range(a, 7)
+            if f"{a}|{b}" not in {"2|2", "4|5", "1|2", "2|4", "0|5", "1|4", "1|1", "0|3", "2|5"}
+        ],
+        "actions": [
+            {"seat": 0, "play": "2|2"},
+            {"seat": 1, "play": "2|4", "at": "2|2", "side": "A"},
+            {"seat": 0, "play": "4|5", "at": "2|4"},
+            {"seat": 1, "draw": True},
+            {"seat": 1, "draw": True},
+            {"seat": 1, "draw": True},
+            {"seat": 1, "play": "2|5", "at": "4|5"},
+        ],
+    }
+    path = tmp_path / "luck.json"
+    path.write_text(json.dumps(record))
+    summary = json.loads(run("replay", str(path), "--json").stdout)
+    result = summary["result"]
+    assert result["end"] == "unfinished"
+    assert result["tallies"] == [[13, 0], [0, 0]] and result["points"] == [13, 0]
+    assert result["settlement"] == [] and summary["scores"] == [0, 0]
+    assert summary["text"] == (
+        "The hand is unfinished; nets so far (wins − penalties): "
+        "seat 1 +13 (13 − 0), seat 2 +0 (0 − 0)."
+    )
+    ru = json.loads(run("replay", str(path), "--json", "--lang", "ru").stdout)["text"]
+    assert ru == (
+        "Сдача не окончена; итог на сейчас (выигрыш − штраф): "
+        "место 1 +13 (13 − 0), место 2 +0 (0 − 0)."
+    )
+
+
 def test_a_bad_record_exits_2_with_one_line_and_no_traceback(tmp_path: Path) -> None:
     path = tmp_path / "hand.json"
     bad = dict(EXAMPLE, actions=[{"seat": 0, "play": "1|4"}, {"seat": 2, "draw": True}])

@@ -89,20 +89,45 @@ def test_check_a_playable_file_exits_0_and_lists_what_has_no_effect(tmp_path: Pa
 
 def test_check_a_conflict_exits_1_with_one_line_naming_the_switches(tmp_path: Path) -> None:
     path = rules_file(
-        tmp_path / "r.json", {"base": "house", "goal": "reach-wins", "fish_counts": False}
+        tmp_path / "r.json",
+        {"base": "house", "goal": "reach-wins", "hand_sizes": [[2, 7], [3, 7], [4, 8]]},
     )
     out = run("rules", "check", path)
     assert out.returncode == 1
     assert out.stdout.splitlines() == [
-        f"{path}: conflict K2 (fish_counts + drawing + hand_sizes): A blocked hand can be "
-        "redealt only when there is a boneyard, or the same hands would come back for ever "
-        "(with 4 players there is none).",
+        f"{path}: conflict V2 (hand_sizes): Not enough tiles: 8 each for 4 players exceed the "
+        "28 of the set.",
         f"{path}: conflict K8 (goal + hand_scoring): The goal contradicts what is recorded: "
         "whoever reaches the target first is the worst player here.",
     ]
     summary = json.loads(run("rules", "check", path, "--json").stdout)
     assert not summary["playable"]
-    assert [(c["code"], c["players"]) for c in summary["conflicts"]] == [("K2", [4]), ("K8", [])]
+    assert [(c["code"], c["players"]) for c in summary["conflicts"]] == [("V2", [4]), ("K8", [])]
+
+
+def test_check_says_a_reserve_has_no_effect_where_four_take_the_whole_set(tmp_path: Path) -> None:
+    """house with a reserve of one: playable; the reserve applies with 2 and 3 players and is
+    "no effect" with 4 (issue 24: it used to be refused as a conflict)."""
+    path = rules_file(tmp_path / "r.json", {"base": "house", "reserve": 1})
+    out = run("rules", "check", path)
+    assert out.returncode == 0, out.stdout
+    lines = out.stdout.splitlines()
+    assert lines[0] == f"{path}: playable"
+    [dead] = [line for line in lines if ", reserve, " in line]
+    assert dead.startswith("  no effect N1 (") and ", reserve, " in dead
+    assert dead.endswith(
+        "with 4 players: No boneyard: nothing to draw (with 4 players the whole set is dealt)."
+    )
+    ru = run("rules", "check", path, "--lang", "ru").stdout.splitlines()
+    assert ru[0] == f"{path}: можно играть"
+    assert any("при 4 игроках: Базара нет" in line and "reserve" in line for line in ru)
+    fish = rules_file(tmp_path / "f.json", {"base": "house", "fish_counts": False})
+    out = run("rules", "check", fish)
+    assert out.returncode == 0, out.stdout
+    assert (
+        "  no effect N21 (fish_counts): with 4 players: No boneyard, so a blocked hand counts "
+        "(with 4 players): it is redealt only where there is a boneyard."
+    ) in out.stdout.splitlines()
 
 
 def test_a_file_that_is_not_a_rules_object_is_exit_2_with_one_line(tmp_path: Path) -> None:

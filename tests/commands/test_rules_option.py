@@ -49,12 +49,10 @@ def test_bad_files_are_one_line(tmp_path: Path) -> None:
     path.write_text("{not json", encoding="utf-8")
     with pytest.raises(RulesOptionError, match="cannot read"):
         load_rules(str(path))
-    conflict = write(tmp_path, {"base": "block", "fish_counts": False})
+    conflict = write(tmp_path, {"base": "house", "layout": "cross", "doubles": "along"})
     with pytest.raises(RulesOptionError) as caught:
         load_rules(conflict)
-    assert "\n" not in str(caught.value) and "redealt only when there is a boneyard" in str(
-        caught.value
-    )
+    assert "\n" not in str(caught.value) and "with every double lengthwise" in str(caught.value)
 
 
 def test_a_file_is_passed_on_to_child_processes_as_an_absolute_path(

@@ -107,14 +107,16 @@ def test_house_notes_the_draw_switches_as_dead_with_four_players_only() -> None:
 def test_every_row_has_both_texts_and_a_unique_code() -> None:
     codes = [row.code for row in ROWS]
     assert len(codes) == len(set(codes))
-    for needed in [f"K{i}" for i in range(1, 18)] + [f"N{i}" for i in range(1, 18)]:
+    # K2 (a redealt block without a boneyard) became the no-effect row N21 (issue 24).
+    for needed in [f"K{i}" for i in range(1, 18) if i != 2] + [f"N{i}" for i in range(1, 22)]:
         assert needed in codes
+    assert "K2" not in codes
     assert [r.code for r in ROWS if r.kind == "conflict"][:4] == ["V1", "V2", "V3", "V4"]
 
 
 def test_a_rule_set_with_a_conflict_cannot_be_built() -> None:
-    with pytest.raises(InvalidRecord, match="^rules: A blocked hand can be redealt only"):
-        Rules.from_dict({"base": "house", "fish_counts": False})
+    with pytest.raises(InvalidRecord, match="^rules: The goal contradicts what is recorded"):
+        Rules.from_dict({"base": "house", "goal": "reach-wins"})
 
 
 def test_players_text_reads_as_a_sentence() -> None:
@@ -137,13 +139,49 @@ def test_v1_hand_sizes_out_of_order() -> None:
     )
 
 
-def test_v2_seven_each_for_four_with_the_draw_reserve_of_two() -> None:
-    finding = the("V2", check_rules(draft("draw", hand_sizes=[[2, 7], [3, 7], [4, 7]])))
-    assert finding.players == (4,) and finding.fields == ("hand_sizes", "reserve")
+def test_v2_eight_each_for_four() -> None:
+    finding = the("V2", check_rules(draft("house", hand_sizes=[[2, 7], [3, 7], [4, 8]])))
+    assert finding.players == (4,) and finding.fields == ("hand_sizes",)
     said(
         finding,
-        "Not enough tiles: 7 each for 4 players plus the reserve exceed the 28 of the set.",
-        "Столько костей в наборе нет: при 4 игроках по 7 и запас не помещаются в 28 костей.",
+        "Not enough tiles: 8 each for 4 players exceed the 28 of the set.",
+        "Столько костей в наборе нет: при 4 игроках по 8 не помещаются в 28 костей.",
+    )
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [
+        {"base": "house", "reserve": 1},
+        {"base": "draw", "hand_sizes": [[2, 7], [3, 7], [4, 7]]},  # the draw reserve of 2
+    ],
+)
+def test_a_reserve_where_the_whole_set_is_dealt_has_no_effect_there_and_is_no_conflict(
+    rules: dict[str, Any],
+) -> None:
+    """A set covers 2, 3 and 4 players: the reserve applies where the deal leaves a boneyard
+    and has no effect (a note, not a conflict, not greyed) where four take the whole set."""
+    found = check_rules(draft_of(rules))
+    assert conflicts(found) == []
+    note = the("N1", found)
+    assert note.players == (4,) and "reserve" in note.fields and not note.greyed
+    assert (
+        note.text["en"] == "No boneyard: nothing to draw (with 4 players the whole set is dealt)."
+    )
+    assert "reserve" not in greyed_fields(found, [2, 3, 4])
+    Rules.from_dict(rules)  # and it can be built, so played
+
+
+def test_a_reserve_on_block_is_greyed_and_not_a_conflict() -> None:
+    """Block has no boneyard at any count: the reserve has no effect anywhere (greyed), and is
+    not also named in a conflict (it used to be both)."""
+    found = check_rules(draft("block", reserve=1))
+    assert conflicts(found) == []
+    assert "reserve" in greyed_fields(found, [2, 3, 4])
+    said(
+        the("N1", found),
+        "No boneyard: nothing to draw (with 2, 3 and 4 players the rules have none).",
+        "Базара нет — прикупать нечего (при 2, 3 и 4 игроках базара нет по правилам).",
     )
 
 
@@ -178,16 +216,24 @@ def test_k1_partners_with_two_or_three_players() -> None:
     )
 
 
-def test_k2_redealing_a_block_when_four_take_the_whole_set() -> None:
-    finding = the("K2", check_rules(draft("house", fish_counts=False)))
-    assert finding.players == (4,) and finding.fields == ("fish_counts", "drawing", "hand_sizes")
+def test_n21_a_redealt_block_where_four_take_the_whole_set_is_no_effect_not_a_conflict() -> None:
+    """fish_counts off on house: blocks are redealt with 2 and 3 players (a boneyard), and count
+    with 4 (none); the set is playable."""
+    found = check_rules(draft("house", fish_counts=False))
+    assert conflicts(found) == []
+    finding = the("N21", found)
+    assert finding.players == (4,) and finding.fields == ("fish_counts",)
     said(
         finding,
-        "A blocked hand can be redealt only when there is a boneyard, or the same hands would "
-        "come back for ever (with 4 players there is none).",
-        "Пересдавать рыбу можно только при базаре, иначе те же руки возвращались бы бесконечно "
-        "(при 4 игроках базара нет).",
+        "No boneyard, so a blocked hand counts (with 4 players): it is redealt only where there "
+        "is a boneyard.",
+        "Базара нет, и рыба засчитывается (при 4 игроках): пересдают её, только когда есть базар.",
     )
+    assert "fish_counts" not in the("N1", found).fields  # N21 says why, once
+    assert the("N10", found).players == (2, 3)  # block scoring is live with four
+    assert "fish_counts" not in greyed_fields(found, [2, 3, 4])
+    block = check_rules(draft("block", fish_counts=False))
+    assert conflicts(block) == [] and the("N21", block).greyed
 
 
 def test_k3_a_cross_with_doubles_lengthwise() -> None:
@@ -322,6 +368,9 @@ def test_k13_extra_turn_and_draw_two_on_the_same_seven() -> None:
         "Лишний ход и прикуп двух не могут срабатывать на одну сумму 7.",
     )
     assert conflicts(check_rules(draft("house", extra_turn_sum=7, forced_draw_sum=8))) == []
+    assert finding.players == (2, 3)  # four take the whole set: no draw-two to clash with
+    block = check_rules(draft("block", extra_turn_sum=7, forced_draw_sum=7))
+    assert conflicts(block) == [] and "forced_draw_sum" in greyed_fields(block, [2, 3, 4])
 
 
 def test_k14_luck_scoring_without_its_settlement() -> None:
@@ -494,11 +543,11 @@ def test_n9_rounding_with_no_end_of_hand_amount() -> None:
 
 def test_n10_block_scoring_when_blocks_are_redealt() -> None:
     finding = the("N10", check_rules(draft("draw-until-play", fish_counts=False)))
-    assert finding.fields == ("block_scoring", "block_bonus")
+    assert finding.fields == ("block_scoring", "block_bonus") and finding.greyed
     said(
         finding,
-        "Blocked hands do not count: they are redealt.",
-        "Рыба не засчитывается — её пересдают.",
+        "Blocked hands do not count: they are redealt (with 2, 3 and 4 players).",
+        "Рыба не засчитывается — её пересдают (при 2, 3 и 4 игроках).",
     )
 
 
@@ -700,3 +749,9 @@ def test_a_set_is_refused_exactly_when_the_check_names_a_conflict(rules: dict[st
         assert bad and str(exc) == f"rules: {bad[0].text['en']}"
     else:
         assert not bad
+    # A switch that only matters with a boneyard is never refused for the lack of one: it is
+    # "no effect" where there is none, never also a conflict (issue 24).
+    grey = set(greyed_fields(found, counts))
+    for finding in bad:
+        assert not set(finding.fields) & grey & (DRAW_SWITCHES | {"drawing"}), finding
+        assert not {"reserve", "fish_counts"} & set(finding.fields), finding

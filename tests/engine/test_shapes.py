@@ -20,6 +20,7 @@ from p2p_dominoes.engine import (
     Pass,
     Play,
     Rules,
+    action_text,
     describe,
     parse_record,
     replay,
@@ -163,7 +164,7 @@ def trains_example() -> HandState:
     lay(state, 0, "1|6", "6|6", "T0")
     lay(state, 1, "3|4", "4|6", "low")
     state.apply(0, Pass())
-    assert "Trains: seat 0 — open to all; seat 1 — private; common — not started." in describe(
+    assert "Trains: seat 1 — open to all; seat 2 — private; common — not started." in describe(
         state.line
     )
     lay(state, 1, "1|5", "1|6", "low")
@@ -175,20 +176,38 @@ def test_trains_example_after_the_seventh_action() -> None:
     state = trains_example()
     assert len(state.history) == 7
     assert describe(state.line) == (
-        "Tiles: [6|6], [4|6], [1|6], [3|4], [1|5], [0|5]. Connections: [6|6] (train of seat 1) "
-        "– [4|6] (high end); [6|6] (train of seat 0) – [1|6] (high end); [4|6] (low end) – "
+        "Tiles: [6|6], [4|6], [1|6], [3|4], [1|5], [0|5]. Connections: [6|6] (train of seat 2) "
+        "– [4|6] (high end); [6|6] (train of seat 1) – [1|6] (high end); [4|6] (low end) – "
         "[3|4] (high end); [1|6] (low end) – [1|5] (low end); [1|5] (high end) – [0|5] (high "
-        "end). Trains: seat 0 — private; seat 1 — private; common — not started. Open places: "
+        "end). Trains: seat 1 — private; seat 2 — private; common — not started. Open places: "
         "[0|5] (low end, 0); [3|4] (low end, 3); [6|6] (common train, 6)."
     )
     assert describe(state.line, "ru") == (
-        "Кости: [6|6], [4|6], [1|6], [3|4], [1|5], [0|5]. Соединения: [6|6] (поезд места 1) "
-        "– [4|6] (конец с большим значением); [6|6] (поезд места 0) – [1|6] (конец с большим "
+        "Кости: [6|6], [4|6], [1|6], [3|4], [1|5], [0|5]. Соединения: [6|6] (поезд места 2) "
+        "– [4|6] (конец с большим значением); [6|6] (поезд места 1) – [1|6] (конец с большим "
         "значением); [4|6] (конец с меньшим значением) – [3|4] (конец с большим значением); "
         "[1|6] (конец с меньшим значением) – [1|5] (конец с меньшим значением); [1|5] (конец "
-        "с большим значением) – [0|5] (конец с большим значением). Поезда: место 0 — закрыт; "
-        "место 1 — закрыт; общий — не начат. Допустимые места продолжения: [0|5] (конец с "
+        "с большим значением) – [0|5] (конец с большим значением). Поезда: место 1 — закрыт; "
+        "место 2 — закрыт; общий — не начат. Допустимые места продолжения: [0|5] (конец с "
         "меньшим значением, 0); [3|4] (конец с меньшим значением, 3); [6|6] (общий поезд, 6)."
+    )
+
+
+def test_a_play_on_a_train_names_its_seat_counted_from_1_like_the_player() -> None:
+    """Seat index 2 feeding its own train reads "seat 3 … (train of seat 3)", never the record's
+    0-based index (the issue's `место 3 кладёт [0|1] к [1|1] (поезд места 2)`)."""
+    state = state_of(TRAINS_FIXED_HAND, [["1|1"], ["2|2"], ["0|1"]])
+    lay(state, 0, "1|1")
+    place = next(p for p in state.line.all_places if p.side.value == "T2")
+    play = Play(t("0|1"), place)
+    assert action_text(2, play) == "seat 3 plays [0|1] on [1|1] (train of seat 3)"
+    assert action_text(2, play, lang="ru") == "место 3 кладёт [0|1] к [1|1] (поезд места 3)"
+    assert action_text(2, play, names=["Ann", "Bob", "Cid"]) == (
+        "Cid plays [0|1] on [1|1] (train of seat 3)"
+    )
+    assert "Trains: seat 1 — private; seat 2 — private; seat 3 — private;" in describe(state.line)
+    assert "Поезда: место 1 — закрыт; место 2 — закрыт; место 3 — закрыт;" in describe(
+        state.line, "ru"
     )
 
 

@@ -64,10 +64,23 @@ E1_SIZES = [[2, 7], [3, 7], [4, 6]]
 E1_HANDS = ["0|0 3|3 3|4 3|5 3|6 4|4 4|5", "1|1 1|2 1|3 1|4 1|5 1|6 2|2"]
 
 
-def test_e1_a_redealt_block_needs_a_boneyard_at_every_player_count() -> None:
-    """«только при наличии базара»: house deals 4 × 7, the whole set (K2)."""
-    with pytest.raises(InvalidRecord, match="redealt only when there is a boneyard"):
-        house(fish_counts=False)
+def test_e1_a_block_is_redealt_only_at_the_player_counts_with_a_boneyard() -> None:
+    """«только при наличии базара»: house deals 4 × 7, the whole set. The set is not refused
+    for that (it covers 2 and 3 players too): with four the block counts (N21), with two or
+    three it is redealt."""
+    rules = house(fish_counts=False)
+    four = score_hand(rules, HandEnd.BLOCK, (3, 8, 10, 12))
+    assert four.end is HandEnd.BLOCK and four.points == (0, 8, 10, 12)  # the losers record
+    for pips in ((3, 8), (3, 8, 10)):
+        assert score_hand(rules, HandEnd.BLOCK, pips).end is HandEnd.VOID
+    # A reserve that eats the whole boneyard leaves nothing to draw: the block counts there too.
+    kept = house(fish_counts=False, hand_sizes=[[2, 7], [3, 7]], targets=[[2, 101], [3, 101]])
+    assert score_hand(kept, HandEnd.BLOCK, (3, 8, 10)).end is HandEnd.VOID
+    eaten = house(
+        fish_counts=False, reserve=7, hand_sizes=[[2, 7], [3, 7]], targets=[[2, 101], [3, 101]]
+    )
+    assert score_hand(eaten, HandEnd.BLOCK, (3, 8, 10)).end is HandEnd.BLOCK
+    assert score_hand(eaten, HandEnd.BLOCK, (3, 8)).end is HandEnd.VOID  # 14 left, 7 drawable
 
 
 def test_e1_off_a_block_is_void_scores_nothing_and_the_match_does_not_count_it() -> None:

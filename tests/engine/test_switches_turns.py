@@ -532,6 +532,45 @@ def test_w2_reserve_one_the_last_tile_is_never_taken() -> None:
     assert state.legal_actions() == [PASS]
 
 
+def test_w2_reserve_one_on_house_keeps_a_reserve_with_two_players() -> None:
+    """house with `reserve: 1` (no longer refused for the four-player deal): two players deal
+    7 each and leave 14; seat 1, holding no blank, draws 13 and the last tile stays."""
+    rules = house(reserve=1)
+    state = deal(rules, ["0|0 0|1 0|2 0|3 0|4 0|5 0|6", "1|1 1|2 1|3 1|4 1|5 1|6 2|2"])
+    state.apply(0, play("0|0"))
+    for _ in range(13):
+        state.apply(1, DRAW)
+    assert state.boneyard_size == 1 and state.drawable == 0
+    with pytest.raises(IllegalAction, match="holds 1 tiles, and the last 1 are never drawn"):
+        state.apply(1, DRAW)
+    assert state.legal_actions() == [PASS]
+
+
+def test_w2_reserve_one_on_house_with_four_players_plays_normally() -> None:
+    """Four take the whole set: no boneyard, so no reserve; a stuck seat passes, and nothing
+    speaks of a reserve the table does not have."""
+    rules = house(reserve=1)
+    state = deal(
+        rules,
+        [
+            "0|0 0|1 0|2 0|3 0|4 0|5 0|6",
+            "1|1 1|2 1|3 1|4 1|5 1|6 2|2",
+            "2|3 2|4 2|5 2|6 3|3 3|4 3|5",
+            "3|6 4|4 4|5 4|6 5|5 5|6 6|6",
+        ],
+    )
+    assert state.boneyard_size == 0
+    state.apply(0, play("0|0"))
+    assert state.legal_actions() == [PASS] and state.drawable == 0
+    with pytest.raises(IllegalAction, match="the boneyard is empty"):
+        state.apply(1, DRAW)
+    for seat in (1, 2, 3):
+        state.apply(seat, PASS)
+    state.apply(0, play("0|1", "0|0", "A"))
+    state.apply(1, play("1|1", "0|1", "high"))
+    assert state.result is None and state.turn == 2
+
+
 def test_w3_any_time_a_seat_may_draw_while_holding_a_playable_tile() -> None:
     state = deal(house(drawing="any-time"), W_HANDS, boneyard="0|2 0|3 2|3")
     state.apply(0, play("0|0"))

@@ -42,6 +42,7 @@ def test_a_human_seat_plays_a_hand_through_the_terminal_menu(tmp_path: Path) -> 
         dimensions=(60, 200),
     )
     turns = 0
+    described = False
     try:
         while True:
             index = child.expect(
@@ -51,11 +52,21 @@ def test_a_human_seat_plays_a_hand_through_the_terminal_menu(tmp_path: Path) -> 
                 turns += 1
                 screen = child.before
                 assert "Your tiles:" in screen and "Boneyard:" in screen
+                # The board is a compact line of tiles; the sentence is one key away.
+                assert re.search(r"^Line: (\(empty|(\[\d\|\d\])+\r?$)", screen, re.MULTILINE), (
+                    screen
+                )
+                assert "Connections:" not in screen and "b) the board in words" in screen
                 keys = re.findall(r"^\s+([0-9]+|d|p)\) ", screen, flags=re.MULTILINE)
                 assert keys, screen
-                child.sendline("x")  # a wrong key is refused and asked again
-                child.expect(r"\?")
+                child.sendline("x")  # a wrong key is refused, saying what to type
+                child.expect(re.escape("“x” is not a choice. Type "))
                 child.expect("Choose: ")
+                if not described and "Line: [" in screen:  # `b` says the board in words
+                    described = True
+                    child.sendline("b")
+                    child.expect(r"Tiles: [^\n]*Open places: ")
+                    child.expect("Choose: ")
                 child.sendline(keys[0])
             elif index == 1:
                 final_hash = child.match.group(1)
@@ -66,7 +77,7 @@ def test_a_human_seat_plays_a_hand_through_the_terminal_menu(tmp_path: Path) -> 
     finally:
         child.close()
     assert child.exitstatus == 0
-    assert turns >= 1
+    assert turns >= 1 and described
     report = verify_transcript(record.read_bytes())
     assert report.ok and report.hands == 1
     assert report.head.hex() == final_hash

@@ -70,35 +70,68 @@ def answer(reply: Reply) -> dict[str, Any]:
 
 async def test_a_conflict_is_named_on_both_switches_in_both_languages(tmp_path: Path) -> None:
     async with rules_server(tmp_path) as (port, login):
-        reply = await off_loop(
-            lambda: ask(
-                port, login, "/rules/api/check", {"rules": {"base": "block", "fish_counts": False}}
-            )
-        )
+        clash = {"base": "house", "layout": "cross", "doubles": "along"}
+        reply = await off_loop(lambda: ask(port, login, "/rules/api/check", {"rules": clash}))
         assert reply.status == 200
         result = answer(reply)
         assert result["playable"] is False
         [conflict] = [f for f in result["findings"] if f["kind"] == "conflict"]
-        assert conflict["code"] == "K2"
-        assert {"fish_counts", "drawing"} <= set(conflict["fields"])
-        assert "boneyard" in conflict["text"]["en"] and "базар" in conflict["text"]["ru"]
-        assert result["draft"]["fish_counts"] is False and result["draft"]["drawing"] == "never"
-        assert result["current"]["boneyard"] == {"ru": "нет", "en": "no"}
-        assert result["current"]["buy_anyway"]["ru"] == "базара нет"
-        # A boneyard: but four players still take the whole set, so four cannot play it.
-        drawing = {**result["draft"], "drawing": "when-stuck"}
+        assert conflict["code"] == "K3" and conflict["fields"] == ["layout", "doubles"]
+        assert "crosswise" in conflict["text"]["en"] and "поперёк" in conflict["text"]["ru"]
+        assert result["draft"]["layout"] == "cross" and result["draft"]["doubles"] == "along"
+        # A conflict at one player count only: eight each do not fit four players.
+        eight = {**result["draft"], "doubles": "across", "hand_sizes": [[2, 7], [3, 7], [4, 8]]}
         four = answer(
-            await off_loop(lambda: ask(port, login, "/rules/api/check", {"rules": drawing}))
+            await off_loop(lambda: ask(port, login, "/rules/api/check", {"rules": eight}))
         )
         [conflict] = [f for f in four["findings"] if f["kind"] == "conflict"]
-        assert conflict["players"] == [4] and "with 4 players" in conflict["text"]["en"]
+        assert conflict["players"] == [4] and "for 4 players" in conflict["text"]["en"]
         # Fixed: two or three players only.
-        fixed = {**drawing, "hand_sizes": [[2, 7], [3, 7]], "targets": [[2, 100], [3, 61]]}
+        fixed = {**eight, "hand_sizes": [[2, 7], [3, 7]], "targets": [[2, 101], [3, 101]]}
         again = answer(
             await off_loop(lambda: ask(port, login, "/rules/api/check", {"rules": fixed}))
         )
         assert again["playable"] is True
         assert not [f for f in again["findings"] if f["kind"] == "conflict"]
+
+
+async def test_switches_that_need_a_boneyard_are_no_effect_where_there_is_none(
+    tmp_path: Path,
+) -> None:
+    """house deals the whole set to four: `reserve: 1` and `fish_counts: false` apply with two
+    and three players and are a "no effect" note with four, never a conflict; on block (no
+    boneyard at all) the reserve is greyed, and not also a conflict (issue 24)."""
+    async with rules_server(tmp_path) as (port, login):
+
+        async def check(rules: dict[str, Any]) -> dict[str, Any]:
+            reply = await off_loop(lambda: ask(port, login, "/rules/api/check", {"rules": rules}))
+            assert reply.status == 200, reply.body
+            return answer(reply)
+
+        for switch, code in (({"reserve": 1}, "N1"), ({"fish_counts": False}, "N21")):
+            result = await check({"base": "house", **switch})
+            assert result["playable"] is True, result["findings"]
+            assert not [f for f in result["findings"] if f["kind"] == "conflict"]
+            [name] = switch
+            [note] = [f for f in result["findings"] if name in f["fields"]]
+            assert note["code"] == code and note["kind"] == "inert"
+            assert note["players"] == [4] and note["greyed"] is False
+            assert "with 4 players" in note["text"]["en"] and "при 4 игроках" in note["text"]["ru"]
+        block = await check({"base": "block", "reserve": 1})
+        assert block["playable"] is True
+        assert not [f for f in block["findings"] if f["kind"] == "conflict"]
+        [grey] = [f for f in block["findings"] if "reserve" in f["fields"]]
+        assert grey["greyed"] is True and grey["code"] == "N1"
+        saved = await off_loop(
+            lambda: ask(
+                port,
+                login,
+                "/rules/api/save",
+                {"name": "kept", "rules": {"base": "house", "reserve": 1}},
+            )
+        )
+        assert saved.status == 200, saved.body
+        assert load_rule_set(tmp_path, "kept").reserve == 1
 
 
 async def test_a_switch_with_no_effect_comes_greyed_with_its_reason(tmp_path: Path) -> None:
@@ -114,7 +147,7 @@ async def test_a_switch_with_no_effect_comes_greyed_with_its_reason(tmp_path: Pa
 
 async def test_a_set_is_saved_only_without_a_conflict_and_then_offered(tmp_path: Path) -> None:
     async with rules_server(tmp_path) as (port, login):
-        bad = {"base": "block", "fish_counts": False}
+        bad = {"base": "house", "goal": "reach-wins"}
         refused = await off_loop(
             lambda: ask(port, login, "/rules/api/save", {"name": "endless", "rules": bad})
         )
@@ -122,7 +155,7 @@ async def test_a_set_is_saved_only_without_a_conflict_and_then_offered(tmp_path:
         problem = answer(refused)
         assert problem["problem"]["code"] == "conflict"
         assert "не сохранится" in problem["problem"]["text"]["ru"]
-        assert [f["code"] for f in problem["findings"] if f["kind"] == "conflict"] == ["K2"]
+        assert [f["code"] for f in problem["findings"] if f["kind"] == "conflict"] == ["K8"]
         assert list_rule_sets(tmp_path) == []
 
         good = {"base": "block", "targets": [[2, 30], [3, 30], [4, 30]]}

@@ -4,7 +4,7 @@ open place (a target) or its closed end, and for trains each train's owner and m
 from p2p_dominoes.engine import Place, Side, parse_tile
 from p2p_dominoes.engine.board import Board
 from p2p_dominoes.engine.rules import Layout
-from p2p_dominoes.ui.web.board_shape import shape_ends, shape_json
+from p2p_dominoes.ui.board_shape import shape_ends, shape_json
 from p2p_dominoes.ui.web.snapshot import play_ends
 
 

@@ -202,3 +202,54 @@ def test_a_game_that_scores_during_play_shows_the_ends_total_and_the_hands_point
             break
     shown = table_snapshot(plain.sessions[0], ["a", "b"], fingerprints, TableProgress(), "en")
     assert shown["end_total"] is None and shown["hand_points"] is None and shown["luck"] is None
+
+
+def test_trains_on_the_page_name_their_seats_counted_from_1() -> None:
+    """The places' labels and the board sentence say "train of seat 1" for seat index 0, as the
+    page's own train labels do; the rays keep their wire names ("T0")."""
+    from p2p_dominoes.engine import PRESETS
+
+    table = _started(
+        LocalTable.create(PRESETS["trains"], ["a", "b"], [random_bot, random_bot], max_hands=1)
+    )
+    session = table.sessions[0]
+    while table.step():
+        hand = session.hand
+        if hand is not None and hand.public is not None and hand.public.line.tiles:
+            break
+    fingerprints = [k.fingerprint for k in session.transcript.keys]
+    english = table_snapshot(session, ["a", "b"], fingerprints, TableProgress(), "en")
+    russian = table_snapshot(session, ["a", "b"], fingerprints, TableProgress(), "ru")
+    labels = {end["end"]: end["label"] for end in english["ends"]}
+    assert "(train of seat 1, " in labels["T0"] and "(train of seat 2, " in labels["T1"], labels
+    assert "(поезд места 1, " in {e["end"]: e["label"] for e in russian["ends"]}["T0"]
+    assert "Trains: seat 1 — " in english["description"]
+    assert "; seat 2 — " in english["description"]
+    assert "Поезда: место 1 — " in russian["description"]
+    assert "seat 0" not in english["description"] and "место 0" not in russian["description"]
+
+
+def test_with_no_boneyard_the_page_speaks_of_no_reserve() -> None:
+    """house with a reserve of one, four players: the whole set is dealt, so there is no
+    reserve to speak of; a stuck player is told the boneyard is empty."""
+    from p2p_dominoes.engine import Rules
+
+    rules = Rules.from_dict({"base": "house", "reserve": 1})
+    state = deal(
+        rules,
+        [
+            "0|0 0|1 0|2 0|3 0|4 0|5 0|6",
+            "1|1 1|2 1|3 1|4 1|5 1|6 2|2",
+            "2|3 2|4 2|5 2|6 3|3 3|4 3|5",
+            "3|6 4|4 4|5 4|6 5|5 5|6 6|6",
+        ],
+    )
+    state.apply(0, play("0|0"))
+    view = HandView(state, 1)
+    assert view.can_pass() and not view.can_draw()
+    assert draw_and_pass(view, "en")["draw_reason"] == "The boneyard is empty."
+    assert draw_and_pass(view, "ru")["draw_reason"] == "Базар пуст."
+    from p2p_dominoes.ui.terminal import render_table
+
+    text = render_table(view, ["a", "b", "c", "d"], [0, 0, 0, 0], 101)
+    assert "Boneyard: 0 tiles (0 never drawn)" in text

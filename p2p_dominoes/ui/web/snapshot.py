@@ -21,7 +21,6 @@ from p2p_dominoes.engine import (
     Place,
     Play,
     SeatView,
-    Side,
     TurnNote,
     describe,
     goal_text,
@@ -41,7 +40,7 @@ from p2p_dominoes.net.presence import Presence
 from p2p_dominoes.session.events import Blame
 from p2p_dominoes.session.table import Phase, TableSession
 from p2p_dominoes.session.table_code import TableCode
-from p2p_dominoes.ui.web.board_shape import shape_ends, shape_json
+from p2p_dominoes.ui.board_shape import chain, oriented, shape_ends, shape_json
 from p2p_dominoes.ui.web.kozel_sheet import SheetRow, sheet_json
 
 _REASONS = {
@@ -110,51 +109,12 @@ def _reason(key: str, lang: str, **values: object) -> str:
     return _REASONS["ru" if lang == "ru" else "en"][key].format(**values)
 
 
-def chain(line: Line) -> tuple[list[dict[str, Any]], dict[str, Place | None]]:
-    """The line from its left end to its right end, each tile with the values facing left and
-    right, and which open place is at which end."""
-    tiles: list[dict[str, Any]] = []
-    ends: dict[str, Place | None] = {"left": None, "right": None}
-    if not line.tiles:
-        return tiles, ends
-    first = line.tiles[0]
-    tiles.append(_oriented(first, first.low, first.high))
-    if first.is_double:
-        ends = {"left": Place.of(first, Side.B), "right": Place.of(first, Side.A)}
-    else:
-        ends = {"left": Place.of(first, Side.LOW), "right": Place.of(first, Side.HIGH)}
-    for connection in line.connections:
-        joined = Place.of(connection.table_tile, connection.table_side)
-        tile = connection.new_tile
-        value = joined.value
-        free = tile.other_half(value) if not tile.is_double else value
-        side = (
-            Side.B
-            if tile.is_double
-            else (Side.LOW if connection.new_side is Side.HIGH else Side.HIGH)
-        )
-        if ends["right"] is joined:
-            tiles.append(_oriented(tile, value, free))
-            ends["right"] = Place.of(tile, side)
-        else:
-            tiles.insert(0, _oriented(tile, free, value))
-            ends["left"] = Place.of(tile, side)
-    return tiles, ends
-
-
 def play_ends(line: Line) -> dict[str, Place | None]:
     """The open places a page command may name, by end: a line's "left"/"right", a shape's
     rays ("A"–"D", "T0"–"T3", "TC", …)."""
     if isinstance(line, Board):
         return shape_ends(line)
     return chain(line)[1]
-
-
-def _oriented(tile: object, left: int, right: int) -> dict[str, Any]:
-    from p2p_dominoes.engine import Tile
-
-    assert isinstance(tile, Tile)
-    return {"tile": tile.key, "left": left, "right": right, "double": tile.is_double}
 
 
 def _along(tiles: list[dict[str, Any]], line: Line) -> list[dict[str, Any]]:
@@ -272,9 +232,9 @@ def draw_and_pass(view: SeatView, lang: str) -> dict[str, Any]:
         if not can_draw:
             if rules.drawing is Drawing.NEVER:
                 draw_reason = _reason("no_drawing", lang)
-            elif view.boneyard_size <= rules.reserve:
-                why = "reserve" if rules.reserve else "empty"
-                draw_reason = _reason(why, lang, r=rules.reserve)
+            elif view.boneyard_size <= rules.reserve:  # the reserve is at most what is left
+                why = "reserve" if view.boneyard_size else "empty"
+                draw_reason = _reason(why, lang, r=view.boneyard_size)
             else:
                 draw_reason = _reason("stuck_only", lang)
         if not can_pass:
@@ -421,7 +381,7 @@ def table_snapshot(
         return data
     board = public.line
     if isinstance(board, Board):  # a cross, a telephone, trains: rays (line games unchanged)
-        tiles = [_oriented(t, t.low, t.high) for t in board.tiles]
+        tiles = [oriented(t, t.low, t.high) for t in board.tiles]
         ends = shape_ends(board)
         data["shape"] = board.layout.value
         data["board"] = shape_json(board)

@@ -1,5 +1,6 @@
-"""House rules in the browser: build a set, meet a conflict (named, Save refused), fix it, save
-it, create a table with it and play a hand against a bot."""
+"""House rules in the browser: build a set, see switches that need a boneyard greyed on a game
+without one, meet a conflict (named, Save refused), fix it, save it, create a table with it and
+play a hand against a bot."""
 
 from __future__ import annotations
 
@@ -9,8 +10,15 @@ from collections.abc import Callable
 
 from playwright.sync_api import Page, expect
 
+from p2p_dominoes.ui.rules_form import CONTROLS
 from tests.ui.browser.conftest import Peer, screenshot
 from tests.ui.browser.test_play_in_the_browser import take_turn
+
+
+def choice(key: str, **sets: object) -> str:
+    """The option value of the editor's `key` control whose choice sets `sets`."""
+    control = next(c for c in CONTROLS if c.key == key)
+    return str(next(i for i, c in enumerate(control.choices) if dict(c.sets) == sets))
 
 
 def test_a_house_rule_set_is_built_checked_saved_and_played(
@@ -22,21 +30,38 @@ def test_a_house_rule_set_is_built_checked_saved_and_played(
     page.click("#house-rules")
     expect(page.locator("body")).to_have_attribute("data-ready", "1")
 
-    # Start from the block game (no boneyard), and say a blocked hand is redealt.
+    # Start from the block game (no boneyard).
     page.select_option("#start-from", "block")
     expect(page.locator("#status")).to_contain_text('Opened "block"')
     # «Можно ли покупать, когда ход и так есть» has no choice for "no boneyard": it says so.
     expect(page.locator('#in-buy_anyway option[value="other"]')).to_have_text("other: no boneyard")
     page.fill("#set-name", "quick-block")
+    # Switches that need a boneyard have no effect here: greyed, never refused (issue 24).
     page.uncheck("#in-fish_counts")
+    page.select_option("#in-reserve", choice("reserve", reserve=1))
+    for control in ("fish_counts", "reserve"):
+        expect(page.locator(f"#ctl-{control}")).to_have_class("control inert")
+        expect(page.locator(f"#why-{control}")).not_to_contain_text("Conflict:")
+    expect(page.locator("#why-fish_counts")).to_have_text(
+        "No effect here: No boneyard, so a blocked hand counts (with 2, 3 and 4 players): it is "
+        "redealt only where there is a boneyard."
+    )
+    expect(page.locator("#conflicts")).to_be_hidden()
+    expect(page.locator("#save-set")).to_be_enabled()
+    page.check("#in-fish_counts")
+    page.select_option("#in-reserve", choice("reserve", reserve=0))
+
+    # A cross grows from a double laid across: with every double along it is a conflict.
+    page.select_option("#in-layout", choice("layout", layout="cross"))
+    page.select_option("#in-doubles", choice("doubles", doubles="along"))
     conflicts = page.locator("#conflict-list li")
     expect(conflicts).to_have_count(1)
-    expect(conflicts.first).to_contain_text("redealt only when there is a boneyard")
+    expect(conflicts.first).to_contain_text("with every double lengthwise there is no centre")
     # Both switches are marked, and say why; Save is refused.
-    for control in ("fish_counts", "boneyard"):
+    for control in ("layout", "doubles"):
         expect(page.locator(f"#ctl-{control}")).to_have_class("control conflict")
         expect(page.locator(f"#why-{control}")).to_contain_text("Conflict:")
-    expect(page.locator("#in-fish_counts")).to_have_attribute("aria-invalid", "true")
+    expect(page.locator("#in-doubles")).to_have_attribute("aria-invalid", "true")
     expect(page.locator("#save-set")).to_be_disabled()
     expect(page.locator("#save-why")).to_contain_text("until the conflict above is resolved")
     screenshot(page, "house-rules-conflict")
@@ -52,8 +77,9 @@ def test_a_house_rule_set_is_built_checked_saved_and_played(
     draw_limit.focus()
     expect(page.locator("#why-draw_limit")).to_be_visible()
 
-    # Fixed: blocked hands count again. A short match: 30 points for two players.
-    page.check("#in-fish_counts")
+    # Fixed: a line again, doubles across. A short match: 30 points for two players.
+    page.select_option("#in-layout", choice("layout", layout="line"))
+    page.select_option("#in-doubles", choice("doubles", doubles="across"))
     expect(page.locator("#conflicts")).to_be_hidden()
     page.fill("#target-2", "30")
     page.locator("#target-2").dispatch_event("change")

@@ -1,16 +1,53 @@
-"""The board of a cross, a telephone or trains as the page draws it (pure): the root tile, and
-each ray (or train) from the root outwards with its open place, whether it is closed, and for
-trains its owner and marker. A line game has no such part: its snapshot stays as it was.
+"""The board as the page and the terminal draw it (pure): a line from its left end to its right
+end; and for a cross, a telephone or trains the root tile and each ray (or train) from the root
+outwards with its open place, whether it is closed, and for trains its owner and marker.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from p2p_dominoes.engine import Line, Place, Tile
+from p2p_dominoes.engine import Line, Place, Side, Tile
 from p2p_dominoes.engine.board import COMMON, Board, RayKey
 
 _RAY_ORDER = ("A", "B", "C", "D", "L0", "L1")
+
+
+def chain(line: Line) -> tuple[list[dict[str, Any]], dict[str, Place | None]]:
+    """The line from its left end to its right end, each tile with the values facing left and
+    right, and which open place is at which end."""
+    tiles: list[dict[str, Any]] = []
+    ends: dict[str, Place | None] = {"left": None, "right": None}
+    if not line.tiles:
+        return tiles, ends
+    first = line.tiles[0]
+    tiles.append(oriented(first, first.low, first.high))
+    if first.is_double:
+        ends = {"left": Place.of(first, Side.B), "right": Place.of(first, Side.A)}
+    else:
+        ends = {"left": Place.of(first, Side.LOW), "right": Place.of(first, Side.HIGH)}
+    for connection in line.connections:
+        joined = Place.of(connection.table_tile, connection.table_side)
+        tile = connection.new_tile
+        value = joined.value
+        free = tile.other_half(value) if not tile.is_double else value
+        side = (
+            Side.B
+            if tile.is_double
+            else (Side.LOW if connection.new_side is Side.HIGH else Side.HIGH)
+        )
+        if ends["right"] is joined:
+            tiles.append(oriented(tile, value, free))
+            ends["right"] = Place.of(tile, side)
+        else:
+            tiles.insert(0, oriented(tile, free, value))
+            ends["left"] = Place.of(tile, side)
+    return tiles, ends
+
+
+def oriented(tile: Tile, left: int, right: int) -> dict[str, Any]:
+    """A tile as the page draws it: its key, the value facing left and right, a double."""
+    return {"tile": tile.key, "left": left, "right": right, "double": tile.is_double}
 
 
 def ray_name(key: RayKey) -> str:

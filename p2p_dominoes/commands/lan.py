@@ -545,6 +545,8 @@ def run_join(args: argparse.Namespace) -> int:
         else:
             found = await find_table(args.table, interface=args.interface, timeout=10.0)
             target = dataclasses.replace(found, patience=args.dial_timeout, seat=args.seat)
+            if target.note:
+                print(target.note, flush=True)
             if target.expect == options.identity.public.fingerprint:
                 raise PeerFailure(_OWN_TABLE)
         return await _with_input(options, lambda: join_table(options, target))

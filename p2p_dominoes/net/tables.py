@@ -43,7 +43,6 @@ from p2p_dominoes.net.discovery import (
     DiscoveryError,
     TableAd,
     TableInfo,
-    browse_tables,
     open_discovery,
 )
 from p2p_dominoes.net.errors import ConnectionClosed, HandshakeError, IdentityMismatch, NetError
@@ -822,24 +821,36 @@ class Target:
     patience: float = DIAL_PATIENCE
     seat: int | None = None
     """The seat to ask the host for (0-based; None: any free seat)."""
+    note: str = ""
+    """What the user should know about how the table was chosen (several had its name)."""
 
 
 async def find_table(name: str | None, *, interface: str | None, timeout: float) -> Target:
     """Browse the LAN for a table by name, table id or host fingerprint (or the only one) and
     return how to reach its host (pinned to the key that signed the ad).
 
-    Every verified ad is searched, not only the listed ones, so a flood of fake tables cannot
-    push the wanted one out of reach; a name that several tables carry must be made precise.
+    One browser looks for the whole ``timeout`` (first answer after at most 3 s, then at each
+    change), so a table seen before a flood of namesakes is known as such. Every kept ad is
+    searched, not only the listed ones, so a flood of fake tables cannot push the wanted one
+    out of reach; a name that several tables carry must be made precise, unless one of them was
+    believed well before the others came (that one is taken, and ``Target.note`` says so).
     """
-    tables: list[TableAd] = []
-    deadline = trio.current_time() + timeout
-    while trio.current_time() < deadline:
-        tables = await browse_tables(min(3.0, timeout), interface=interface, limit=None)
-        chosen = _choose(tables, name)
-        if isinstance(chosen, TableAd):
-            return Target(chosen.addresses, chosen.port, chosen.info.fingerprint)
-        if chosen:
-            raise PeerFailure(chosen)
+    async with open_discovery(interface=interface) as disco:
+        start = trio.current_time()
+        deadline = start + timeout
+        await trio.sleep_until(start + min(3.0, timeout))
+        while True:
+            tables = disco.tables(limit=None)
+            chosen = _choose(tables, name, disco.seen_before_the_rest)
+            if isinstance(chosen, tuple):
+                table, note = chosen
+                return Target(table.addresses, table.port, table.info.fingerprint, note=note)
+            if chosen:
+                raise PeerFailure(chosen)
+            if trio.current_time() >= deadline:
+                break
+            with trio.move_on_at(deadline):
+                await disco.wait_for_change()
     if not tables:
         raise PeerFailure(
             "no table found on the local network (same Wi-Fi? guest networks and AP isolation "
@@ -860,15 +871,26 @@ def _listing(tables: list[TableAd], limit: int = 8) -> str:
     return ", ".join(shown[:limit]) + (f" and {more} more" if more > 0 else "")
 
 
-def _choose(tables: list[TableAd], name: str | None) -> TableAd | str | None:
-    """The one table in the lobby that ``name`` means; an error line when several match.
+def _first_seen(tables: list[TableAd]) -> TableAd | None:
+    """No table is known to have come before the others (the default for :func:`_choose`)."""
+    return None
+
+
+def _choose(
+    tables: list[TableAd],
+    name: str | None,
+    seen_first: Callable[[list[TableAd]], TableAd | None] = _first_seen,
+) -> tuple[TableAd, str] | str | None:
+    """The one table in the lobby that ``name`` means, with a note for the user (empty when
+    there is nothing to say); an error line when several match. None when nothing matches yet.
 
     ``name`` is a table name (any case), or the start of a table id (hex) or of the host's
-    fingerprint (as shown by ``tables``, dashes optional). None when nothing matches yet.
+    fingerprint (as shown by ``tables``, dashes optional). Of several tables with that name,
+    the one ``seen_first`` picks (believed, and seen well before its namesakes) is taken.
     """
     lobby = [t for t in tables if t.info.phase == "lobby"]
     if name is None:
-        return lobby[0] if len(lobby) == 1 else None
+        return (lobby[0], "") if len(lobby) == 1 else None
     wanted = name.strip().casefold()
     if not wanted:
         return None
@@ -882,11 +904,20 @@ def _choose(tables: list[TableAd], name: str | None) -> TableAd | str | None:
     ]
     found = by_name or by_id
     if len(found) == 1:
-        return found[0]
+        return found[0], ""
     if len(found) > 1:
+        first = seen_first(found) if by_name else None
+        others = [t for t in found if t is not first]
+        if first is not None:
+            return first, (
+                f"{len(found)} tables are called {peer_text(name, 64)!r}; joining the one seen "
+                f"first, hosted by {first.info.short_fingerprint}. The others came later: "
+                f"{_listing(others)}. To pick one: p2p-dominoes join FINGERPRINT"
+            )
         return (
             f"several tables match {peer_text(name, 64)!r}: {_listing(found)}; "
-            "name one by its table id or its host's fingerprint (see `p2p-dominoes tables`)"
+            "pick one by its host's fingerprint: p2p-dominoes join FINGERPRINT "
+            "(or its table id; see `p2p-dominoes tables`)"
         )
     return None
 

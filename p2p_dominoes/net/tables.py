@@ -14,6 +14,7 @@ import logging
 import secrets
 import subprocess
 import sys
+from collections import Counter
 from collections.abc import Callable, Collection, Mapping, Sequence
 from contextlib import AsyncExitStack, suppress
 from dataclasses import dataclass
@@ -906,6 +907,8 @@ def _choose(
     if len(found) == 1:
         return found[0], ""
     if len(found) > 1:
+        crowd = Counter(t.source for t in found)  # a lone table at its address is listed first
+        found.sort(key=lambda t: crowd[t.source])
         first = seen_first(found) if by_name else None
         others = [t for t in found if t is not first]
         if first is not None:
@@ -915,7 +918,7 @@ def _choose(
                 f"{_listing(others)}. To pick one: p2p-dominoes join FINGERPRINT"
             )
         return (
-            f"several tables match {peer_text(name, 64)!r}: {_listing(found)}; "
+            f"several tables match {peer_text(name, 64)!r}: {_listing(found, 12)}; "
             "pick one by its host's fingerprint: p2p-dominoes join FINGERPRINT "
             "(or its table id; see `p2p-dominoes tables`)"
         )

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -686,3 +687,13 @@ async def test_a_bug_while_resolving_one_ad_leaves_the_resolver_serving_the_next
     assert "failed: RuntimeError('a bug in the application')" in caplog.text
     assert resolved == [first, second]
     assert disco.tables(), "the second ad was still considered"
+
+
+def test_namesakes_are_listed_lone_address_first() -> None:
+    crowd = [replace(_ad(n), addresses=("10.213.0.66",)) for n in range(1, 10)]
+    real = replace(_ad(0), addresses=("10.213.0.1",))
+    ambiguous = _choose([*crowd, real], "Kitchen")
+    assert isinstance(ambiguous, str)
+    assert ambiguous.index(real.info.short_fingerprint) < ambiguous.index(
+        crowd[0].info.short_fingerprint
+    )

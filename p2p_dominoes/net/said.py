@@ -156,7 +156,7 @@ _LINES: Final[dict[str, tuple[str, str]]] = {
 }
 
 _CLOSED_RU: Final = (
-    (re.compile(r"^peer said bye: done$"), "стол закрыт"),
+    (re.compile(r"^peer said bye: 'done'$"), "стол закрыт"),
     (re.compile(r"^peer closed the connection without bye$"), "без прощания"),
     (re.compile(r"^peer silent for ([0-9.]+) s$"), r"нет ответа \1 с"),
 )

@@ -72,7 +72,7 @@ from p2p_dominoes.net.runtime import (
     sit_down,
 )
 from p2p_dominoes.net.said import pairs_said, said, said_closed
-from p2p_dominoes.net.strangers import StrangerLog
+from p2p_dominoes.net.strangers import StrangerLog, StrangerTally
 from p2p_dominoes.net.timing import bot_timing_path
 from p2p_dominoes.peer_text import peer_text
 from p2p_dominoes.session import (
@@ -713,14 +713,14 @@ def _seated_only(
     return authorize
 
 
+_NOT_SEATED: Final = StrangerTally(log, "refused: not seated at this table")
+"""A resumed table's strangers: one line per source, a count after the first few."""
+
+
 async def _serve_seated(connection: Connection, session: TableSession, inbox: Inbox) -> None:
     seat = session.transcript.genesis.seat_of(connection.peer)
     if seat is None or seat == session.seat:
-        log.warning(
-            "refused %s at %s: not seated at this table",
-            connection.peer.fingerprint,
-            connection.remote_address,
-        )
+        _NOT_SEATED.warn(connection.remote_address, connection.peer.fingerprint)
         await connection.aclose("not seated at this table")
         return
     connection.trust()

@@ -351,7 +351,7 @@ def test_a_thousand_signed_namesakes_and_spoofed_address_records_hide_nothing(
     cache-flush A records saying the real host's name is at the attacker's address."""
     monkeypatch.setenv(HOST_NETNS_ENV, netns_id())  # the watchers check they run elsewhere
     per_source = 8  # p2p_dominoes.net.ad_cache.MAX_ADS_PER_SOURCE
-    with bridged_lan(5, prefix="p2pdmn3") as lan, peers() as started:
+    with bridged_lan(5, prefix="p2pdfl3") as lan, peers() as started:
         host = _host(lan, tmp_path, tmp_path / "seat0.p2pd")
         started.append(host)
         host.port()

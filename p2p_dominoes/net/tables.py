@@ -74,7 +74,7 @@ from p2p_dominoes.net.runtime import (
 from p2p_dominoes.net.said import pairs_said, said, said_closed
 from p2p_dominoes.net.strangers import StrangerLog, StrangerTally
 from p2p_dominoes.net.timing import bot_timing_path
-from p2p_dominoes.peer_text import peer_text
+from p2p_dominoes.peer_text import peer_text, quoted
 from p2p_dominoes.session import (
     GENESIS_SIGN,
     PROTOCOL_VERSION,
@@ -866,8 +866,9 @@ async def find_table(name: str | None, *, interface: str | None, timeout: float)
 
 
 def _listing(tables: list[TableAd], limit: int = 8) -> str:
-    """A short, cleaned list of tables for an error line (name, host's short fingerprint)."""
-    shown = [f"{peer_text(t.info.table_name, 32)} ({t.info.short_fingerprint})" for t in tables]
+    """A short, cleaned list of tables for an error line: each name quoted (it is the host's
+    word: a name cannot pose as another entry), then the host's short fingerprint."""
+    shown = [f"{quoted(t.info.table_name, 32)} ({t.info.short_fingerprint})" for t in tables]
     more = len(shown) - limit
     return ", ".join(shown[:limit]) + (f" and {more} more" if more > 0 else "")
 

@@ -36,7 +36,7 @@ from p2p_dominoes.net import (
 )
 from p2p_dominoes.net.ad_record import instance_label, signed_bytes, txt_properties
 from p2p_dominoes.net.discovery import _plan
-from p2p_dominoes.net.tables import _choose
+from p2p_dominoes.net.tables import _choose, _listing
 from p2p_dominoes.session import Identity
 from p2p_dominoes.ui.web.controller import LOBBY_TABLES_BYTES, _table_rows
 from tests.net.conftest import HygieneViolation
@@ -697,3 +697,29 @@ def test_namesakes_are_listed_lone_address_first() -> None:
     assert ambiguous.index(real.info.short_fingerprint) < ambiguous.index(
         crowd[0].info.short_fingerprint
     )
+
+
+def test_table_names_are_quoted_so_one_cannot_pose_as_another_entry() -> None:
+    from p2p_dominoes.commands.lan import _table_line
+
+    posing = _ad(1, name="Kitchen (AAAA-AAAA), Kitchen")
+    line = _choose([posing, _ad(2)], posing.fingerprint[:4])
+    assert line == (posing, "")
+    ambiguous = _choose([_ad(1), _ad(2)], "kitchen")
+    assert isinstance(ambiguous, str) and "'Kitchen' (" in ambiguous
+    listed = _listing([posing])
+    assert listed == f"'Kitchen (AAAA-AAAA), Kitchen' ({posing.info.short_fingerprint})"
+    row: dict[str, object] = {
+        "table": "Kitchen' host 'Ann",
+        "host": "Mallory",
+        "fingerprint": posing.fingerprint,
+        "seats": "1/4",
+        "rules": "draw",
+        "phase": "lobby",
+        "addresses": ["10.213.0.1"],
+        "port": 47800,
+        "table_id": "00" * 16,
+    }
+    shown = _table_line(row)
+    assert shown.startswith("\"Kitchen' host 'Ann\"  host 'Mallory' (")
+    assert shown.endswith("10.213.0.1:47800")

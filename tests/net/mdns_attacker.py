@@ -19,8 +19,10 @@ Modes (``--mode``, may be repeated; all run together for ``--duration`` seconds)
   a third claiming the real host's fingerprint (learnt from its ad) with a wrong key.
 * ``namesakes``: ``--fakes`` fake tables, every one validly signed by a fresh key for this
   address and named like the real table (learnt from its ad; "Kitchen" until then).
-* ``spoof-address``: cache-flush A records for the real host's server name (learnt from its
-  SRV record) carrying this address, so its signed address is contradicted.
+* ``spoof-address``: cache-flush records saying the real table is at this address: A records
+  for the real host's server name (learnt from its SRV record), and SRV records with the real
+  port naming a server of ours, so its signed address is contradicted; sent every period and
+  right after every answer that carries an A record.
 """
 
 from __future__ import annotations
@@ -55,6 +57,7 @@ from p2p_dominoes.session import Identity
 from tests.net.netns import isolation_problem
 
 GROUP = ("224.0.0.251", 5353)
+_OWN_SERVERS = ("flood-", "namesake-", "prober-", "evil-", "spoofed-host")
 TTL = 4500
 
 
@@ -241,14 +244,19 @@ class _Learnt:
         return _parse_txt(self.txt).get(b"table", b"").decode("utf-8", "replace") or None
 
     def spoofed_addresses(self, address: str) -> list[bytes]:
-        """Cache-flush A records saying the real hosts' server names are at ``address``."""
-        servers = {r.server for (_, type_), r in self.records.items() if type_ == _TYPE_SRV}
-        records = [
-            DNSAddress(server, _TYPE_A, _CLASS_IN | _CLASS_UNIQUE, 120, socket.inet_aton(address))
-            for server in sorted(servers)
-            if not server.startswith(("flood-", "namesake-", "prober-", "evil-"))
-        ]
-        return _packet(records) if records else []
+        """Cache-flush records saying the real tables are at ``address``: A records for their
+        hosts' server names, and SRV records (same port, so the signature still verifies)
+        naming a server of ours whose A record is ``address``."""
+        ours = "spoofed-host.local."
+        packed = socket.inet_aton(address)
+        unique = _CLASS_IN | _CLASS_UNIQUE
+        records: list[Any] = [DNSAddress(ours, _TYPE_A, unique, 120, packed)]
+        for (name, type_), r in sorted(self.records.items(), key=lambda item: item[0]):
+            if type_ != _TYPE_SRV or r.server.startswith(_OWN_SERVERS):
+                continue
+            records.append(DNSAddress(r.server, _TYPE_A, unique, 120, packed))
+            records.append(DNSService(name, _TYPE_SRV, unique, 120, 0, 0, r.port, ours))
+        return _packet(records) if len(records) > 1 else []
 
     def goodbyes(self) -> list[bytes]:
         records: list[Any] = []
@@ -328,6 +336,12 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             if msg.valid:
                 if not msg.is_query():
                     learnt.learn(msg)
+                    if "spoof-address" in args.mode and any(
+                        r.type == _TYPE_A for r in msg.answers()
+                    ):  # right behind the host's own A record: the last one received wins
+                        packets = learnt.spoofed_addresses(args.address)
+                        send(packets)
+                        counts["spoof-address"] += bool(packets)
                 elif "probe" in args.mode:
                     for name in _is_probe_for_us(msg):
                         records = [

@@ -392,6 +392,9 @@ def test_a_thousand_signed_namesakes_and_spoofed_address_records_hide_nothing(
         first = next(i for i, line in enumerate(seen) if _lists_ann(line))
         gaps = [line["t"] for line in seen[first:] if not _lists_ann(line)]
         assert not gaps, f"the real table vanished from a lobby open before the flood at {gaps}"
+        ann = real[0]["fingerprint"]
+        doubting = [line["t"] for line in seen[first:] if ann in line["doubtful"]]
+        assert not doubting, f"the early lobby stopped believing the real table at {doubting}"
         assert seen[-1]["t"] > flooded["t"]
         final = _play_a_hand(lan, tmp_path, host, started, short)  # `join FINGERPRINT` plays
         _alive(early, late)
@@ -400,16 +403,23 @@ def test_a_thousand_signed_namesakes_and_spoofed_address_records_hide_nothing(
         assert counts["namesakes"] > 5 and counts["namesakes_named"] == TABLE, counts
         assert counts["spoof-address"] > 5, counts
     kept = max(line["kept"] for line in seen + _watched(late))
+    late_lines = [line for line in _watched(late) if _lists_ann(line)]
+    doubted = sum(ann in line["doubtful"] for line in late_lines)
     attacks.figure("mdns_namesakes_sent_per_burst", 1000)
     attacks.figure("mdns_namesakes_kept_by_a_lobby", f"{kept - 1} (cap {per_source} per address)")
     attacks.figure("mdns_namesakes_real_table_listed_after_s", listed["t"])
+    attacks.figure(
+        "mdns_namesakes_real_table_unconfirmed_in_a_new_lobby",
+        f"{doubted} of {len(late_lines)} samples (where the spoofed address records won)",
+    )
     attacks.tried(
         "mdns-namesake-flood-and-spoofed-address",
         survived=True,
         detail=(
             f"1,000 signed 'Kitchen' fakes x {counts['namesakes']} bursts from one address and "
-            f"{counts['spoof-address']} bursts of spoofed A records: a lobby open before kept "
-            f"the real table listed; a lobby opened in the flood listed it after {listed['t']} s; "
+            f"{counts['spoof-address']} bursts of spoofed A and SRV records: a lobby open "
+            f"before kept the real table listed; a lobby opened in the flood listed it "
+            f"after {listed['t']} s; "
             f"`tables` listed it with {len(namesakes)} namesakes; `join Kitchen` named "
             f"{short} among them; `join {short}` played, final {final[:12]}"
         ),

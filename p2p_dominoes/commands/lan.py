@@ -543,7 +543,9 @@ def run_join(args: argparse.Namespace) -> int:
             host, port_number = args.connect
             target = Target((host,), port_number, None, patience=args.dial_timeout, seat=args.seat)
         else:
-            found = await find_table(args.table, interface=args.interface, timeout=10.0)
+            found = await find_table(
+                args.table, interface=args.interface, timeout=10.0, lang=args.lang
+            )
             target = dataclasses.replace(found, patience=args.dial_timeout, seat=args.seat)
             if target.note:
                 print(target.note, flush=True)

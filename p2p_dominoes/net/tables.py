@@ -826,7 +826,9 @@ class Target:
     """What the user should know about how the table was chosen (several had its name)."""
 
 
-async def find_table(name: str | None, *, interface: str | None, timeout: float) -> Target:
+async def find_table(
+    name: str | None, *, interface: str | None, timeout: float, lang: str = "en"
+) -> Target:
     """Browse the LAN for a table by name, table id or host fingerprint (or the only one) and
     return how to reach its host (pinned to the key that signed the ad).
 
@@ -842,7 +844,7 @@ async def find_table(name: str | None, *, interface: str | None, timeout: float)
         await trio.sleep_until(start + min(3.0, timeout))
         while True:
             tables = disco.tables(limit=None)
-            chosen = _choose(tables, name, disco.seen_before_the_rest)
+            chosen = _choose(tables, name, disco.seen_before_the_rest, lang)
             if isinstance(chosen, tuple):
                 table, note = chosen
                 return Target(table.addresses, table.port, table.info.fingerprint, note=note)
@@ -882,6 +884,7 @@ def _choose(
     tables: list[TableAd],
     name: str | None,
     seen_first: Callable[[list[TableAd]], TableAd | None] = _first_seen,
+    lang: str = "en",
 ) -> tuple[TableAd, str] | str | None:
     """The one table in the lobby that ``name`` means, with a note for the user (empty when
     there is nothing to say); an error line when several match. None when nothing matches yet.
@@ -913,16 +916,15 @@ def _choose(
         first = seen_first(found) if by_name else None
         others = [t for t in found if t is not first]
         if first is not None:
-            return first, (
-                f"{len(found)} tables are called {peer_text(name, 64)!r}; joining the one seen "
-                f"first, hosted by {first.info.short_fingerprint}. The others came later: "
-                f"{_listing(others)}. To pick one: p2p-dominoes join FINGERPRINT"
+            return first, said(
+                "joining_first",
+                lang,
+                count=len(found),
+                name=quoted(name, 64),
+                fingerprint=first.info.short_fingerprint,
+                tables=_listing(others),
             )
-        return (
-            f"several tables match {peer_text(name, 64)!r}: {_listing(found, 12)}; "
-            "pick one by its host's fingerprint: p2p-dominoes join FINGERPRINT "
-            "(or its table id; see `p2p-dominoes tables`)"
-        )
+        return said("several_match", lang, name=quoted(name, 64), tables=_listing(found, 12))
     return None
 
 

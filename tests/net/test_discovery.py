@@ -723,3 +723,12 @@ def test_table_names_are_quoted_so_one_cannot_pose_as_another_entry() -> None:
     shown = _table_line(row)
     assert shown.startswith("\"Kitchen' host 'Ann\"  host 'Mallory' (")
     assert shown.endswith("10.213.0.1:47800")
+
+
+def test_join_by_name_says_its_choices_in_russian_too() -> None:
+    tables = [_ad(1), _ad(2)]
+    ambiguous = _choose(tables, "Kitchen", lang="ru")
+    assert isinstance(ambiguous, str) and ambiguous.startswith("стол 'Kitchen' не один: ")
+    assert "p2p-dominoes join ОТПЕЧАТОК" in ambiguous
+    chosen = _choose(tables, "Kitchen", lambda found: found[0], "ru")
+    assert isinstance(chosen, tuple) and chosen[1].startswith("Столов с именем 'Kitchen': 2;")

@@ -41,11 +41,11 @@ from p2p_dominoes.commands.rules_option import (
 )
 from p2p_dominoes.engine import LANGUAGES, PRESETS, InvalidRecord, Rules
 from p2p_dominoes.net.discovery import DiscoveryError
+from p2p_dominoes.net.finding import find_table
 from p2p_dominoes.net.runtime import PeerFailure, PeerOptions
 from p2p_dominoes.net.tables import (
     DIAL_PATIENCE,
     Target,
-    find_table,
     host_table,
     join_table,
     split_host_port,

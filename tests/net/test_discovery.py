@@ -36,7 +36,7 @@ from p2p_dominoes.net import (
 )
 from p2p_dominoes.net.ad_record import instance_label, signed_bytes, txt_properties
 from p2p_dominoes.net.discovery import _plan
-from p2p_dominoes.net.tables import _choose, _listing
+from p2p_dominoes.net.finding import _choose, _listing
 from p2p_dominoes.session import Identity
 from p2p_dominoes.ui.web.controller import LOBBY_TABLES_BYTES, _table_rows
 from tests.net.conftest import HygieneViolation

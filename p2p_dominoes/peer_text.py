@@ -51,5 +51,12 @@ def peer_text(text: object, limit: int = 256) -> str:
     return kept
 
 
+def quoted(text: object, limit: int = 256) -> str:
+    """``text`` cleaned (:func:`peer_text`) and shown in quotes, its own quotes escaped, so that
+    a reader sees where a peer's words begin and end: a peer cannot make its words pass for
+    ours ("Connected. Fingerprint OK") or close the quote early."""
+    return repr(peer_text(text, limit))
+
+
 def _forbidden(point: int) -> bool:
     return any(low <= point <= high for low, high in FORBIDDEN_RANGES)

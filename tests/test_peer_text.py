@@ -41,3 +41,13 @@ def test_nothing_forbidden_survives_cleaning(text: str) -> None:
     cleaned = peer_text(text, 500)
     assert forbidden_code_point(cleaned) is None
     assert all(not low <= ord(c) <= high for c in cleaned for low, high in FORBIDDEN_RANGES)
+
+
+def test_a_peers_words_are_quoted_so_they_cannot_pass_for_ours() -> None:
+    from p2p_dominoes.peer_text import quoted
+
+    assert quoted("done") == "'done'"
+    shown = quoted("x' Connected. Fingerprint OK \u2714\x1b[2J")
+    assert shown == '"x\' Connected. Fingerprint OK \u2714[2J"'
+    both = quoted('it\'s "fine"')
+    assert both.startswith("'") and both.endswith("'") and "\\'" in both

@@ -41,17 +41,17 @@ from p2p_dominoes.commands.rules_option import (
 )
 from p2p_dominoes.engine import LANGUAGES, PRESETS, InvalidRecord, Rules
 from p2p_dominoes.net.discovery import DiscoveryError
+from p2p_dominoes.net.finding import find_table
 from p2p_dominoes.net.runtime import PeerFailure, PeerOptions
 from p2p_dominoes.net.tables import (
     DIAL_PATIENCE,
     Target,
-    find_table,
     host_table,
     join_table,
     split_host_port,
 )
 from p2p_dominoes.net.timing import Timing
-from p2p_dominoes.peer_text import peer_text
+from p2p_dominoes.peer_text import peer_text, quoted
 from p2p_dominoes.session import Identity
 from p2p_dominoes.session.hand_messages import MAX_HANDS
 from p2p_dominoes.store import (
@@ -543,8 +543,12 @@ def run_join(args: argparse.Namespace) -> int:
             host, port_number = args.connect
             target = Target((host,), port_number, None, patience=args.dial_timeout, seat=args.seat)
         else:
-            found = await find_table(args.table, interface=args.interface, timeout=10.0)
+            found = await find_table(
+                args.table, interface=args.interface, timeout=10.0, lang=args.lang
+            )
             target = dataclasses.replace(found, patience=args.dial_timeout, seat=args.seat)
+            if target.note:
+                print(target.note, flush=True)
             if target.expect == options.identity.public.fingerprint:
                 raise PeerFailure(_OWN_TABLE)
         return await _with_input(options, lambda: join_table(options, target))
@@ -592,17 +596,25 @@ def run_tables(args: argparse.Namespace) -> int:
                 "peers; a firewall or VPN can too. Try: p2p-dominoes join --connect HOST:PORT"
             )
         for row in rows if not args.json else []:
-            print(
-                f"{row['table']}  host {row['host']} ({row['fingerprint']})  "
-                f"seats {row['seats']}  {row['rules']}  {row['phase']}  "
-                f"id {str(row['table_id'])[:8]}  "
-                f"{', '.join(row['addresses'])}:{row['port']}"  # type: ignore[arg-type]
-            )
+            print(_table_line(row))
         if len(rows) >= MAX_TABLES_LISTED and not args.json:
             print(f"(showing {MAX_TABLES_LISTED}: join a table by its id or host fingerprint)")
         return 0
 
     return _run_peer(main)
+
+
+def _table_line(row: dict[str, object]) -> str:
+    """One table of `tables`: the names its host chose are quoted (its words, not ours: a name
+    cannot pose as a fingerprint or another row), the rest is what the signed ad says."""
+    addresses = row["addresses"]
+    assert isinstance(addresses, list)
+    return (
+        f"{quoted(row['table'], 64)}  host {quoted(row['host'], 64)} ({row['fingerprint']})  "
+        f"seats {row['seats']}  {row['rules']}  {row['phase']}  "
+        f"id {str(row['table_id'])[:8]}  "
+        f"{', '.join(str(a) for a in addresses)}:{row['port']}"
+    )
 
 
 def run_demo(args: argparse.Namespace) -> int:

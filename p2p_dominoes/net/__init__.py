@@ -35,6 +35,7 @@ from p2p_dominoes.net.connection import (
     transcript_hash,
 )
 from p2p_dominoes.net.discovery import (
+    MAX_ADS_PER_SOURCE,
     MAX_TABLES_KEPT,
     MAX_TABLES_LISTED,
     PHASES,
@@ -121,6 +122,7 @@ __all__ = [
     "KIND_HELLO",
     "KIND_SYNC_REQUEST",
     "LENGTH_PREFIX_SIZE",
+    "MAX_ADS_PER_SOURCE",
     "MAX_CONNECTIONS",
     "MAX_DATA_SIZE",
     "MAX_FRAME_SIZE",

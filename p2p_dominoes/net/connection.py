@@ -72,7 +72,7 @@ from p2p_dominoes.net.framing import (
     encode_message,
 )
 from p2p_dominoes.net.strangers import StrangerLog
-from p2p_dominoes.peer_text import peer_text
+from p2p_dominoes.peer_text import peer_text, quoted
 from p2p_dominoes.session.identity import Identity, InvalidIdentity, PublicIdentity
 
 log = logging.getLogger("p2p_dominoes.net")
@@ -701,7 +701,7 @@ class Connection:
                 message = decode_message(self._session.rx.open(frame))
                 self._last_heard = trio.current_time()
                 if isinstance(message, Bye):
-                    self._close_now(f"peer said bye: {message.reason}")
+                    self._close_now(f"peer said bye: {quoted(message.reason, 200)}")
                     return
                 if isinstance(message, Heartbeat):
                     continue

@@ -43,6 +43,14 @@ from zeroconf import (
 )
 
 from p2p_dominoes.net._util import unwrap_single_group
+from p2p_dominoes.net.ad_cache import (
+    MAX_ADS_PER_SOURCE,
+    MAX_TABLES_KEPT,
+    MAX_TABLES_LISTED,
+    AdCache,
+    Offer,
+    TableAd,
+)
 from p2p_dominoes.net.ad_record import (
     MAX_INSTANCE_BYTES,
     MAX_SEATS_ADVERTISED,
@@ -64,6 +72,7 @@ from p2p_dominoes.net.strangers import StrangerLog
 from p2p_dominoes.session.identity import Identity
 
 __all__ = [
+    "MAX_ADS_PER_SOURCE",
     "MAX_INSTANCE_BYTES",
     "MAX_SEATS_ADVERTISED",
     "MAX_TABLES_KEPT",
@@ -86,10 +95,6 @@ __all__ = [
 log = logging.getLogger("p2p_dominoes.net.discovery")
 
 RESOLVE_TIMEOUT_MS: Final = 3000
-MAX_TABLES_LISTED: Final = 32
-"""Tables :meth:`Discovery.tables` returns by default (the lobby, ``tables``)."""
-MAX_TABLES_KEPT: Final = 256
-"""Verified ads remembered (``join TABLE`` searches all of them); the rest are dropped."""
 REGISTER_ATTEMPTS: Final = 4
 """Names tried when responders claim ours; the last one is announced without probing."""
 
@@ -121,27 +126,6 @@ def _claimed_source(addresses: list[str]) -> str:
 
 class DiscoveryError(NetError):
     """Discovery cannot run here (no usable interface) or an advertisement is invalid."""
-
-
-@dataclass(frozen=True)
-class TableAd:
-    """A verified advertisement: the table info plus where the advertising peer listens.
-
-    ``addresses`` are the ones the advertiser signed; ``confirmed`` says the A/AAAA records
-    received for it carry one of them too (ads that do are preferred when the list is full).
-    """
-
-    instance: str
-    info: TableInfo
-    addresses: tuple[str, ...]
-    port: int
-    seq: int = 0
-    confirmed: bool = True
-
-    @property
-    def fingerprint(self) -> str:
-        """The advertising peer's full fingerprint (pin it when dialing)."""
-        return self.info.fingerprint
 
 
 def _usable(ip: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
@@ -307,40 +291,6 @@ class Advertisement:
             self._discovery._adverts.remove(self)
 
 
-@dataclass
-class _Kept:
-    ad: TableAd
-    order: int
-    """When it was first listed (earlier tables stay when the list is full)."""
-
-    def rank(self, crowd: int) -> tuple[int, int, int, int]:
-        """Lower is shown first: confirmed addresses, then the first ``crowd`` ads of each
-        address before the next of any (a flood from one address does not push out the
-        others), then tables in the lobby, then the earliest listed."""
-        return (
-            0 if self.ad.confirmed else 1,
-            crowd,
-            0 if self.ad.info.phase == "lobby" else 1,
-            self.order,
-        )
-
-
-def _ranked(kept: Iterable[_Kept]) -> list[tuple[tuple[int, int, int, int], _Kept]]:
-    """Every kept ad with its rank; the n-th ad (by age) of an address has crowd n."""
-    seen: dict[str, int] = {}
-    ranked = []
-    for entry in sorted(kept, key=lambda k: k.order):
-        address = entry.ad.addresses[0]
-        crowd = seen.get(address, 0)
-        seen[address] = crowd + 1
-        ranked.append((entry.rank(crowd), entry))
-    ranked.sort(key=lambda item: item[0])
-    return ranked
-
-
-_Key = tuple[str, bytes]
-
-
 class _Queue:
     """A bounded set of names waiting for a resolver, oldest first, each at most once."""
 
@@ -382,17 +332,13 @@ class Discovery:
         self._own_instances: set[str] = set()
         self._adverts: list[Advertisement] = []
         self._server = f"p2pd-{secrets.token_hex(6)}.local."
-        self._kept: dict[_Key, _Kept] = {}
-        self._by_name: dict[str, _Key] = {}
-        self._closed: OrderedDict[_Key, int] = OrderedDict()
+        self._cache = AdCache()
         self._rejected: OrderedDict[str, float] = OrderedDict()
-        self._order = 0
         self._changed = trio.Event()
         self._fast = _Queue(_MAX_PENDING)
         self._slow = _Queue(_MAX_PENDING // 4)
         self._recheck = _Queue(_MAX_PENDING // 4)
         self._strangers = StrangerLog(log)
-        self._dropped_full = 0
 
     @property
     def advertised_addresses(self) -> list[str]:
@@ -401,11 +347,19 @@ class Discovery:
 
     def tables(self, limit: int | None = MAX_TABLES_LISTED) -> list[TableAd]:
         """Verified ads of other peers (at most ``limit``; None: all kept), sorted by table
-        name then instance. When there are more, the ones shown are those whose addresses
-        are confirmed, then one per advertised address in turn, in the lobby, listed earliest."""
-        kept = [entry for _, entry in _ranked(self._kept.values())]
-        chosen = kept if limit is None else kept[: max(0, limit)]
-        return sorted((k.ad for k in chosen), key=lambda a: (a.info.table_name, a.instance))
+        name then instance. When there are more, the first ad of every source address is shown
+        before the second of any, believed tables and tables in the lobby first
+        (``ad_cache``)."""
+        return self._cache.tables(limit)
+
+    def named(self, name: str) -> list[TableAd]:
+        """Kept tables in the lobby called ``name`` (any case), the preferred first."""
+        return self._cache.named(name)
+
+    def seen_before_the_rest(self, tables: list[TableAd]) -> TableAd | None:
+        """Of ``tables``, the believed one seen well before every other, if any (a table that
+        was there before a flood of its namesakes)."""
+        return self._cache.seen_before_the_rest(tables)
 
     async def wait_for_change(self) -> None:
         """Return after the next change of :meth:`tables`."""
@@ -487,7 +441,7 @@ class Discovery:
             if name in self._own_instances:
                 return
             if state is ServiceStateChange.Removed:
-                if name in self._by_name:  # believed only if the host no longer answers
+                if self._cache.has_instance(name):  # believed only if the host no longer answers
                     self._recheck.put(name, trio.current_time() + _RECHECK_DELAY)
                 return
             self._rejected.pop(name, None)
@@ -502,7 +456,11 @@ class Discovery:
         records = self._zc.cache.get_all_by_details(SERVICE_TYPE, _TYPE_PTR, _CLASS_IN)
         for record in records:
             name = getattr(record, "alias", None)
-            if not isinstance(name, str) or name in self._by_name or name in self._own_instances:
+            if (
+                not isinstance(name, str)
+                or self._cache.has_instance(name)
+                or name in self._own_instances
+            ):
                 continue
             if instance_label(name) is None or self._rejected.get(name, 0.0) > now:
                 continue
@@ -546,18 +504,9 @@ class Discovery:
             ad = found
         if ad.info.fingerprint in self._own_fingerprints:
             return
-        key = (ad.info.fingerprint, ad.info.table_id)
-        if self._closed.get(key, 0) >= ad.seq:
-            return
-        kept = self._kept.get(key)
-        if kept is not None and kept.ad.seq > ad.seq:
-            self._strangers.warn(source, f"replayed an older ad of {name!r:.100}")
-            return
         if ad.info.phase == "closed":
-            self._closed[key] = ad.seq
-            while len(self._closed) > _MAX_REMEMBERED:
-                self._closed.popitem(last=False)
-            self._drop(key)
+            if self._cache.close((ad.info.fingerprint, ad.info.table_id), ad.seq):
+                self._notify()
             return
         local_only = all(_is_loopback(a) for a in self._plan.advertised)
         addresses = tuple(a for a in ad.addresses if local_only or not _is_loopback(a))
@@ -567,21 +516,16 @@ class Discovery:
         table = TableAd(
             name, ad.info, addresses, ad.port, ad.seq, bool(set(addresses) & set(claimed))
         )
-        if kept is not None:
-            if kept.ad != table:
-                self._by_name.pop(kept.ad.instance, None)
-                self._by_name[name] = key
-                kept.ad = table
-                self._notify()
-            return
-        if len(self._kept) >= MAX_TABLES_KEPT and not self._make_room(table):
-            self._dropped_full += 1
-            self._strangers.warn(source, f"table list full; {self._dropped_full} ads dropped")
-            return
-        self._order += 1
-        self._kept[key] = _Kept(table, self._order)
-        self._by_name[name] = key
-        self._notify()
+        outcome = self._cache.offer(table, trio.current_time())
+        if outcome.changed:
+            self._notify()
+        elif outcome is Offer.REPLAYED:
+            self._strangers.warn(source, f"replayed an older ad of {name!r:.100}")
+        elif outcome in (Offer.FULL, Offer.SOURCE_FULL):
+            self._strangers.warn(
+                f"mDNS ads signed for {table.source}",
+                f"table list full for that address or in all; {self._cache.dropped} ads dropped",
+            )
 
     def _cached_candidate(self, name: str, label: str) -> SignedAd | None:
         """The newest validly signed ad among every SRV × TXT record cached for ``name``.
@@ -605,26 +549,9 @@ class Discovery:
                     best = ad
         return best
 
-    def _make_room(self, table: TableAd) -> bool:
-        """Evict the least preferred kept ad if ``table`` would rank above it."""
-        ranked = _ranked(self._kept.values())
-        worst_rank, worst = ranked[-1]
-        crowd = sum(1 for k in self._kept.values() if k.ad.addresses[0] == table.addresses[0])
-        if _Kept(table, self._order + 1).rank(crowd) >= worst_rank:
-            return False
-        self._drop((worst.ad.fingerprint, worst.ad.info.table_id))
-        return True
-
-    def _drop(self, key: _Key) -> None:
-        kept = self._kept.pop(key, None)
-        if kept is not None:
-            self._by_name.pop(kept.ad.instance, None)
-            self._notify()
-
     def _forget_name(self, name: str) -> None:
-        key = self._by_name.get(name)
-        if key is not None:
-            self._drop(key)
+        if self._cache.forget_instance(name):
+            self._notify()
 
     async def _resolver(self, queue: _Queue, timeout_ms: int, then: Callable[[str], None]) -> None:
         """Resolve queued names forever; ``then(name)`` when nothing answered in time."""
@@ -644,7 +571,7 @@ class Discovery:
         self._slow.put(name)
 
     def _unanswered(self, name: str) -> None:
-        if name not in self._by_name:
+        if not self._cache.has_instance(name):
             self._reject(name)
 
     def _recheck_unanswered(self, name: str) -> None:

@@ -61,6 +61,7 @@ from p2p_dominoes.net.presence import (
 )
 from p2p_dominoes.net.said import said, said_os_errors
 from p2p_dominoes.net.strangers import StrangerLog
+from p2p_dominoes.net.sync_limit import SyncGate, bounded_answer
 from p2p_dominoes.net.timing import Timing
 from p2p_dominoes.peer_text import peer_text
 from p2p_dominoes.session import (
@@ -175,6 +176,8 @@ class _Link:
     seat: int
     connection: Connection
     outbox: trio.MemorySendChannel[_Outgoing]
+    gate: SyncGate = field(default_factory=lambda: SyncGate(time.monotonic()))
+    """Its catch-up requests: one outstanding, a few a second (``sync_limit``)."""
 
 
 @dataclass(frozen=True)
@@ -200,6 +203,8 @@ class _SyncAsked:
     seat: int
     head: bytes
     connection: Connection
+    gate: SyncGate | None = None
+    """The link's limit, told when the request is answered (None: not limited)."""
 
 
 @dataclass(frozen=True)
@@ -310,14 +315,24 @@ async def _writer(connection: Connection, outbox: trio.MemoryReceiveChannel[_Out
                 return
 
 
-async def _reader(connection: Connection, seat: int, inbox: Inbox) -> None:
-    """Forward a connection's session messages, catch-up requests and (checked, rate-limited)
-    presence messages to the session task."""
+async def _reader(
+    connection: Connection, seat: int, inbox: Inbox, gate: SyncGate | None = None
+) -> None:
+    """Forward a connection's session messages, catch-up requests (one outstanding, a few a
+    second: ``gate``) and (checked, rate-limited) presence messages to the session task."""
     limit = PresenceLimit(time.monotonic())
+    gate = SyncGate(time.monotonic()) if gate is None else gate
     try:
         async for message in connection:
             if isinstance(message, SyncRequest):
-                await inbox.send.send(_SyncAsked(seat, message.head, connection))
+                head = gate.ask(message.head, time.monotonic())
+                if head is not None:
+                    await inbox.send.send(_SyncAsked(seat, head, connection, gate))
+                elif gate.excess:  # logged once a minute per source
+                    _PRESENCE_FAULTS.warn(
+                        connection.remote_address,
+                        f"seat {seat} floods catch-up requests ({gate.excess} not answered)",
+                    )
             elif message.payload[:1] == bytes([CHANNEL_SESSION]):
                 await inbox.send.send(_Arrived(seat, message.payload[1:]))
             elif message.payload[:1] == bytes([CHANNEL_PRESENCE]):
@@ -460,15 +475,29 @@ def _link_down(run: TableRun, down: _LinkDown) -> None:
 
 
 def _answer_sync(run: TableRun, asked: _SyncAsked) -> None:
-    """Send the asking connection what follows its head."""
+    """Send the asking connection what follows its head (at most ``MAX_SYNC_ANSWER_BYTES``;
+    it asks again for the rest), then a request its link deferred, if one may go now."""
     run.heads[asked.seat] = asked.head
     held = set(run.held)
     for link in [*run.links.values(), *run.spare_links]:
         if link.connection is asked.connection:
-            for data in run.session.messages_after(asked.head):
-                if data not in held:  # not before our player's pause is over
-                    _post(link, bytes([CHANNEL_SESSION]) + data)
-            return
+            after = run.session.messages_after(asked.head)
+            for data in bounded_answer(d for d in after if d not in held):  # held: paused
+                _post(link, bytes([CHANNEL_SESSION]) + data)
+            break
+    if asked.gate is not None:
+        asked.gate.answered()
+        head = asked.gate.due(time.monotonic())
+        if head is not None:
+            _answer_sync(run, _SyncAsked(asked.seat, head, asked.connection, asked.gate))
+
+
+def _answer_deferred(run: TableRun) -> None:
+    """Answer the catch-up requests links deferred (they came too fast), when they may go."""
+    for link in [*run.links.values(), *run.spare_links]:
+        head = link.gate.due(time.monotonic())
+        if head is not None:
+            _answer_sync(run, _SyncAsked(link.seat, head, link.connection, link.gate))
 
 
 def _public_head(run: TableRun) -> bytes:
@@ -529,6 +558,7 @@ def _tick(run: TableRun) -> Update | None:
     now = run.clock()
     expected = run.session.expected
     _tell_page(run)
+    _answer_deferred(run)
     if run.holding is not None:
         _report_presence(run)
         return None
@@ -805,8 +835,9 @@ async def serve_link(inbox: Inbox, seat: int, connection: Connection) -> None:
     send, receive = trio.open_memory_channel[_Outgoing](4096)
     async with trio.open_nursery() as nursery:
         nursery.start_soon(_writer, connection, receive)
-        await inbox.send.send(_LinkUp(_Link(seat, connection, send)))
-        await _reader(connection, seat, inbox)
+        link = _Link(seat, connection, send)
+        await inbox.send.send(_LinkUp(link))
+        await _reader(connection, seat, inbox, link.gate)
         nursery.cancel_scope.cancel()
 
 

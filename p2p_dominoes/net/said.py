@@ -149,6 +149,19 @@ _LINES: Final[dict[str, tuple[str, str]]] = {
     "host_says": ("{because} (the host says: {given})", "{because} (хозяин пишет: {given})"),
     "timed_out": ("timed out after {s} s", "нет ответа за {s} с"),
     "refused_problem": ("refused ({reason})", "отказ ({reason})"),
+    "several_match": (
+        "several tables match {name}: {tables}; pick one by its host's fingerprint: "
+        "p2p-dominoes join FINGERPRINT (or its table id; see `p2p-dominoes tables`)",
+        "стол {name} не один: {tables}; выберите по отпечатку хозяина: "
+        "p2p-dominoes join ОТПЕЧАТОК (или по id стола; см. `p2p-dominoes tables`)",
+    ),
+    "joining_first": (
+        "{count} tables are called {name}; joining the one seen first, hosted by {fingerprint}. "
+        "The others came later: {tables}. To pick one: p2p-dominoes join FINGERPRINT",
+        "Столов с именем {name}: {count}; садимся за тот, что был виден первым, хозяин "
+        "{fingerprint}. Остальные появились позже: {tables}. Выбрать другой: "
+        "p2p-dominoes join ОТПЕЧАТОК",
+    ),
     "host_closed": (
         "the host closed the connection: {reason}",
         "хозяин закрыл соединение: {reason}",
@@ -156,7 +169,7 @@ _LINES: Final[dict[str, tuple[str, str]]] = {
 }
 
 _CLOSED_RU: Final = (
-    (re.compile(r"^peer said bye: done$"), "стол закрыт"),
+    (re.compile(r"^peer said bye: 'done'$"), "стол закрыт"),
     (re.compile(r"^peer closed the connection without bye$"), "без прощания"),
     (re.compile(r"^peer silent for ([0-9.]+) s$"), r"нет ответа \1 с"),
 )

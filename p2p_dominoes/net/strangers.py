@@ -144,3 +144,57 @@ class SourceRateLimit:
         while len(self._buckets) > self._remember:
             self._buckets.popitem(last=False)
         return allowed
+
+
+class StrangerTally:
+    """Lines about many strangers, bounded in all: each source at most once per ``interval``
+    (a :class:`StrangerLog`), and of those only the first ``first`` in an interval; the rest are
+    counted and said in one line, ``N more …, from M sources``, when the next one comes after
+    the interval. Used where every stranger with a fresh key would otherwise be one line (a
+    resumed table's listener: "not seated at this table")."""
+
+    def __init__(
+        self,
+        logger: logging.Logger,
+        what: str,
+        *,
+        first: int = 5,
+        interval: float = STRANGER_LOG_INTERVAL,
+        clock: Callable[[], float] = time.monotonic,
+        memory: SourceMemory = _PROCESS_MEMORY,
+    ) -> None:
+        self._logger = logger
+        self._what = what
+        self._first = first
+        self._interval = interval
+        self._clock = clock
+        self._log = StrangerLog(logger, interval=interval, clock=clock, memory=memory)
+        self._since = clock()
+        self._named = 0
+        self._more = 0
+        self._sources: set[str] = set()
+
+    def warn(self, address: str, detail: str = "") -> bool:
+        """One stranger at ``address`` (``detail``: say, its fingerprint); True if a line was
+        logged about it."""
+        now = self._clock()
+        if now - self._since >= self._interval:
+            if self._more:
+                self._logger.warning(
+                    "%d more strangers %s, from %d sources, in the last %g s",
+                    self._more,
+                    self._what,
+                    len(self._sources),
+                    now - self._since,
+                )
+            self._since, self._named, self._more = now, 0, 0
+            self._sources.clear()
+        if self._named >= self._first:
+            self._more += 1
+            if len(self._sources) < _MAX_REMEMBERED:
+                self._sources.add(source_of(address))
+            return False
+        text = f"{self._what}: {detail}" if detail else self._what
+        logged = self._log.warn(address, text)
+        self._named += logged
+        return logged

@@ -41,9 +41,7 @@ from p2p_dominoes.net.connection import Refusal as HandshakeRefusal
 from p2p_dominoes.net.discovery import (
     Advertisement,
     DiscoveryError,
-    TableAd,
     TableInfo,
-    browse_tables,
     open_discovery,
 )
 from p2p_dominoes.net.errors import ConnectionClosed, HandshakeError, IdentityMismatch, NetError
@@ -72,7 +70,7 @@ from p2p_dominoes.net.runtime import (
     sit_down,
 )
 from p2p_dominoes.net.said import pairs_said, said, said_closed
-from p2p_dominoes.net.strangers import StrangerLog
+from p2p_dominoes.net.strangers import StrangerLog, StrangerTally
 from p2p_dominoes.net.timing import bot_timing_path
 from p2p_dominoes.peer_text import peer_text
 from p2p_dominoes.session import (
@@ -713,14 +711,14 @@ def _seated_only(
     return authorize
 
 
+_NOT_SEATED: Final = StrangerTally(log, "refused: not seated at this table")
+"""A resumed table's strangers: one line per source, a count after the first few."""
+
+
 async def _serve_seated(connection: Connection, session: TableSession, inbox: Inbox) -> None:
     seat = session.transcript.genesis.seat_of(connection.peer)
     if seat is None or seat == session.seat:
-        log.warning(
-            "refused %s at %s: not seated at this table",
-            connection.peer.fingerprint,
-            connection.remote_address,
-        )
+        _NOT_SEATED.warn(connection.remote_address, connection.peer.fingerprint)
         await connection.aclose("not seated at this table")
         return
     connection.trust()
@@ -822,73 +820,8 @@ class Target:
     patience: float = DIAL_PATIENCE
     seat: int | None = None
     """The seat to ask the host for (0-based; None: any free seat)."""
-
-
-async def find_table(name: str | None, *, interface: str | None, timeout: float) -> Target:
-    """Browse the LAN for a table by name, table id or host fingerprint (or the only one) and
-    return how to reach its host (pinned to the key that signed the ad).
-
-    Every verified ad is searched, not only the listed ones, so a flood of fake tables cannot
-    push the wanted one out of reach; a name that several tables carry must be made precise.
-    """
-    tables: list[TableAd] = []
-    deadline = trio.current_time() + timeout
-    while trio.current_time() < deadline:
-        tables = await browse_tables(min(3.0, timeout), interface=interface, limit=None)
-        chosen = _choose(tables, name)
-        if isinstance(chosen, TableAd):
-            return Target(chosen.addresses, chosen.port, chosen.info.fingerprint)
-        if chosen:
-            raise PeerFailure(chosen)
-    if not tables:
-        raise PeerFailure(
-            "no table found on the local network (same Wi-Fi? guest networks and AP isolation "
-            "block discovery; try --connect HOST:PORT)"
-        )
-    names = _listing(tables)
-    raise PeerFailure(
-        f"no table called {peer_text(name, 64)!r} (found: {names})"
-        if name
-        else f"several tables: {names}; name one"
-    )
-
-
-def _listing(tables: list[TableAd], limit: int = 8) -> str:
-    """A short, cleaned list of tables for an error line (name, host's short fingerprint)."""
-    shown = [f"{peer_text(t.info.table_name, 32)} ({t.info.short_fingerprint})" for t in tables]
-    more = len(shown) - limit
-    return ", ".join(shown[:limit]) + (f" and {more} more" if more > 0 else "")
-
-
-def _choose(tables: list[TableAd], name: str | None) -> TableAd | str | None:
-    """The one table in the lobby that ``name`` means; an error line when several match.
-
-    ``name`` is a table name (any case), or the start of a table id (hex) or of the host's
-    fingerprint (as shown by ``tables``, dashes optional). None when nothing matches yet.
-    """
-    lobby = [t for t in tables if t.info.phase == "lobby"]
-    if name is None:
-        return lobby[0] if len(lobby) == 1 else None
-    wanted = name.strip().casefold()
-    if not wanted:
-        return None
-    by_name = [t for t in lobby if t.info.table_name.casefold() == wanted]
-    compact = wanted.replace("-", "").upper()
-    by_id = [
-        t
-        for t in lobby
-        if t.info.table_id.hex().startswith(wanted)
-        or (len(compact) >= 4 and t.info.fingerprint.replace("-", "").startswith(compact))
-    ]
-    found = by_name or by_id
-    if len(found) == 1:
-        return found[0]
-    if len(found) > 1:
-        return (
-            f"several tables match {peer_text(name, 64)!r}: {_listing(found)}; "
-            "name one by its table id or its host's fingerprint (see `p2p-dominoes tables`)"
-        )
-    return None
+    note: str = ""
+    """What the user should know about how the table was chosen (several had its name)."""
 
 
 BUSY_FIRST_WAIT: Final = 1.0

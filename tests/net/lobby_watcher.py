@@ -33,6 +33,7 @@ async def _watch(args: argparse.Namespace) -> None:
                     for t in tables
                 ],
                 "kept": len(disco.tables(limit=None)),
+                "doubtful": [t.fingerprint for t in tables if not t.confirmed],
                 "push_bytes": len(json.dumps(rows, ensure_ascii=False).encode()),
             }
             print(json.dumps(line), flush=True)

@@ -17,6 +17,12 @@ Modes (``--mode``, may be repeated; all run together for ``--duration`` seconds)
   signature kept), and an older real TXT record once a newer one was seen (a replay).
 * ``flood``: ``--fakes`` fake tables: a third validly signed by fresh keys, a third unsigned,
   a third claiming the real host's fingerprint (learnt from its ad) with a wrong key.
+* ``namesakes``: ``--fakes`` fake tables, every one validly signed by a fresh key for this
+  address and named like the real table (learnt from its ad; "Kitchen" until then).
+* ``spoof-address``: cache-flush records saying the real table is at this address: A records
+  for the real host's server name (learnt from its SRV record), and SRV records with the real
+  port naming a server of ours, so its signed address is contradicted; sent every period and
+  right after every answer that carries an A record.
 """
 
 from __future__ import annotations
@@ -51,6 +57,7 @@ from p2p_dominoes.session import Identity
 from tests.net.netns import isolation_problem
 
 GROUP = ("224.0.0.251", 5353)
+_OWN_SERVERS = ("flood-", "namesake-", "prober-", "evil-", "spoofed-host")
 TTL = 4500
 
 
@@ -182,6 +189,20 @@ def _flood(
     return packets
 
 
+def _namesakes(address: str, count: int, name: str) -> list[bytes]:
+    """``count`` validly signed tables called ``name``, each by a fresh key, all from here."""
+    packets: list[bytes] = []
+    server = f"namesake-{secrets.token_hex(3)}.local."
+    for number in range(count):
+        identity = Identity.generate()
+        info = _info(name, identity.public.fingerprint, number)
+        label = f"{name} [{info.short_fingerprint}/{info.table_id.hex()[:4]}]"
+        props = SignedAd.txt(identity, info, instance=label, port=40000, seq=1, addresses=[address])
+        full = f"{label}.{SERVICE_TYPE}"
+        packets += _packet(_ad_records(full, 40000, _txt_bytes(props), server, address))
+    return packets
+
+
 def _label(number: int, info: TableInfo) -> str:
     """A fake's instance name, shaped like ours (``[short fp/table id]``)."""
     return f"fake {number} [{info.short_fingerprint}/{info.table_id.hex()[:4]}]"
@@ -215,6 +236,27 @@ class _Learnt:
                     self.txt = record.text
             elif record.type == _TYPE_A:
                 self.records[(name, _TYPE_A)] = record
+
+    def table_name(self) -> str | None:
+        """The real table's name, once its signed TXT record was overheard."""
+        if self.txt is None:
+            return None
+        return _parse_txt(self.txt).get(b"table", b"").decode("utf-8", "replace") or None
+
+    def spoofed_addresses(self, address: str) -> list[bytes]:
+        """Cache-flush records saying the real tables are at ``address``: A records for their
+        hosts' server names, and SRV records (same port, so the signature still verifies)
+        naming a server of ours whose A record is ``address``."""
+        ours = "spoofed-host.local."
+        packed = socket.inet_aton(address)
+        unique = _CLASS_IN | _CLASS_UNIQUE
+        records: list[Any] = [DNSAddress(ours, _TYPE_A, unique, 120, packed)]
+        for (name, type_), r in sorted(self.records.items(), key=lambda item: item[0]):
+            if type_ != _TYPE_SRV or r.server.startswith(_OWN_SERVERS):
+                continue
+            records.append(DNSAddress(r.server, _TYPE_A, unique, 120, packed))
+            records.append(DNSService(name, _TYPE_SRV, unique, 120, 0, 0, r.port, ours))
+        return _packet(records) if len(records) > 1 else []
 
     def goodbyes(self) -> list[bytes]:
         records: list[Any] = []
@@ -270,6 +312,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     next_burst = time.monotonic()
     flood: list[bytes] = []
     aimed = False
+    namesakes: list[bytes] = []
+    named_after: str | None = None
     server = f"prober-{secrets.token_hex(3)}.local."
 
     def send(packets: list[bytes]) -> None:
@@ -292,6 +336,12 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             if msg.valid:
                 if not msg.is_query():
                     learnt.learn(msg)
+                    if "spoof-address" in args.mode and any(
+                        r.type == _TYPE_A for r in msg.answers()
+                    ):  # right behind the host's own A record: the last one received wins
+                        packets = learnt.spoofed_addresses(args.address)
+                        send(packets)
+                        counts["spoof-address"] += bool(packets)
                 elif "probe" in args.mode:
                     for name in _is_probe_for_us(msg):
                         records = [
@@ -306,7 +356,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         now = time.monotonic()
         if now >= next_burst:
             next_burst = now + args.period
-            if {"goodbye", "tamper", "flood"} & set(args.mode):  # overhear the real tables
+            if {"goodbye", "tamper", "flood", "namesakes", "spoof-address"} & set(
+                args.mode
+            ):  # overhear the real tables
                 query = DNSOutgoing(_FLAGS_QR_QUERY, multicast=True)
                 query.add_question(DNSQuestion(SERVICE_TYPE, _TYPE_PTR, _CLASS_IN))
                 send(query.packets())
@@ -327,6 +379,18 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                     aimed = learnt.txt is not None
                 send(flood)
                 counts["flood"] += 1
+            if "spoof-address" in args.mode:
+                packets = learnt.spoofed_addresses(args.address)
+                send(packets)
+                counts["spoof-address"] += bool(packets)
+            if "namesakes" in args.mode:
+                name = learnt.table_name()
+                if not namesakes or (name is not None and name != named_after):
+                    named_after = name
+                    namesakes = _namesakes(args.address, args.fakes, name or "Kitchen")
+                send(namesakes)
+                counts["namesakes"] += 1
+                counts["namesakes_named"] = named_after or ""
         time.sleep(0.005)
     counts["learnt_fingerprint"] = learnt.fingerprint is not None
     counts["replay"] = learnt.replays
@@ -340,7 +404,7 @@ def main() -> int:
         "--mode",
         action="append",
         required=True,
-        choices=["names", "probe", "goodbye", "tamper", "flood"],
+        choices=["names", "probe", "goodbye", "tamper", "flood", "namesakes", "spoof-address"],
     )
     parser.add_argument("--duration", type=float, default=30.0)
     parser.add_argument("--period", type=float, default=1.0)

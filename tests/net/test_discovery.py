@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -20,6 +21,7 @@ from zeroconf import ServiceStateChange
 
 from p2p_dominoes.net import (
     AD_SIGNATURE_DOMAIN,
+    MAX_ADS_PER_SOURCE,
     MAX_TABLES_KEPT,
     MAX_TABLES_LISTED,
     SERVICE_TYPE,
@@ -34,7 +36,7 @@ from p2p_dominoes.net import (
 )
 from p2p_dominoes.net.ad_record import instance_label, signed_bytes, txt_properties
 from p2p_dominoes.net.discovery import _plan
-from p2p_dominoes.net.tables import _choose
+from p2p_dominoes.net.finding import _choose, _listing
 from p2p_dominoes.session import Identity
 from p2p_dominoes.ui.web.controller import LOBBY_TABLES_BYTES, _table_rows
 from tests.net.conftest import HygieneViolation
@@ -555,17 +557,43 @@ async def test_a_spoofed_record_beside_the_hosts_does_not_hide_it() -> None:
 
 async def test_a_flood_is_capped_and_does_not_push_out_other_hosts() -> None:
     disco = _browser()
+    sources = 20
     for number in range(MAX_TABLES_KEPT + 40):
         identity = Identity.from_private_bytes(number.to_bytes(2, "big") * 16)
         fp = identity.public.fingerprint
         info = _info(fingerprint=fp, table_name=f"Fake {number}", table_id=bytes(16))
         label = f"fake {number} [{fp[:9]}/0000]"
-        _offer(disco, _signed(identity, info=info, label=label), label=label, address="10.213.0.2")
+        source = f"10.213.1.{number % sources}"  # each address signs its own
+        _offer(
+            disco,
+            _signed(identity, info=info, label=label, addresses=(source,)),
+            label=label,
+            address=source,
+        )
     assert len(disco.tables()) == MAX_TABLES_LISTED
-    assert len(disco.tables(limit=None)) == MAX_TABLES_KEPT
-    _offer(disco, _signed(seq=5))  # the real host comes last, from its own address
+    assert len(disco.tables(limit=None)) == sources * MAX_ADS_PER_SOURCE
+    # The real host comes last, from its own address, its A records spoofed by the attacker.
+    _offer(disco, _signed(seq=5), address="10.213.1.0")
     assert "Kitchen" in [t.info.table_name for t in disco.tables()]
-    assert len(disco.tables(limit=None)) == MAX_TABLES_KEPT
+    assert len(disco.tables()) == MAX_TABLES_LISTED
+
+
+async def test_a_believed_table_stays_listed_at_its_signed_address_under_spoofed_records() -> None:
+    disco = _browser()
+    _offer(disco, _signed(seq=5))  # its A record carries its signed address: believed
+    _offer(disco, _signed(seq=6), address="10.213.0.66")  # then spoofed A records
+    for number in range(1000):
+        identity = Identity.from_private_bytes(number.to_bytes(2, "big") * 16)
+        fp = identity.public.fingerprint
+        info = _info(fingerprint=fp, table_id=number.to_bytes(16, "big"))
+        label = f"Kitchen [{fp[:9]}/0000]"
+        props = _signed(identity, info=info, label=label, addresses=("10.213.0.66",))
+        _offer(disco, props, label=label, address="10.213.0.66")
+    real = [t for t in disco.tables() if t.fingerprint == FP]
+    assert [(t.seq, t.addresses, t.confirmed) for t in real] == [(6, ("10.213.0.1",), True)]
+    assert len(disco.tables(limit=None)) == 1 + MAX_ADS_PER_SOURCE
+    named = disco.named("Kitchen")
+    assert named[0].fingerprint == FP and len(named) == 1 + MAX_ADS_PER_SOURCE
 
 
 def _ad(number: int, name: str = "Kitchen", phase: str = "lobby") -> TableAd:
@@ -576,13 +604,28 @@ def _ad(number: int, name: str = "Kitchen", phase: str = "lobby") -> TableAd:
 
 def test_join_by_name_refuses_an_ambiguous_name_and_takes_a_fingerprint() -> None:
     tables = [_ad(1), _ad(2), _ad(3, "Hall")]
-    assert _choose(tables, "hall") == tables[2]
+    assert _choose(tables, "hall") == (tables[2], "")
     ambiguous = _choose(tables, "Kitchen")
     assert isinstance(ambiguous, str) and "several tables match 'Kitchen'" in ambiguous
-    assert _choose(tables, tables[1].fingerprint[:9]) == tables[1]
-    assert _choose(tables, tables[1].fingerprint[:9].lower().replace("-", "")) == tables[1]
-    assert _choose(tables, "0101") == tables[0]  # a table id prefix
+    assert tables[0].info.short_fingerprint in ambiguous
+    assert tables[1].info.short_fingerprint in ambiguous
+    assert "p2p-dominoes join FINGERPRINT" in ambiguous
+    assert _choose(tables, tables[1].fingerprint[:9]) == (tables[1], "")
+    assert _choose(tables, tables[1].fingerprint[:9].lower().replace("-", "")) == (tables[1], "")
+    assert _choose(tables, "0101") == (tables[0], "")  # a table id prefix
     assert _choose([_ad(4, phase="playing")], None) is None
+
+
+def test_join_by_name_takes_the_table_seen_before_its_namesakes_and_says_so() -> None:
+    tables = [_ad(1), _ad(2), _ad(3)]
+    chosen = _choose(tables, "kitchen", lambda found: found[1])
+    assert isinstance(chosen, tuple) and chosen[0] == tables[1]
+    note = chosen[1]
+    assert "3 tables are called 'kitchen'" in note and "join FINGERPRINT" in note
+    assert tables[0].info.short_fingerprint in note and tables[2].info.short_fingerprint in note
+    # A fingerprint prefix several share is never settled by age.
+    prefix = _choose(tables, "0", lambda found: found[0])
+    assert isinstance(prefix, str)
 
 
 def test_the_lobby_push_is_bounded_and_cleaned() -> None:
@@ -643,4 +686,49 @@ async def test_a_bug_while_resolving_one_ad_leaves_the_resolver_serving_the_next
             nursery.cancel_scope.cancel()
     assert "failed: RuntimeError('a bug in the application')" in caplog.text
     assert resolved == [first, second]
-    assert disco._by_name, "the second ad was still considered"
+    assert disco.tables(), "the second ad was still considered"
+
+
+def test_namesakes_are_listed_lone_address_first() -> None:
+    crowd = [replace(_ad(n), addresses=("10.213.0.66",)) for n in range(1, 10)]
+    real = replace(_ad(0), addresses=("10.213.0.1",))
+    ambiguous = _choose([*crowd, real], "Kitchen")
+    assert isinstance(ambiguous, str)
+    assert ambiguous.index(real.info.short_fingerprint) < ambiguous.index(
+        crowd[0].info.short_fingerprint
+    )
+
+
+def test_table_names_are_quoted_so_one_cannot_pose_as_another_entry() -> None:
+    from p2p_dominoes.commands.lan import _table_line
+
+    posing = _ad(1, name="Kitchen (AAAA-AAAA), Kitchen")
+    line = _choose([posing, _ad(2)], posing.fingerprint[:4])
+    assert line == (posing, "")
+    ambiguous = _choose([_ad(1), _ad(2)], "kitchen")
+    assert isinstance(ambiguous, str) and "'Kitchen' (" in ambiguous
+    listed = _listing([posing])
+    assert listed == f"'Kitchen (AAAA-AAAA), Kitchen' ({posing.info.short_fingerprint})"
+    row: dict[str, object] = {
+        "table": "Kitchen' host 'Ann",
+        "host": "Mallory",
+        "fingerprint": posing.fingerprint,
+        "seats": "1/4",
+        "rules": "draw",
+        "phase": "lobby",
+        "addresses": ["10.213.0.1"],
+        "port": 47800,
+        "table_id": "00" * 16,
+    }
+    shown = _table_line(row)
+    assert shown.startswith("\"Kitchen' host 'Ann\"  host 'Mallory' (")
+    assert shown.endswith("10.213.0.1:47800")
+
+
+def test_join_by_name_says_its_choices_in_russian_too() -> None:
+    tables = [_ad(1), _ad(2)]
+    ambiguous = _choose(tables, "Kitchen", lang="ru")
+    assert isinstance(ambiguous, str) and ambiguous.startswith("стол 'Kitchen' не один: ")
+    assert "p2p-dominoes join ОТПЕЧАТОК" in ambiguous
+    chosen = _choose(tables, "Kitchen", lambda found: found[0], "ru")
+    assert isinstance(chosen, tuple) and chosen[1].startswith("Столов с именем 'Kitchen': 2;")

@@ -51,3 +51,63 @@ def test_the_logs_of_one_process_name_a_source_once_between_them(
         "stranger at 10.0.0.7:4000: turned away: too many handshakes in progress",
         "stranger at 10.0.0.6:4001: handshake timed out",
     ]
+
+
+def test_many_strangers_are_named_a_few_times_then_counted(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    from p2p_dominoes.net.strangers import StrangerTally
+
+    now = [0.0]
+    tally = StrangerTally(
+        logging.getLogger("test.tally"),
+        "refused: not seated at this table",
+        first=5,
+        interval=60,
+        clock=lambda: now[0],
+        memory=SourceMemory(),
+    )
+    with caplog.at_level(logging.WARNING, logger="test.tally"):
+        logged = [tally.warn(f"10.0.{n // 200}.{n % 200}:4000", f"FP{n}") for n in range(1000)]
+        assert sum(logged) == 5 and len(caplog.records) == 5
+        assert all("not seated at this table: FP" in r.getMessage() for r in caplog.records)
+        now[0] = 61.0
+        tally.warn("10.0.9.9:1", "FPlast")
+    summary = caplog.records[5].getMessage()
+    assert summary.startswith("995 more strangers refused: not seated at this table, from 995 ")
+    assert len(caplog.records) == 7  # the summary, then the new interval's first line
+
+
+async def test_a_resumed_tables_strangers_are_not_a_line_each(
+    caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from types import SimpleNamespace
+
+    from p2p_dominoes.net import tables
+    from p2p_dominoes.net.strangers import StrangerTally
+    from p2p_dominoes.session import Identity
+
+    monkeypatch.setattr(
+        tables,
+        "_NOT_SEATED",
+        StrangerTally(tables.log, "refused: not seated at this table", memory=SourceMemory()),
+    )
+    session: object = SimpleNamespace(
+        seat=0, transcript=SimpleNamespace(genesis=SimpleNamespace(seat_of=lambda key: None))
+    )
+    closed: list[str] = []
+
+    class _Stranger:
+        def __init__(self, number: int) -> None:
+            self.peer = Identity.from_private_bytes(number.to_bytes(32, "big")).public
+            self.remote_address = f"10.1.{number // 250}.{number % 250}:5000"
+
+        async def aclose(self, reason: str) -> None:
+            closed.append(reason)
+
+    with caplog.at_level(logging.WARNING, logger=tables.log.name):
+        for number in range(1, 301):
+            await tables._serve_seated(_Stranger(number), session, None)  # type: ignore[arg-type]
+    assert closed == ["not seated at this table"] * 300
+    lines = [r for r in caplog.records if "not seated" in r.getMessage()]
+    assert len(lines) == 5, [r.getMessage() for r in lines]

@@ -254,7 +254,8 @@ def test_goodbyes_tampering_and_a_fake_table_flood_hide_nothing(
         gaps = [line["t"] for line in seen[first:] if not _lists_ann(line)]
         assert not gaps, f"the real table vanished from a running lobby at {gaps}"
         assert max(len(line["tables"]) for line in seen) <= MAX_LISTED
-        assert max(line["kept"] for line in seen) > MAX_LISTED  # the flood arrived
+        kept = max(line["kept"] for line in seen)
+        assert 1 < kept <= 1 + 8, kept  # the flood arrived; 8 kept per address (ad_cache)
         final = _play_a_hand(lan, tmp_path, host, started, TABLE)  # under attack
         closed_at = len(_watched(watcher))
         deadline = time.monotonic() + 20
@@ -280,7 +281,9 @@ def test_goodbyes_tampering_and_a_fake_table_flood_hide_nothing(
     watched = max(len(line["tables"]) for line in seen)
     push = max(line["push_bytes"] for line in seen)
     attacks.figure("mdns_flood_tables_listed", f"{max(listed, watched)} (cap {MAX_LISTED})")
-    attacks.figure("mdns_flood_tables_kept", max(line["kept"] for line in seen))
+    attacks.figure(
+        "mdns_flood_tables_kept", f"{max(line['kept'] for line in seen)} (cap 8 per address)"
+    )
     attacks.figure("mdns_flood_largest_lobby_push_bytes", push)
     attacks.figure("mdns_signed_close_seen_within_s", close_s)
     attacks.tried(
@@ -312,5 +315,112 @@ def test_goodbyes_tampering_and_a_fake_table_flood_hide_nothing(
             f"at most {max(listed, watched)} rows listed, {push} bytes per lobby push, none "
             f"unsigned or claiming the host's fingerprint; join Kitchen played, "
             f"final {final[:12]}"
+        ),
+    )
+
+
+def _named_watcher(lan: Lan, tmp_path: Path, name: str, where: int) -> Peer:
+    """A lobby watcher (see :func:`_watcher`) with its own output files, in namespace ``where``."""
+    return Peer(
+        name,
+        lan.exec_argv(
+            where,
+            python_argv(
+                "tests.net.lobby_watcher", "--interface", lan.v4[where], "--duration", "300"
+            ),
+        ),
+        tmp_path,
+    )
+
+
+def _await_line(watcher: Peer, check: Any, timeout: float, since: int = 0) -> dict[str, Any]:
+    """The first line the watcher printed (from line ``since`` on) that ``check`` accepts."""
+    deadline = time.monotonic() + timeout
+    while True:
+        for line in _watched(watcher)[since:]:
+            if check(line):
+                return line
+        assert time.monotonic() < deadline, str(watcher)
+        time.sleep(0.2)
+
+
+def test_a_thousand_signed_namesakes_and_spoofed_address_records_hide_nothing(
+    tmp_path: Path, attacks: Attacks, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One address: 1,000 fake "Kitchen" tables, each validly signed by a fresh key, plus
+    cache-flush A records saying the real host's name is at the attacker's address."""
+    monkeypatch.setenv(HOST_NETNS_ENV, netns_id())  # the watchers check they run elsewhere
+    per_source = 8  # p2p_dominoes.net.ad_cache.MAX_ADS_PER_SOURCE
+    with bridged_lan(5, prefix="p2pdfl3") as lan, peers() as started:
+        host = _host(lan, tmp_path, tmp_path / "seat0.p2pd")
+        started.append(host)
+        host.port()
+        host.wait_for(ADVERTISED, timeout=60)
+        early = _named_watcher(lan, tmp_path, "early", WATCHER)  # a lobby open before the flood
+        started.append(early)
+        _await_line(early, _lists_ann, timeout=30)
+        attacker = _attacker(lan, "namesakes", "spoof-address", duration=240, fakes=1000)
+        flooded = _await_line(early, lambda line: line["kept"] > per_source, timeout=60)
+        late = _named_watcher(lan, tmp_path, "late", BROWSER)  # a lobby opened in the flood
+        started.append(late)
+        listed = _await_line(late, _lists_ann, timeout=30)
+        rows = _tables(lan)
+        _alive(host, early, late)
+        real = _real(rows)
+        assert len(real) == 1 and real[0]["phase"] == "lobby", rows
+        assert real[0]["addresses"] == [lan.v4[HOST]], real  # its signed address
+        namesakes = [r for r in rows if r["table"] == TABLE and r["host"] != "Ann"]
+        assert 0 < len(namesakes) <= per_source, len(namesakes)
+        # `join Kitchen` in the flood: one line naming every candidate by short fingerprint.
+        short = real[0]["fingerprint"][:9]
+        joined = subprocess.run(
+            lan.exec_argv(
+                JOINER,
+                cli_argv(
+                    "join", TABLE, "--name", "Bob", "--ui", "none",
+                    *("--interface", lan.v4[JOINER], "--data-dir", str(tmp_path / "bob0")),
+                ),
+            ),
+            capture_output=True, text=True, timeout=90, cwd=REPO_ROOT, check=False,
+        )  # fmt: skip
+        assert joined.returncode == 2, joined.stdout + joined.stderr
+        said = joined.stderr.strip().splitlines()[-1]  # (lines before: the log's warnings)
+        assert said.startswith("p2p-dominoes join: several tables match 'Kitchen': "), said
+        assert f"'Kitchen' ({short})" in said and "join FINGERPRINT" in said, said
+        assert said.index(short) < said.index("), "), said  # the lone one at its address first
+        seen = _watched(early)  # until the hand starts (the host then says "playing")
+        first = next(i for i, line in enumerate(seen) if _lists_ann(line))
+        gaps = [line["t"] for line in seen[first:] if not _lists_ann(line)]
+        assert not gaps, f"the real table vanished from a lobby open before the flood at {gaps}"
+        ann = real[0]["fingerprint"]
+        doubting = [line["t"] for line in seen[first:] if ann in line["doubtful"]]
+        assert not doubting, f"the early lobby stopped believing the real table at {doubting}"
+        assert seen[-1]["t"] > flooded["t"]
+        final = _play_a_hand(lan, tmp_path, host, started, short)  # `join FINGERPRINT` plays
+        _alive(early, late)
+        attacker.terminate()
+        counts = _counts(attacker)
+        assert counts["namesakes"] > 5 and counts["namesakes_named"] == TABLE, counts
+        assert counts["spoof-address"] > 5, counts
+    kept = max(line["kept"] for line in seen + _watched(late))
+    late_lines = [line for line in _watched(late) if _lists_ann(line)]
+    doubted = sum(ann in line["doubtful"] for line in late_lines)
+    attacks.figure("mdns_namesakes_sent_per_burst", 1000)
+    attacks.figure("mdns_namesakes_kept_by_a_lobby", f"{kept - 1} (cap {per_source} per address)")
+    attacks.figure("mdns_namesakes_real_table_listed_after_s", listed["t"])
+    attacks.figure(
+        "mdns_namesakes_real_table_unconfirmed_in_a_new_lobby",
+        f"{doubted} of {len(late_lines)} samples (where the spoofed address records won)",
+    )
+    attacks.tried(
+        "mdns-namesake-flood-and-spoofed-address",
+        survived=True,
+        detail=(
+            f"1,000 signed 'Kitchen' fakes x {counts['namesakes']} bursts from one address and "
+            f"{counts['spoof-address']} bursts of spoofed A and SRV records: a lobby open "
+            f"before kept the real table listed; a lobby opened in the flood listed it "
+            f"after {listed['t']} s; "
+            f"`tables` listed it with {len(namesakes)} namesakes; `join Kitchen` named "
+            f"{short} among them; `join {short}` played, final {final[:12]}"
         ),
     )

@@ -146,7 +146,32 @@ _LINES: Final[dict[str, tuple[str, str]]] = {
     "pairs": ("Pairs: {first} against {second}", "Пары: {first} против {second}"),
     "pair": ("{one} & {other}", "{one} и {other}"),
     "empty_seat": ("seat {seat} empty", "место {seat} свободно"),
-    "host_says": ("{because} (the host says: {given})", "{because} (хозяин пишет: {given})"),
+    "host_says": (
+        "{because} ({speaker} says: “{given}”)",
+        "{because} ({speaker} пишет: «{given}»)",
+    ),
+    "peer_of": ("{name}'s peer", "программа игрока {name}"),
+    "host_peer": ("the host's peer ({fingerprint})", "программа хозяина ({fingerprint})"),
+    "refused_code": (
+        "the table needs its join code, and this one is missing or wrong: ask the host for the "
+        "code shown beside its table (join --code WORDS)",
+        "столу нужен код для входа, а этот не указан или неверен: спросите у хозяина код, "
+        "показанный рядом со столом (join --code СЛОВА)",
+    ),
+    "join_code": (
+        "Join code: {code} — a joiner must give it (turn it off on a home network: --no-code).",
+        "Код для входа: {code} — без него за стол не сесть (дома его можно выключить: --no-code).",
+    ),
+    "join_with_code": (
+        "Others can join with: p2p-dominoes join --connect {address} --code '{words}'",
+        "Другие могут сесть командой: p2p-dominoes join --connect {address} --code '{words}'",
+    ),
+    "compare_request": (
+        'The host\'s screen shows your request as "{name}", fingerprint {fingerprint}: '
+        "check that it matches.",
+        "На экране хозяина ваша просьба видна как «{name}», отпечаток {fingerprint}: "
+        "сверьте, что они совпадают.",
+    ),
     "timed_out": ("timed out after {s} s", "нет ответа за {s} с"),
     "refused_problem": ("refused ({reason})", "отказ ({reason})"),
     "host_closed": (

@@ -11,7 +11,7 @@ from typing import Final
 
 from p2p_dominoes.net.join_code import join_code_line, join_code_words
 from p2p_dominoes.net.lobby import Seats
-from p2p_dominoes.net.said import said
+from p2p_dominoes.net.said import said, said_closed
 from p2p_dominoes.peer_text import peer_text
 from p2p_dominoes.session import PublicIdentity
 
@@ -67,3 +67,17 @@ def host_speaker(host: PublicIdentity, lobby: Seats | None, lang: str) -> str:
     if lobby is not None and lobby.seats:
         return said("peer_of", lang, name=peer_text(lobby.seats[0].name, 64))
     return said("host_peer", lang, fingerprint=host.short_fingerprint)
+
+
+_BYE: Final = "peer said bye: "
+
+
+def closed_line(reason: str, speaker: str, lang: str) -> str:
+    """The line when the host closed a joiner's lobby connection: its bye's words (after
+    "peer said bye: ") quoted and attributed to `speaker`; our own words (silence, a reset,
+    "done") as they are."""
+    reason = peer_text(reason, 200)
+    given = reason.removeprefix(_BYE)
+    if given == reason or given == "done":
+        return said("host_closed", lang, reason=said_closed(reason, lang))
+    return said("host_closed_saying", lang, speaker=speaker, given=quoted(given))

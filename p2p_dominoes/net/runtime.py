@@ -44,6 +44,7 @@ from p2p_dominoes.net.lobby import (
     LobbyError,
     decode_lobby,
 )
+from p2p_dominoes.net.lobby_lines import quoted
 from p2p_dominoes.net.page_presence import (
     CHANNEL_PRESENCE,
     PageState,
@@ -877,7 +878,7 @@ async def dialed(
             if isinstance(exc, RefusedByPeer) and exc.code in _FULL_CODES:
                 raise PeerFailure(said("table_full", lang, where=where)) from None
             if isinstance(exc, RefusedByPeer) and not isinstance(exc, PeerBusy):
-                reason = exc.reason
+                reason = quoted(exc.reason)  # the host's words, never shown as ours
                 raise PeerFailure(said("host_refused", lang, where=where, reason=reason)) from None
             if isinstance(exc, IdentityMismatch):
                 raise PeerFailure(f"{where}: {exc}") from None

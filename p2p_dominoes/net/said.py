@@ -126,7 +126,10 @@ _LINES: Final[dict[str, tuple[str, str]]] = {
         "no seat at {where}: the table is full (its game has begun)",
         "нет места за столом {where}: все места заняты (игра уже началась)",
     ),
-    "host_refused": ("the host at {where} refused: {reason}", "хозяин {where} отказал: {reason}"),
+    "host_refused": (
+        "the host at {where} refused (its peer says: “{reason}”)",
+        "хозяин {where} отказал (его программа пишет: «{reason}»)",
+    ),
     "no_seat": ("no seat{code}: {words}", "нет места{code}: {words}"),
     "refused_full": ("the table is full", "все места заняты"),
     "refused_refused": ("the host refused you a seat", "хозяин отказал вам в месте"),
@@ -177,6 +180,10 @@ _LINES: Final[dict[str, tuple[str, str]]] = {
     "host_closed": (
         "the host closed the connection: {reason}",
         "хозяин закрыл соединение: {reason}",
+    ),
+    "host_closed_saying": (
+        "the host closed the connection ({speaker} says: “{given}”)",
+        "хозяин закрыл соединение ({speaker} пишет: «{given}»)",
     ),
 }
 

@@ -60,6 +60,7 @@ from p2p_dominoes.net.lobby import (
     encode_lobby,
 )
 from p2p_dominoes.net.lobby_lines import (
+    closed_line,
     host_speaker,
     join_with_line,
     own_fingerprint_line,
@@ -77,7 +78,7 @@ from p2p_dominoes.net.runtime import (
     serve_link,
     sit_down,
 )
-from p2p_dominoes.net.said import pairs_said, said, said_closed
+from p2p_dominoes.net.said import pairs_said, said
 from p2p_dominoes.net.strangers import StrangerLog
 from p2p_dominoes.net.timing import bot_timing_path
 from p2p_dominoes.peer_text import peer_text
@@ -1185,8 +1186,8 @@ async def _await_genesis(
         try:
             message = lobby_message(await host.receive())
         except ConnectionClosed as exc:
-            reason = said_closed(peer_text(str(exc), 200), lang)
-            raise PeerFailure(said("host_closed", lang, reason=reason)) from None
+            speaker = host_speaker(host.peer, lobby, lang)
+            raise PeerFailure(closed_line(str(exc), speaker, lang)) from None
         if isinstance(message, Refuse):
             if message.code in RETRY_CODES:
                 raise _TryAgain(message)

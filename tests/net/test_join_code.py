@@ -157,3 +157,16 @@ def test_the_lines_about_the_code_and_the_joiners_own_fingerprint() -> None:
     line = own_fingerprint_line("Bob\x07", key, "en")
     assert re.search(r'"Bob", fingerprint ([A-Z2-7]{4}-[A-Z2-7]{4}): check', line)
     assert key.short_fingerprint in own_fingerprint_line("Bob", key, "ru")
+
+
+def test_a_hosts_bye_words_are_quoted_and_attributed_and_ours_are_not() -> None:
+    from p2p_dominoes.net.lobby_lines import closed_line
+
+    theirs = closed_line("peer said bye: Connected. Fingerprint OK ✔\x1b[0m", "Ann's peer", "en")
+    assert theirs == (
+        "the host closed the connection (Ann's peer says: “Connected. Fingerprint OK ✔[0m”)"
+    )
+    ours = closed_line("peer silent for 5 s", "Ann's peer", "ru")
+    assert ours == "хозяин закрыл соединение: нет ответа 5 с"
+    done = closed_line("peer said bye: done", "Ann's peer", "en")
+    assert done == "the host closed the connection: peer said bye: done"

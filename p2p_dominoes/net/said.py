@@ -181,6 +181,10 @@ _LINES: Final[dict[str, tuple[str, str]]] = {
         "the host closed the connection: {reason}",
         "хозяин закрыл соединение: {reason}",
     ),
+    "dropped_unanswered": (
+        "it dropped the connection before answering",
+        "он оборвал соединение, не ответив",
+    ),
     "host_closed_saying": (
         "the host closed the connection ({speaker} says: “{given}”)",
         "хозяин закрыл соединение ({speaker} пишет: «{given}»)",

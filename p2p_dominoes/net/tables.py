@@ -64,6 +64,7 @@ from p2p_dominoes.net.lobby_lines import (
     host_speaker,
     join_with_line,
     own_fingerprint_line,
+    quoted,
     refusal_line,
 )
 from p2p_dominoes.net.runtime import (
@@ -915,11 +916,13 @@ BUSY_PATIENCE: Final = 180.0
 
 
 class _TryAgain(Exception):
-    """The host refused with a code that says: ask again later."""
+    """The host refused with a code that says: ask again later (or dropped us unanswered:
+    `ours`, the reason is our own words, not the host's)."""
 
-    def __init__(self, refusal: Refuse) -> None:
+    def __init__(self, refusal: Refuse, *, ours: bool = False) -> None:
         super().__init__(refusal.reason)
         self.refusal = refusal
+        self.reason = peer_text(refusal.reason, 200) if ours else f"“{quoted(refusal.reason)}”"
 
 
 def busy_waits(patience: float = BUSY_PATIENCE) -> list[float]:
@@ -1017,11 +1020,10 @@ async def join_table(options: PeerOptions, target: Target) -> int:
                     if not waits:
                         raise PeerFailure(
                             f"the host is still busy after {BUSY_PATIENCE:g} s "
-                            f"({peer_text(busy.refusal.reason, 200)}); try again later"
+                            f"({busy.reason}); try again later"
                         ) from None
                     wait = waits.pop(0)
-                    reason = peer_text(busy.refusal.reason, 200)
-                    say(said("busy", lang, reason=reason, seconds=f"{wait:.0f}"))
+                    say(said("busy", lang, reason=busy.reason, seconds=f"{wait:.0f}"))
                 else:
                     status = await _play_joined(
                         options,
@@ -1186,6 +1188,11 @@ async def _await_genesis(
         try:
             message = lobby_message(await host.receive())
         except ConnectionClosed as exc:
+            if lobby is None and not str(exc).startswith("peer said bye: "):
+                # Dropped before any answer, without a word (a flood made the host's listener
+                # make room): ask again, as after `busy`.
+                dropped = Refuse("busy", said("dropped_unanswered", lang))
+                raise _TryAgain(dropped, ours=True) from None
             speaker = host_speaker(host.peer, lobby, lang)
             raise PeerFailure(closed_line(str(exc), speaker, lang)) from None
         if isinstance(message, Refuse):

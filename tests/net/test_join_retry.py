@@ -1,4 +1,5 @@
-"""A joiner whose lobby connection the host drops before any answer and without a word (a flood
+"""A host without a person given a join code seats only joiners with it. A joiner whose lobby
+connection the host drops before any answer and without a word (a flood
 made the host's listener make room) asks again, as after `busy`; a host that says why it
 closes (a bye) or refuses is final, and its words are quoted and attributed to its peer."""
 
@@ -6,12 +7,13 @@ from __future__ import annotations
 
 import trio
 
+from p2p_dominoes.engine import preset
 from p2p_dominoes.net import Connection, open_listener
 from p2p_dominoes.net.lobby import Join, Refuse, decode_lobby, encode_lobby
 from p2p_dominoes.net.runtime import PeerFailure
-from p2p_dominoes.net.tables import Target, join_table
+from p2p_dominoes.net.tables import Target, host_table, join_table
 from p2p_dominoes.session import Identity
-from tests.net.test_lobby_host import LinesUI, _options
+from tests.net.test_lobby_host import LinesUI, _options, ports  # noqa: F401
 
 
 async def _host(answers: list[str], joins: list[Join], task_status: trio.TaskStatus[int]) -> None:
@@ -75,3 +77,41 @@ async def test_a_hosts_busy_words_are_quoted() -> None:
     assert len(joins) == 2
     await ui.heard("The host is busy (“no room, sorry”); asking again")
     assert failure.startswith("no seat [refused]")
+
+
+async def test_a_host_without_a_person_given_a_code_seats_only_joiners_with_it(
+    ports: list[int],  # noqa: F811
+) -> None:
+    """`host --ui none --code WORDS`: nobody is asked; a joiner without the code (or with
+    another) is refused `code` with one clear line, one with it is seated and plays."""
+    code = bytes([9, 8, 7])
+    host = _options("host", LinesUI())
+    statuses: dict[str, int] = {}
+    failures: dict[str, str] = {}
+
+    async def run_host() -> None:
+        statuses["host"] = await host_table(
+            host, table_name="t", rules=preset("draw"), players=2, bots=0,
+            bot_strategy="random", hands=1, desk=None, join_code=code,
+        )  # fmt: skip
+
+    async def run_join(name: str, given: bytes | None) -> None:
+        target = Target(("127.0.0.1",), ports[0], host.identity.public, code=given)
+        try:
+            statuses[name] = await join_table(_options(name, LinesUI()), target)
+        except* PeerFailure as group:
+            failures[name] = str(group.exceptions[0])
+
+    with trio.fail_after(90):
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(run_host)
+            while not ports:
+                await trio.sleep(0.02)
+            await run_join("eve", None)
+            await run_join("mallory", bytes([9, 8, 6]))
+            await run_join("bob", code)
+    assert statuses == {"host": 0, "bob": 0}, (statuses, failures)
+    assert set(failures) == {"eve", "mallory"}
+    assert failures["eve"].startswith("no seat [code]: the table needs its join code")
+    assert failures["eve"].endswith("says: “this table needs its join code: ask the host for it”)")
+    assert failures["mallory"].endswith("says: “that is not this table's join code”)")

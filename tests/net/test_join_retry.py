@@ -1,7 +1,7 @@
 """A host without a person given a join code seats only joiners with it. A joiner whose lobby
-connection the host drops before any answer and without a word (a flood
-made the host's listener make room) asks again, as after `busy`; a host that says why it
-closes (a bye) or refuses is final, and its words are quoted and attributed to its peer."""
+connection the host drops before any answer and without a word (a flood made the host's
+listener make room) asks again, as after `busy`; a host that says why it closes (a bye) or
+refuses is final, and its words are quoted and attributed to its peer."""
 
 from __future__ import annotations
 

@@ -58,7 +58,8 @@ def test_the_terminal_desk_asks_once_per_request_and_prints_only_clean_text() ->
         'Type "remove N" to take seat N back before the game begins.',
         "Seats (2 of 3): 1 Ann (you), 2 bot-1 (bot)",
         f'Request {request.number}: "Eve]0;t" asks for a seat — fingerprint {eve.fingerprint}, '
-        f'from 192.0.2.9. Type "y {request.number}" to seat them, "n {request.number}" to refuse.',
+        f"from 192.0.2.9; their screen shows {eve.short_fingerprint}. "
+        f'Type "y {request.number}" to seat them, "n {request.number}" to refuse.',
         "a [2Jline from afar",
     ]
 

@@ -29,16 +29,14 @@ def quoted(text: str, limit: int = 200) -> str:
     return peer_text(text, limit).translate(_QUOTES)
 
 
-def join_with_line(address: str, code: bytes | None, lang: str) -> str:
+def join_with_lines(address: str, code: bytes | None, lang: str) -> tuple[str, ...]:
     """How others join (and, when the table asks one, the join code and how to give it)."""
     if code is None:
-        return said("join_with", lang, address=address)
+        return (said("join_with", lang, address=address),)
     words = join_code_words(code, lang)
-    return "\n".join(
-        (
-            said("join_code", lang, code=join_code_line(code, lang)),
-            said("join_with_code", lang, address=address, words=words),
-        )
+    return (
+        said("join_code", lang, code=join_code_line(code, lang)),
+        said("join_with_code", lang, address=address, words=words),
     )
 
 

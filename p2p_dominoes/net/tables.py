@@ -62,7 +62,7 @@ from p2p_dominoes.net.lobby import (
 from p2p_dominoes.net.lobby_lines import (
     closed_line,
     host_speaker,
-    join_with_line,
+    join_with_lines,
     own_fingerprint_line,
     quoted,
     refusal_line,
@@ -395,7 +395,8 @@ async def host_table(
     port = listener.port
     named = _rules_name(rules.name, lang)
     say(said("open", lang, table=table_name, rules=named, players=players, port=port))
-    say(join_with_line(f"{_dial_host(options)}:{port}", join_code, lang))
+    for line in join_with_lines(f"{_dial_host(options)}:{port}", join_code, lang):
+        say(line)
     say(said("your_fingerprint", lang, fingerprint=options.identity.public.fingerprint))
 
     async def handler(connection: Connection) -> None:

@@ -19,7 +19,7 @@ from p2p_dominoes.net.join_code import (
     parse_join_code,
 )
 from p2p_dominoes.net.lobby import Join, LobbyError, decode_lobby, encode_lobby
-from p2p_dominoes.net.lobby_lines import join_with_line, own_fingerprint_line, refusal_line
+from p2p_dominoes.net.lobby_lines import join_with_lines, own_fingerprint_line, refusal_line
 from p2p_dominoes.session import Identity
 from p2p_dominoes.session.table_code import word_lists
 
@@ -148,11 +148,12 @@ def test_a_hosts_refusal_words_are_quoted_cleaned_and_attributed() -> None:
 
 
 def test_the_lines_about_the_code_and_the_joiners_own_fingerprint() -> None:
-    shown = join_with_line("10.0.0.1:47800", CODE, "en")
-    assert f"Join code: {join_code_line(CODE)}" in shown
-    assert f"join --connect 10.0.0.1:47800 --code '{join_code_words(CODE)}'" in shown
-    assert "--code" not in join_with_line("10.0.0.1:47800", None, "en")
-    assert join_code_words(CODE, "ru") in join_with_line("10.0.0.1:47800", CODE, "ru")
+    code_line, join_line = join_with_lines("10.0.0.1:47800", CODE, "en")
+    assert code_line.startswith(f"Join code: {join_code_line(CODE)} — a joiner must give it")
+    assert join_line.endswith(f"join --connect 10.0.0.1:47800 --code '{join_code_words(CODE)}'")
+    (plain,) = join_with_lines("10.0.0.1:47800", None, "en")
+    assert "--code" not in plain
+    assert join_code_words(CODE, "ru") in " ".join(join_with_lines("10.0.0.1:47800", CODE, "ru"))
     key = Identity.generate().public
     line = own_fingerprint_line("Bob\x07", key, "en")
     assert re.search(r'"Bob", fingerprint ([A-Z2-7]{4}-[A-Z2-7]{4}): check', line)

@@ -91,7 +91,7 @@ def test_the_host_refuses_one_joiner_and_seats_another_on_its_page(
     expect(request).to_contain_text("Bob asks for a seat")
     # Both screens show Bob's short fingerprint, to compare before Ann seats him.
     bobs_short = request.locator(".fp-short").inner_text()
-    expect(page_b.locator("#joining-fp")).to_contain_text(bobs_short)
+    expect(page_b.locator("#joining")).to_contain_text(bobs_short)
     screenshot(page_b, "joiner-waiting-with-fingerprint")
     request.locator("button.approve").click()
     expect(page_a.locator("#table")).to_be_visible()

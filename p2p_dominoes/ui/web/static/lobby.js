@@ -81,7 +81,7 @@ export function renderLobby(s, send) {
   $("joining").hidden = !joining;
   if (joining) $("joining-text").textContent = joining.line || t("joining", joining.address, joining.seconds);
   // The joiner's own short fingerprint, which the host's screen shows beside this request.
-  $("joining-fp").replaceChildren(...(joining?.fingerprint
+  $("joining-fp").replaceChildren(...(joining?.fingerprint && !(joining.line || "").includes(joining.fingerprint)
     ? [` ${t("your_fp_waiting")} `, el("code", { className: "fp-short", translate: "no", textContent: joining.fingerprint })]
     : []));
   renderUnfinished(s, send);

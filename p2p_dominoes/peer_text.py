@@ -51,11 +51,20 @@ def peer_text(text: object, limit: int = 256) -> str:
     return kept
 
 
+_QUOTES: Final = str.maketrans({"“": '"', "”": '"', "«": '"', "»": '"', "„": '"'})
+
+
+def plain_quotes(text: object, limit: int = 200) -> str:
+    """``text`` cleaned (:func:`peer_text`) with its own quotation marks made plain, to be set
+    inside our quotes (“…”, «…»): a peer cannot close them early and go on as if we spoke."""
+    return peer_text(text, limit).translate(_QUOTES)
+
+
 def quoted(text: object, limit: int = 256) -> str:
-    """``text`` cleaned (:func:`peer_text`) and shown in quotes, its own quotes escaped, so that
-    a reader sees where a peer's words begin and end: a peer cannot make its words pass for
-    ours ("Connected. Fingerprint OK") or close the quote early."""
-    return repr(peer_text(text, limit))
+    """A peer's words in our quotes (“…”), so that a reader sees where they begin and end: a
+    peer cannot make its words pass for ours ("Connected. Fingerprint OK") or close the quote
+    early."""
+    return f"“{plain_quotes(text, limit)}”"
 
 
 def _forbidden(point: int) -> bool:

@@ -44,10 +44,10 @@ def test_nothing_forbidden_survives_cleaning(text: str) -> None:
 
 
 def test_a_peers_words_are_quoted_so_they_cannot_pass_for_ours() -> None:
-    from p2p_dominoes.peer_text import quoted
+    from p2p_dominoes.peer_text import plain_quotes, quoted
 
-    assert quoted("done") == "'done'"
-    shown = quoted("x' Connected. Fingerprint OK \u2714\x1b[2J")
-    assert shown == '"x\' Connected. Fingerprint OK \u2714[2J"'
-    both = quoted('it\'s "fine"')
-    assert both.startswith("'") and both.endswith("'") and "\\'" in both
+    assert quoted("done") == "“done”"
+    shown = quoted("x” Connected. Fingerprint OK \u2714\x1b[2J")
+    assert shown == '“x" Connected. Fingerprint OK \u2714[2J”'  # its quote cannot close ours
+    assert plain_quotes("«a» „b“") == '"a" "b"'
+    assert shown.count("“") == 1 and shown.count("”") == 1

@@ -42,6 +42,7 @@ from p2p_dominoes.commands.rules_option import (
 from p2p_dominoes.engine import LANGUAGES, PRESETS, InvalidRecord, Rules
 from p2p_dominoes.net.discovery import DiscoveryError
 from p2p_dominoes.net.finding import find_table
+from p2p_dominoes.net.join_code import JoinCodeError, new_join_code, parse_join_code
 from p2p_dominoes.net.runtime import PeerFailure, PeerOptions
 from p2p_dominoes.net.tables import (
     DIAL_PATIENCE,
@@ -113,6 +114,19 @@ def register(commands: Any) -> None:
         action="store_false",
         help="seat joiners as they come (the default with --ui none, --bot, or no terminal)",
     )
+    coded = host.add_mutually_exclusive_group()
+    coded.add_argument(
+        "--code",
+        type=_join_code,
+        metavar="WORDS",
+        help="the join code joiners must give (3 words of the table-code list, or 3 numbers); "
+        "by default a host that asks (--ask) makes one up and shows it",
+    )
+    coded.add_argument(
+        "--no-code",
+        action="store_true",
+        help="ask no join code (a home network: only the people there can join)",
+    )
     _peer_arguments(host)
     host.set_defaults(run=run_host)
 
@@ -142,6 +156,13 @@ def register(commands: Any) -> None:
         metavar="N",
         help="ask for seat N (2–4; the host holds seat 1; default: any free seat). At a Kozel "
         "table seats 1+3 and 2+4 are partners",
+    )
+    join.add_argument(
+        "--code",
+        type=_join_code,
+        metavar="WORDS",
+        help="the join code shown beside the host's table (3 words, English or Russian, or "
+        "its 3 numbers)",
     )
     _peer_arguments(join)
     join.set_defaults(run=run_join)
@@ -234,6 +255,14 @@ def _timing_argument(parser: argparse.ArgumentParser) -> None:
         help="for benchmarks: write timestamps of this peer's steps to FILE as JSON lines "
         "(bots started here write FILE.<bot name>)",
     )
+
+
+def _join_code(text: str) -> bytes:
+    """`--code WORDS` → the code's bytes; a clear usage error otherwise."""
+    try:
+        return parse_join_code(text)
+    except JoinCodeError as exc:
+        raise argparse.ArgumentTypeError(f"not a join code: {exc}") from None
 
 
 def _host_and_port(text: str) -> tuple[str, int]:
@@ -506,6 +535,8 @@ def run_host(args: argparse.Namespace) -> int:
     table = args.table or fitted_name(f"{options.name}'s table")
     bot = args.bot or default_bot_name(rules)
     desk = options.ui if _asks(args) and isinstance(options.ui, TextUI) else None
+    # A person at the host: a join code unless turned off; no person: only one given.
+    code = args.code or (new_join_code() if desk is not None and not args.no_code else None)
 
     async def main() -> int:
         return await _with_input(
@@ -519,6 +550,7 @@ def run_host(args: argparse.Namespace) -> int:
                 bot_strategy=bot,
                 hands=args.hands,
                 desk=desk,
+                join_code=code,
             ),
         )
 
@@ -541,12 +573,16 @@ def run_join(args: argparse.Namespace) -> int:
     async def main() -> int:
         if args.connect:
             host, port_number = args.connect
-            target = Target((host,), port_number, None, patience=args.dial_timeout, seat=args.seat)
+            target = Target(
+                (host,), port_number, None, args.dial_timeout, seat=args.seat, code=args.code
+            )
         else:
             found = await find_table(
                 args.table, interface=args.interface, timeout=10.0, lang=args.lang
             )
-            target = dataclasses.replace(found, patience=args.dial_timeout, seat=args.seat)
+            target = dataclasses.replace(
+                found, patience=args.dial_timeout, seat=args.seat, code=args.code
+            )
             if target.note:
                 print(target.note, flush=True)
             if target.expect == options.identity.public.fingerprint:

@@ -10,7 +10,13 @@ IPv6 /64, `strangers.source_of`), each for at most `answer_timeout` seconds; req
 that are refused as `busy` (the joiner retries later). A key the host refused or removed is
 refused automatically for `cooldown` seconds, and so is a source whose keys the host refused
 `source_refusals` times in that time (so one machine cannot ask again and again under fresh
-keys; a removal cools down the key only).
+keys; a removal cools down the key only). A request nobody answered cools down like a refused
+one.
+
+A host may require a join code (`net/join_code.py`): a request without the right one is refused
+(`code`) before anything else about it is weighed, so it never takes a place among the pending
+requests the person is asked about, and it counts against its source: `wrong_codes` wrong codes
+within the cooldown cool the source down (it is then refused without its code being compared).
 
 Nothing here reads text from the network to decide: names are cleaned for display only, and
 decisions rest on keys, sources and the clock (injectable for tests).
@@ -25,6 +31,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Final, Protocol
 
+from p2p_dominoes.net.join_code import codes_match
 from p2p_dominoes.net.strangers import source_of
 from p2p_dominoes.peer_text import peer_text
 from p2p_dominoes.session import PublicIdentity
@@ -39,6 +46,9 @@ MAX_PENDING: Final = 4
 MAX_PENDING_PER_SOURCE: Final = 2
 SOURCE_REFUSALS: Final = 3
 """Refusals of keys from one source within the cooldown after which the source itself cools down."""
+WRONG_CODES: Final = 5
+"""Requests without the right join code from one source within the cooldown after which the
+source cools down (a person who mistypes gets a few tries)."""
 _MAX_REMEMBERED: Final = 1024
 
 
@@ -84,9 +94,14 @@ class Admission:
         answer_timeout: float = ANSWER_TIMEOUT,
         cooldown: float = REFUSAL_COOLDOWN,
         source_refusals: int = SOURCE_REFUSALS,
+        code: bytes | None = None,
+        wrong_codes: int = WRONG_CODES,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.ask = ask
+        self.code = code
+        """The join code a request must carry (None: no code asked)."""
+        self.wrong_codes = wrong_codes
         self._trusted = set(trusted)
         self.max_pending = max_pending
         self.max_pending_per_source = max_pending_per_source
@@ -99,6 +114,7 @@ class Admission:
         self._verdicts: dict[int, bool] = {}
         self._cooling_keys: OrderedDict[PublicIdentity, float] = OrderedDict()
         self._source_refusals: OrderedDict[str, list[float]] = OrderedDict()
+        self._wrong_codes: OrderedDict[str, list[float]] = OrderedDict()
 
     def now(self) -> float:
         return self._clock()
@@ -117,13 +133,29 @@ class Admission:
         return tuple(self._pending.values())
 
     def request(
-        self, key: PublicIdentity, name: str, address: str, *, seats_free: int, seated: bool
+        self,
+        key: PublicIdentity,
+        name: str,
+        address: str,
+        *,
+        seats_free: int,
+        seated: bool,
+        code: bytes | None = None,
     ) -> Decision:
         """A joiner asks for a seat: seat it now, make it wait for the host, or refuse it.
 
-        `seats_free` is the number of empty seats, `seated` whether this key already holds one.
+        `seats_free` is the number of empty seats, `seated` whether this key already holds one,
+        `code` the join code the request carried.
         """
         source = source_of(address)
+        if self.code is not None and key not in self._trusted:
+            if self._recent(self._wrong_codes, source) >= self.wrong_codes:
+                return Refusal("refused", "too many wrong join codes from your address")
+            if not codes_match(code, self.code):
+                _remember(self._wrong_codes, source, self._clock(), self.cooldown, self.wrong_codes)
+                if code is None:
+                    return Refusal("code", "this table needs its join code: ask the host for it")
+                return Refusal("code", "that is not this table's join code")
         if seated or any(r.key == key for r in self._pending.values()):
             return Refusal("seated", "this player already holds a seat or has asked for one")
         if seats_free <= 0:
@@ -167,12 +199,14 @@ class Admission:
     def expire(self) -> list[Request]:
         """Drop and return the requests whose answer deadline has passed (refused: unanswered).
 
-        An unanswered request puts no cooldown on its key: the host may just have been away.
+        An unanswered request cools down like a refused one (key and source), so that requests
+        nobody answers cannot fill the person's queue again and again.
         """
         now = self._clock()
         late = [r for r in self._pending.values() if r.deadline <= now]
         for request in late:
             del self._pending[request.number]
+            self._cool_down(request.key, request.source)
         return late
 
     def removed(self, key: PublicIdentity) -> None:
@@ -188,13 +222,12 @@ class Admission:
 
     def _cool_down(self, key: PublicIdentity, source: str) -> None:
         self._cool_key(key)
+        _remember(self._source_refusals, source, self._clock(), self.cooldown, self.source_refusals)
+
+    def _recent(self, times: OrderedDict[str, list[float]], source: str) -> int:
+        """How many of `source`'s remembered times fall within the cooldown."""
         now = self._clock()
-        times = [t for t in self._source_refusals.get(source, []) if t > now - self.cooldown]
-        times.append(now)
-        self._source_refusals[source] = times[-self.source_refusals :]
-        self._source_refusals.move_to_end(source)
-        while len(self._source_refusals) > _MAX_REMEMBERED:
-            self._source_refusals.popitem(last=False)
+        return sum(1 for t in times.get(source, []) if t > now - self.cooldown)
 
     def _cooling(self, key: PublicIdentity, source: str) -> bool:
         now = self._clock()
@@ -205,6 +238,19 @@ class Admission:
             del self._cooling_keys[key]
         recent = [t for t in self._source_refusals.get(source, []) if t > now - self.cooldown]
         return len(recent) >= self.source_refusals
+
+
+def _remember(
+    times: OrderedDict[str, list[float]], source: str, now: float, window: float, keep: int
+) -> None:
+    """Note one more event of `source` at `now` (its last `keep` within `window` are kept; at
+    most _MAX_REMEMBERED sources, the least recent forgotten first)."""
+    recent = [t for t in times.get(source, []) if t > now - window]
+    recent.append(now)
+    times[source] = recent[-keep:]
+    times.move_to_end(source)
+    while len(times) > _MAX_REMEMBERED:
+        times.popitem(last=False)
 
 
 @dataclass(frozen=True)
@@ -230,6 +276,8 @@ class LobbyState:
     pending: tuple[Request, ...]
     pairs: bool = False
     """Partners sit opposite (Kozel): seats 1+3 against 2+4."""
+    code: bytes | None = None
+    """The join code shown beside the table (None: no code asked). For the person's screen only."""
 
 
 class LobbyControl(Protocol):

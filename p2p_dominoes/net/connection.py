@@ -124,7 +124,9 @@ class TransportConfig:
     An inbound connection is a *stranger* until the application calls
     :meth:`Connection.trust` (a seated peer): it has ``accept_timeout`` (at most
     ``handshake_timeout``) to finish the handshake, then a queue of ``stranger_queue`` messages
-    and ``stranger_bytes`` bytes, and it is closed unless trusted within ``trust_timeout``.
+    and ``stranger_bytes`` bytes, and it is closed unless trusted (or held,
+    :meth:`Connection.hold`) within ``trust_timeout``. A held connection keeps the stranger's
+    queue until it is trusted.
     """
 
     handshake_timeout: float = 5.0
@@ -495,8 +497,10 @@ class Connection:
         )
         self._queued_bytes = 0
         self._trusted = trusted
+        self._held = False
         self._settled = trio.Event()
-        """Set once the connection is trusted or closed (the listener's stranger slot ends)."""
+        """Set once the connection is trusted, held or closed (the listener's stranger slot
+        ends)."""
         if trusted:
             self._settled.set()
         self._background_scope = trio.CancelScope()
@@ -536,6 +540,22 @@ class Connection:
         if self._trusted or self._close_reason is not None:
             return
         self._trusted = True
+        self._settled.set()
+
+    @property
+    def held(self) -> bool:
+        """True once :meth:`hold` was called (kept, with a stranger's queue)."""
+        return self._held
+
+    def hold(self) -> None:
+        """Keep an inbound connection the application is not ready to trust yet (a request for
+        a seat waiting for the host's person): it leaves the listener's stranger limits and
+        the trust deadline like a trusted one, but keeps the stranger's small receive queue
+        (``stranger_queue`` messages, ``stranger_bytes`` bytes) until :meth:`trust`, so that
+        what it pushes meanwhile is bounded. Idempotent; no effect once trusted or closed."""
+        if self._trusted or self._close_reason is not None:
+            return
+        self._held = True
         self._settled.set()
 
     @property

@@ -17,7 +17,8 @@ machine cannot lock others out, and total so that many cannot exhaust memory:
 - authenticated strangers (not yet :meth:`Connection.trust`-ed by the application): a small
   receive queue, a few per source (more are told ``busy``), a total cap where the oldest
   stranger of the largest source makes room, and a deadline to be trusted;
-- trusted connections: a total cap (more are told ``busy``).
+- trusted (or held, :meth:`Connection.hold`) connections: a total cap (more are told
+  ``busy``); a held one keeps a stranger's receive queue.
 """
 
 from __future__ import annotations
@@ -429,7 +430,7 @@ class Listener:
         with trio.move_on_after(timeout):
             await connection._settled.wait()
         self._strangers.discard(connection)
-        if connection.trusted:
+        if connection.trusted or connection.held:  # held: counted with the kept connections
             self._trusted.add(connection)
             return
         if not connection.closed:

@@ -9,7 +9,9 @@ advisory page-presence message (`net/page_presence.py`, PROTOCOL.md §14). The l
   how to reach bots that run beside it); `commitment` (32 bytes) fixes the joiner's secret table
   nonce before it sees anyone's (`session.table_code`), and the genesis must carry it; an
   optional sixth element `seat` (int, 0-based, or nil: any seat) asks for one seat (PROTOCOL.md
-  §13.1: partners at a Kozel table are fixed by the seats);
+  §13.1: partners at a Kozel table are fixed by the seats); an optional seventh element `code`
+  (1–16 bytes) is the host's join code as the joiner typed it (`net/join_code.py`, PROTOCOL.md
+  §13.3), sent only when the joiner has one (the sixth is then nil or a seat);
 - `["seats", table_name, rules, seats_total, [[name, key, address, port], …], max_hands | nil]`
   host → everyone seated: the table's full rules (`Rules.to_wire`, validated on arrival: a set
   with a conflict is refused), the seats so far, clockwise in join order (seat 0 is the host),
@@ -42,6 +44,7 @@ from p2p_dominoes.session.identity import InvalidIdentity
 CHANNEL_SESSION: Final = 0x01
 CHANNEL_LOBBY: Final = 0x02
 MAX_NAME_BYTES: Final = 64
+MAX_CODE_BYTES: Final = 16
 
 REFUSAL_CODES: Final = (
     "busy",
@@ -52,12 +55,14 @@ REFUSAL_CODES: Final = (
     "unanswered",
     "seated",
     "seat",
+    "code",
 )
 """Why a host turns a joiner away (PROTOCOL.md §13): busy (too many requests waiting; try again
 later), full, refused (by the host, or a key or source in its cooldown), removed (by the host
 after being seated), playing (the game began), unanswered (the host did not answer in time),
 seated (this key already holds a seat or has a request waiting), seat (the seat asked for does
-not exist at this table, is the host's, or is taken)."""
+not exist at this table, is the host's, or is taken), code (this table needs a join code and the
+join carried none, or another one)."""
 RETRY_CODES: Final = frozenset({"busy"})
 """The refusals a joiner retries (with backoff); every other code is final."""
 
@@ -81,6 +86,8 @@ class Join:
     """The joiner's table-nonce commitment (`session.seat_commitment`), for its genesis seat."""
     seat: int | None = None
     """The seat asked for (0-based; None: any). The host checks it against its table."""
+    code: bytes | None = None
+    """The host's join code as the joiner gave it (None: none given)."""
 
 
 @dataclass(frozen=True)
@@ -143,8 +150,10 @@ def encode_lobby(message: LobbyMessage) -> bytes:
     if isinstance(message, Join):
         body: list[object] = ["join", message.name, message.listen_port, message.host_address]
         body.append(message.commitment)  # table code (PROTOCOL.md §13)
-        if message.seat is not None:
+        if message.seat is not None or message.code is not None:
             body.append(message.seat)  # a seat asked for (PROTOCOL.md §13.1)
+        if message.code is not None:
+            body.append(message.code)  # the join code (PROTOCOL.md §13.3)
     elif isinstance(message, Seats):
         seats = [[s.name, s.key.raw, s.address, s.port] for s in message.seats]
         rules = [list(pair) for pair in message.rules.to_wire()]
@@ -181,12 +190,13 @@ def decode_lobby(payload: bytes) -> LobbyMessage:
     if not isinstance(body, list) or not body or not isinstance(body[0], str):
         raise LobbyError("a lobby message is an array starting with its kind")
     kind, args = body[0], body[1:]
-    if kind == "join" and len(args) in (4, 5) and _types(args[:4], str, int, str, bytes):
+    if kind == "join" and len(args) in (4, 5, 6) and _types(args[:4], str, int, str, bytes):
         name, port, host, commitment = args[:4]
         _check_name(name)
         _check_port(port)
-        seat = _check_seat_asked(args[4] if len(args) == 5 else None)
-        return Join(name, port, _check_address(host), _check_commitment(commitment), seat)
+        seat = _check_seat_asked(args[4] if len(args) >= 5 else None)
+        code = _check_code(args[5]) if len(args) == 6 else None
+        return Join(name, port, _check_address(host), _check_commitment(commitment), seat, code)
     if kind == "seats" and len(args) in (5, 6) and _types(args[:4], str, list, int, list):
         table, raw_rules, total, raw_seats, hands = args[:5]
         _check_name(table)
@@ -234,6 +244,14 @@ def _check_seat_asked(seat: object) -> int | None:
     if type(seat) is not int:
         raise LobbyError("join: a seat asked for is nil (any) or a seat number")
     return seat
+
+
+def _check_code(code: object) -> bytes:
+    """A join's code: 1–16 bytes (the host compares it with its own; a wrong one is refused
+    with the `code` refusal, never by closing)."""
+    if type(code) is not bytes or not 1 <= len(code) <= MAX_CODE_BYTES:
+        raise LobbyError(f"join: a join code is 1–{MAX_CODE_BYTES} bytes")
+    return code
 
 
 def _check_places(raw: object, count: int, total: int) -> tuple[int, ...]:

@@ -63,7 +63,7 @@ from p2p_dominoes.net.said import said, said_os_errors
 from p2p_dominoes.net.strangers import StrangerLog
 from p2p_dominoes.net.sync_limit import SyncGate, bounded_answer
 from p2p_dominoes.net.timing import Timing
-from p2p_dominoes.peer_text import peer_text
+from p2p_dominoes.peer_text import peer_text, plain_quotes
 from p2p_dominoes.session import (
     Envelope,
     Identity,
@@ -907,7 +907,7 @@ async def dialed(
             if isinstance(exc, RefusedByPeer) and exc.code in _FULL_CODES:
                 raise PeerFailure(said("table_full", lang, where=where)) from None
             if isinstance(exc, RefusedByPeer) and not isinstance(exc, PeerBusy):
-                reason = exc.reason
+                reason = plain_quotes(exc.reason)  # the host's words, never shown as ours
                 raise PeerFailure(said("host_refused", lang, where=where, reason=reason)) from None
             if isinstance(exc, IdentityMismatch):
                 raise PeerFailure(f"{where}: {exc}") from None

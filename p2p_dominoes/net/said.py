@@ -126,7 +126,10 @@ _LINES: Final[dict[str, tuple[str, str]]] = {
         "no seat at {where}: the table is full (its game has begun)",
         "нет места за столом {where}: все места заняты (игра уже началась)",
     ),
-    "host_refused": ("the host at {where} refused: {reason}", "хозяин {where} отказал: {reason}"),
+    "host_refused": (
+        "the host at {where} refused (its peer says: “{reason}”)",
+        "хозяин {where} отказал (его программа пишет: «{reason}»)",
+    ),
     "no_seat": ("no seat{code}: {words}", "нет места{code}: {words}"),
     "refused_full": ("the table is full", "все места заняты"),
     "refused_refused": ("the host refused you a seat", "хозяин отказал вам в месте"),
@@ -146,7 +149,32 @@ _LINES: Final[dict[str, tuple[str, str]]] = {
     "pairs": ("Pairs: {first} against {second}", "Пары: {first} против {second}"),
     "pair": ("{one} & {other}", "{one} и {other}"),
     "empty_seat": ("seat {seat} empty", "место {seat} свободно"),
-    "host_says": ("{because} (the host says: {given})", "{because} (хозяин пишет: {given})"),
+    "host_says": (
+        "{because} ({speaker} says: “{given}”)",
+        "{because} ({speaker} пишет: «{given}»)",
+    ),
+    "peer_of": ("{name}'s peer", "программа игрока {name}"),
+    "host_peer": ("the host's peer ({fingerprint})", "программа хозяина ({fingerprint})"),
+    "refused_code": (
+        "the table needs its join code, and this one is missing or wrong: ask the host for the "
+        "code shown beside its table (join --code WORDS)",
+        "столу нужен код для входа, а этот не указан или неверен: спросите у хозяина код, "
+        "показанный рядом со столом (join --code СЛОВА)",
+    ),
+    "join_code": (
+        "Join code: {code} — a joiner must give it (turn it off on a home network: --no-code).",
+        "Код для входа: {code} — без него за стол не сесть (дома его можно выключить: --no-code).",
+    ),
+    "join_with_code": (
+        "Others can join with: p2p-dominoes join --connect {address} --code '{words}'",
+        "Другие могут сесть командой: p2p-dominoes join --connect {address} --code '{words}'",
+    ),
+    "compare_request": (
+        'The host\'s screen shows your request as "{name}", fingerprint {fingerprint}: '
+        "check that it matches.",
+        "На экране хозяина ваша просьба видна как «{name}», отпечаток {fingerprint}: "
+        "сверьте, что они совпадают.",
+    ),
     "timed_out": ("timed out after {s} s", "нет ответа за {s} с"),
     "refused_problem": ("refused ({reason})", "отказ ({reason})"),
     "several_match": (
@@ -166,10 +194,18 @@ _LINES: Final[dict[str, tuple[str, str]]] = {
         "the host closed the connection: {reason}",
         "хозяин закрыл соединение: {reason}",
     ),
+    "dropped_unanswered": (
+        "it dropped the connection before answering",
+        "он оборвал соединение, не ответив",
+    ),
+    "host_closed_saying": (
+        "the host closed the connection ({speaker} says: “{given}”)",
+        "хозяин закрыл соединение ({speaker} пишет: «{given}»)",
+    ),
 }
 
 _CLOSED_RU: Final = (
-    (re.compile(r"^peer said bye: 'done'$"), "стол закрыт"),
+    (re.compile(r"^peer said bye: “done”$"), "стол закрыт"),
     (re.compile(r"^peer closed the connection without bye$"), "без прощания"),
     (re.compile(r"^peer silent for ([0-9.]+) s$"), r"нет ответа \1 с"),
 )

@@ -57,6 +57,13 @@ from p2p_dominoes.net.lobby import (
     Seats,
     encode_lobby,
 )
+from p2p_dominoes.net.lobby_lines import (
+    closed_line,
+    host_speaker,
+    join_with_lines,
+    own_fingerprint_line,
+    refusal_line,
+)
 from p2p_dominoes.net.runtime import (
     Inbox,
     PeerFailure,
@@ -69,10 +76,10 @@ from p2p_dominoes.net.runtime import (
     serve_link,
     sit_down,
 )
-from p2p_dominoes.net.said import pairs_said, said, said_closed
+from p2p_dominoes.net.said import pairs_said, said
 from p2p_dominoes.net.strangers import StrangerLog, StrangerTally
 from p2p_dominoes.net.timing import bot_timing_path
-from p2p_dominoes.peer_text import peer_text
+from p2p_dominoes.peer_text import peer_text, quoted
 from p2p_dominoes.session import (
     GENESIS_SIGN,
     PROTOCOL_VERSION,
@@ -163,6 +170,7 @@ class _HostLobby:
         desk: HostDesk | None,
         commitment: bytes,
         max_hands: int | None = None,
+        code: bytes | None = None,
     ) -> None:
         self.options = options
         self.max_hands = max_hands
@@ -170,7 +178,7 @@ class _HostLobby:
         self.table = table
         self.rules = rules
         self.desk = desk
-        self.admission = Admission(ask=desk is not None)
+        self.admission = Admission(ask=desk is not None, code=code)
         self.strangers = StrangerLog(log)
         self.seated: list[_Seated] = [
             _Seated(options.name, options.identity.public, "", listener.port, "", None, commitment)
@@ -221,7 +229,8 @@ class _HostLobby:
         )
         pairs = self.rules.pairs
         table = peer_text(self.table, 64)
-        return LobbyState(table, self.players, seats, self.admission.pending, pairs)
+        code = self.admission.code
+        return LobbyState(table, self.players, seats, self.admission.pending, pairs, code)
 
     def holder(self, place: int) -> _Seated | None:
         """Who holds seat `place`, if anyone."""
@@ -351,11 +360,13 @@ async def host_table(
     bot_strategy: str | Sequence[str],
     hands: int | None,
     desk: HostDesk | None = None,
+    join_code: bytes | None = None,
 ) -> int:
     """Open a table, seat players and bots, then play; returns the exit status.
 
     With a `desk` (a person at the host) every joiner waits for the person's answer; without
-    one joiners are seated as they come. Bots the host starts itself are always seated;
+    one joiners are seated as they come. With a `join_code` a joiner without it is refused
+    before anyone is asked (`net/join_code.py`). Bots the host starts itself are always seated;
     `bot_strategy` is how they all play, or a list with each bot's own.
     """
     rules.check_players(players)
@@ -370,7 +381,9 @@ async def host_table(
     table_id = secrets.token_bytes(16)
     nonce = new_table_nonce()  # table code: committed now, revealed in our genesis_sign
     commitment = seat_commitment(options.identity.public, nonce)
-    lobby = _HostLobby(options, listener, players, table_name, rules, desk, commitment, hands)
+    lobby = _HostLobby(
+        options, listener, players, table_name, rules, desk, commitment, hands, join_code
+    )
     inbox = Inbox.new()
     session_box: list[TableSession] = []
     ready = trio.Event()
@@ -379,7 +392,8 @@ async def host_table(
     port = listener.port
     named = _rules_name(rules.name, lang)
     say(said("open", lang, table=table_name, rules=named, players=players, port=port))
-    say(said("join_with", lang, address=f"{_dial_host(options)}:{port}"))
+    for line in join_with_lines(f"{_dial_host(options)}:{port}", join_code, lang):
+        say(line)
     say(said("your_fingerprint", lang, fingerprint=options.identity.public.fingerprint))
 
     async def handler(connection: Connection) -> None:
@@ -561,6 +575,7 @@ async def _lobby_member(connection: Connection, lobby: _HostLobby, ready: trio.E
         address,
         seats_free=lobby.players - len(lobby.seated),
         seated=any(s.key == connection.peer for s in lobby.seated),
+        code=message.code,
     )
     name = peer_text(message.name, 64)
     if isinstance(decision, Refusal):
@@ -582,8 +597,9 @@ async def _lobby_member(connection: Connection, lobby: _HostLobby, ready: trio.E
             decision.number,
         )
         # A request waits up to ANSWER_TIMEOUT, longer than the transport lets a stranger stay:
-        # admission's caps (MAX_PENDING, per source) bound pending requests instead.
-        connection.trust()
+        # admission's caps (MAX_PENDING, per source) bound pending requests instead. Held, not
+        # trusted: until it is seated it keeps a stranger's small receive queue.
+        connection.hold()
         lobby.touch()  # the host's person is asked (HostDesk.lobby)
         if not await _await_answer(connection, lobby, ready, decision):
             return
@@ -822,6 +838,8 @@ class Target:
     """The seat to ask the host for (0-based; None: any free seat)."""
     note: str = ""
     """What the user should know about how the table was chosen (several had its name)."""
+    code: bytes | None = None
+    """The host's join code, as the player gave it (None: none given)."""
 
 
 BUSY_FIRST_WAIT: Final = 1.0
@@ -831,11 +849,13 @@ BUSY_PATIENCE: Final = 180.0
 
 
 class _TryAgain(Exception):
-    """The host refused with a code that says: ask again later."""
+    """The host refused with a code that says: ask again later (or dropped us unanswered:
+    `ours`, the reason is our own words, not the host's)."""
 
-    def __init__(self, refusal: Refuse) -> None:
+    def __init__(self, refusal: Refuse, *, ours: bool = False) -> None:
         super().__init__(refusal.reason)
         self.refusal = refusal
+        self.reason = peer_text(refusal.reason, 200) if ours else quoted(refusal.reason, 200)
 
 
 def busy_waits(patience: float = BUSY_PATIENCE) -> list[float]:
@@ -922,20 +942,21 @@ async def join_table(options: PeerOptions, target: Target) -> int:
                     _bare_host(host.remote_address),
                     seat_commitment(options.identity.public, nonce),
                     target.seat,
+                    target.code,
                 )
                 await host.send(encode_lobby(join))
                 say(said("asked", lang))
+                say(own_fingerprint_line(options.name, options.identity.public, lang))
                 try:
                     offer, addresses, lobby, bots = await _await_genesis(host, say, announced, lang)
                 except _TryAgain as busy:
                     if not waits:
                         raise PeerFailure(
                             f"the host is still busy after {BUSY_PATIENCE:g} s "
-                            f"({peer_text(busy.refusal.reason, 200)}); try again later"
+                            f"({busy.reason}); try again later"
                         ) from None
                     wait = waits.pop(0)
-                    reason = peer_text(busy.refusal.reason, 200)
-                    say(said("busy", lang, reason=reason, seconds=f"{wait:.0f}"))
+                    say(said("busy", lang, reason=busy.reason, seconds=f"{wait:.0f}"))
                 else:
                     status = await _play_joined(
                         options,
@@ -1078,12 +1099,6 @@ def _lang(options: PeerOptions) -> str:
     return str(getattr(options.ui, "lang", "en"))
 
 
-_REFUSED_BECAUSE: Final = frozenset(
-    {"full", "refused", "removed", "playing", "unanswered", "seated", "seat"}
-)
-"""The refusal codes with words of their own (said.py `refused_<code>`)."""
-
-
 async def _await_genesis(
     host: Connection,
     say: Callable[[str], None],
@@ -1106,19 +1121,18 @@ async def _await_genesis(
         try:
             message = lobby_message(await host.receive())
         except ConnectionClosed as exc:
-            reason = said_closed(peer_text(str(exc), 200), lang)
-            raise PeerFailure(said("host_closed", lang, reason=reason)) from None
+            if lobby is None and not str(exc).startswith("peer said bye: "):
+                # Dropped before any answer, without a word (a flood made the host's listener
+                # make room): ask again, as after `busy`.
+                dropped = Refuse("busy", said("dropped_unanswered", lang))
+                raise _TryAgain(dropped, ours=True) from None
+            speaker = host_speaker(host.peer, lobby, lang)
+            raise PeerFailure(closed_line(str(exc), speaker, lang)) from None
         if isinstance(message, Refuse):
             if message.code in RETRY_CODES:
                 raise _TryAgain(message)
-            known = message.code in _REFUSED_BECAUSE
-            because = said(f"refused_{message.code}" if known else "refused_other", lang)
-            given = peer_text(message.reason, 200)
-            english = said(f"refused_{message.code}" if known else "refused_other", "en")
-            plain = given in ("", because, english)
-            words = because if plain else said("host_says", lang, because=because, given=given)
-            code = "" if lang == "ru" else f" [{peer_text(message.code, 16)}]"
-            raise PeerFailure(said("no_seat", lang, code=code, words=words))
+            speaker = host_speaker(host.peer, lobby, lang)
+            raise PeerFailure(refusal_line(message.code, message.reason, speaker, lang))
         if isinstance(message, Seats):
             addresses = {
                 message.place_of(i): (s.address, s.port) for i, s in enumerate(message.seats)

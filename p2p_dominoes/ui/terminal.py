@@ -320,8 +320,8 @@ def waiting_text(name: str, seconds: float, lang: str = "en") -> str:
 
 _LOBBY_WORDS = {
     "en": {
-        "asks": 'Request {n}: "{name}" asks for a seat — fingerprint {fp}, from {source}. '
-        'Type "y {n}" to seat them, "n {n}" to refuse.',
+        "asks": 'Request {n}: "{name}" asks for a seat — fingerprint {fp}, from {source}; '
+        'their screen shows {short}. Type "y {n}" to seat them, "n {n}" to refuse.',
         "seats": "Seats ({taken} of {total}): {seats}",
         "bot": "bot",
         "you": "you",
@@ -332,8 +332,8 @@ _LOBBY_WORDS = {
         "nothing": "Nothing to do for that (no such request or seat now).",
     },
     "ru": {
-        "asks": "Запрос {n}: «{name}» просит место — отпечаток {fp}, адрес {source}. "
-        "Введите «y {n}», чтобы посадить, «n {n}» — отказать.",
+        "asks": "Запрос {n}: «{name}» просит место — отпечаток {fp}, адрес {source}; "
+        "на экране игрока — {short}. Введите «y {n}», чтобы посадить, «n {n}» — отказать.",
         "seats": "Места ({taken} из {total}): {seats}",
         "bot": "бот",
         "you": "вы",
@@ -360,7 +360,11 @@ def lobby_words(lang: str) -> dict[str, str]:
 def render_request(request: Request, lang: str = "en") -> str:
     """The question the host's person answers for one pending request (name already cleaned)."""
     return lobby_words(lang)["asks"].format(
-        n=request.number, name=request.name, fp=request.key.fingerprint, source=request.source
+        n=request.number,
+        name=request.name,
+        fp=request.key.fingerprint,
+        source=request.source,
+        short=request.key.short_fingerprint,
     )
 
 

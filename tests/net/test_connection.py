@@ -138,7 +138,7 @@ async def test_handshake_and_messages_both_ways(alice: Identity, bob: Identity) 
     assert server.received == [Data(b"one"), SyncRequest(b"\x07" * 32), Data(b"two")]
     inbound = server.connections[0]
     assert inbound.peer == bob.public and not inbound.initiator
-    assert server.closed[0].reason == "peer said bye: 'done'"
+    assert server.closed[0].reason == "peer said bye: “done”"
     assert not server.closed[0].peer_fault
 
 
@@ -325,7 +325,7 @@ async def test_heartbeats_keep_an_idle_connection_open(alice: Identity, bob: Ide
             assert not c.closed
             await c.send(b"ping")
             assert await c.receive() == Data(b"echo ping")
-        assert server.closed[0].reason == "peer said bye: 'done'"
+        assert server.closed[0].reason == "peer said bye: “done”"
 
 
 async def test_a_slow_reader_is_not_mistaken_for_a_silent_peer(
@@ -417,7 +417,7 @@ async def test_local_close_sends_bye_with_reason(alice: Identity, bob: Identity)
             with pytest.raises(ConnectionClosed):
                 await c.receive()
         await server.wait_for(lambda: bool(server.closed))
-    assert server.closed[0].reason == "peer said bye: 'table finished'"
+    assert server.closed[0].reason == "peer said bye: “table finished”"
 
 
 def test_record_layer_rejects_reordering_and_replay() -> None:
@@ -500,7 +500,7 @@ async def test_a_bye_reason_is_cleaned_before_it_reaches_a_log(
         await server.connections[0].aclose("\x1b]2;title\x07gone \u2066x\u2069")
         with pytest.raises(ConnectionClosed) as info:
             await c.receive()
-    assert info.value.reason == "peer said bye: ']2;titlegone x'"
+    assert info.value.reason == "peer said bye: “]2;titlegone x”"
     assert all("\x1b" not in r.getMessage() for r in caplog.records)
 
 

@@ -606,7 +606,7 @@ def test_join_by_name_refuses_an_ambiguous_name_and_takes_a_fingerprint() -> Non
     tables = [_ad(1), _ad(2), _ad(3, "Hall")]
     assert _choose(tables, "hall") == (tables[2], "")
     ambiguous = _choose(tables, "Kitchen")
-    assert isinstance(ambiguous, str) and "several tables match 'Kitchen'" in ambiguous
+    assert isinstance(ambiguous, str) and "several tables match “Kitchen”" in ambiguous
     assert tables[0].info.short_fingerprint in ambiguous
     assert tables[1].info.short_fingerprint in ambiguous
     assert "p2p-dominoes join FINGERPRINT" in ambiguous
@@ -621,7 +621,7 @@ def test_join_by_name_takes_the_table_seen_before_its_namesakes_and_says_so() ->
     chosen = _choose(tables, "kitchen", lambda found: found[1])
     assert isinstance(chosen, tuple) and chosen[0] == tables[1]
     note = chosen[1]
-    assert "3 tables are called 'kitchen'" in note and "join FINGERPRINT" in note
+    assert "3 tables are called “kitchen”" in note and "join FINGERPRINT" in note
     assert tables[0].info.short_fingerprint in note and tables[2].info.short_fingerprint in note
     # A fingerprint prefix several share is never settled by age.
     prefix = _choose(tables, "0", lambda found: found[0])
@@ -706,11 +706,11 @@ def test_table_names_are_quoted_so_one_cannot_pose_as_another_entry() -> None:
     line = _choose([posing, _ad(2)], posing.fingerprint[:4])
     assert line == (posing, "")
     ambiguous = _choose([_ad(1), _ad(2)], "kitchen")
-    assert isinstance(ambiguous, str) and "'Kitchen' (" in ambiguous
+    assert isinstance(ambiguous, str) and "“Kitchen” (" in ambiguous
     listed = _listing([posing])
-    assert listed == f"'Kitchen (AAAA-AAAA), Kitchen' ({posing.info.short_fingerprint})"
+    assert listed == f"“Kitchen (AAAA-AAAA), Kitchen” ({posing.info.short_fingerprint})"
     row: dict[str, object] = {
-        "table": "Kitchen' host 'Ann",
+        "table": "Kitchen” host “Ann",
         "host": "Mallory",
         "fingerprint": posing.fingerprint,
         "seats": "1/4",
@@ -721,14 +721,15 @@ def test_table_names_are_quoted_so_one_cannot_pose_as_another_entry() -> None:
         "table_id": "00" * 16,
     }
     shown = _table_line(row)
-    assert shown.startswith("\"Kitchen' host 'Ann\"  host 'Mallory' (")
+    # Its own quotes are made plain: it cannot close ours and show a host of its choosing.
+    assert shown.startswith('“Kitchen" host "Ann”  host “Mallory” (')
     assert shown.endswith("10.213.0.1:47800")
 
 
 def test_join_by_name_says_its_choices_in_russian_too() -> None:
     tables = [_ad(1), _ad(2)]
     ambiguous = _choose(tables, "Kitchen", lang="ru")
-    assert isinstance(ambiguous, str) and ambiguous.startswith("стол 'Kitchen' не один: ")
+    assert isinstance(ambiguous, str) and ambiguous.startswith("стол “Kitchen” не один: ")
     assert "p2p-dominoes join ОТПЕЧАТОК" in ambiguous
     chosen = _choose(tables, "Kitchen", lambda found: found[0], "ru")
-    assert isinstance(chosen, tuple) and chosen[1].startswith("Столов с именем 'Kitchen': 2;")
+    assert isinstance(chosen, tuple) and chosen[1].startswith("Столов с именем “Kitchen”: 2;")

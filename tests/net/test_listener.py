@@ -408,3 +408,45 @@ async def test_a_flood_displaces_its_own_strangers_before_a_lone_one(alice: Iden
         await wait_until(lambda: len(closed) == 5)
         assert "127.0.0.9" not in closed
         nursery.cancel_scope.cancel()
+
+
+async def test_a_held_connection_outlives_the_trust_deadline_but_keeps_a_strangers_queue(
+    alice: Identity, bob: Identity, carol: Identity
+) -> None:
+    """A request waiting for the host's person is held (`Connection.hold`): it is not closed at
+    the trust deadline nor counted as a stranger, yet what it pushes meanwhile is bounded by the
+    stranger's queue; once trusted (seated) it gets the full queue."""
+    config = TransportConfig(
+        handshake_timeout=1.0, heartbeat_interval=0.1, peer_timeout=2.0, trust_timeout=0.3
+    )
+    gate = trio.Event()
+    held: list[Connection] = []
+
+    async def handler(conn: Connection) -> None:
+        conn.hold()
+        held.append(conn)
+        if conn.peer == carol.public:
+            conn.trust()  # seated: the full queue from now on
+        await gate.wait()
+
+    big = b"\x00" * MAX_DATA_SIZE
+    async with listening(alice, handler, config=config) as listener:
+        async with connect("127.0.0.1", listener.port, bob, expect=None, config=config) as c:
+            await wait_until(lambda: len(held) == 1)
+            assert held[0].held and not held[0].trusted
+            await trio.sleep(0.6)  # twice the trust deadline: a stranger would be closed by now
+            assert not held[0].closed and listener.strangers == 0
+            with pytest.raises(ConnectionClosed), trio.fail_after(5):
+                for _ in range(64):
+                    await c.send(big)
+                    await trio.sleep(0.005)
+                await c.receive()
+            assert held[0].close_reason is not None
+            assert "untrusted: more than" in held[0].close_reason
+        async with connect("127.0.0.1", listener.port, carol, expect=None, config=config) as c:
+            for _ in range(64):
+                await c.send(big)
+            await trio.sleep(0.3)
+            assert not c.closed
+        gate.set()
+    assert config.stranger_bytes < 64 * MAX_DATA_SIZE <= config.receive_bytes

@@ -12,6 +12,8 @@ from p2p_dominoes.net.admission import (
     MAX_PENDING,
     MAX_PENDING_PER_SOURCE,
     REFUSAL_COOLDOWN,
+    SOURCE_REFUSALS,
+    WRONG_CODES,
     Admission,
     Refusal,
     Request,
@@ -153,7 +155,7 @@ def test_a_key_cannot_ask_twice_or_ask_while_seated() -> None:
     assert isinstance(seated, Refusal) and seated.code == "seated"
 
 
-def test_an_unanswered_request_expires_without_a_cooldown() -> None:
+def test_an_unanswered_request_expires_and_cools_down_like_a_refused_one() -> None:
     clock = Clock()
     admission = asking(clock)
     bob = key()
@@ -165,7 +167,23 @@ def test_an_unanswered_request_expires_without_a_cooldown() -> None:
     assert admission.expire() == [request]
     assert admission.pending == ()
     assert admission.answer(request.number, True) is None  # too late
-    assert isinstance(ask(admission, bob), Request)  # may ask again at once
+    again = ask(admission, bob)  # the key cools down, as if refused
+    assert isinstance(again, Refusal) and again.code == "refused"
+    clock.now += REFUSAL_COOLDOWN + 1
+    assert isinstance(ask(admission, bob), Request)  # until the cooldown is over
+
+
+def test_unanswered_requests_cool_their_source_down_too() -> None:
+    clock = Clock()
+    admission = asking(clock, max_pending=1, max_pending_per_source=1)
+    for _ in range(SOURCE_REFUSALS):
+        request = ask(admission, key())
+        assert isinstance(request, Request)
+        clock.now += ANSWER_TIMEOUT
+        assert admission.expire() == [request]
+    refused = ask(admission, key())  # a fresh key from the same source: not asked about
+    assert isinstance(refused, Refusal) and refused.code == "refused"
+    assert isinstance(ask(admission, key(), "192.0.2.9:1"), Request)  # another source is
 
 
 def test_a_withdrawn_request_frees_its_place() -> None:
@@ -216,3 +234,72 @@ def test_busy_retries_back_off_with_jitter_up_to_a_cap_and_a_total() -> None:
     assert sum(waits) <= 180.0
     assert waits[0] <= 1.0 and waits[-1] >= 7.5  # doubling, then capped
     assert busy_waits(180.0) != waits  # jittered
+
+
+CODE = bytes([1, 2, 3])
+
+
+def with_code(clock: Clock, *, person: bool = True) -> Admission:
+    return Admission(ask=person, clock=clock, code=CODE)
+
+
+def ask_with(admission: Admission, code: bytes | None, address: str = "192.0.2.1:5000") -> object:
+    return admission.request(key(), "bob", address, seats_free=1, seated=False, code=code)
+
+
+def test_a_request_without_the_right_code_is_refused_before_the_person_is_asked() -> None:
+    admission = with_code(Clock())
+    missing = ask_with(admission, None)
+    wrong = ask_with(admission, bytes([1, 2, 4]))
+    short = ask_with(admission, bytes([1, 2]))
+    assert isinstance(missing, Refusal) and missing.code == "code"
+    assert isinstance(wrong, Refusal) and wrong.code == "code"
+    assert isinstance(short, Refusal) and short.code == "code"
+    assert "join code" in missing.reason and missing.reason != wrong.reason
+    assert admission.pending == ()  # nobody was put before the person
+    right = ask_with(admission, CODE, "192.0.2.2:1")
+    assert isinstance(right, Request)  # still the person's to answer
+    assert admission.pending == (right,)
+
+
+def test_a_few_wrong_codes_cool_the_source_down_even_for_the_right_code() -> None:
+    clock = Clock()
+    admission = with_code(clock)
+    for _ in range(WRONG_CODES):
+        refused = ask_with(admission, b"\x00\x00\x00", "[fd00:1:2:3::5]:9")
+        assert isinstance(refused, Refusal) and refused.code == "code"
+    # Another address in the same /64 is the same source: its right code is not even compared.
+    cooled = ask_with(admission, CODE, "[fd00:1:2:3::77]:9")
+    assert isinstance(cooled, Refusal) and cooled.code == "refused"
+    assert isinstance(ask_with(admission, CODE, "[fd00:1:2:4::1]:9"), Request)  # another /64
+    clock.now += REFUSAL_COOLDOWN + 1
+    assert isinstance(ask_with(admission, CODE, "[fd00:1:2:3::5]:9"), Request)
+
+
+def test_wrong_codes_under_the_limit_leave_the_source_free() -> None:
+    admission = with_code(Clock())
+    for _ in range(WRONG_CODES - 1):
+        ask_with(admission, None)
+    assert isinstance(ask_with(admission, CODE), Request)
+
+
+def test_a_host_without_a_person_seats_the_right_code_and_refuses_the_others() -> None:
+    admission = with_code(Clock(), person=False)
+    assert isinstance(ask_with(admission, CODE), SeatNow)
+    refused = ask_with(admission, None)
+    assert isinstance(refused, Refusal) and refused.code == "code"
+
+
+def test_the_hosts_own_bots_need_no_code() -> None:
+    admission = with_code(Clock())
+    bot = key()
+    admission.trust(bot)
+    assert isinstance(admission.request(bot, "bot-1", "127.0.0.1:1", seats_free=1, seated=False),
+                      SeatNow)  # fmt: skip
+
+
+def test_the_per_source_memory_of_wrong_codes_is_bounded() -> None:
+    admission = with_code(Clock())
+    for n in range(3000):
+        ask_with(admission, None, f"10.{n // 256}.{n % 256}.1:1")
+    assert len(admission._wrong_codes) <= 1024

@@ -7,6 +7,7 @@ before the start, and the genesis seats everyone where the last seat list showed
 
 from __future__ import annotations
 
+import re
 import secrets
 
 import pytest
@@ -88,10 +89,13 @@ async def test_joiners_pick_seats_the_host_swaps_and_the_genesis_fixes_the_pairs
             joiners["dave"] = _options("dave", uis["dave"])  # a fresh peer, same name
             nursery.start_soon(run_join, "dave", None)
 
-    assert failures == {
-        "dave": "no seat [seat]: the seat you asked for is not free at this table "
-        "(the host says: seat 3 is taken)"
-    }
+    assert set(failures) == {"dave"}, failures
+    # The host's own words are quoted and said to be its peer's (it has no seat list yet).
+    assert re.fullmatch(
+        r"no seat \[seat\]: the seat you asked for is not free at this table "
+        r"\(the host's peer \([A-Z2-7]{4}-[A-Z2-7]{4}\) says: “seat 3 is taken”\)",
+        failures["dave"],
+    ), failures
     assert statuses == {"host": 0, "bob": 0, "carol": 0, "dave": 0}, (statuses, failures)
     order = "Seated at seat {} of 4: host, dave, bob, carol"
     for seat, ui in ((1, host_ui), (2, uis["dave"]), (3, uis["bob"]), (4, uis["carol"])):

@@ -1,8 +1,10 @@
 """The host's person answers the lobby's questions at a real terminal (a pseudo-terminal).
 
-`host` with the text UI asks before seating: Eve's request shows her full fingerprint and is
-refused (`n N`), and Eve is told so; Bob's is accepted with a bare `y` (his is the only one
-waiting); then the person plays the hand from the menu and the record verifies.
+`host` with the text UI asks before seating, and shows a join code beside its table: Mallory,
+without the code, is refused before the person is asked; Eve's request (with the code) shows her
+full fingerprint and is refused (`n N`), and Eve is told so; Bob's is accepted with a bare `y`
+(his is the only one waiting), and Bob's own screen showed the short fingerprint the host saw;
+then the person plays the hand from the menu and the record verifies.
 """
 
 from __future__ import annotations
@@ -56,17 +58,18 @@ def test_the_terminal_desk_asks_once_per_request_and_prints_only_clean_text() ->
         'Type "remove N" to take seat N back before the game begins.',
         "Seats (2 of 3): 1 Ann (you), 2 bot-1 (bot)",
         f'Request {request.number}: "Eve]0;t" asks for a seat — fingerprint {eve.fingerprint}, '
-        f'from 192.0.2.9. Type "y {request.number}" to seat them, "n {request.number}" to refuse.',
+        f"from 192.0.2.9; their screen shows {eve.short_fingerprint}. "
+        f'Type "y {request.number}" to seat them, "n {request.number}" to refuse.',
         "a [2Jline from afar",
     ]
 
 
-def _joiner(name: str, port: int, directory: Path) -> Peer:
+def _joiner(name: str, port: int, directory: Path, *code: str) -> Peer:
     return Peer(
         name,
         cli_argv(
             "join",
-            *("--connect", f"127.0.0.1:{port}", "--name", name, "--bot", "random"),
+            *("--connect", f"127.0.0.1:{port}", "--name", name, "--bot", "random", *code),
             *("--ui", "none", "--data-dir", str(directory / name), *LOOPBACK),
         ),
         directory,
@@ -90,9 +93,16 @@ def test_the_host_refuses_and_seats_joiners_from_its_terminal_then_plays(tmp_pat
     try:
         child.expect(r"is open on port (\d+)\.")
         port = int(child.match.group(1))
+        child.expect(r"Join code: ([a-z]+ [a-z]+ [a-z]+) \((\d{3}-\d{3}-\d{3})\)")
+        words, digits = child.match.groups()
+        child.expect(re.escape(f"--code '{words}'"))
         child.expect(re.escape('Type "remove N" to take seat N back'))
         with peers() as started:
-            eve = _joiner("Eve", port, tmp_path)
+            mallory = _joiner("Mallory", port, tmp_path)  # no code: refused before asking
+            started.append(mallory)
+            assert mallory.wait(30) != 0
+            assert "no seat [code]: the table needs its join code" in mallory.stderr, mallory
+            eve = _joiner("Eve", port, tmp_path, "--code", digits)
             started.append(eve)
             child.expect(REQUEST.pattern)
             number, name, fingerprint = child.match.groups()
@@ -104,10 +114,12 @@ def test_the_host_refuses_and_seats_joiners_from_its_terminal_then_plays(tmp_pat
             assert eve.wait(30) != 0
             assert "no seat [refused]: the host refused you a seat" in eve.stderr, eve
 
-            bob = _joiner("Bob", port, tmp_path)
+            bob = _joiner("Bob", port, tmp_path, "--code", words.upper())
             started.append(bob)
             child.expect(REQUEST.pattern)
+            assert child.match.group(2) == "Bob"  # Mallory was never asked about
             assert child.match.group(3) == keys["Bob"].fingerprint
+            bob.wait_for(re.compile(re.escape(keys["Bob"].short_fingerprint) + ": check"))
             child.sendline("y")  # the only request waiting
             child.expect(r"Bob \([A-Z2-7-]+\) took a seat \(2 of")
             while True:

@@ -51,7 +51,7 @@ def test_the_system_words_of_a_failed_dial_in_russian() -> None:
 
 
 def test_why_the_host_closed_the_connection_in_russian() -> None:
-    assert said_closed("peer said bye: 'done'", "ru") == "стол закрыт"
+    assert said_closed("peer said bye: “done”", "ru") == "стол закрыт"
     assert said_closed("peer silent for 5 s", "ru") == "нет ответа 5 с"
-    assert said_closed("peer said bye: 'done'", "en") == "peer said bye: 'done'"
+    assert said_closed("peer said bye: “done”", "en") == "peer said bye: “done”"
     assert said_closed("protocol violation: x", "ru") == "protocol violation: x"  # not known

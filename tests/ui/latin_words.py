@@ -7,9 +7,18 @@ from __future__ import annotations
 
 import re
 
-FINGERPRINT = re.compile(r"[A-Z2-7]{4}(?:-[A-Z2-7]{4}){7}")
+FINGERPRINT = re.compile(r"[A-Z2-7]{4}(?:-[A-Z2-7]{4}){1,7}")  # full, or short (two groups)
 HASH = re.compile(r"\b[0-9a-f]{16,}\b")
-KEPT = ("p2p-dominoes join --connect", "bot-1", "bot-2", "bot-3", "mDNS", "Pagat")
+KEPT = (
+    "p2p-dominoes join --connect",
+    "--no-code",
+    "--code",
+    "bot-1",
+    "bot-2",
+    "bot-3",
+    "mDNS",
+    "Pagat",
+)
 CODE_IN_ENGLISH = re.compile(r" / [a-z ]+ \(")
 
 

@@ -118,6 +118,7 @@ def test_the_page_sees_seats_and_requests_as_json_with_cleaned_names() -> None:
             "number": request.number,
             "name": "Bob[2J",
             "fingerprint": bob.fingerprint,
+            "short": bob.short_fingerprint,
             "source": "fe80::/64",
             "seconds": 110,
         }

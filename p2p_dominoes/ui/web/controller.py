@@ -47,6 +47,7 @@ from p2p_dominoes.net.discovery import (
     lan_addresses,
     open_discovery,
 )
+from p2p_dominoes.net.join_code import JoinCodeError, new_join_code, parse_join_code
 from p2p_dominoes.net.page_presence import PageState
 from p2p_dominoes.net.presence import Presence
 from p2p_dominoes.net.runtime import HAND_BREAK, PeerFailure, PeerOptions
@@ -441,6 +442,8 @@ class PlayController:
                 "address": self.joining["address"],
                 "seconds": int(time.monotonic() - self.joining["since"]),
                 "line": self.joining["line"],
+                # What the host's screen shows beside this request, to compare.
+                "fingerprint": self.identity.public.short_fingerprint,
             }
         return {
             "screen": "lobby",
@@ -744,6 +747,7 @@ class PlayController:
             bot_strategy=settings.get("bot", "random"),
             hands=settings["hands"],
             desk=self,
+            join_code=settings.get("join_code"),
         )
 
     async def _join(self, target: Target) -> int:
@@ -921,7 +925,12 @@ def _check_host(command: dict[str, Any], data_dir: Path | None = None) -> dict[s
         return _Problem("stall_timeout", "stall_timeout")
     if not table.isprintable():
         return _Problem("table_name", "table")
+    asks_code = command.get("join_code", False)  # the page's checkbox; absent: no code
+    if type(asks_code) is not bool:
+        return _Problem("join_code", "join_code")
     return {
+        # Made once for the table, so a rematch of these settings keeps it (its joiners have it).
+        "join_code": new_join_code() if asks_code else None,
         "table": table,
         "rules": rules,
         "players": players,
@@ -977,7 +986,16 @@ def _check_join(command: dict[str, Any]) -> Target | _Problem:
     seat = command.get("seat")  # 0-based; None (absent): any free seat
     if seat is not None and (type(seat) is not int or not 1 <= seat <= 3):
         return _Problem("seat", "seat")
-    return Target((host,), port, pin, seat=seat)
+    typed = command.get("code")  # the host's join code as typed (absent or empty: none)
+    code = None
+    if typed is not None and (not isinstance(typed, str) or len(typed) > 200):
+        return _Problem("join_code", "code")
+    if typed and typed.strip():
+        try:
+            code = parse_join_code(typed)
+        except JoinCodeError:
+            return _Problem("join_code", "code")
+    return Target((host,), port, pin, seat=seat, code=code)
 
 
 def _shown_target(target: Target) -> str:

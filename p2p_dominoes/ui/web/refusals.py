@@ -37,6 +37,10 @@ _TEXTS: Final[dict[str, tuple[str, str]]] = {
         "That fingerprint is malformed: copy it from the host's screen.",
         "Отпечаток записан неверно: перепишите его с экрана создателя стола.",
     ),
+    "join_code": (
+        "A join code is the three words shown beside the host's table (or their three numbers).",
+        "Код для входа — три слова рядом со столом хозяина (или три их номера).",
+    ),
     "seat": (
         "A seat to ask for is 2, 3 or 4 (seat 1 is the host's), or any.",
         "Место можно попросить 2, 3 или 4 (место 1 — хозяина) или любое.",

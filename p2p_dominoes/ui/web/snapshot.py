@@ -36,6 +36,7 @@ from p2p_dominoes.engine.rules import Doubles, MoveScoring, Rules
 from p2p_dominoes.engine.rules_text import describe_rules
 from p2p_dominoes.engine.turns import placement_points
 from p2p_dominoes.net.admission import LobbyState
+from p2p_dominoes.net.join_code import join_code_digits, join_code_words
 from p2p_dominoes.net.presence import Presence
 from p2p_dominoes.session.events import Blame
 from p2p_dominoes.session.table import Phase, TableSession
@@ -694,9 +695,18 @@ def host_lobby_snapshot(state: LobbyState | None, now: float) -> dict[str, Any] 
                 "number": r.number,
                 "name": r.name,
                 "fingerprint": r.key.fingerprint,
+                "short": r.key.short_fingerprint,
                 "source": r.source,
                 "seconds": max(0, round(r.deadline - now)),
             }
             for r in state.pending
         ],
+        # The join code beside the table (the person reads it out): words in both languages.
+        "code": None
+        if state.code is None
+        else {
+            "en": join_code_words(state.code, "en"),
+            "ru": join_code_words(state.code, "ru"),
+            "digits": join_code_digits(state.code),
+        },
     }

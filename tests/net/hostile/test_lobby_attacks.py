@@ -81,7 +81,11 @@ def test_seat_squatting_by_many_keys_does_not_crowd_out_an_honest_joiner(
     try:
         with peers() as started:
             host = _host(
-                "host", records[0], tmp_path, "--players", "2", "--ask", "--ui", "none", typed=True
+                "host",
+                records[0],
+                tmp_path,
+                *("--players", "2", "--ask", "--no-code", "--ui", "none"),  # a home network
+                typed=True,
             )
             started.append(host)
             port = host.port()
@@ -219,7 +223,11 @@ def test_escape_sequences_in_names_and_reasons_reach_no_terminal_or_log(
             stop.set()
             fake.join(10)
     refused, bye = outputs
-    assert "no seat [refused]: the host refused you a seat (the host says: " in refused, refused
+    # The fake host's words are quoted and said to be its peer's, never shown as ours.
+    said_by = re.search(
+        r"the host refused you a seat \(the host's peer \([A-Z2-7-]{9}\) says: “", refused
+    )
+    assert said_by is not None, refused
     assert "]0;owned[2J[31mredevilx" in refused, refused  # what is left is plain text
     assert "the host closed the connection" in bye, bye
 

@@ -385,8 +385,8 @@ def test_a_thousand_signed_namesakes_and_spoofed_address_records_hide_nothing(
         )  # fmt: skip
         assert joined.returncode == 2, joined.stdout + joined.stderr
         said = joined.stderr.strip().splitlines()[-1]  # (lines before: the log's warnings)
-        assert said.startswith("p2p-dominoes join: several tables match 'Kitchen': "), said
-        assert f"'Kitchen' ({short})" in said and "join FINGERPRINT" in said, said
+        assert said.startswith("p2p-dominoes join: several tables match “Kitchen”: "), said
+        assert f"“Kitchen” ({short})" in said and "join FINGERPRINT" in said, said
         assert said.index(short) < said.index("), "), said  # the lone one at its address first
         seen = _watched(early)  # until the hand starts (the host then says "playing")
         first = next(i for i, line in enumerate(seen) if _lists_ann(line))

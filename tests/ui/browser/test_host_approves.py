@@ -1,7 +1,10 @@
 """The host decides on its page who sits: it refuses one joiner, seats another, removes a seat.
 
-Ann hosts from her page; the joiners are a `join` process (Eve) and another page (Bob). Ann sees
-each request with the joiner's full fingerprint, and every answer reaches the joiner.
+Ann hosts from her page, which shows a join code beside her table; the joiners are `join`
+processes (Mallory without the code, Eve with it) and another page (Bob, who types it). Mallory is
+refused without Ann being asked; Ann sees each other request with the joiner's short and full
+fingerprint (Bob's page shows him his own short one while he waits), and every answer reaches
+the joiner.
 """
 
 from __future__ import annotations
@@ -17,14 +20,16 @@ from p2p_dominoes.store import load_or_create_identity
 from tests.ui.browser.conftest import Peer, screenshot
 
 
-def _join_process(name: str, port: int, data_dir: Path, out: Path) -> subprocess.Popen[bytes]:
+def _join_process(
+    name: str, port: int, data_dir: Path, out: Path, *code: str
+) -> subprocess.Popen[bytes]:
     with out.open("wb") as sink:
         return subprocess.Popen(
             [
                 sys.executable, "-m", "p2p_dominoes", "join",
                 "--connect", f"127.0.0.1:{port}", "--name", name, "--bot", "random",
                 "--ui", "none", "--interface", "127.0.0.1", "--port", "0", "--no-mdns",
-                "--data-dir", str(data_dir),
+                "--data-dir", str(data_dir), *code,
             ],
             stdin=subprocess.DEVNULL,
             stdout=sink,
@@ -49,14 +54,24 @@ def test_the_host_refuses_one_joiner_and_seats_another_on_its_page(
     expect(page_a.locator("#host-lobby")).to_be_visible()
     expect(page_a.locator("#host-seats li")).to_have_count(1)
 
+    expect(page_a.locator("#host-code")).to_be_visible()
+    shown = page_a.locator("#host-code-words").inner_text()
+    words, digits = shown.split(" (")[0], shown.split("(")[1].rstrip(")")
+    mallory = _join_process("Mallory", 47851, tmp_path / "mallory", tmp_path / "mallory.out")
+    assert mallory.wait(30) != 0
+    said = (tmp_path / "mallory.out").read_text()
+    assert "no seat [code]" in said, said
+    expect(page_a.locator("#requests li")).to_have_count(0)  # Ann was never asked
+
     eve_dir = tmp_path / "eve"
     eve_key = load_or_create_identity(eve_dir).public
-    eve = _join_process("Eve", 47851, eve_dir, tmp_path / "eve.out")
+    eve = _join_process("Eve", 47851, eve_dir, tmp_path / "eve.out", "--code", digits)
     try:
         request = page_a.locator("#requests li")
         expect(request).to_have_count(1)
         expect(request).to_contain_text("Eve asks for a seat")
         expect(request.locator(".fp")).to_have_text(eve_key.fingerprint)  # the full one
+        expect(request.locator(".fp-short")).to_have_text(eve_key.short_fingerprint)
         screenshot(page_a, "host-asked")
         request.locator("button.refuse").click()
         assert eve.wait(30) != 0
@@ -70,9 +85,14 @@ def test_the_host_refuses_one_joiner_and_seats_another_on_its_page(
     expect(page_a.locator("#lobby-lines")).to_contain_text("Refused Eve")
 
     page_b.fill("#join-address", "127.0.0.1:47851")
+    page_b.fill("#join-code", words.upper())
     page_b.click("#join-button")
     request = page_a.locator("#requests li")
     expect(request).to_contain_text("Bob asks for a seat")
+    # Both screens show Bob's short fingerprint, to compare before Ann seats him.
+    bobs_short = request.locator(".fp-short").inner_text()
+    expect(page_b.locator("#joining")).to_contain_text(bobs_short)
+    screenshot(page_b, "joiner-waiting-with-fingerprint")
     request.locator("button.approve").click()
     expect(page_a.locator("#table")).to_be_visible()
     expect(page_b.locator("#table")).to_be_visible()
@@ -91,6 +111,7 @@ def test_the_host_removes_seated_players_before_the_start_and_everyone_sees_it(
     expect(seats.nth(1)).to_contain_text("bot-1 (bot)")
 
     page_b.fill("#join-address", "127.0.0.1:47861")
+    page_b.fill("#join-code", page_a.locator("#host-code-words").inner_text().split(" (")[0])
     page_b.click("#join-button")
     page_a.locator("#requests li button.approve").click()
     expect(seats).to_have_count(3)

@@ -45,6 +45,8 @@ def test_two_people_and_two_bots_play_a_kozel_hand_from_the_lobby(
     expect(page_a.locator("#host-empty li")).to_contain_text("seat 3: empty seat")
 
     page_b.fill("#join-address", "127.0.0.1:47871")
+    code = page_a.locator("#host-code-words").inner_text()  # "words (000-000-000)"
+    page_b.fill("#join-code", code.split("(")[1].rstrip(")"))  # its numbers, any language
     page_b.select_option("#join-seat", value="3")  # across from Ann
     page_b.click("#join-button")
     request = page_a.locator("#requests li")

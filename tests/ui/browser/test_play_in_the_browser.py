@@ -106,6 +106,16 @@ def test_a_match_on_a_laptop_and_a_phone_with_a_bot(
     laptop.click("#create-button")
     expect(laptop.locator("#lobby-lines")).to_contain_text("is open on port 47811")
     phone.fill("#join-address", "127.0.0.1:47811")
+    # The join code beside Ann's table, typed on Bob's phone: the words complete as he types.
+    expect(laptop.locator("#host-code")).to_be_visible()
+    words = laptop.locator("#host-code-words").inner_text().split(" (")[0].split()
+    phone.locator("#join-code").press_sequentially(f"{words[0]} {words[1]} {words[2][:2]}")
+    completions = phone.locator("#join-code-words option")
+    expect(completions.first).to_have_attribute("value", re.compile("^" + " ".join(words[:2])))
+    assert f"{' '.join(words)}" in [
+        completions.nth(i).get_attribute("value") for i in range(completions.count())
+    ]
+    phone.fill("#join-code", " ".join(words))
     phone.click("#join-button")
     # Ann's page asks her about Bob (the bot she started was seated without asking), one-based.
     expect(laptop.locator("#host-seats li").nth(1)).to_contain_text("seat 2: bot-1 (bot)")

@@ -68,6 +68,7 @@ def test_a_player_who_closes_the_tab_is_warned_about_then_shown_away(
     page.click("#create-button")
     expect(page.locator("#lobby-lines")).to_contain_text("is open on port 47901")
     bobs.fill("#join-address", "127.0.0.1:47901")
+    bobs.fill("#join-code", page.locator("#host-code-words").inner_text().split(" (")[0])
     bobs.click("#join-button")
     page.locator("#requests li button.approve").click()
     expect(page.locator("#table")).to_be_visible()

@@ -2,7 +2,8 @@
 // (seats filling, requests for a seat, cancel), and unfinished tables to resume.
 
 import { $, el } from "./dom.js";
-import { t } from "./strings.js";
+import { codeGiven, setupJoinCode } from "./join_code.js";
+import { lang, t } from "./strings.js";
 
 function presetLabel(name) {
   const label = t(`preset_${name}`);
@@ -55,7 +56,7 @@ export function renderLobby(s, send) {
       row.append(el("td", { translate: "no", textContent: value }));
     }
     const button = el("button", { type: "button", textContent: t("join"), disabled: s.busy || table.phase !== "lobby" });
-    button.addEventListener("click", () => send({ type: "join", address: table.address, fingerprint: table.pin, ...seatAsked() }));
+    button.addEventListener("click", () => send({ type: "join", address: table.address, fingerprint: table.pin, ...seatAsked(), ...codeGiven() }));
     row.append(el("td", {}, button));
     return row;
   }));
@@ -69,16 +70,20 @@ export function renderLobby(s, send) {
     $("lobby-error").hidden = !error;
     $("lobby-error").textContent = error ? error.text : "";
   }
-  for (const field of ["create-seats", "create-bots", "create-hands", "create-stall", "create-name", "join-address"]) {
+  for (const field of ["create-seats", "create-bots", "create-hands", "create-stall", "create-name", "join-address", "join-code"]) {
     $(field).removeAttribute("aria-invalid");
   }
   if (error?.field) {
-    const map = { players: "create-seats", bots: "create-bots", hands: "create-hands", stall_timeout: "create-stall", table: "create-name", address: "join-address" };
+    const map = { players: "create-seats", bots: "create-bots", hands: "create-hands", stall_timeout: "create-stall", table: "create-name", address: "join-address", code: "join-code" };
     if (map[error.field]) $(map[error.field]).setAttribute("aria-invalid", "true");
   }
   const joining = s.joining;
   $("joining").hidden = !joining;
   if (joining) $("joining-text").textContent = joining.line || t("joining", joining.address, joining.seconds);
+  // The joiner's own short fingerprint, which the host's screen shows beside this request.
+  $("joining-fp").replaceChildren(...(joining?.fingerprint && !(joining.line || "").includes(joining.fingerprint)
+    ? [` ${t("your_fp_waiting")} `, el("code", { className: "fp-short", translate: "no", textContent: joining.fingerprint })]
+    : []));
   renderUnfinished(s, send);
   $("lobby-lines").replaceChildren(...s.lines.map((line) => el("p", { textContent: line })));
   renderHostLobby(s, send);
@@ -121,6 +126,8 @@ function renderHostLobby(s, send) {
   const desk = s.host_lobby;
   $("host-lobby").hidden = !desk;
   if (!desk) return;
+  $("host-code").hidden = !desk.code;
+  if (desk.code) $("host-code-words").textContent = `${desk.code[lang()] || desk.code.en} (${desk.code.digits})`;
   $("host-seats-title").textContent = t("seats_taken", desk.seats.length, desk.players) + (desk.pairs ? ` ${t("pairs_note")}` : "");
   const items = desk.seats.map((seat) => {
     const label = seat.seat === 0 ? ` (${t("you")})` : (seat.bot ? ` (${t("bot")})` : "");
@@ -147,6 +154,7 @@ function renderHostLobby(s, send) {
   $("requests").replaceChildren(...desk.pending.map((request) => {
     const item = el("li", { dataset: { request: request.number } },
       el("strong", { className: "name", textContent: t("asks", request.name) }),
+      ...(request.short ? [el("code", { className: "fp-short", translate: "no", textContent: request.short }), " "] : []),
       el("code", { className: "fp", translate: "no", textContent: request.fingerprint }),
       el("span", { className: "source", textContent: t("from_source", request.source, request.seconds) }));
     for (const [kind, label] of [["approve", t("approve")], ["refuse", t("refuse")]]) {
@@ -161,6 +169,7 @@ function renderHostLobby(s, send) {
 
 export function setupLobby(send) {
   $("create-bots").addEventListener("input", renderBotKinds);
+  setupJoinCode();
   $("create-form").addEventListener("submit", (event) => {
     event.preventDefault();
     $("lobby-error").hidden = true;
@@ -174,12 +183,13 @@ export function setupLobby(send) {
     if (kinds.length && kinds.length === command.bots) command.bot = kinds;
     const stall = $("create-stall").value;
     if (stall) command.stall_timeout = Number(stall);
+    command.join_code = $("create-code").checked;
     send(command);
   });
   $("join-form").addEventListener("submit", (event) => {
     event.preventDefault();
     $("lobby-error").hidden = true;
-    send({ type: "join", address: $("join-address").value, ...seatAsked() });
+    send({ type: "join", address: $("join-address").value, ...seatAsked(), ...codeGiven() });
   });
   $("resume-button").addEventListener("click", () => send({ type: "resume" }));
   $("cancel-join").addEventListener("click", () => send({ type: "cancel" }));

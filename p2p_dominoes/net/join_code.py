@@ -1,0 +1,101 @@
+"""The join code: three words a host with a person at it shows beside its table, and a joiner
+gives to be asked about at all.
+
+The code is three bytes from ``secrets`` (24 bits), shown as three words from the table code's
+word lists (`session.table_code.word_lists`: English and Russian, the same meaning at the same
+index) and as digits, the words' indices (``017-203-114``), for a table that mixes languages.
+A joiner may type either language's words (any case, ``ё`` as ``е``), a word's unique start, or
+the digits; all mean the same three bytes, which travel inside the joiner's encrypted `join`
+(PROTOCOL.md §13) and are compared in constant time. Why three words and what a guess costs:
+docs/threat-model.md, "Join code".
+
+Pure: no I/O, no trio. The code is a secret of the lobby: never put it in a log line.
+"""
+
+from __future__ import annotations
+
+import hmac
+import re
+import secrets
+from typing import Final
+
+from p2p_dominoes.session.table_code import LANGUAGES, word_lists
+
+JOIN_CODE_BYTES: Final = 3
+"""Three words: 2^24 (16.8 million) codes."""
+
+_SEPARATORS: Final = re.compile(r"[\s,;.\-_/]+")
+
+
+class JoinCodeError(ValueError):
+    """Text that is not a join code (the message says why, for one line to the user)."""
+
+
+def new_join_code() -> bytes:
+    """A fresh join code (``JOIN_CODE_BYTES`` bytes from ``secrets``)."""
+    return secrets.token_bytes(JOIN_CODE_BYTES)
+
+
+def join_code_words(code: bytes, lang: str = "en") -> str:
+    """The code as words in ``lang`` ("ru", else English), e.g. ``"apple river moon"``."""
+    words = word_lists()["ru" if lang == "ru" else "en"]
+    return " ".join(words[byte] for byte in code)
+
+
+def join_code_digits(code: bytes) -> str:
+    """The code as each word's index, e.g. ``"017-203-114"`` (the same in any language)."""
+    return "-".join(f"{byte:03d}" for byte in code)
+
+
+def join_code_line(code: bytes, lang: str = "en") -> str:
+    """What a screen shows: the words in ``lang``, then the digits, e.g.
+    ``"apple river moon (000-123-045)"``."""
+    return f"{join_code_words(code, lang)} ({join_code_digits(code)})"
+
+
+def _normal(word: str) -> str:
+    return word.casefold().replace("ё", "е")
+
+
+def _byte_of(token: str) -> int:
+    """One typed word (either language, or its unique start) or index → the byte it stands for."""
+    if token.isdigit():
+        number = int(token)
+        if number > 255:
+            raise JoinCodeError(f"{token} is not a word's number (0–255)")
+        return number
+    lists = word_lists()
+    found = {i for lang in LANGUAGES for i, w in enumerate(lists[lang]) if _normal(w) == token}
+    if not found:  # a word's start, as completion would finish it
+        found = {
+            i
+            for lang in LANGUAGES
+            for i, w in enumerate(lists[lang])
+            if _normal(w).startswith(token)
+        }
+    if len(found) == 1:
+        return found.pop()
+    if not found:
+        raise JoinCodeError(f"{token!r} is not a word of the join code's list")
+    raise JoinCodeError(f"{token!r} could be several words: type more of it")
+
+
+def parse_join_code(text: str) -> bytes:
+    """The code that ``text`` means: three words (English or Russian, any case, a word's unique
+    start), or three numbers (``017-203-114``); JoinCodeError otherwise."""
+    tokens = [t for t in _SEPARATORS.split(_normal(text.strip())) if t]
+    if len(tokens) != JOIN_CODE_BYTES:
+        raise JoinCodeError(
+            f"a join code is {JOIN_CODE_BYTES} words (or {JOIN_CODE_BYTES} numbers), "
+            f"not {len(tokens)}"
+        )
+    if not all(t.isdigit() or t.isalpha() for t in tokens):
+        raise JoinCodeError("a join code is words or numbers")
+    return bytes(_byte_of(t) for t in tokens)
+
+
+def codes_match(given: bytes | None, wanted: bytes) -> bool:
+    """Whether a joiner's code is the host's, in constant time (no code given: no)."""
+    if given is None:
+        return False
+    return hmac.compare_digest(given, wanted)

@@ -83,8 +83,11 @@ def read_rules(source: str) -> dict[str, Any]:
     UsageError with one line when the file cannot be read or is not a rules object."""
     if source in PRESETS:
         return draft_of(source)
-    path = Path(source).expanduser()
     shown = peer_text(source, 200)
+    try:
+        path = Path(source).expanduser()
+    except RuntimeError:  # ~someone who has no home here
+        raise UsageError(f"{shown}: no such user's home folder: check the path") from None
     if not path.exists():
         raise UsageError(
             f"{shown}: no such preset or file (presets: {', '.join(PRESETS)}); give {WHAT_IS_READ}"

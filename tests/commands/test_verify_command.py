@@ -126,3 +126,23 @@ def test_a_file_this_user_may_not_read_is_exit_2_with_one_line(
     out = capsys.readouterr()
     assert out.out == ""
     assert out.err == f"p2p-dominoes verify: cannot read {record}: Permission denied\n"
+
+
+def test_a_hand_record_export_wrote_is_named_with_what_can_check_it(tmp_path: Path) -> None:
+    """`verify` cannot audit a hand record (no signatures), but it says what the file is and
+    that `replay` checks it under its rules, instead of "not a p2p-dominoes record"."""
+    record = tmp_path / "hand 1.json"
+    exported = run(
+        "export", str(write_transcript(tmp_path / "m.p2pd")), "--hand", "1", "--output", str(record)
+    )
+    assert exported.returncode == 0, exported.stderr
+    for command in ("verify", "export"):
+        argv = [command, str(record)] + (["--hand", "1"] if command == "export" else [])
+        out = run(*argv)
+        assert out.returncode == 2 and out.stdout == "", (out.stdout, out.stderr)
+        assert out.stderr == (
+            f"p2p-dominoes {command}: {record} is a hand record (as `export` writes it), not a "
+            "transcript: a hand record carries no signatures to verify; "
+            f"`p2p-dominoes replay '{record}'` replays it under its rules\n"
+        )
+    assert run("replay", str(record)).returncode == 0

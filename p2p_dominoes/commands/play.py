@@ -214,6 +214,7 @@ def run(args: argparse.Namespace) -> int:
             data_dir=data,
         )
         controller.lang_explicit = args.lang is not None
+        controller.discovery_failed = partial(_not_browsed, args.lang or "en")
         if args.next_hand_after is not None:
             controller.hand_break = args.next_hand_after
         async with trio.open_nursery() as nursery:
@@ -256,6 +257,15 @@ def run(args: argparse.Namespace) -> int:
     if signal.SIGINT in caught:
         print(_stopped_line(data, args.data_dir is not None), file=sys.stderr, flush=True)
     return 0  # Ctrl+C is how `play` is meant to end
+
+
+def _not_browsed(lang: str, reason: str) -> None:
+    """Say in this window, as `host` and `tables` do, that tables on the LAN cannot be found
+    here and how to join one by address (the page says it too)."""
+    from p2p_dominoes.net.said import said
+    from p2p_dominoes.peer_text import peer_text
+
+    print(said("not_browsed", lang, reason=peer_text(reason, 300)), flush=True)
 
 
 def _stopped_line(data: Path, explicit: bool) -> str:

@@ -174,3 +174,16 @@ def test_every_help_prints_and_exits_0(
     out, err = capsys.readouterr()
     assert out.startswith("usage: p2p-dominoes") and err == ""
     assert "Traceback" not in out
+
+
+@pytest.mark.parametrize("command", [c for c in _EVERY_COMMAND if c[:1] != ["bench"]])
+def test_a_name_option_says_its_limit_in_bytes(
+    command: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The limit is 64 bytes of UTF-8 (what the lobby and the genesis carry), not characters."""
+    with pytest.raises(SystemExit):
+        cli.main([*command, "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    if "--name NAME" in text:
+        assert "at most 64 bytes of UTF-8 (64 Latin letters, 32 Cyrillic ones)" in text
+    assert "64 characters" not in text

@@ -21,6 +21,10 @@ from typing import Final
 from p2p_dominoes.peer_text import peer_text
 
 NAME_LIMIT: Final = 64
+NAME_HELP: Final = (
+    f"your name at the table: at most {NAME_LIMIT} bytes of UTF-8 "
+    f"({NAME_LIMIT} Latin letters, {NAME_LIMIT // 2} Cyrillic ones)"
+)
 SIMULATE_HANDS_LIMIT: Final = 1_000_000
 """Most hands `simulate` plays in one run (about a minute of the engine alone)."""
 

@@ -22,6 +22,7 @@ import trio
 from p2p_dominoes.bots import BOTS, bot_named, default_bot_name
 from p2p_dominoes.cli import Interrupted, UsageError
 from p2p_dominoes.commands.arguments import (
+    NAME_HELP,
     PortBusy,
     data_folder,
     fitted_name,
@@ -191,9 +192,7 @@ def register(commands: Any) -> None:
 
 
 def _peer_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--name", type=player_name, default=None, help="your name at the table (≤ 64 characters)"
-    )
+    parser.add_argument("--name", type=player_name, default=None, help=NAME_HELP)
     parser.add_argument(
         "--port",
         type=port,

@@ -15,6 +15,7 @@ import trio
 
 from p2p_dominoes.cli import UsageError
 from p2p_dominoes.commands.arguments import (
+    NAME_HELP,
     PortBusy,
     data_folder,
     fitted_name,
@@ -41,9 +42,7 @@ def register(commands: Any) -> None:
         description="Start your peer and its web page on 127.0.0.1, print the address and open "
         "the browser. The page lists tables on the local network, creates and joins them.",
     )
-    play.add_argument(
-        "--name", type=player_name, default=None, help="your name at the table (≤ 64 characters)"
-    )
+    play.add_argument("--name", type=player_name, default=None, help=NAME_HELP)
     play.add_argument(
         "--port", type=port, default=None, help="port of the web page on 127.0.0.1 (default: any)"
     )

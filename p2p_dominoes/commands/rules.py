@@ -70,12 +70,14 @@ def register(commands: Any) -> None:
         default="house",
         help="the rules whose choices the page shows (default: house, the page's own game)",
     )
-    _lang(page, default="ru")
+    _lang(page)
     page.set_defaults(run=run_page)
 
 
-def _lang(parser: argparse.ArgumentParser, default: str = "en") -> None:
-    parser.add_argument("--lang", choices=("en", "ru"), default=default, help="language")
+def _lang(parser: argparse.ArgumentParser) -> None:
+    """English unless told otherwise, as every command (the page too: its Russian is the
+    seed's text word for word, `--lang ru`)."""
+    parser.add_argument("--lang", choices=("en", "ru"), default="en", help="language (default en)")
 
 
 def read_rules(source: str) -> dict[str, Any]:

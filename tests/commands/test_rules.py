@@ -153,9 +153,13 @@ def test_a_number_the_genesis_cannot_carry_is_refused_when_the_file_is_read(
 
 
 def test_the_page_is_the_seed_text_with_the_tables_choices() -> None:
-    out = run("rules", "page")
+    """In English unless --lang ru, as every command; the title is one line of two words."""
+    english = run("rules", "page")
+    assert english.returncode == 0, english.stderr
+    assert english.stdout.startswith("Dominoes · Rules\nThere are as many rule books")
+    out = run("rules", "page", "--lang", "ru")
     assert out.returncode == 0, out.stderr
-    assert out.stdout.startswith("ДоминоПравила\nСводов правил у домино столько же")
+    assert out.stdout.startswith("Домино · Правила\nСводов правил у домино столько же")
     assert (
         "По умолчанию до тех пор, пока не появится ход; иначе — одну кость и пас или прикуп по "
         "желанию [сейчас: прикуп до хода]."

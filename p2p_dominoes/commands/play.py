@@ -177,7 +177,7 @@ def run(args: argparse.Namespace) -> int:
     )
     from p2p_dominoes.ui.web.page_session import load_page_session
 
-    data = _data_dir(args)
+    data = _data_dir(args).absolute()  # the page's redirect file is opened as a file:// URI
     saved = load_page_session(data) if args.port is None else None
     if saved is not None and not port_is_free(saved.port, "127.0.0.1"):
         saved = None  # that port is taken now: a new page, a new link

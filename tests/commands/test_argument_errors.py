@@ -5,6 +5,10 @@ from __future__ import annotations
 
 import argparse
 import errno
+import os
+import signal
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -111,3 +115,27 @@ def test_whatever_an_option_check_raises_reaches_the_one_line_handler(
     assert _status(["play", "--boom"]) == cli.EXIT_USAGE
     line = _one_line(capsys)
     assert line.startswith("p2p-dominoes play: ") and says in line
+
+
+def test_play_with_a_relative_data_folder_in_the_environment_starts(tmp_path: Path) -> None:
+    """P2P_DOMINOES_DATA_DIR=rel once ended `play` at once: the redirect file's address could
+    not be made from a relative path (exit 70)."""
+    argv = [sys.executable, "-m", "p2p_dominoes", "play", "--no-browser", "--no-mdns"]
+    argv += ["--interface", "127.0.0.1", "--lan-port", "0"]
+    env = {**os.environ, "P2P_DOMINOES_DATA_DIR": "rel", "PYTHONUNBUFFERED": "1"}
+    env.pop("XDG_RUNTIME_DIR", None)
+    env["PYTHONPATH"] = str(Path(__file__).resolve().parents[2])
+    process = subprocess.Popen(
+        argv, cwd=tmp_path, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        assert process.stdout is not None
+        first = process.stdout.readline()  # printed at once, or the process ended
+        second = process.stdout.readline()
+    finally:
+        process.send_signal(signal.SIGTERM)  # (it may come before play listens for it)
+        _, err = process.communicate(timeout=30)
+    assert first.startswith("p2p-dominoes is running for "), (first, second, err)
+    assert second.startswith(f"(or open the file file://{tmp_path / 'rel' / 'run'}/play-"), err
+    assert "Traceback" not in err and "unexpected error" not in err, err

@@ -56,7 +56,7 @@ class _Parser(argparse.ArgumentParser):
 
 def os_error_text(exc: OSError) -> str:
     """One sentence for an OS error that says what to do (port busy, address missing, ...)."""
-    where = f"{exc.filename}: " if exc.filename else ""
+    where = f"{_short(str(exc.filename))}: " if exc.filename else ""
     code = exc.errno
     if code == errno.EADDRINUSE:
         return "that port is already in use: choose another --port (0 picks any free port)"
@@ -72,6 +72,8 @@ def os_error_text(exc: OSError) -> str:
         return f"{where}a part of the path is a file, not a folder"
     if code == errno.EISDIR:
         return f"{where}that is a folder: give a file name"
+    if code == errno.ENAMETOOLONG:
+        return f"{where}that name is too long (at most 255 bytes a name, 4096 a path): shorten it"
     if code == errno.ENOSPC:
         return f"{where}the disk is full: free some space"
     if code == errno.EROFS:
@@ -79,6 +81,11 @@ def os_error_text(exc: OSError) -> str:
     if code in (errno.ENETUNREACH, errno.EHOSTUNREACH):
         return "no route to that address: are you on the same network?"
     return f"{where}{exc.strerror or exc}"
+
+
+def _short(path: str) -> str:
+    """A path short enough for one line: a very long one keeps its start and its end."""
+    return path if len(path) <= 100 else f"{path[:60]}…{path[-30:]}"
 
 
 def _build_parser() -> argparse.ArgumentParser:
@@ -112,8 +119,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         parser = _build_parser()
         args = parser.parse_args(argv)
-    except KeyboardInterrupt:
-        return EXIT_INTERRUPTED
+    except (SystemExit, GeneratorExit):
+        raise
+    except BaseException as exc:  # while the command line is read: the same one line
+        return _report(_label_of(sys.argv[1:] if argv is None else argv), exc, reading=True)
     label = f"p2p-dominoes {args.command}"
     try:
         if _needs_sound_group(args) and not _group_is_sound():
@@ -165,20 +174,39 @@ def _line(text: str) -> str:
     return peer_text(text, 1000)
 
 
+def _label_of(argv: Sequence[str]) -> str:
+    """`p2p-dominoes COMMAND` for the one line of an error met while the command line is read
+    (argparse has accepted the command by then: the first word that is not an option)."""
+    command = next((word for word in argv if not word.startswith("-")), "")
+    return f"p2p-dominoes {_line(command)}".strip()
+
+
 def _leaves(exc: BaseException) -> list[BaseException]:
     if isinstance(exc, BaseExceptionGroup):
         return [leaf for inner in exc.exceptions for leaf in _leaves(inner)]
     return [exc]
 
 
-def _report(label: str, exc: BaseException) -> int:
-    """Print the one line for an error that reached the top, and return its exit status."""
+def _report(label: str, exc: BaseException, *, reading: bool = False) -> int:
+    """Print the one line for an error that reached the top, and return its exit status.
+
+    `reading`: raised while the command line was read, where a ValueError is a value the user
+    typed that something refused (bad input, exit 2), not a bug."""
     leaves = _leaves(exc)
-    for kind in (UsageError, Interrupted, KeyboardInterrupt, BrokenPipeError, OSError):
+    kinds: tuple[type[BaseException], ...] = (
+        UsageError,
+        Interrupted,
+        KeyboardInterrupt,
+        BrokenPipeError,
+        OSError,
+    )
+    if reading:
+        kinds += (ValueError,)
+    for kind in kinds:
         found = next((leaf for leaf in leaves if isinstance(leaf, kind)), None)
         if found is None:
             continue
-        if isinstance(found, UsageError):
+        if isinstance(found, UsageError | ValueError):
             print(f"{label}: {_line(str(found))}", file=sys.stderr)
             return EXIT_USAGE
         if isinstance(found, Interrupted | KeyboardInterrupt):

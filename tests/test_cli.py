@@ -1,5 +1,6 @@
 """The command line starts and answers --version."""
 
+import argparse
 import errno
 import subprocess
 import sys
@@ -140,3 +141,49 @@ def test_a_plain_simulation_needs_no_sound_subgroup_check(
 
     monkeypatch.setattr(group, "_sodium_is_valid", pre_fix_is_valid)
     assert cli.main(["simulate", "--hands", "1"]) == cli.EXIT_OK
+
+
+def _command_lines(
+    parser: argparse.ArgumentParser, prefix: tuple[str, ...] = ()
+) -> list[list[str]]:
+    """Every command and subcommand of `parser`, walking its argparse tree."""
+    found = [list(prefix)]
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                found += _command_lines(sub, (*prefix, name))
+    return found
+
+
+_EVERY_COMMAND = _command_lines(cli._build_parser())
+
+
+def test_the_walk_finds_the_nested_commands() -> None:
+    assert ["bench", "bots"] in _EVERY_COMMAND and ["rules", "page"] in _EVERY_COMMAND
+    assert len(_EVERY_COMMAND) > 20
+
+
+@pytest.mark.parametrize("command", _EVERY_COMMAND, ids=lambda c: " ".join(c) or "p2p-dominoes")
+def test_every_help_prints_and_exits_0(
+    command: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A stray `%` in a help text is an argparse format: `--help` would end in a traceback."""
+    with pytest.raises(SystemExit) as stopped:
+        cli.main([*command, "--help"])
+    assert stopped.value.code == 0
+    out, err = capsys.readouterr()
+    assert out.startswith("usage: p2p-dominoes") and err == ""
+    assert "Traceback" not in out
+
+
+@pytest.mark.parametrize("command", [c for c in _EVERY_COMMAND if c[:1] != ["bench"]])
+def test_a_name_option_says_its_limit_in_bytes(
+    command: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The limit is 64 bytes of UTF-8 (what the lobby and the genesis carry), not characters."""
+    with pytest.raises(SystemExit):
+        cli.main([*command, "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    if "--name NAME" in text:
+        assert "at most 64 bytes of UTF-8 (64 Latin letters, 32 Cyrillic ones)" in text
+    assert "64 characters" not in text

@@ -21,6 +21,10 @@ from typing import Final
 from p2p_dominoes.peer_text import peer_text
 
 NAME_LIMIT: Final = 64
+NAME_HELP: Final = (
+    f"your name at the table: at most {NAME_LIMIT} bytes of UTF-8 "
+    f"({NAME_LIMIT} Latin letters, {NAME_LIMIT // 2} Cyrillic ones)"
+)
 SIMULATE_HANDS_LIMIT: Final = 1_000_000
 """Most hands `simulate` plays in one run (about a minute of the engine alone)."""
 
@@ -122,11 +126,35 @@ def interface_address(text: str) -> str:
     return address
 
 
+def _expanded(text: str) -> Path:
+    """`text` as a path with `~` expanded; an unknown `~user` is bad input, not a crash."""
+    try:
+        return Path(text).expanduser()
+    except RuntimeError:
+        raise argparse.ArgumentTypeError(
+            f"{peer_text(text, 200)}: no such user's home folder: check the path"
+        ) from None
+
+
+def _path_problem(exc: OSError) -> argparse.ArgumentTypeError:
+    """The one line for a path the system refuses to look at (too long, no permission, …)."""
+    from p2p_dominoes.cli import os_error_text
+
+    return argparse.ArgumentTypeError(os_error_text(exc))
+
+
 def output_file(text: str) -> Path:
     """A file to write: its folder must exist and be writable, and it must not be a folder."""
     if not text:
         raise argparse.ArgumentTypeError("give a file name")
-    path = Path(text).expanduser()
+    try:
+        return _writable(_expanded(text))
+    except OSError as exc:
+        raise _path_problem(exc) from None
+
+
+def _writable(path: Path) -> Path:
+    """`path` if a file can be written there, else the one line saying why not."""
     if path.is_dir():
         raise argparse.ArgumentTypeError(f"{path} is a folder: give a file name inside it")
     folder = path.parent
@@ -145,9 +173,12 @@ def data_folder(text: str) -> Path:
     """A data directory: a folder (made on first use), never an existing file."""
     if not text:
         raise argparse.ArgumentTypeError("give a folder")
-    path = Path(text).expanduser()
-    if path.exists() and not path.is_dir():
-        raise argparse.ArgumentTypeError(f"{path} is a file, not a folder")
+    path = _expanded(text).absolute()  # the page links to files in it by absolute address
+    try:
+        if path.exists() and not path.is_dir():
+            raise argparse.ArgumentTypeError(f"{path} is a file, not a folder")
+    except OSError as exc:
+        raise _path_problem(exc) from None
     return path
 
 

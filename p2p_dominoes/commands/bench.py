@@ -83,7 +83,7 @@ def register(commands: Any) -> None:
     lan.set_defaults(run=_run_lan)
 
     bots = which.add_parser(
-        "bots", help="bot A against bot B over many hands: hands and matches won, 95 % intervals"
+        "bots", help="bot A against bot B over many hands: hands and matches won, 95 %% intervals"
     )
     bots.add_argument(
         "--rules", metavar="NAME|FILE", help=f"{RULES_HELP} (default draw; block with alphabeta)"

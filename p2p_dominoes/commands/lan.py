@@ -22,6 +22,7 @@ import trio
 from p2p_dominoes.bots import BOTS, bot_named, default_bot_name
 from p2p_dominoes.cli import Interrupted, UsageError
 from p2p_dominoes.commands.arguments import (
+    NAME_HELP,
     PortBusy,
     data_folder,
     fitted_name,
@@ -212,9 +213,7 @@ def register(commands: Any) -> None:
 
 
 def _peer_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--name", type=player_name, default=None, help="your name at the table (≤ 64 characters)"
-    )
+    parser.add_argument("--name", type=player_name, default=None, help=NAME_HELP)
     parser.add_argument(
         "--port",
         type=port,
@@ -659,18 +658,32 @@ def run_demo(args: argparse.Namespace) -> int:
     Every peer keeps its table log in a temporary data folder (the host's, its bots' under it),
     so a demo stopped by Ctrl-C or a kill comes back with the `resume` line printed then; the
     folder is removed once the record verifies. Nothing is written next to `--record FILE`.
+    Without `--record` nothing is kept: the temporary folder goes however the demo ends.
     """
     rules = _rules(args)
     try:
         rules.check_players(args.players)  # one clear line before any process
     except InvalidRecord as exc:
         raise UsageError(str(exc)) from None
+    if args.record is not None:
+        data = Path(tempfile.mkdtemp(prefix="p2p-dominoes-demo-data-"))
+        return _demo(args, rules, args.record, data, kept=True)
+    scratch = Path(tempfile.mkdtemp(prefix="p2p-dominoes-demo-"))
+    try:
+        return _demo(args, rules, scratch / "demo.p2pd", scratch / "data", kept=False)
+    except Interrupted:
+        raise Interrupted(f"interrupted; {_NOTHING_KEPT}") from None
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+_NOTHING_KEPT: Final = "a demo without --record keeps nothing (--record FILE keeps its transcript)"
+
+
+def _demo(args: argparse.Namespace, rules: Rules, record: Path, data: Path, kept: bool) -> int:
+    """Play and verify the demo's table: its transcript in `record`, its logs in `data`;
+    `kept`: the user asked for the record (else both go when the demo ends)."""
     hands = None if args.match else (args.hands or 1)
-    if args.record is None:
-        scratch = Path(tempfile.mkdtemp(prefix="p2p-dominoes-demo-"))
-        record, data = scratch / "demo.p2pd", scratch / "data"
-    else:
-        record, data = args.record, Path(tempfile.mkdtemp(prefix="p2p-dominoes-demo-data-"))
     if args.rules not in PRESETS and not Path(args.rules).is_file():
         try:  # the host finds the saved set in its own folder
             save_rule_set(data, args.rules, rules.to_dict())
@@ -709,10 +722,13 @@ def run_demo(args: argparse.Namespace) -> int:
         command += ["--timing", str(args.timing)]
     started = time.monotonic()
     print(f"Starting {args.players} bot peers on 127.0.0.1 …", flush=True)
-    print(f"(their table logs are kept in {data} until the record verifies)", flush=True)
+    if kept:
+        print(f"(their table logs are kept in {data} until the record verifies)", flush=True)
     come_back = (
         f"to finish it: p2p-dominoes resume --data-dir {data} --bot random --ui none "
         f"--record {record}"
+        if kept
+        else _NOTHING_KEPT
     )
     status = _run_demo_host(command, record, data, come_back)
     if status != 0:
@@ -724,12 +740,13 @@ def run_demo(args: argparse.Namespace) -> int:
 
     report = verify_transcript(read_file(record))
     elapsed = time.monotonic() - started
+    checked = f"verify {record}" if kept else "verify"  # a file that is not kept is not named
     if report.failure is not None:
-        print(f"verify {record}: {report.failure}")
+        print(f"{checked}: {report.failure}")
         return 1
     shutil.rmtree(data, ignore_errors=True)
     print(
-        f"verify {record}: clean — {report.messages} messages, {report.hands} hand(s) audited, "
+        f"{checked}: clean — {report.messages} messages, {report.hands} hand(s) audited, "
         f"{match_state(report)}, scores {scores_text(report.scores, report.names)} "
         f"({elapsed:.1f} s in all)"
     )

@@ -15,6 +15,7 @@ import trio
 
 from p2p_dominoes.cli import UsageError
 from p2p_dominoes.commands.arguments import (
+    NAME_HELP,
     PortBusy,
     data_folder,
     fitted_name,
@@ -41,9 +42,7 @@ def register(commands: Any) -> None:
         description="Start your peer and its web page on 127.0.0.1, print the address and open "
         "the browser. The page lists tables on the local network, creates and joins them.",
     )
-    play.add_argument(
-        "--name", type=player_name, default=None, help="your name at the table (≤ 64 characters)"
-    )
+    play.add_argument("--name", type=player_name, default=None, help=NAME_HELP)
     play.add_argument(
         "--port", type=port, default=None, help="port of the web page on 127.0.0.1 (default: any)"
     )
@@ -178,7 +177,7 @@ def run(args: argparse.Namespace) -> int:
     )
     from p2p_dominoes.ui.web.page_session import load_page_session
 
-    data = _data_dir(args)
+    data = _data_dir(args).absolute()  # the page's redirect file is opened as a file:// URI
     saved = load_page_session(data) if args.port is None else None
     if saved is not None and not port_is_free(saved.port, "127.0.0.1"):
         saved = None  # that port is taken now: a new page, a new link
@@ -214,6 +213,7 @@ def run(args: argparse.Namespace) -> int:
             data_dir=data,
         )
         controller.lang_explicit = args.lang is not None
+        controller.discovery_failed = partial(_not_browsed, args.lang or "en")
         if args.next_hand_after is not None:
             controller.hand_break = args.next_hand_after
         async with trio.open_nursery() as nursery:
@@ -256,6 +256,15 @@ def run(args: argparse.Namespace) -> int:
     if signal.SIGINT in caught:
         print(_stopped_line(data, args.data_dir is not None), file=sys.stderr, flush=True)
     return 0  # Ctrl+C is how `play` is meant to end
+
+
+def _not_browsed(lang: str, reason: str) -> None:
+    """Say in this window, as `host` and `tables` do, that tables on the LAN cannot be found
+    here and how to join one by address (the page says it too)."""
+    from p2p_dominoes.net.said import said
+    from p2p_dominoes.peer_text import peer_text
+
+    print(said("not_browsed", lang, reason=peer_text(reason, 300)), flush=True)
 
 
 def _stopped_line(data: Path, explicit: bool) -> str:

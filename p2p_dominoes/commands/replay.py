@@ -2,18 +2,20 @@
 
 FILE is what `verify` reads (a transcript, a table.log, a table's folder), shown as it was
 played with every message checked, or a plain JSON hand record (protocol/records.md, as
-`export` writes it), replayed action by action. Exit 0 when it replays cleanly, 1 when a
-transcript fails verification, 2 when FILE cannot be read or is not a record.
+`export` writes it), replayed action by action. Exit 0 when it replays cleanly, 1 when the
+record fails its check (a transcript that fails verification, a hand record with a move its
+rules forbid), 2 when FILE cannot be read or is not a record.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
-from p2p_dominoes.cli import UsageError
+from p2p_dominoes.cli import EXIT_UNVERIFIED, UsageError
 from p2p_dominoes.commands.verify import (
     WHAT_IS_READ,
     as_transcript,
@@ -34,6 +36,7 @@ from p2p_dominoes.engine import (
     replay,
     result_text,
 )
+from p2p_dominoes.peer_text import peer_text
 from p2p_dominoes.session.events import Event
 from p2p_dominoes.session.verify import verify_transcript
 from p2p_dominoes.ui import narrate
@@ -45,8 +48,9 @@ def register(commands: Any) -> None:
         help="replay a hand record, a transcript or a table log, checking every step",
         description="Replay a plain JSON hand record (see protocol/records.md; `export` writes "
         "one), or show a transcript, a table.log or a table's folder as it was played, checking "
-        "every message as `verify` does. Exit 0 when clean, 1 when a transcript fails "
-        "verification, 2 when the file cannot be read or is not a record.",
+        "every message as `verify` does. Exit 0 when clean, 1 when the record fails its check "
+        "(a transcript fails verification, a hand record breaks its rules), 2 when the file "
+        "cannot be read or is not a record.",
     )
     parser.add_argument("file", type=Path, help=f"a JSON hand record, or {WHAT_IS_READ}")
     parser.add_argument("--lang", default="en", choices=LANGUAGES)
@@ -69,9 +73,14 @@ def run(args: argparse.Namespace) -> int:
             f"{args.file} is not a p2p-dominoes record; give a JSON hand record, or {WHAT_IS_READ}"
         ) from None
     try:
-        outcome = replay(load_record(text), args.lang)
-    except EngineError as exc:
+        hand = load_record(text)
+    except EngineError as exc:  # not a hand record at all
         raise UsageError(f"{args.file}: {exc}") from None
+    try:
+        outcome = replay(hand, args.lang)
+    except EngineError as exc:  # a hand record whose play breaks its rules: it fails its check
+        print(f"p2p-dominoes replay: {peer_text(f'{args.file}: {exc}', 1000)}", file=sys.stderr)
+        return EXIT_UNVERIFIED
     if args.json:
         print(json.dumps(replay_summary(outcome, args.lang), ensure_ascii=False))
     else:

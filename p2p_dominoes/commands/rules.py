@@ -70,12 +70,14 @@ def register(commands: Any) -> None:
         default="house",
         help="the rules whose choices the page shows (default: house, the page's own game)",
     )
-    _lang(page, default="ru")
+    _lang(page)
     page.set_defaults(run=run_page)
 
 
-def _lang(parser: argparse.ArgumentParser, default: str = "en") -> None:
-    parser.add_argument("--lang", choices=("en", "ru"), default=default, help="language")
+def _lang(parser: argparse.ArgumentParser) -> None:
+    """English unless told otherwise, as every command (the page too: its Russian is the
+    seed's text word for word, `--lang ru`)."""
+    parser.add_argument("--lang", choices=("en", "ru"), default="en", help="language (default en)")
 
 
 def read_rules(source: str) -> dict[str, Any]:
@@ -83,8 +85,11 @@ def read_rules(source: str) -> dict[str, Any]:
     UsageError with one line when the file cannot be read or is not a rules object."""
     if source in PRESETS:
         return draft_of(source)
-    path = Path(source).expanduser()
     shown = peer_text(source, 200)
+    try:
+        path = Path(source).expanduser()
+    except RuntimeError:  # ~someone who has no home here
+        raise UsageError(f"{shown}: no such user's home folder: check the path") from None
     if not path.exists():
         raise UsageError(
             f"{shown}: no such preset or file (presets: {', '.join(PRESETS)}); give {WHAT_IS_READ}"

@@ -9,6 +9,7 @@ it from the calendar it is given (the host's), so every seat then plays the same
 
 from __future__ import annotations
 
+import argparse
 import datetime
 import json
 from pathlib import Path
@@ -76,7 +77,12 @@ def rules_argument(text: str) -> str:
     """The option as given, for passing on (a file is made absolute for child processes)."""
     if text in PRESETS:
         return text
-    return str(Path(text).resolve()) if Path(text).is_file() else text
+    try:
+        return str(Path(text).resolve()) if Path(text).is_file() else text
+    except OSError as exc:  # a name too long to look up, a folder we may not enter
+        from p2p_dominoes.cli import os_error_text
+
+        raise argparse.ArgumentTypeError(os_error_text(exc)) from None
 
 
 def _weekday_unset(draft: dict[str, object]) -> bool:

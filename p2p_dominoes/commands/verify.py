@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import shlex
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from p2p_dominoes.cli import UsageError
 from p2p_dominoes.engine import hands_played_text, scores_text, seat_name
@@ -92,8 +93,28 @@ def read_record(path: Path) -> tuple[bytes, int]:
     source, data = read_input(path)
     record = as_transcript(source, data)
     if record is None:
+        if is_hand_record(data):
+            raise UsageError(
+                f"{path} is a hand record (as `export` writes it), not a transcript: a hand "
+                "record carries no signatures to verify; `p2p-dominoes replay "
+                f"{shlex.quote(str(path))}` replays it under its rules"
+            )
         raise UsageError(f"{path} is not a p2p-dominoes record; give {WHAT_IS_READ}")
     return record
+
+
+HAND_RECORD_KEYS: Final = frozenset({"rules", "opener", "hands", "boneyard", "actions"})
+"""The fields every hand record has (protocol/records.md)."""
+
+
+def is_hand_record(data: bytes) -> bool:
+    """Whether `data` is meant as a plain JSON hand record: an object with a hand record's
+    fields (whether it replays is `replay`'s to say)."""
+    try:
+        parsed = json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        return False
+    return isinstance(parsed, dict) and parsed.keys() >= HAND_RECORD_KEYS
 
 
 def run(args: argparse.Namespace) -> int:

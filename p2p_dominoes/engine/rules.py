@@ -16,6 +16,7 @@ from enum import StrEnum
 from typing import Any, Final, Literal
 
 from p2p_dominoes.engine.errors import InvalidRecord
+from p2p_dominoes.wire_range import out_of_range
 
 
 class Drawing(StrEnum):
@@ -182,6 +183,9 @@ class FieldSpec:
                 for p in raw
             ):
                 raise InvalidRecord(f"rules: {name} must be a list of [players, number] pairs")
+            for pair in raw:
+                for number in pair:
+                    _carried(name, number)
             return tuple((p[0], p[1]) for p in raw)
         if self.kind == "bool":
             if not isinstance(raw, bool):
@@ -204,6 +208,7 @@ class FieldSpec:
             if high is None:
                 raise InvalidRecord(f"rules: {name} must be at least {low}")
             raise InvalidRecord(f"rules: {name} must be from {low} to {high}")
+        _carried(name, raw)  # the field's own bounds say more; an open bound still has these
         return raw
 
     def to_plain(self, value: Any) -> Any:
@@ -211,6 +216,14 @@ class FieldSpec:
         if self.kind == "pairs":
             return [list(pair) for pair in value]
         return str(value) if isinstance(value, StrEnum) else value
+
+
+def _carried(name: str, number: int) -> None:
+    """Every number of a rules object travels in the genesis: one the wire cannot carry is
+    refused where the rules are read (a file, the editor), not when a table starts."""
+    problem = out_of_range(number)
+    if problem is not None:
+        raise InvalidRecord(f"rules: {name}: {problem}")
 
 
 def _or(values: tuple[int, ...]) -> str:

@@ -407,8 +407,9 @@ def _k12(d: _Draft, n: int) -> _Hit | None:
 
 
 def _k13(d: _Draft, n: int) -> _Hit | None:
-    total = d.i("extra_turn_sum")  # without a boneyard the draw-two never fires (N1)
-    return _when(total != 0 and total == d.i("forced_draw_sum") and d.drawable(n) > 0, N=total)
+    total = d.i("extra_turn_sum")  # neither fires without a boneyard (N1) or past the most (N14)
+    reachable = 0 < total <= d.max_end_total(n)
+    return _when(reachable and total == d.i("forced_draw_sum") and d.drawable(n) > 0, N=total)
 
 
 def _k14(d: _Draft, n: int) -> _Hit | None:

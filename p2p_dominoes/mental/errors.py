@@ -27,7 +27,7 @@ class InvalidMessageError(MentalError):
     """
 
     def __init__(self, seat: int, step: str, reason: str) -> None:
-        super().__init__(f"seat {seat}, {step}: {reason}")
+        super().__init__(f"seat {seat + 1}, {step}: {reason}")
         self.seat = seat
         self.step = step
         self.reason = reason

@@ -141,7 +141,7 @@ class HandKeys:
             raise EncodingError("the secret does not match the public key share")
         if ctx is not None:
             if not 0 <= seat < ctx.seats:
-                raise EncodingError(f"seat {seat} is not at this hand")
+                raise EncodingError(f"seat {seat + 1} is not at this hand")
             try:
                 check_key_reveal(ctx, commit, reveal)
             except InvalidMessageError as exc:

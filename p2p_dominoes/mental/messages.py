@@ -40,7 +40,7 @@ def decode(
             raise EncodingError(f"not a {tag.name} message")
         seat = reader.u8()
         if seat != sender:
-            raise EncodingError(f"message claims seat {seat} but was sent by seat {sender}")
+            raise EncodingError(f"message claims seat {seat + 1} but was sent by seat {sender + 1}")
         message = parse(reader)
         reader.finish()
     except EncodingError as exc:

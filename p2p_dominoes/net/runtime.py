@@ -353,12 +353,16 @@ def _page_said(
     """A presence message from `seat`, or None when it is malformed or comes too fast (either
     is logged once a minute and otherwise ignored: it is advisory, and never ends a link)."""
     if not limit.allow(time.monotonic()):
-        _PRESENCE_FAULTS.warn(connection.remote_address, f"seat {seat} floods presence messages")
+        _PRESENCE_FAULTS.warn(
+            connection.remote_address, f"seat {seat + 1} floods presence messages"
+        )
         return None
     try:
         return _PageSaid(seat, decode_presence(payload))
     except PresenceError as exc:
-        _PRESENCE_FAULTS.warn(connection.remote_address, f"seat {seat}'s presence message: {exc}")
+        _PRESENCE_FAULTS.warn(
+            connection.remote_address, f"seat {seat + 1}'s presence message: {exc}"
+        )
         return None
 
 

@@ -47,6 +47,14 @@ _LINES: Final[dict[str, tuple[str, str]]] = {
         "Not advertised on the local network ({reason}); players can join by address.",
         "Стол не объявлен в локальной сети ({reason}); садиться можно по адресу.",
     ),
+    "not_browsed": (
+        "Tables on the local network cannot be found here ({reason}). To join one, ask its "
+        "host for the address (their screen shows it) and enter it under Join by address on "
+        "the page.",
+        "Столы в локальной сети здесь не найти ({reason}). Чтобы сесть за стол, спросите его "
+        "адрес у хозяина (он виден на его экране) и введите его в «Присоединиться по адресу» "
+        "на странице.",
+    ),
     "advertised": (
         "Advertised on the local network (mDNS).",
         "Стол объявлен в локальной сети (mDNS).",

@@ -235,7 +235,7 @@ class Envelope:
     def verify(self, key: PublicIdentity) -> None:
         """Raise InvalidMessage (``bad-signature``) unless ``key`` signed this envelope."""
         if not key.verify(self.signature, self.signed_bytes()):
-            raise _reject("bad-signature", f"bad signature for seat {self.seat}")
+            raise _reject("bad-signature", f"bad signature for seat {self.seat + 1}")
 
     @property
     def hash(self) -> bytes:

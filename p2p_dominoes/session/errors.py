@@ -27,7 +27,7 @@ class InvalidMessage(Exception):
         if self.index is not None:
             where.append(f"message #{self.index}")
         if self.seat is not None:
-            where.append(f"seat {self.seat}")
+            where.append(f"seat {self.seat + 1}")  # people count seats from 1
         prefix = (" ".join(where) + ": ") if where else ""
         return f"{prefix}{self.reason} [{self.code}]"
 

@@ -24,8 +24,8 @@ class Blame:
     re-checks it itself (PROTOCOL.md §10.10, *Blame forwarding*)."""
 
     def __str__(self) -> str:
-        relayed = "" if self.via is None else f" (evidence forwarded by seat {self.via})"
-        return f"seat {self.seat}: {self.reason}{relayed}"
+        relayed = "" if self.via is None else f" (evidence forwarded by seat {self.via + 1})"
+        return f"seat {self.seat + 1}: {self.reason}{relayed}"
 
 
 @dataclass(frozen=True)

@@ -185,7 +185,7 @@ class Genesis:
     def sign(self, identity: Identity, seat: int) -> Envelope:
         """The genesis message, sent by ``seat`` (whose key must be ``identity``)."""
         if not 0 <= seat < len(self.seats) or self.seats[seat].key != identity.public:
-            raise ValueError(f"identity does not hold seat {seat} in this genesis")
+            raise ValueError(f"identity does not hold seat {seat + 1} in this genesis")
         return Envelope.sign(
             identity,
             table_id=self.table_id,
@@ -231,7 +231,7 @@ def sign_genesis(transcript: Transcript, identity: Identity, seat: int, nonce: b
     if not 0 <= seat < len(seats) or not opens_commitment(
         seats[seat].key, nonce, seats[seat].commitment
     ):
-        raise ValueError(f"this nonce does not open seat {seat}'s commitment in the genesis")
+        raise ValueError(f"this nonce does not open seat {seat + 1}'s commitment in the genesis")
     return transcript.sign_next(identity, seat, GENESIS_SIGN, (transcript.genesis_hash, nonce))
 
 
@@ -263,7 +263,7 @@ def check_setup_message(transcript: Transcript, envelope: Envelope) -> None:
         if expected is None:
             raise InvalidMessage("out-of-turn", "every seat has already signed the genesis")
         if envelope.seat != expected:
-            raise InvalidMessage("out-of-turn", f"seat {expected} signs the genesis next")
+            raise InvalidMessage("out-of-turn", f"seat {expected + 1} signs the genesis next")
         if envelope.field("genesis_hash") != transcript.genesis_hash:
             raise InvalidMessage("bad-genesis", "genesis_sign names a different genesis")
         seat = transcript.genesis.seats[envelope.seat]

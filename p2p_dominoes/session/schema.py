@@ -14,11 +14,9 @@ from dataclasses import dataclass, field
 from typing import Final, TypeAlias, Union
 
 from p2p_dominoes.session.errors import InvalidMessage
+from p2p_dominoes.wire_range import MSGPACK_INT_MAX, MSGPACK_INT_MIN
 
 Wire: TypeAlias = Union[bool, int, str, bytes, tuple["Wire", ...], None]  # noqa: UP007
-
-MSGPACK_INT_MIN: Final = -(2**63)
-MSGPACK_INT_MAX: Final = 2**64 - 1
 
 # Code points a displayed text may not contain: C0/C1 controls, line/paragraph separators and
 # the bidirectional formatting characters (Trojan-Source style reordering). Fixed here, not taken

@@ -264,14 +264,14 @@ class TableSession:
         except InvalidRecord as exc:
             raise InvalidMessage("bad-genesis", f"the genesis rules are invalid: {exc}") from None
         if seat is not None and (identity is None or genesis.seats[seat].key != identity.public):
-            raise ValueError(f"identity does not hold seat {seat}")
+            raise ValueError(f"identity does not hold seat {seat + 1}")
         if seat is not None and (
             table_nonce is None
             or not opens_commitment(
                 genesis.seats[seat].key, table_nonce, genesis.seats[seat].commitment
             )
         ):
-            raise ValueError(f"the table nonce does not open seat {seat}'s commitment")
+            raise ValueError(f"the table nonce does not open seat {seat + 1}'s commitment")
         self._table_nonce = table_nonce
         self.max_hands = genesis.max_hands
         self._hand_keys = hand_keys or mental.new_hand_keys
@@ -519,7 +519,7 @@ class TableSession:
                 impostor = self._impersonator(envelope) if exc.code == "bad-signature" else None
                 if impostor is None:
                     return False  # not authenticated: nobody provably sent it
-                reason = f"signed a message as seat {envelope.seat} with its own key"
+                reason = f"signed a message as seat {envelope.seat + 1} with its own key"
                 self._halt(Blame(impostor, reason, "impersonation", (envelope.encode(),)), update)
                 return False
             self._halt(Blame(exc.seat, exc.reason, exc.code, (envelope.encode(),)), update)
@@ -595,7 +595,8 @@ class TableSession:
             wanted = " or ".join(t.name for t in types)
             raise _bad(
                 "out-of-turn",
-                f"{kind.name} from seat {envelope.seat}; expected {wanted} from seat {seat}",
+                f"{kind.name} from seat {envelope.seat + 1}; "
+                f"expected {wanted} from seat {seat + 1}",
             )
         if self.phase is Phase.SETUP:
             check_setup_message(self.transcript, envelope)

@@ -102,7 +102,7 @@ class Transcript:
         if genesis.head != genesis_head(info.table_id):
             raise InvalidMessage("wrong-head", "genesis is not on the table's genesis head")
         if genesis.seat >= len(info.seats):
-            raise InvalidMessage("unknown-seat", f"seat {genesis.seat} is not at this table")
+            raise InvalidMessage("unknown-seat", f"seat {genesis.seat + 1} is not at this table")
         genesis.verify(info.seats[genesis.seat].key)
         self._registry = registry
         self._genesis = info
@@ -213,7 +213,7 @@ class Transcript:
         if envelope.version != self._genesis.protocol_version:
             raise InvalidMessage("unsupported-version", "protocol version differs from genesis")
         if envelope.seat >= len(self._genesis.seats):
-            raise InvalidMessage("unknown-seat", f"seat {envelope.seat} is not at this table")
+            raise InvalidMessage("unknown-seat", f"seat {envelope.seat + 1} is not at this table")
         seat = envelope.seat
         encoded = envelope.encode()
         digest = message_hash(encoded)

@@ -96,7 +96,7 @@ def verify_transcript(
     try:
         for index, (kind, envelope) in enumerate(read_records(data, default_registry())):
             if kind != RECORD_MESSAGE:
-                evidence = f"seat {envelope.seat} signed two different messages for one place"
+                evidence = f"seat {envelope.seat + 1} signed two different messages for one place"
                 report.failure = Failure(index, envelope.seat, f"equivocation evidence: {evidence}")
                 return report
             if session is None:

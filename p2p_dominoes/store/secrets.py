@@ -111,7 +111,9 @@ class HandSecrets:
         if stored is not None:
             if stored.seat != seat:
                 path = secrets_path(self.directory, ctx.hand_number)
-                raise SecretsFileError(f"{path}: the keys are for seat {stored.seat}, not {seat}")
+                raise SecretsFileError(
+                    f"{path}: the keys are for seat {stored.seat + 1}, not {seat + 1}"
+                )
             return stored
         keys = new_hand_keys(ctx, seat, rng)
         try:

@@ -291,7 +291,7 @@ def _check_genesis(data: bytes, header: LogHeader) -> Genesis:
     if genesis.table_id != header.table_id:
         raise LogCorrupted("the header and the genesis name different tables")
     if header.seat >= len(genesis.seats):
-        raise LogCorrupted(f"seat {header.seat} is not at this table")
+        raise LogCorrupted(f"seat {header.seat + 1} is not at this table")
     return genesis
 
 

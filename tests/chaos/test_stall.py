@@ -71,7 +71,8 @@ def test_a_frozen_peer_is_named_as_stalling_and_the_others_keep_their_records(
             directory = peer.table_dir()
             assert view is not None and directory is not None
             assert view.finished is not None
-            assert view.finished.startswith(f"seat {at_freeze.seat}: sent nothing"), view.finished
+            stalled = f"seat {at_freeze.seat + 1}: sent nothing"  # seats count from 1
+            assert view.finished.startswith(stalled), view.finished
             for path in (peer.record, directory):
                 result = verify(path)
                 assert result.status == 0, result.output

@@ -241,14 +241,32 @@ def test_replay_json_of_an_unfinished_threes_for_luck_hand_reports_the_tallies_s
     )
 
 
-def test_a_bad_record_exits_2_with_one_line_and_no_traceback(tmp_path: Path) -> None:
+def test_a_hand_record_that_fails_its_check_exits_1_like_a_tampered_transcript(
+    tmp_path: Path,
+) -> None:
+    """An illegal move, a tile dealt twice: the record is read but fails its check (exit 1, as
+    `verify` and a tampered transcript), where a file that is no record at all is exit 2."""
     path = tmp_path / "hand.json"
     bad = dict(EXAMPLE, actions=[{"seat": 0, "play": "1|4"}, {"seat": 2, "draw": True}])
     path.write_text(json.dumps(bad))
     out = run("replay", str(path))
-    assert out.returncode == 2
-    assert out.stderr.count("\n") == 1
-    assert "action 1: seat 2 cannot draw: it is seat 1's turn" in out.stderr
+    assert out.returncode == 1, out.stderr
+    assert out.stdout == "" and out.stderr == (
+        f"p2p-dominoes replay: {path}: action 1: seat 2 cannot draw: it is seat 1's turn\n"
+    )
+    twice = [EXAMPLE["hands"][0], EXAMPLE["hands"][0], EXAMPLE["hands"][2]]
+    path.write_text(json.dumps(dict(EXAMPLE, hands=twice)))
+    out = run("replay", str(path), "--json")
+    assert out.returncode == 1 and out.stderr.count("\n") == 1, out.stderr
+    assert "tile [1|4] is dealt twice" in out.stderr
+
+
+def test_a_file_that_is_no_hand_record_exits_2_with_one_line(tmp_path: Path) -> None:
+    path = tmp_path / "hand.json"
+    path.write_text(json.dumps(dict(EXAMPLE, hands="all of them")))
+    out = run("replay", str(path))
+    assert out.returncode == 2 and out.stderr.count("\n") == 1, out.stderr
+    assert "'hands' must be a list of lists of tiles" in out.stderr
     assert "Traceback" not in out.stderr
     path.write_text("not json")
     out = run("replay", str(path))

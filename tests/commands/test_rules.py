@@ -155,10 +155,36 @@ def test_a_file_that_is_not_a_rules_object_is_exit_2_with_one_line(tmp_path: Pat
         assert out.stderr.startswith("p2p-dominoes rules: ") and words in out.stderr
 
 
+_TOO_BIG = 99999999999999999999
+_WIRE = (
+    "[-9223372036854775808, 18446744073709551615], the whole numbers a table's messages can carry"
+)
+
+
+def test_a_number_the_genesis_cannot_carry_is_refused_when_the_file_is_read(
+    tmp_path: Path,
+) -> None:
+    """It once passed the check (playable) and then ended `simulate --secure` with exit 70."""
+    path = rules_file(
+        tmp_path / "big.json", {"base": "house", "targets": [[2, _TOO_BIG], [3, 101], [4, 101]]}
+    )
+    line = f"rules: targets: {_TOO_BIG} is outside {_WIRE}"
+    checked = run("rules", "check", path)
+    assert checked.returncode == 2, (checked.stdout, checked.stderr)
+    assert checked.stdout == "" and checked.stderr == f"p2p-dominoes rules: {path}: {line}\n"
+    played = run("simulate", "--secure", "--hands", "1", "--rules", path)
+    assert played.returncode == 2, (played.stdout, played.stderr)
+    assert played.stderr == f"p2p-dominoes simulate: --rules {path}: {line}\n"
+
+
 def test_the_page_is_the_seed_text_with_the_tables_choices() -> None:
-    out = run("rules", "page")
+    """In English unless --lang ru, as every command; the title is one line of two words."""
+    english = run("rules", "page")
+    assert english.returncode == 0, english.stderr
+    assert english.stdout.startswith("Dominoes · Rules\nThere are as many rule books")
+    out = run("rules", "page", "--lang", "ru")
     assert out.returncode == 0, out.stderr
-    assert out.stdout.startswith("ДоминоПравила\nСводов правил у домино столько же")
+    assert out.stdout.startswith("Домино · Правила\nСводов правил у домино столько же")
     assert (
         "По умолчанию до тех пор, пока не появится ход; иначе — одну кость и пас или прикуп по "
         "желанию [сейчас: прикуп до хода]."

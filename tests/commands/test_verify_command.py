@@ -2,6 +2,7 @@
 and exit 1 is only for a record that fails verification (bad input is 2, with one line)."""
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -126,3 +127,51 @@ def test_a_file_this_user_may_not_read_is_exit_2_with_one_line(
     out = capsys.readouterr()
     assert out.out == ""
     assert out.err == f"p2p-dominoes verify: cannot read {record}: Permission denied\n"
+
+
+def test_a_hand_record_export_wrote_is_named_with_what_can_check_it(tmp_path: Path) -> None:
+    """`verify` cannot audit a hand record (no signatures), but it says what the file is and
+    that `replay` checks it under its rules, instead of "not a p2p-dominoes record"."""
+    record = tmp_path / "hand 1.json"
+    exported = run(
+        "export", str(write_transcript(tmp_path / "m.p2pd")), "--hand", "1", "--output", str(record)
+    )
+    assert exported.returncode == 0, exported.stderr
+    for command in ("verify", "export"):
+        argv = [command, str(record)] + (["--hand", "1"] if command == "export" else [])
+        out = run(*argv)
+        assert out.returncode == 2 and out.stdout == "", (out.stdout, out.stderr)
+        assert out.stderr == (
+            f"p2p-dominoes {command}: {record} is a hand record (as `export` writes it), not a "
+            "transcript: a hand record carries no signatures to verify; "
+            f"`p2p-dominoes replay '{record}'` replays it under its rules\n"
+        )
+    assert run("replay", str(record)).returncode == 0
+
+
+def test_every_seat_a_failure_names_counts_from_1(tmp_path: Path) -> None:
+    """`(bot-3, seat 4): bad signature for seat 3` named one seat two ways: people read seats
+    counted from 1, in the reason too (the JSON's `seat` stays the wire's, from 0)."""
+    transcript = match_transcript()
+    data = bytearray(transcript.to_bytes())
+    middle = transcript.entries[len(transcript.entries) // 2].encoded
+    data[data.index(middle) + len(middle) - 10] ^= 0x10  # a signature byte
+    path = tmp_path / "bad.p2pd"
+    path.write_bytes(bytes(data))
+    out = run("verify", str(path))
+    assert out.returncode == 1
+    named = re.search(r"\((Ann|Bob), seat (\d)\): bad signature for seat (\d)$", out.stdout, re.M)
+    assert named is not None, out.stdout
+    assert named[2] == named[3] == str(["Ann", "Bob"].index(named[1]) + 1)
+    failure = json.loads(run("verify", str(path), "--json").stdout)["failure"]
+    assert failure["seat"] == int(named[2]) - 1
+
+
+def test_a_blame_and_a_rejected_message_name_seats_from_1() -> None:
+    from p2p_dominoes.session import InvalidMessage
+    from p2p_dominoes.session.events import Blame
+
+    blame = Blame(2, "sent nothing for 180 s", "stall", via=0)
+    assert str(blame) == "seat 3: sent nothing for 180 s (evidence forwarded by seat 1)"
+    refused = InvalidMessage("bad-signature", "bad signature for seat 4", seat=3, index=12)
+    assert str(refused) == "message #12 seat 4: bad signature for seat 4 [bad-signature]"

@@ -19,6 +19,7 @@ from p2p_dominoes.engine.rules_check import (
     greyed_fields,
     players_text,
 )
+from p2p_dominoes.wire_range import MSGPACK_INT_MAX, MSGPACK_INT_MIN
 
 
 def draft(base: str, later: dict[str, Any] | None = None, **switches: Any) -> dict[str, Any]:
@@ -755,3 +756,17 @@ def test_a_set_is_refused_exactly_when_the_check_names_a_conflict(rules: dict[st
     for finding in bad:
         assert not set(finding.fields) & grey & (DRAW_SWITCHES | {"drawing"}), finding
         assert not {"reserve", "fish_counts"} & set(finding.fields), finding
+
+
+@pytest.mark.parametrize("field", ["hand_sizes", "targets"])
+@pytest.mark.parametrize("number", [MSGPACK_INT_MIN - 1, MSGPACK_INT_MAX + 1])
+def test_every_number_of_a_rules_object_fits_the_wire(field: str, number: int) -> None:
+    """The rules travel in the genesis, whose schema takes msgpack's whole numbers only: a
+    rules object with any other is refused where it is read, naming the field and the bounds."""
+    pairs = [[2, 7], [3, number], [4, 7]]
+    with pytest.raises(InvalidRecord) as refused:
+        draft_of({"base": "house", field: pairs})
+    assert str(refused.value) == (
+        f"rules: {field}: {number} is outside [{MSGPACK_INT_MIN}, {MSGPACK_INT_MAX}], "
+        "the whole numbers a table's messages can carry"
+    )

@@ -104,7 +104,7 @@ def test_sender_must_match_claimed_seat() -> None:
     assert KeyCommit.from_bytes(data, 0).seat == 0
     with pytest.raises(InvalidMessageError) as info:
         KeyCommit.from_bytes(data, 1)
-    assert info.value.seat == 1 and "claims seat 0" in info.value.reason
+    assert info.value.seat == 1 and "claims seat 1 but was sent by seat 2" in info.value.reason
 
 
 def test_check_key_reveal_direct() -> None:

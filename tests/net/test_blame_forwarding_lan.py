@@ -56,12 +56,12 @@ def test_a_cheat_sent_to_the_host_only_stops_every_honest_peer(tmp_path: Path) -
     seat = host_table.players.index("cheater")
     host_reason, joiner_reason = host_table.finish_reason, joiner_table.finish_reason
     assert host_reason is not None and joiner_reason is not None
-    assert host_reason.startswith(f"seat {seat}: ") and "shuffle" in host_reason, host_reason
+    assert host_reason.startswith(f"seat {seat + 1}: ") and "shuffle" in host_reason, host_reason
     # The victim forwards the swapped shuffle; the cheater, shown its own swapped shuffle by the
     # victim, halts on an equivocation and forwards both of its shuffles. Whichever reaches the
     # joiner first is its evidence (a race on CI): both name the cheater.
-    forwarded = f"{host_reason} (evidence forwarded by seat 0)"
-    both = f"seat {seat}: signed two different messages for the same place in the transcript"
+    forwarded = f"{host_reason} (evidence forwarded by seat 1)"  # seats count from 1
+    both = f"seat {seat + 1}: signed two different messages for the same place in the transcript"
     assert joiner_reason in (forwarded, both), joiner_reason
     for peer in (host, joiner):
         assert "The table stopped: cheater" in peer.stdout, peer.stdout

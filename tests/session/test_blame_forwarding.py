@@ -56,7 +56,7 @@ def test_a_cheat_sent_to_one_peer_stops_every_peer_with_the_same_reason() -> Non
     for seat in (0, 3):
         blame = table.sessions[seat].blame
         assert blame is not None and blame.via == VICTIM  # and the record says who told it
-        assert str(blame).endswith(f"(evidence forwarded by seat {VICTIM})")
+        assert str(blame).endswith(f"(evidence forwarded by seat {VICTIM + 1})")
         assert blame.evidence == victim.evidence  # the same signed message, re-checked here
 
 

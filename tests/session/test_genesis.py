@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from p2p_dominoes.engine.errors import InvalidRecord
+from p2p_dominoes.engine.rules import draft_of
 from p2p_dominoes.session import (
     GENESIS,
     GENESIS_SIGN,
@@ -21,6 +23,7 @@ from p2p_dominoes.session import (
     sign_genesis,
     transcript_table_code,
 )
+from p2p_dominoes.wire_range import MSGPACK_INT_MAX, MSGPACK_INT_MIN
 from tests.session.conftest import RULES, TABLE_ID, fixed_identity, fixed_nonce, make_table
 
 IDS = [fixed_identity(f"player {i}") for i in range(5)]
@@ -252,3 +255,27 @@ def test_a_genesis_sign_without_a_nonce_is_not_a_message() -> None:
     with pytest.raises(InvalidMessage) as caught:
         t.sign_next(table.ids[0], 0, GENESIS_SIGN, (t.genesis_hash,))
     assert caught.value.code == "bad-body"
+
+
+@pytest.mark.parametrize(
+    ("number", "fits"),
+    [
+        (MSGPACK_INT_MIN, True),
+        (MSGPACK_INT_MAX, True),
+        (MSGPACK_INT_MIN - 1, False),
+        (MSGPACK_INT_MAX + 1, False),
+    ],
+)
+def test_a_rules_file_is_read_with_the_genesis_schemas_own_bounds(number: int, fits: bool) -> None:
+    """A number a rules file may hold is exactly one the genesis carries: one past the edge is
+    refused when the file is read, not when the table starts."""
+    pairs = [[2, 7], [3, number], [4, 7]]
+    wire = (("targets", tuple(tuple(pair) for pair in pairs)),)
+    if fits:
+        assert draft_of({"base": "house", "targets": pairs})["targets"] == pairs
+        assert Genesis.new(wire, seats(2)).rules == wire
+    else:
+        with pytest.raises(InvalidRecord, match="outside"):
+            draft_of({"base": "house", "targets": pairs})
+        with pytest.raises(InvalidMessage, match="outside"):
+            Genesis.new(wire, seats(2))

@@ -403,9 +403,9 @@ def test_a_genesis_that_does_not_seat_you_or_is_not_signed_by_seat_0_is_refused(
     stranger = Identity.generate()
     genesis = Genesis.new(DRAW_RULES.to_wire(), infos)
     envelope = genesis.sign(ids[0], 0)
-    with pytest.raises(ValueError, match="does not hold seat 1"):
+    with pytest.raises(ValueError, match="does not hold seat 2"):
         TableSession(Transcript(envelope, REGISTRY), 1, stranger, table_nonce=nonces[1])
-    with pytest.raises(ValueError, match="does not open seat 1"):  # another seat's nonce
+    with pytest.raises(ValueError, match="does not open seat 2"):  # another seat's nonce
         TableSession(Transcript(envelope, REGISTRY), 1, ids[1], table_nonce=nonces[2])
     forged = Envelope.sign(
         stranger,

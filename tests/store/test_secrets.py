@@ -46,7 +46,7 @@ def test_each_hand_has_its_own_keys(tmp_path: Path) -> None:
 def test_keys_of_another_table_hand_or_seat_are_refused(tmp_path: Path) -> None:
     secrets = HandSecrets(tmp_path)
     secrets.keys_for(CTX, 0)
-    with pytest.raises(SecretsFileError, match="for seat 0, not 1"):
+    with pytest.raises(SecretsFileError, match="for seat 1, not 2"):
         secrets.keys_for(CTX, 1)
     other_table = HandContext(bytes(16), 1, 4)
     with pytest.raises(SecretsFileError, match="another table or hand"):

@@ -379,6 +379,8 @@ class PlayController:
     """The longest pause between hands (the summary's countdown), in seconds."""
     lang_explicit: bool = False
     """`play --lang` was given: the page keeps that language instead of the browser's."""
+    discovery_failed: Callable[[str], None] | None = None
+    """Told why tables on the LAN cannot be looked for here (`play` says so in its window)."""
     heartbeat: float = HEARTBEAT
     """Seconds between the heartbeats that tell the page its peer is alive."""
     error: dict[str, Any] | None = None
@@ -569,6 +571,8 @@ class PlayController:
             except (DiscoveryError, OSError) as exc:
                 self.discovery_note = str(exc)
                 self.publish()
+                if self.discovery_failed is not None:
+                    self.discovery_failed(self.discovery_note)
                 return
             except Exception as exc:  # discovery must never end the page's peer
                 log.warning("discovery failed, browsing again: %r", exc)

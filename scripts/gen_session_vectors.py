@@ -37,9 +37,9 @@ from p2p_dominoes.mental import (
 )
 from p2p_dominoes.mental.randomness import DeterministicRandom
 from p2p_dominoes.session import hand_messages as msg
+from p2p_dominoes.session import transcript_table_code
 from p2p_dominoes.session.envelope import Envelope
 from p2p_dominoes.session.events import Blame, Event, HandEnded
-from p2p_dominoes.session.genesis import transcript_table_code
 from p2p_dominoes.session.identity import Identity
 from p2p_dominoes.session.local import LocalTable
 from p2p_dominoes.session.transcript import Transcript

@@ -138,7 +138,7 @@ def _expanded(text: str) -> Path:
 
 def _path_problem(exc: OSError) -> argparse.ArgumentTypeError:
     """The one line for a path the system refuses to look at (too long, no permission, …)."""
-    from p2p_dominoes.cli import os_error_text
+    from p2p_dominoes.commands.exits import os_error_text
 
     return argparse.ArgumentTypeError(os_error_text(exc))
 

@@ -153,7 +153,7 @@ def _run_bots(args: argparse.Namespace) -> int:
 def _bot_a(args: argparse.Namespace) -> tuple[str, Bot]:
     """Bot A by name, its seconds per decision replaced by `--think-ms` (hard, expert)."""
     from p2p_dominoes.bots.levels import LEVEL_BUDGETS, Budget, level_bot
-    from p2p_dominoes.cli import UsageError
+    from p2p_dominoes.commands.exits import UsageError
 
     if args.think_ms is None:
         return (args.bot, BOTS[args.bot])
@@ -164,7 +164,7 @@ def _bot_a(args: argparse.Namespace) -> tuple[str, Bot]:
 
 
 def _refuse_alphabeta_options(args: argparse.Namespace) -> None:
-    from p2p_dominoes.cli import UsageError
+    from p2p_dominoes.commands.exits import UsageError
 
     for option, value in (("--samples", args.samples), ("--start-move", args.start_move)):
         if value is not None:
@@ -175,7 +175,7 @@ def _bench_rules(name: str, players: int) -> Rules:
     """The rules `--rules` names, checked for `players` seats (a usage error otherwise)."""
     import datetime
 
-    from p2p_dominoes.cli import UsageError
+    from p2p_dominoes.commands.exits import UsageError
     from p2p_dominoes.commands.rules_option import RulesOptionError, load_rules
     from p2p_dominoes.engine import InvalidRecord
     from p2p_dominoes.store import data_dir
@@ -192,7 +192,7 @@ def _run_alphabeta(
     args: argparse.Namespace, bot: tuple[str, Bot], settings: dict[str, object]
 ) -> int:
     from p2p_dominoes.benchmarks.alphabeta import run_alphabeta_bench
-    from p2p_dominoes.cli import UsageError
+    from p2p_dominoes.commands.exits import UsageError
 
     if args.players not in (None, 4):
         raise UsageError("--against alphabeta plays four in two pairs: leave out --players")
@@ -224,7 +224,7 @@ def _run_crypto(args: argparse.Namespace) -> int:
 
 def _run_session(args: argparse.Namespace) -> int:
     from p2p_dominoes.benchmarks.session import run_session_bench
-    from p2p_dominoes.cli import UsageError
+    from p2p_dominoes.commands.exits import UsageError
 
     if args.hands < 1:
         raise UsageError("--hands must be at least 1")
@@ -234,7 +234,7 @@ def _run_session(args: argparse.Namespace) -> int:
 
 def _run_lan(args: argparse.Namespace) -> int:
     from p2p_dominoes.benchmarks.lan import run_lan_bench
-    from p2p_dominoes.cli import UsageError
+    from p2p_dominoes.commands.exits import UsageError
 
     if args.hands < 1:
         raise UsageError("--hands must be at least 1")

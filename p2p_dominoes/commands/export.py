@@ -16,8 +16,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from p2p_dominoes.cli import UsageError
 from p2p_dominoes.commands.arguments import output_file
+from p2p_dominoes.commands.exits import UsageError
 from p2p_dominoes.commands.verify import WHAT_IS_READ, read_record
 from p2p_dominoes.engine import HandRecord
 from p2p_dominoes.session.events import Event, HandEnded

@@ -20,7 +20,6 @@ from typing import Any, Final, TypeVar
 import trio
 
 from p2p_dominoes.bots import BOTS, bot_named, default_bot_name
-from p2p_dominoes.cli import Interrupted, UsageError
 from p2p_dominoes.commands.arguments import (
     NAME_HELP,
     PortBusy,
@@ -34,6 +33,7 @@ from p2p_dominoes.commands.arguments import (
     port,
     seconds_between,
 )
+from p2p_dominoes.commands.exits import Interrupted, UsageError
 from p2p_dominoes.commands.rules_option import (
     RULES_HELP,
     RulesOptionError,

@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING, Any, Final
 
 import trio
 
-from p2p_dominoes.cli import UsageError
 from p2p_dominoes.commands.arguments import (
     NAME_HELP,
     PortBusy,
@@ -25,6 +24,7 @@ from p2p_dominoes.commands.arguments import (
     port,
     port_is_free,
 )
+from p2p_dominoes.commands.exits import UsageError
 from p2p_dominoes.engine import LANGUAGES
 from p2p_dominoes.store import IdentityFileError, load_or_create_identity
 
@@ -150,11 +150,20 @@ STOP_FLUSH: Final = 0.3
 """Longest wait for the pages to hear that `play` is stopping before it cancels everything."""
 
 
-async def _stop_on_signals(scope: trio.CancelScope, caught: list[int], hub: Hub) -> None:
+async def _stop_on_signals(
+    scope: trio.CancelScope,
+    caught: list[int],
+    hub: Hub,
+    *,
+    task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED,
+) -> None:
     """SIGTERM or Ctrl+C (SIGINT) cancels the peer: a KeyboardInterrupt raised wherever the
     signal lands could be swallowed by a library's handler (the web server's) and leave `play`
-    running; a cancel always ends it. The page is told first ("stopping")."""
+    running; a cancel always ends it. The page is told first ("stopping"). Started with
+    `nursery.start`, it listens before the first line is printed: a window closed at once still
+    ends `play` cleanly."""
     with trio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as signals:
+        task_status.started()
         async for signum in signals:
             caught.append(signum)
             hub.close_all({"type": "stopping"})
@@ -217,6 +226,7 @@ def run(args: argparse.Namespace) -> int:
         if args.next_hand_after is not None:
             controller.hand_break = args.next_hand_after
         async with trio.open_nursery() as nursery:
+            await nursery.start(_stop_on_signals, nursery.cancel_scope, caught, hub)
             base = await nursery.start(
                 partial(serve_page, hub, access, page_port, lang=args.lang or "en", data_dir=data)
             )
@@ -238,7 +248,6 @@ def run(args: argparse.Namespace) -> int:
                 if not args.no_browser and links.file is not None:
                     nursery.start_soon(_open_browser, links.file.as_uri())
                 nursery.start_soon(links.new_links_on_enter)
-                nursery.start_soon(_stop_on_signals, nursery.cancel_scope, caught, hub)
                 await controller.run()
             finally:
                 if links.file is not None:

@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from p2p_dominoes.cli import EXIT_UNVERIFIED, UsageError
+from p2p_dominoes.commands.exits import EXIT_UNVERIFIED, UsageError
 from p2p_dominoes.commands.verify import (
     WHAT_IS_READ,
     as_transcript,

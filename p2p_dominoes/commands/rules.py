@@ -14,7 +14,7 @@ import json
 from pathlib import Path
 from typing import Any, Final
 
-from p2p_dominoes.cli import EXIT_OK, EXIT_UNVERIFIED, UsageError
+from p2p_dominoes.commands.exits import EXIT_OK, EXIT_UNVERIFIED, UsageError
 from p2p_dominoes.engine.errors import InvalidRecord
 from p2p_dominoes.engine.rules import FIELD, FIELDS, PRESETS, draft_of
 from p2p_dominoes.engine.rules_check import Finding, check_rules, greyed_fields, players_text

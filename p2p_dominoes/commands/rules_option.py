@@ -80,7 +80,7 @@ def rules_argument(text: str) -> str:
     try:
         return str(Path(text).resolve()) if Path(text).is_file() else text
     except OSError as exc:  # a name too long to look up, a folder we may not enter
-        from p2p_dominoes.cli import os_error_text
+        from p2p_dominoes.commands.exits import os_error_text
 
         raise argparse.ArgumentTypeError(os_error_text(exc)) from None
 

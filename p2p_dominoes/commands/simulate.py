@@ -10,8 +10,8 @@ import time
 from typing import Any, Final
 
 from p2p_dominoes.bots import Bot, bot_named, default_bot_name
-from p2p_dominoes.cli import UsageError
 from p2p_dominoes.commands.arguments import SIMULATE_HANDS_LIMIT, int_between, output_file
+from p2p_dominoes.commands.exits import UsageError
 from p2p_dominoes.commands.rules_option import RULES_HELP, RulesOptionError, load_rules
 from p2p_dominoes.engine import (
     LANGUAGES,

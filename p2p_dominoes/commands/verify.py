@@ -14,7 +14,7 @@ import shlex
 from pathlib import Path
 from typing import Any, Final
 
-from p2p_dominoes.cli import UsageError
+from p2p_dominoes.commands.exits import UsageError
 from p2p_dominoes.engine import hands_played_text, scores_text, seat_name
 from p2p_dominoes.session import TRANSCRIPT_MAGIC, TableCode
 from p2p_dominoes.session.verify import VerifyReport, verify_transcript

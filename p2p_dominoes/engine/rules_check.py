@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Final, Literal
 
+from p2p_dominoes.engine.rule_fields import DOUBLE_RULES, FIELD
+
 Kind = Literal["conflict", "inert"]
 
 TILES: Final = 28
@@ -24,10 +26,6 @@ TILES: Final = 28
 ALL_PIPS: Final = 168
 """Pips on all 28 tiles together."""
 
-DOUBLE_RULES: Final = frozenset(
-    {"lowest-double", "highest-double", "assigned-double", "weekday-double"}
-)
-"""Opening rules that look for a double, and so can find none (then the fallback decides)."""
 NEVER_FAILING: Final = frozenset({"lottery", "rotate", "heaviest-tile"})
 """Opening rules that always name an opener: their fallback is never used."""
 BAD_SCORING: Final = frozenset({"losers-own", "worst-own"})
@@ -147,8 +145,6 @@ class _Draft:
         if name in self._data:
             return self._data[name]
         # A draft from `draft_of` holds every field; anything else left out means the default.
-        from p2p_dominoes.engine.rules import FIELD
-
         spec = FIELD.get(name)
         return None if spec is None or spec.required else spec.to_plain(spec.default)
 

@@ -25,6 +25,8 @@ from p2p_dominoes.session.genesis import (
     MIN_SEATS,
     Genesis,
     SeatInfo,
+)
+from p2p_dominoes.session.genesis_signing import (
     check_setup_message,
     genesis_signers,
     next_genesis_signer,

@@ -13,8 +13,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Final, TypeAlias, Union
 
+from p2p_dominoes.engine.wire_range import MSGPACK_INT_MAX, MSGPACK_INT_MIN
 from p2p_dominoes.session.errors import InvalidMessage
-from p2p_dominoes.wire_range import MSGPACK_INT_MAX, MSGPACK_INT_MIN
 
 Wire: TypeAlias = Union[bool, int, str, bytes, tuple["Wire", ...], None]  # noqa: UP007
 

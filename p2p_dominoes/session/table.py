@@ -91,8 +91,8 @@ from p2p_dominoes.session.events import (
     TilesDealt,
     Update,
 )
-from p2p_dominoes.session.genesis import (
-    GENESIS_SIGN,
+from p2p_dominoes.session.genesis import GENESIS_SIGN
+from p2p_dominoes.session.genesis_signing import (
     check_setup_message,
     next_genesis_signer,
     sign_genesis,

@@ -19,7 +19,7 @@ from p2p_dominoes.engine.rules_check import (
     greyed_fields,
     players_text,
 )
-from p2p_dominoes.wire_range import MSGPACK_INT_MAX, MSGPACK_INT_MIN
+from p2p_dominoes.engine.wire_range import MSGPACK_INT_MAX, MSGPACK_INT_MIN
 
 
 def draft(base: str, later: dict[str, Any] | None = None, **switches: Any) -> dict[str, Any]:

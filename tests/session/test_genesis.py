@@ -6,6 +6,7 @@ import pytest
 
 from p2p_dominoes.engine.errors import InvalidRecord
 from p2p_dominoes.engine.rules import draft_of
+from p2p_dominoes.engine.wire_range import MSGPACK_INT_MAX, MSGPACK_INT_MIN
 from p2p_dominoes.session import (
     GENESIS,
     GENESIS_SIGN,
@@ -23,7 +24,6 @@ from p2p_dominoes.session import (
     sign_genesis,
     transcript_table_code,
 )
-from p2p_dominoes.wire_range import MSGPACK_INT_MAX, MSGPACK_INT_MIN
 from tests.session.conftest import RULES, TABLE_ID, fixed_identity, fixed_nonce, make_table
 
 IDS = [fixed_identity(f"player {i}") for i in range(5)]

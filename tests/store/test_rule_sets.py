@@ -48,9 +48,9 @@ def test_saving_again_replaces_and_delete_removes(tmp_path: Path) -> None:
 
 
 def test_a_set_with_a_conflict_is_not_saved(tmp_path: Path) -> None:
-    # Without a boneyard a blocked hand cannot be redealt: the same hands would come back.
-    with pytest.raises(RuleSetError, match="redealt only when there is a boneyard") as caught:
-        save_rule_set(tmp_path, "endless", {"base": "block", "fish_counts": False})
+    # The cross grows from a double laid crosswise: with every double lengthwise it has no centre.
+    with pytest.raises(RuleSetError, match="there is no centre") as caught:
+        save_rule_set(tmp_path, "centreless", {"base": "cross", "doubles": "along"})
     assert caught.value.problem == "conflict"
     with pytest.raises(RuleSetError, match="targets do not match the deal"):
         save_rule_set(tmp_path, "lopsided", {"base": "draw", "targets": [[2, 100]]})
@@ -62,11 +62,11 @@ def test_a_hand_edited_file_with_a_conflict_opens_as_a_draft_but_does_not_play(
 ) -> None:
     rules_dir(tmp_path).mkdir()
     (rules_dir(tmp_path) / "edited.json").write_text(
-        json.dumps({"base": "block", "fish_counts": False}), encoding="utf-8"
+        json.dumps({"base": "cross", "doubles": "along"}), encoding="utf-8"
     )
     draft = load_draft(tmp_path, "edited")
-    assert draft["fish_counts"] is False and draft["name"] == "edited"
-    with pytest.raises(RuleSetError, match="boneyard") as caught:
+    assert draft["doubles"] == "along" and draft["name"] == "edited"
+    with pytest.raises(RuleSetError, match="no centre") as caught:
         load_rule_set(tmp_path, "edited")
     assert caught.value.problem == "conflict"
 

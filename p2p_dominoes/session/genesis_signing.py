@@ -1,0 +1,88 @@
+"""Setting a table up: every seat signs the genesis in seat order, revealing its table nonce, and
+the table code follows from the genesis and the nonces (PROTOCOL.md §6). These read and extend a
+transcript; the genesis itself (engine of the founding message) is `session.genesis`."""
+
+from __future__ import annotations
+
+from p2p_dominoes.session.envelope import Envelope
+from p2p_dominoes.session.errors import InvalidMessage
+from p2p_dominoes.session.genesis import GENESIS_SIGN
+from p2p_dominoes.session.identity import Identity
+from p2p_dominoes.session.table_code import TableCode, opens_commitment, table_code
+from p2p_dominoes.session.transcript import Transcript
+
+
+def genesis_signers(transcript: Transcript) -> tuple[int, ...]:
+    """Seats whose ``genesis_sign`` directly follows the genesis, in transcript order.
+
+    Looks only at the first ``1 + seats`` entries, so it stays cheap on a long transcript.
+    """
+    signers = []
+    for entry in transcript.entries[1 : 1 + len(transcript.genesis.seats)]:
+        if entry.envelope.type != GENESIS_SIGN:
+            break
+        signers.append(entry.envelope.seat)
+    return tuple(signers)
+
+
+def next_genesis_signer(transcript: Transcript) -> int | None:
+    """The seat whose ``genesis_sign`` comes next, or None once every seat has signed."""
+    signed = len(genesis_signers(transcript))
+    return signed if signed < len(transcript.genesis.seats) else None
+
+
+def sign_genesis(transcript: Transcript, identity: Identity, seat: int, nonce: bytes) -> Envelope:
+    """This seat's ``genesis_sign`` at the current head, revealing its table nonce.
+
+    Raises ValueError unless ``nonce`` opens the seat's commitment in the genesis: revealing a
+    wrong one would only get this seat blamed.
+    """
+    seats = transcript.genesis.seats
+    if not 0 <= seat < len(seats) or not opens_commitment(
+        seats[seat].key, nonce, seats[seat].commitment
+    ):
+        raise ValueError(f"this nonce does not open seat {seat + 1}'s commitment in the genesis")
+    return transcript.sign_next(identity, seat, GENESIS_SIGN, (transcript.genesis_hash, nonce))
+
+
+def revealed_nonces(transcript: Transcript) -> tuple[bytes, ...]:
+    """The table nonces revealed so far, in seat order (every seat's once the table is set up)."""
+    entries = transcript.entries[1 : 1 + len(genesis_signers(transcript))]
+    nonces = []
+    for entry in entries:
+        nonce = entry.envelope.field("nonce")
+        assert isinstance(nonce, bytes)
+        nonces.append(nonce)
+    return tuple(nonces)
+
+
+def transcript_table_code(transcript: Transcript) -> TableCode | None:
+    """The table code once every seat has signed the genesis (revealed its nonce), else None."""
+    if next_genesis_signer(transcript) is not None:
+        return None
+    return table_code(transcript.genesis_hash, revealed_nonces(transcript))
+
+
+def check_setup_message(transcript: Transcript, envelope: Envelope) -> None:
+    """Setup-phase rule: seats sign the genesis in seat order, once, before any other message.
+
+    Pass as ``transcript.append(envelope, check=check_setup_message)`` while setting up.
+    """
+    expected = next_genesis_signer(transcript)
+    if envelope.type == GENESIS_SIGN:
+        if expected is None:
+            raise InvalidMessage("out-of-turn", "every seat has already signed the genesis")
+        if envelope.seat != expected:
+            raise InvalidMessage("out-of-turn", f"seat {expected + 1} signs the genesis next")
+        if envelope.field("genesis_hash") != transcript.genesis_hash:
+            raise InvalidMessage("bad-genesis", "genesis_sign names a different genesis")
+        seat = transcript.genesis.seats[envelope.seat]
+        nonce = envelope.field("nonce")
+        if not isinstance(nonce, bytes) or not opens_commitment(seat.key, nonce, seat.commitment):
+            raise InvalidMessage(
+                "bad-nonce", "the revealed table nonce does not open the seat's commitment"
+            )
+    elif expected is not None:
+        raise InvalidMessage(
+            "out-of-turn", f"{envelope.type.name} before every seat signed the genesis"
+        )

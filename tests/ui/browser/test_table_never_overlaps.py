@@ -28,6 +28,7 @@ from p2p_dominoes.engine import HandEnd, Match, preset, score_hand
 from p2p_dominoes.ui.web.kozel_sheet import SheetRow, sheet_json
 from tests.ui.browser.conftest import Peer, screenshot
 from tests.ui.browser.table_checks import assert_table_fits
+from tests.ui.browser.test_axe import violations
 
 EARLIER_HANDS = 12
 PHONE, LAPTOP = (390, 844), (1280, 800)
@@ -166,6 +167,7 @@ def test_a_long_kozel_match_never_covers_a_button_or_the_board(
             name = "phone" if viewport == PHONE else "laptop"
             screenshot(page, f"kozel-long-sheet-{name}", full_page=False)
             shots += 1
+            assert violations(page) == []  # axe-core: the scrolling sheet included
         check_the_table(page, viewport)
         turns += 1
         playable = page.locator(".tile-button.playable")

@@ -79,7 +79,15 @@ def test_a_wrong_setting_is_one_line_naming_its_field(
 ) -> None:
     page = ann.page()
     page.wait_for(lambda p: p.lobby)
-    assert page.lobby["bot_strategies"] == sorted(BOTS)
+    assert sorted(page.lobby["bot_strategies"]) == sorted(BOTS)
+    assert page.lobby["bot_strategies"][:6] == [
+        "random",
+        "greedy",
+        "easy",
+        "medium",
+        "hard",
+        "expert",
+    ]
     page.send({"type": "host", **command})
     shown = page.wait_for(lambda p: p.lobby.get("error") and p.lobby)
     assert shown["error"] == {"text": english, "field": field}

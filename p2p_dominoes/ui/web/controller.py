@@ -75,6 +75,7 @@ from p2p_dominoes.store import RuleSetError, TableSummary, list_rule_sets, list_
 from p2p_dominoes.ui.narration import narrate
 from p2p_dominoes.ui.web.hub import Hub
 from p2p_dominoes.ui.web.kozel_sheet import SheetRow
+from p2p_dominoes.ui.web.lobby_rules import lobby_rules
 from p2p_dominoes.ui.web.refusals import refusal
 from p2p_dominoes.ui.web.snapshot import (
     RECENT_ACTIONS,
@@ -427,12 +428,13 @@ class PlayController:
             "me": {
                 "name": self.name,
                 "fingerprint": self.identity.public.fingerprint,
+                "short_fingerprint": self.identity.public.short_fingerprint,  # the table's header
                 "addresses": list(addresses),
                 "port": self.lan_port,
             },
             "lang": self.lang,
             "lang_explicit": self.lang_explicit,
-            "presets": sorted(PRESETS),
+            "presets": list(PRESETS),  # the editor's order (lobby_rules)
         }
 
     def lobby_snapshot(self) -> dict[str, Any]:
@@ -447,6 +449,7 @@ class PlayController:
                 # What the host's screen shows beside this request, to compare.
                 "fingerprint": self.identity.public.short_fingerprint,
             }
+        saved = _saved_rule_sets(self.data_dir)
         return {
             "screen": "lobby",
             "busy": self.busy,
@@ -455,10 +458,10 @@ class PlayController:
             "discovery": self.discovery_note,
             "unfinished": _unfinished_row(self.unfinished),
             "unfinished_tables": [_unfinished_row(t) for t in self.unfinished_tables[:20]],
-            "bot_strategies": sorted(BOTS),
             "joining": joining,
             "error": self.error,
-            "rule_sets": _saved_rule_sets(self.data_dir),
+            "rule_sets": saved,
+            **lobby_rules(self.data_dir, saved),  # names, bots weakest first, default bots
         }
 
     def _look_for_unfinished(self) -> None:

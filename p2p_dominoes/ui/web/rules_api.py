@@ -25,7 +25,6 @@ from p2p_dominoes.engine import InvalidRecord
 from p2p_dominoes.engine.rules import PRESETS, draft_of
 from p2p_dominoes.engine.rules_check import Finding, check_rules
 from p2p_dominoes.engine.rules_page import segments
-from p2p_dominoes.engine.rules_text import LANGUAGES, preset_label
 from p2p_dominoes.store.rule_sets import (
     RuleSetError,
     delete_rule_set,
@@ -36,6 +35,7 @@ from p2p_dominoes.store.rule_sets import (
 from p2p_dominoes.ui.rules_form import current_words, form
 from p2p_dominoes.ui.web.access import PageAccess, cookie_name
 from p2p_dominoes.ui.web.hub import Hub
+from p2p_dominoes.ui.web.lobby_rules import preset_words
 
 log = logging.getLogger("p2p_dominoes.ui.web")
 
@@ -170,9 +170,7 @@ def rules_routes(
                 log.warning("%s", exc)
         return {
             "presets": list(PRESETS),
-            "preset_words": {
-                name: {lang: preset_label(name, lang) for lang in LANGUAGES} for name in PRESETS
-            },
+            "preset_words": preset_words(),  # the lobby's names too (lobby_rules)
             "saved": saved,
             "can_save": data_dir is not None,
         }

@@ -40,11 +40,17 @@ def test_each_empty_seat_gets_the_bot_the_host_chose(
     page.fill("#create-bots", "3")
     choices = page.locator("#bot-kinds select")
     expect(choices).to_have_count(3)  # one per bot
-    assert sorted(choices.first.evaluate("(s) => [...s.options].map((o) => o.value)")) == sorted(
-        BOTS
-    )  # every strategy the program has
-    expect(choices.first.locator("option")).to_have_text(
-        ["легко", "эксперт", "жадно", "сложно", "средне", "в паре (козёл)", "наугад"]
+    offered = choices.first.evaluate("(s) => [...s.options].map((o) => o.value)")
+    assert sorted([*offered, "partner"]) == sorted(BOTS)  # every strategy (partner: Kozel's)
+    expect(choices.first.locator("option")).to_have_text(  # weakest first, each explained
+        [
+            "наугад — любая подходящая кость",
+            "жадно — больше очков сейчас, иначе самая тяжёлая кость",
+            "легко — игра новичка",
+            "средне — бережёт свои концы, считает кости",
+            "сложно — смотрит вперёд на 64 возможных раскладах",
+            "эксперт — сильнейший: 200 возможных раскладов",
+        ]
     )
     # Where the bots are chosen, the page says they cannot see other hands.
     expect(page.locator("#bot-kinds .bot-fair")).to_have_text(

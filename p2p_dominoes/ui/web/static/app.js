@@ -189,10 +189,13 @@ function start(takeover = false) {
 
 // -- drawing -------------------------------------------------------------------------------------
 
+let shownScreen = null;   // the screen last drawn: a new one starts at its top
+
 function render() {
   const s = state;
-  $("me").textContent = `${s.me.name} · ${s.me.fingerprint}`;
   const onTable = s.screen === "table";
+  renderMeLine(s.me, onTable);
+  if (s.screen !== shownScreen) { shownScreen = s.screen; window.scrollTo(0, 0); }
   document.body.classList.toggle("on-table", onTable);
   document.documentElement.style.setProperty("--header-h", `${document.querySelector("header").offsetHeight}px`);
   $("lobby").hidden = onTable;
@@ -205,6 +208,14 @@ function render() {
     document.title = t("title");
     renderLobby(s, send);
   }
+}
+
+// Who this page is: the full fingerprint in the lobby (where it is compared), the short one at
+// the table (the full ones are in the table code's details, and in this line's title).
+function renderMeLine(me, onTable) {
+  const short = me.short_fingerprint || me.fingerprint.split("-").slice(0, 2).join("-");
+  $("me").textContent = `${me.name} · ${onTable ? short : me.fingerprint}`;
+  $("me").title = onTable ? me.fingerprint : "";
 }
 
 function myTurn() {
@@ -329,9 +340,11 @@ function drawHand() {
 function renderControls() {
   const controls = state.controls;
   const reasons = [];
+  $("draw").hidden = state.boneyard_in_play === false;  // rules with no drawing (Kozel, block)
   for (const kind of ["draw", "pass"]) {
     const allowed = Boolean(controls && controls[`can_${kind}`]) && !peerLost && !pending;
     $(kind).disabled = !allowed;
+    if ($(kind).hidden) continue;
     if (controls && !controls[`can_${kind}`] && controls[`${kind}_reason`] && state.turn === state.seat) {
       reasons.push(controls[`${kind}_reason`]);
     }
@@ -424,7 +437,7 @@ function describeBoard() {
 function onKey(event) {
   if (!state || state.screen !== "table" || event.ctrlKey || event.metaKey || event.altKey) return;
   if (["INPUT", "SELECT", "TEXTAREA"].includes(event.target.tagName)) return;
-  if (event.code === "KeyD") { if (!$("draw").disabled) act({ type: "draw" }); }
+  if (event.code === "KeyD") { if (!$("draw").disabled && !$("draw").hidden) act({ type: "draw" }); }
   else if (event.code === "KeyP") { if (!$("pass").disabled) act({ type: "pass" }); }
   else if (event.code === "KeyS") { if (!$("skip").hidden && !$("skip").disabled) act({ type: "skip" }); }
   else if (event.code === "KeyB") describeBoard();

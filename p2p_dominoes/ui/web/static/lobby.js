@@ -5,14 +5,31 @@ import { $, el } from "./dom.js";
 import { codeGiven, setupJoinCode } from "./join_code.js";
 import { lang, t } from "./strings.js";
 
+let presetWords = {};  // each preset's name in each language, from the peer (the editor's words)
+
 function presetLabel(name) {
-  const label = t(`preset_${name}`);
-  return label === `preset_${name}` ? name : label;
+  return presetWords[name]?.[lang()] || presetWords[name]?.en || name;
 }
 
-let strategies = [];  // the bots the peer offers (p2p_dominoes.bots.BOTS)
+let strategies = [];  // the bots the peer offers (p2p_dominoes.bots.BOTS), weakest first
+let botDefaults = {};  // rules → the bot chosen unless the host picks one (partner in Kozel)
+let pairsOnly = [];    // bots that only make sense where partners play
 
-// One choice per bot asked for ("bot-1 plays: greedily"), each kept while the count changes.
+function botChoices() {
+  const rules = $("create-rules").value;
+  const fallback = botDefaults[rules] || "medium";
+  const offered = strategies.filter((name) => !pairsOnly.includes(name) || fallback === "partner");
+  return { offered, fallback: offered.includes(fallback) ? fallback : offered[0] };
+}
+
+function botOption(name, chosen) {
+  const about = t(`bot_about_${name}`);
+  const text = about === `bot_about_${name}` ? t(`bot_${name}`) : `${t(`bot_${name}`)} — ${about}`;
+  return new Option(text, name, name === chosen, name === chosen);
+}
+
+// One choice per bot asked for ("bot-1 plays: medium"), each kept while the count changes; one
+// the host did not pick follows the rules' default.
 function renderBotKinds() {
   const box = $("bot-kinds");
   const count = strategies.length ? Math.max(0, Math.min(3, Number($("create-bots").value) || 0)) : 0;
@@ -24,15 +41,18 @@ function renderBotKinds() {
     const select = el("select", { id: `create-bot-kind-${i + 1}`, className: "bot-kind" });
     box.append(el("label", {}, el("span", { className: "bot-name", translate: "no", textContent: `bot-${i + 1} ` }), select));
   }
+  const { offered, fallback } = botChoices();
   for (const select of box.querySelectorAll("select")) {
-    const chosen = select.value || "random";
-    select.replaceChildren(...strategies.map((name) => new Option(t(`bot_${name}`), name, name === chosen, name === chosen)));
+    const chosen = select.dataset.picked && offered.includes(select.value) ? select.value : fallback;
+    select.replaceChildren(...offered.map((name) => botOption(name, chosen)));
+    select.value = chosen;
   }
 }
 
 export function renderLobby(s, send) {
   const me = s.me;
   $("my-address").textContent = me.addresses.map((a) => (a.includes(":") ? `[${a}]` : a) + `:${me.port}`).join("  ·  ");
+  presetWords = s.preset_words || {};
   const rules = $("create-rules");
   const saved = s.rule_sets || [];
   const wanted = [...s.presets, ...saved];
@@ -48,6 +68,8 @@ export function renderLobby(s, send) {
     }
   }
   strategies = s.bot_strategies || [];
+  botDefaults = s.bot_defaults || {};
+  pairsOnly = s.pairs_only_bots || [];
   renderBotKinds();
   const body = $("tables").querySelector("tbody");
   body.replaceChildren(...s.tables.map((table) => {
@@ -170,6 +192,8 @@ function renderHostLobby(s, send) {
 export function setupLobby(send) {
   $("create-bots").addEventListener("input", renderBotKinds);
   setupJoinCode();
+  $("create-rules").addEventListener("change", renderBotKinds);
+  $("bot-kinds").addEventListener("change", (event) => { event.target.dataset.picked = "1"; });
   $("create-form").addEventListener("submit", (event) => {
     event.preventDefault();
     $("lobby-error").hidden = true;

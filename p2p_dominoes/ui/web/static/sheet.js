@@ -32,8 +32,13 @@ export function renderSheet(node, s) {
     el("th", { scope: "row", textContent: w.total }),
     el("td", { className: totals[0] >= sheet.target ? "sheet-goat" : "", textContent: String(totals[0]) }),
     el("td", { className: totals[1] >= sheet.target ? "sheet-goat" : "", textContent: String(totals[1]) }));
+  // The rows scroll inside a bounded box (the header and the total stay put), the latest at the
+  // bottom in view: a long match never pushes the board and the hand off the table.
+  const scroll = el("div", { className: "sheet-scroll", tabIndex: 0 },
+    el("table", { className: "sheet" }, el("thead", {}, head), el("tbody", {}, ...rows, line)));
   node.replaceChildren(
     el("h3", { textContent: w.title }),
-    el("table", { className: "sheet" }, el("thead", {}, head), el("tbody", {}, ...rows, line)),
+    scroll,
     el("p", { className: "sheet-target", textContent: sheet.line }));
+  scroll.scrollTop = scroll.scrollHeight;
 }

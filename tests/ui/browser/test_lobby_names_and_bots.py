@@ -112,7 +112,9 @@ def test_the_table_opens_at_its_top_however_far_down_the_lobby_was(
     host.fill("#create-hands", "1")
     host.click("#create-button")  # far down the phone's lobby
     expect(host.locator("#host-lobby")).to_be_visible()
+    expect(host.locator("#host-code")).to_be_visible()
     guest.fill("#join-address", "127.0.0.1:47975")
+    guest.fill("#join-code", host.locator("#host-code-words").inner_text().split(" (")[0])
     guest.click("#join-button")
     expect(host.locator("#requests li")).to_have_count(1)
     for page in (host, guest):

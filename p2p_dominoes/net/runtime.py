@@ -42,6 +42,7 @@ from p2p_dominoes.net.lobby import (
     CHANNEL_SESSION,
     GenesisOffer,
     LobbyError,
+    Refuse,
     decode_lobby,
 )
 from p2p_dominoes.net.page_presence import (
@@ -61,6 +62,7 @@ from p2p_dominoes.net.presence import (
     Waiting,
 )
 from p2p_dominoes.net.said import said, said_os_errors
+from p2p_dominoes.net.setup_lost import SetupLost, abandon, host_said, watch_setup
 from p2p_dominoes.net.strangers import StrangerLog
 from p2p_dominoes.net.timing import Timing
 from p2p_dominoes.peer_text import peer_text
@@ -195,6 +197,14 @@ class _PageSaid:
 
 
 @dataclass(frozen=True)
+class _HostSaid:
+    """The host's lobby word during the setup: the table is set up again (or never was)."""
+
+    seat: int
+    refusal: Refuse
+
+
+@dataclass(frozen=True)
 class _SyncAsked:
     """A seated peer's catch-up request: it holds the transcript up to `head`."""
 
@@ -234,7 +244,9 @@ class _Ready:
     number: int
 
 
-_Item = _Arrived | _PageSaid | _SyncAsked | _Chosen | _LinkUp | _LinkDown | _Tick | _Ready
+_Item = (
+    _Arrived | _PageSaid | _HostSaid | _SyncAsked | _Chosen | _LinkUp | _LinkDown | _Tick | _Ready
+)
 
 
 @dataclass
@@ -291,6 +303,13 @@ class TableRun:
     bot_levels: dict[int, str] = field(default_factory=dict)
     """The seats of the bots this peer started itself (the host's), and how each plays: shown
     as "Bot (hard) is thinking" on its page; no message tells other peers who is a bot."""
+    setup_watch: bool = False
+    """Free a seat lost before every seat signed the genesis (`setup_lost.py`): set for a table
+    being set up in this process (the host's and a joiner's), not for one resumed from its log."""
+    setup_started: float = field(default_factory=time.monotonic)
+    abandoned: SetupLost | None = None
+    """Set when the setup was given up: the table never started (the caller goes back to the
+    lobby, or stops)."""
 
     @property
     def seat(self) -> int:
@@ -325,6 +344,11 @@ async def _reader(connection: Connection, seat: int, inbox: Inbox) -> None:
                 said_page = _page_said(connection, seat, message.payload[1:], limit)
                 if said_page is not None:
                     await inbox.send.send(said_page)
+            elif seat == 0 and message.payload[:1] == bytes([CHANNEL_LOBBY]):
+                with suppress(LobbyError):
+                    word = decode_lobby(message.payload[1:])
+                    if isinstance(word, Refuse):
+                        await inbox.send.send(_HostSaid(seat, word))
     except ConnectionClosed:
         pass
     finally:
@@ -366,9 +390,12 @@ async def play_table(run: TableRun, nursery: trio.Nursery) -> int:
     run.last_progress = run.waiting_since = run.clock()
     if run.options.presence is not None:
         run.options.presence.watch(partial(presence_of, run))
+    run.setup_started = run.clock()
     await _handle(run, session.start(), nursery)
     async for item in run.inbox.receive:
-        if isinstance(item, _Arrived):
+        if isinstance(item, _HostSaid):
+            host_said(run, item.seat, item.refusal)
+        elif isinstance(item, _Arrived):
             await _handle(run, session.receive(item.payload, item.seat), nursery)
         elif isinstance(item, _PageSaid):
             _page_heard(run, item)
@@ -404,6 +431,10 @@ async def play_table(run: TableRun, nursery: trio.Nursery) -> int:
             if stalled is not None:
                 await _handle(run, stalled, nursery)
         _track_expected(run)
+        if run.setup_watch and run.abandoned is None and session.phase is Phase.SETUP:
+            watch_setup(run)
+        if run.abandoned is not None:
+            return abandon(run)
         if not isinstance(item, _Tick) and not session.finished:
             _report_presence(run)
         if session.finished:

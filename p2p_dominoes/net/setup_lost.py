@@ -134,10 +134,6 @@ _LINES: Final[dict[str, tuple[str, str]]] = {
         "стол «{table}» так и не начался: место опустело, пока стол собирался, и его собрали "
         "заново без этого игрока (сядьте за него снова, чтобы играть)",
     ),
-    "log_reason": (
-        "never started: seat {seat} ({name}) was lost before every seat signed the table's start",
-        "never started: seat {seat} ({name}) was lost before every seat signed the table's start",
-    ),
 }
 
 
@@ -149,6 +145,11 @@ def setup_said(key: str, lang: str, **values: object) -> str:
 
 NEVER_STARTED_PREFIX: Final = "never started:"
 """How a table log's finish record begins when its genesis was abandoned (`resume` says so)."""
+LOG_REASON: Final = (
+    NEVER_STARTED_PREFIX
+    + " seat {seat} ({name}) was lost before every seat signed the table's start"
+)
+"""The finish record of an abandoned genesis's log (kept in English, like every finish record)."""
 
 
 # -- the runtime's side (called by `runtime.play_table` during the setup) ----------------------
@@ -189,7 +190,7 @@ def abandon(run: TableRun) -> int:
     assert lost is not None
     name = peer_text(run.names[lost.seat], 64)
     if run.log is not None:
-        run.log.finish(setup_said("log_reason", "en", seat=lost.seat + 1, name=name))
+        run.log.finish(LOG_REASON.format(seat=lost.seat + 1, name=name))
         HandSecrets(run.log.path.parent).forget_all()
         run.log.close()
     for link in [*run.links.values(), *run.spare_links]:

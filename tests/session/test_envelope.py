@@ -80,13 +80,7 @@ def test_round_trip_is_byte_exact() -> None:
 def test_wire_layout_is_a_seven_element_array() -> None:
     envelope = note()
     assert fields(envelope) == [
-        PROTOCOL_VERSION,
-        TABLE_ID,
-        1,
-        HEAD,
-        NOTE.code,
-        ["hello", 7],
-        envelope.signature,
+        PROTOCOL_VERSION, TABLE_ID, 1, HEAD, NOTE.code, ["hello", 7], envelope.signature
     ]
 
 

@@ -81,3 +81,4 @@ def test_the_hand_shows_nil_claims_an_early_stop_and_a_skip(version: int) -> Non
         assert not {"play", "lead_claim"} & set(names)
     else:
         assert {"play", "lead_claim"} <= set(names)
+

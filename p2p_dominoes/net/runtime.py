@@ -65,6 +65,14 @@ from p2p_dominoes.net.said import said, said_os_errors
 from p2p_dominoes.net.setup_lost import SetupLost, abandon, host_said, watch_setup
 from p2p_dominoes.net.strangers import StrangerLog
 from p2p_dominoes.net.timing import Timing
+from p2p_dominoes.net.verdict import (
+    CHANNEL_NOTICE,
+    StopNotice,
+    heard_notice,
+    own_notice,
+    stop_by_notice,
+    verdict_line,
+)
 from p2p_dominoes.peer_text import peer_text
 from p2p_dominoes.session import (
     Envelope,
@@ -110,6 +118,9 @@ FINISH_LINGER_MAX: Final = 15.0
 at the very end and is resuming needs a peer to fetch the last messages from)."""
 FINISH_FLUSH: Final = 1.0
 """Longest a finished peer waits for its queued messages to go out before it hangs up."""
+ASLEEP_AFTER: Final = 5.0
+"""Seconds between two ticks (every 0.5 s) that mean this peer itself was not running: the wait
+for the others starts over, so it hears what they said meanwhile before it names anyone."""
 _PRESENCE_FAULTS: Final = StrangerLog(logging.getLogger("p2p_dominoes.net"))
 """Malformed or flooding presence messages from a seat: named once per source per minute."""
 
@@ -205,6 +216,14 @@ class _HostSaid:
 
 
 @dataclass(frozen=True)
+class _Noticed:
+    """A seat's stop notice (`net/verdict.py`), not checked yet."""
+
+    seat: int
+    payload: bytes
+
+
+@dataclass(frozen=True)
 class _SyncAsked:
     """A seated peer's catch-up request: it holds the transcript up to `head`."""
 
@@ -234,7 +253,8 @@ class _LinkDown:
 
 @dataclass(frozen=True)
 class _Tick:
-    pass
+    slept: bool = False
+    """This peer itself was not running for a while (a frozen process, a closed lid)."""
 
 
 @dataclass(frozen=True)
@@ -245,7 +265,16 @@ class _Ready:
 
 
 _Item = (
-    _Arrived | _PageSaid | _HostSaid | _SyncAsked | _Chosen | _LinkUp | _LinkDown | _Tick | _Ready
+    _Arrived
+    | _PageSaid
+    | _HostSaid
+    | _Noticed
+    | _SyncAsked
+    | _Chosen
+    | _LinkUp
+    | _LinkDown
+    | _Tick
+    | _Ready
 )
 
 
@@ -308,6 +337,10 @@ class TableRun:
     being set up in this process (the host's and a joiner's), not for one resumed from its log."""
     setup_started: float = field(default_factory=time.monotonic)
     abandoned: SetupLost | None = None
+    notice: StopNotice | None = None
+    """Another seat's signed word that it stopped the table because a seat stalled."""
+    told: StopNotice | None = None
+    """Our own stop notice, sent to every seat (and to any that connects while we linger)."""
     """Set when the setup was given up: the table never started (the caller goes back to the
     lobby, or stops)."""
 
@@ -344,6 +377,8 @@ async def _reader(connection: Connection, seat: int, inbox: Inbox) -> None:
                 said_page = _page_said(connection, seat, message.payload[1:], limit)
                 if said_page is not None:
                     await inbox.send.send(said_page)
+            elif message.payload[:1] == bytes([CHANNEL_NOTICE]):
+                await inbox.send.send(_Noticed(seat, message.payload[1:]))
             elif seat == 0 and message.payload[:1] == bytes([CHANNEL_LOBBY]):
                 with suppress(LobbyError):
                     word = decode_lobby(message.payload[1:])
@@ -395,6 +430,8 @@ async def play_table(run: TableRun, nursery: trio.Nursery) -> int:
     async for item in run.inbox.receive:
         if isinstance(item, _HostSaid):
             host_said(run, item.seat, item.refusal)
+        elif isinstance(item, _Noticed):
+            heard_notice(run, item.seat, item.payload)
         elif isinstance(item, _Arrived):
             await _handle(run, session.receive(item.payload, item.seat), nursery)
         elif isinstance(item, _PageSaid):
@@ -427,6 +464,8 @@ async def play_table(run: TableRun, nursery: trio.Nursery) -> int:
         elif isinstance(item, _Ready):
             _release(run, item.number)
         else:
+            if item.slept:  # we were asleep ourselves: hear what the others said before blaming
+                run.waiting_since = run.last_progress = run.clock()
             stalled = _tick(run)
             if stalled is not None:
                 await _handle(run, stalled, nursery)
@@ -435,6 +474,8 @@ async def play_table(run: TableRun, nursery: trio.Nursery) -> int:
             watch_setup(run)
         if run.abandoned is not None:
             return abandon(run)
+        if run.notice is not None:
+            return stop_by_notice(run)
         if not isinstance(item, _Tick) and not session.finished:
             _report_presence(run)
         if session.finished:
@@ -549,10 +590,13 @@ def _post_sync(link: _Link, head: bytes) -> None:
 
 async def _ticker(send: trio.MemorySendChannel[_Item]) -> None:
     async with send:
+        last = trio.current_time()
         while True:
             await trio.sleep(0.5)
+            now = trio.current_time()
+            slept, last = now - last > ASLEEP_AFTER, now
             with suppress(trio.WouldBlock):
-                send.send_nowait(_Tick())
+                send.send_nowait(_Tick(slept))
 
 
 def _tick(run: TableRun) -> Update | None:
@@ -761,6 +805,10 @@ async def _finish(run: TableRun) -> int:
         if blame is not None:
             for evidence in blame.evidence:
                 run.log.keep_evidence(evidence)
+    run.told = own_notice(run)
+    if run.told is not None:  # every seat, the stalled one included, is told the verdict
+        for link in [*run.links.values(), *run.spare_links]:
+            _post(link, run.told.encode())
     await _linger(run)
     if run.log is not None:
         # Only now: until the others hold our last messages, a crash must leave a table that
@@ -777,6 +825,11 @@ async def _finish(run: TableRun) -> int:
     if run.options.timing is not None:
         run.options.timing.mark("end")
         run.options.timing.close()
+    if run.told is not None:
+        name = peer_text(run.names[run.told.stalled], 64)
+        lottery = run.told.lottery
+        run.options.say(verdict_line(name, run.told.expected, _lang(run), lottery))
+        return 3
     if session.blame is not None:
         blamed = run.names[session.blame.seat]
         if is_lottery_stall(session.blame):
@@ -819,6 +872,8 @@ async def _linger(run: TableRun) -> None:
                     run.spare_links.append(old)
                 run.links[item.link.seat] = item.link
                 _post_sync(item.link, head)
+                if run.told is not None:
+                    _post(item.link, run.told.encode())
             elif isinstance(item, _LinkDown):
                 _link_down(run, item)
     # The others may be waiting for our note: let the writers send what is queued.

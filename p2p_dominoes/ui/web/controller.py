@@ -57,6 +57,7 @@ from p2p_dominoes.net.tables import (
     resume_table,
     split_host_port,
 )
+from p2p_dominoes.net.verdict import task_words
 from p2p_dominoes.peer_text import peer_text
 from p2p_dominoes.session import Identity, PublicIdentity
 from p2p_dominoes.session.events import (
@@ -208,7 +209,13 @@ class WebUI:
                 progress.match_draw = event.outcome.draw
                 progress.match_outcome = event.outcome
             elif isinstance(event, CheatingDetected):
-                progress.alert = f"{names[event.blame.seat]}: {event.blame.reason}"
+                blame, stalled = event.blame, names[event.blame.seat]
+                reason = (
+                    task_words(blame.expected, stalled, self.lang)
+                    if blame.code == "stall"
+                    else blame.reason
+                )
+                progress.alert = f"{stalled}: {reason}"
             elif isinstance(event, ActionTaken):
                 progress.last_action = _last_action(event)
                 progress.action_serial += 1

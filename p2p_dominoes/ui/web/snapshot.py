@@ -38,8 +38,9 @@ from p2p_dominoes.engine.rules_text import describe_rules
 from p2p_dominoes.engine.turns import placement_points
 from p2p_dominoes.net.admission import LobbyState
 from p2p_dominoes.net.presence import Presence
+from p2p_dominoes.net.verdict import verdict_line
 from p2p_dominoes.session.events import Blame
-from p2p_dominoes.session.table import Phase, TableSession
+from p2p_dominoes.session.table import Phase, TableSession, is_lottery_stall
 from p2p_dominoes.session.table_code import TableCode
 from p2p_dominoes.ui.web.board_shape import shape_ends, shape_json
 from p2p_dominoes.ui.web.kozel_sheet import SheetRow, sheet_json
@@ -573,9 +574,8 @@ def stopped_json(
     steps = ["lobby", "record", *(["resume"] if progress.resumable else [])]
     if blame is not None:
         name = names[blame.seat]
-        if blame.code == "stall":
-            stalled = progress.presence.stall_timeout if progress.presence else 0
-            text = _reason("stopped_stall", lang, name=name, s=round(stalled))
+        if blame.code == "stall":  # the sentence every peer shows (net/verdict.py)
+            text = verdict_line(name, blame.expected, lang, is_lottery_stall(blame))
             reason = "stall"
         else:
             text = _reason("stopped_cheat", lang, name=name, reason=blame.reason)

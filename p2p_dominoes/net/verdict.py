@@ -251,9 +251,9 @@ def stop_by_notice(run: TableRun) -> int:
     assert notice is not None
     if run.log is not None:
         run.log.sync(run.session.transcript)
-        run.log.finish(
-            f"seat {notice.stalled}: named as stalling by seat {notice.by} "
-            f"(its {notice.expected} was expected)"
+        run.log.finish(  # like the sender's own record of the stall (`TableSession.stall`)
+            f"seat {notice.stalled}: sent nothing when its {notice.expected} was expected "
+            f"(said by seat {notice.by}'s signed stop notice)"
         )
         run.log.close()
     for link in [*run.links.values(), *run.spare_links]:

@@ -3,6 +3,7 @@ lost-seat rule (`net/verdict.py`, `net/setup_lost.py`)."""
 
 from __future__ import annotations
 
+import hashlib
 import re
 
 import pytest
@@ -136,3 +137,21 @@ def test_the_host_frees_a_seat_lost_during_the_setup_after_a_short_grace() -> No
 def test_a_joiner_watches_only_the_host() -> None:
     assert _lost(own_seat=2, links={0}, lost={1: 0.0}, now=200.0, expected=1) is None
     assert _lost(own_seat=2, links=set(), lost={0: 100.0}, now=100.0 + SETUP_LOST_GRACE) == 0
+
+
+NOTICE_VECTOR = (
+    "0498a773746f70706564c410000102030405060708090a0b0c0d0e0fc4201111"
+    "11111111111111111111111111111111111111111111111111111111111101a5"
+    "706c617933c200c440fb1eed6cf980b15e8b6f41db0706389ff3e7aff11b2bdc"
+    "51f1d266e4c70d914f0e0330bb1911265a7a874b378baed2bd310f9025e2f73a"
+    "96ae61c209a40d120e"
+)
+"""PROTOCOL.md §15's stop-notice vector."""
+
+
+def test_the_stop_notice_vector_of_the_protocol() -> None:
+    alice = Identity.from_private_bytes(hashlib.sha256(b"alice").digest())
+    notice = StopNotice(bytes(range(16)), b"\x11" * 32, 1, "play3", False, 0).sign(alice)
+    assert notice.encode().hex() == NOTICE_VECTOR
+    keys = (alice.public, Identity.generate().public)
+    assert checked_notice(bytes.fromhex(NOTICE_VECTOR)[1:], 0, bytes(range(16)), keys) == notice

@@ -130,3 +130,11 @@ def link_bots(options: PeerOptions, first: bytes, current: bytes) -> None:
             os.symlink(kept, link, target_is_directory=True)
         except OSError as exc:
             log.info("cannot point %s at our bots: %s", link, exc)
+
+
+def unseat(options: PeerOptions) -> None:
+    """Tell a UI that shows a seated table (the page) that the table never started: it shows
+    the lobby again. A UI without the method (the terminal, a bot) just reads the lines."""
+    unseated = getattr(options.ui, "unseated", None)
+    if callable(unseated):
+        unseated()

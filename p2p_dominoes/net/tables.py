@@ -75,6 +75,7 @@ from p2p_dominoes.net.said import pairs_said, said, said_closed
 from p2p_dominoes.net.setup_again import (
     back_to_lobby,
     link_bots,
+    unseat,
     wait_until_seated,
     welcome_back,
 )
@@ -484,6 +485,7 @@ async def host_table(
                 session_box.clear()
                 inbox = Inbox.new()
                 ready = trio.Event()
+                unseat(options)
                 await back_to_lobby(lobby, run.abandoned.seat, lang)
                 if advert is not None:
                     await advert.update(phase="lobby", seats_taken=len(lobby.seated))
@@ -1083,10 +1085,12 @@ async def join_table(options: PeerOptions, target: Target) -> int:
                     if not played.told:  # the host itself is gone: the table never started
                         name = peer_text(lobby.seats[0].name, 64)
                         say(setup_said("host_lost", lang, name=name))
+                        unseat(options)
                         status = 3
                         break
                     # Another seat was lost: back to the lobby, with a new commitment.
                     say(setup_said("back_to_lobby", lang))
+                    unseat(options)
                     wait = 0.0
                     nonce = new_table_nonce()
                     target = dataclasses.replace(target, expect=host.peer)

@@ -176,6 +176,13 @@ class WebUI:
             self.controller.joining["line"] = line
         self.publish()
 
+    def unseated(self) -> None:
+        """The table being set up never started (a seat was lost while its genesis was signed,
+        `net/setup_lost.py`): back to the lobby screen, whose lines say why."""
+        self.session = None
+        self.controller.screen = "lobby"
+        self.publish()
+
     def seated(self, session: TableSession, names: Sequence[str]) -> None:
         self.session = session
         self.names = tuple(names)

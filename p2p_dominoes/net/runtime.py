@@ -332,9 +332,9 @@ class TableRun:
     bot_levels: dict[int, str] = field(default_factory=dict)
     """The seats of the bots this peer started itself (the host's), and how each plays: shown
     as "Bot (hard) is thinking" on its page; no message tells other peers who is a bot."""
-    setup_watch: bool = False
-    """Free a seat lost before every seat signed the genesis (`setup_lost.py`): set for a table
-    being set up in this process (the host's and a joiner's), not for one resumed from its log."""
+    setup_watch: float | None = None
+    """Watch for a seat lost before every seat signed the genesis (`setup_lost.py`): the seconds
+    a seat may take to connect (longer for a table resumed from its log); None: no watch."""
     setup_started: float = field(default_factory=time.monotonic)
     abandoned: SetupLost | None = None
     notice: StopNotice | None = None
@@ -470,7 +470,8 @@ async def play_table(run: TableRun, nursery: trio.Nursery) -> int:
             if stalled is not None:
                 await _handle(run, stalled, nursery)
         _track_expected(run)
-        if run.setup_watch and run.abandoned is None and session.phase is Phase.SETUP:
+        watching = run.setup_watch is not None and run.abandoned is None
+        if watching and session.phase is Phase.SETUP:
             watch_setup(run)
         if run.abandoned is not None:
             return abandon(run)

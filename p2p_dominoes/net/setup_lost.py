@@ -27,9 +27,10 @@ from p2p_dominoes.store import HandSecrets
 if TYPE_CHECKING:
     from p2p_dominoes.net.runtime import TableRun
 
-SETUP_LOST_GRACE: Final = 2.0
-"""Seconds a seat's connection may be down during the setup before its seat is freed (a link
-that drops and comes back at once is not a lost seat)."""
+SETUP_LOST_GRACE: Final = 5.0
+"""Seconds a seat's connection may be down during the setup before its seat is freed: a peer
+that crashed and is resumed at once (a second or two) keeps its seat; one that is gone does not
+hold the others for long."""
 SETUP_UNLINKED_GRACE: Final = 5.0
 """Seconds a seat may take, after the setup began, to connect at all."""
 SETUP_SILENT: Final = 30.0
@@ -72,13 +73,15 @@ def lost_at_setup(
     started: float,
     now: float,
     stall_timeout: float,
+    unlinked_grace: float = SETUP_UNLINKED_GRACE,
 ) -> int | None:
     """The seat lost before the genesis was signed by everyone, or None.
 
     The host (seat 0) watches every other seat: one whose connection has been down
     SETUP_LOST_GRACE seconds, one that never connected within SETUP_UNLINKED_GRACE, or the seat
     whose signature is awaited for longer than SETUP_SILENT (or the stall timeout, if shorter).
-    A joiner watches only the host, which decides for everyone else.
+    A joiner watches only the host, which decides for everyone else. `unlinked_grace` is longer
+    for a peer resumed from its log (the others dial it again with backoff).
     """
     watched = range(1, seats) if own_seat == 0 else (0,)
     for seat in watched:
@@ -86,7 +89,7 @@ def lost_at_setup(
             continue
         if seat in lost and now - lost[seat] >= SETUP_LOST_GRACE:
             return seat
-        if seat not in links and seat not in lost and now - started >= SETUP_UNLINKED_GRACE:
+        if seat not in links and seat not in lost and now - started >= unlinked_grace:
             return seat
     silent = min(SETUP_SILENT, stall_timeout)
     if own_seat == 0 and expected not in (None, own_seat, *signed) and now - started >= silent:
@@ -178,6 +181,7 @@ def watch_setup(run: TableRun) -> None:
         started=run.setup_started,
         now=run.clock(),
         stall_timeout=float(session.rules.stall_timeout_s),
+        unlinked_grace=run.setup_watch or SETUP_UNLINKED_GRACE,
     )
     if seat is not None:
         run.abandoned = SetupLost(seat)

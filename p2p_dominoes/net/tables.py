@@ -81,6 +81,8 @@ from p2p_dominoes.net.setup_again import (
 )
 from p2p_dominoes.net.setup_lost import (
     AGAIN_CODE,
+    SETUP_RESUME_WAIT,
+    SETUP_UNLINKED_GRACE,
     UNSTARTED_CODE,
     SetupLost,
     pause_before_signing,
@@ -460,7 +462,7 @@ async def host_table(
                 names = tuple(s.name for s in seats)
                 run = TableRun(session, options, names, inbox=inbox, log=log)
                 run.bot_levels = _levels_by_seat(seats, lobby.bot_levels)
-                run.setup_watch = True
+                run.setup_watch = SETUP_UNLINKED_GRACE
                 ready.set()
                 lobby.touch()  # requests still waiting are refused by their tasks
                 for seated in lobby.seated[1:]:
@@ -1137,7 +1139,7 @@ async def _play_joined(
     # The host's word, shown only on pages: never its own seat or ours, only levels we know.
     said_bots = {key: level for key, level in bots.items() if level in BOTS}
     run.bot_levels = _levels_by_seat(seats, said_bots, skip=(0, seat))
-    run.setup_watch = True
+    run.setup_watch = SETUP_UNLINKED_GRACE
     ready.set()
     async with trio.open_nursery() as nursery:
         host_address = (target.addresses[0], target.port)
@@ -1439,7 +1441,7 @@ async def resume_table(options: PeerOptions, directory: Path) -> int:
     run = TableRun(session, options, tuple(s.name for s in seats), inbox=inbox, log=log)
     # Still in its setup: the host frees a lost seat within seconds, so unless a peer carries
     # the table on at once, it never started (the host, if here, says so).
-    run.setup_watch = session.phase is Phase.SETUP
+    run.setup_watch = SETUP_RESUME_WAIT if session.phase is Phase.SETUP else None
 
     async def handler(connection: Connection) -> None:
         await _serve_seated(connection, session, inbox)

@@ -46,8 +46,8 @@ UNSTARTED_CODE: Final = "unstarted"
 """The lobby refusal code with which a host answers a seat of a genesis it abandoned."""
 PAUSE_BEFORE_SIGNING: Final = "P2P_DOMINOES_TEST_PAUSE_BEFORE_GENESIS_SIGN"
 """Test hook (tests/chaos/test_setup_lost.py): a joiner with this variable set to a number of
-seconds waits that long, with the genesis on disk and unsigned, before it signs it; the chaos
-tests kill it in that window. Unset in normal use."""
+seconds waits that long, with the genesis on disk and unsigned, before it connects to the other
+seats and signs it; the chaos tests kill it (or its host) in that window. Unset in normal use."""
 
 
 @dataclass(frozen=True)

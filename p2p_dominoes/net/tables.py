@@ -1140,6 +1140,10 @@ async def _play_joined(
     said_bots = {key: level for key, level in bots.items() if level in BOTS}
     run.bot_levels = _levels_by_seat(seats, said_bots, skip=(0, seat))
     run.setup_watch = SETUP_UNLINKED_GRACE
+    pause = pause_before_signing()
+    if pause:  # test hook only (setup_lost.PAUSE_BEFORE_SIGNING): unsigned, and no links yet
+        options.say(f"test hook: pausing {pause:g} s before signing the genesis")
+        await trio.sleep(pause)
     ready.set()
     async with trio.open_nursery() as nursery:
         host_address = (target.addresses[0], target.port)
@@ -1149,10 +1153,6 @@ async def _play_joined(
             address = addresses.get(seat)
             if address is not None:
                 nursery.start_soon(_dial_seat, options, inbox, seat, address, seats[seat].key)
-        pause = pause_before_signing()
-        if pause:  # test hook only (setup_lost.PAUSE_BEFORE_SIGNING)
-            options.say(f"test hook: pausing {pause:g} s before signing the genesis")
-            await trio.sleep(pause)
         status = await play_table(run, nursery)
         nursery.cancel_scope.cancel()
     return status if run.abandoned is None else run.abandoned

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from p2p_dominoes.net.setup_lost import PAUSE_BEFORE_SIGNING
+from p2p_dominoes.net.setup_lost import PAUSE_BEFORE_SIGNING, SETUP_LOST_GRACE
 from p2p_dominoes.store import list_tables
 from tests.chaos.figures import Figures
 from tests.chaos.peers import Peer, RecordProperty, verify, wait_until
@@ -102,7 +102,9 @@ def test_a_host_killed_while_the_genesis_is_signed_is_said_by_every_joiner(
     tmp_path: Path, figures: Figures, record_property: RecordProperty
 ) -> None:
     host, first, second = peers = _peers(tmp_path, "host", "j1", "j2")
-    second.env[PAUSE_BEFORE_SIGNING] = "3"
+    # Longer than the joiners' grace for a lost host, so that no one signs while it is gone
+    # (had every seat signed, the table would have started without it).
+    second.env[PAUSE_BEFORE_SIGNING] = str(SETUP_LOST_GRACE + 3)
     with ExitStack() as stack:
         stack.callback(_close, peers)
         port = _open(host, 3)

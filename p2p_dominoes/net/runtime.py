@@ -855,15 +855,21 @@ async def _linger(run: TableRun) -> None:
     """Stay until every seat holds our final head, so none is left without the last messages
     (also one that crashed at the very end and comes back), at most FINISH_LINGER_MAX seconds;
     FINISH_LINGER after a blame. We say we hold it with a catch-up request from that head;
-    peers that connect meanwhile are served like during play."""
+    peers that connect meanwhile are served like during play. After a stall named by us while
+    the stalled seat is not connected, we wait up to FINISH_LINGER_MAX for it to come back
+    (`resume`), and tell it the verdict (our stop notice)."""
     session = run.session
     head = session.transcript.head
     others = set(range(len(run.names))) - {run.seat}
     for link in run.links.values():
         _post_sync(link, head)
     limit = FINISH_LINGER if session.blame is not None else FINISH_LINGER_MAX
+    # A stalled seat that is not connected now may come back (`resume`) to hear the verdict.
+    absent = run.told is not None and run.told.stalled not in run.links
+    if absent:
+        limit = FINISH_LINGER_MAX
     with trio.move_on_after(limit):
-        while {seat for seat in others if run.heads.get(seat) == head} != others:
+        while absent or {seat for seat in others if run.heads.get(seat) == head} != others:
             item = await run.inbox.receive.receive()
             if isinstance(item, _SyncAsked):
                 _answer_sync(run, item)
@@ -875,6 +881,8 @@ async def _linger(run: TableRun) -> None:
                 _post_sync(item.link, head)
                 if run.told is not None:
                     _post(item.link, run.told.encode())
+                    if item.link.seat == run.told.stalled:
+                        break  # it is told: the flush below sends it
             elif isinstance(item, _LinkDown):
                 _link_down(run, item)
     # The others may be waiting for our note: let the writers send what is queued.

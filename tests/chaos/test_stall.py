@@ -149,3 +149,54 @@ def test_the_stalled_peer_is_told_the_same_verdict_as_the_peer_that_named_it(
     figures.stalls.append(verdict)
     record_property("verdict", verdict)
     print(f"\n  {verdict}")
+
+
+@pytest.mark.slow
+def test_a_stalled_peer_that_was_gone_hears_the_verdict_when_it_resumes(
+    tmp_path: Path, figures: Figures, record_property: RecordProperty
+) -> None:
+    """The joiner is killed (its link drops) and named after the stall timeout; the host, whose
+    stalled seat is not connected, stays a while for it to come back: the joiner's `resume`
+    then hears the signed stop notice and stops with the host's very sentence (exit 3)."""
+    host_args = ("--stall-timeout", str(STALL_TIMEOUT))
+    with ExitStack() as stack:
+        for attempt in range(ATTEMPTS):
+            table = Table(
+                tmp_path / f"m{attempt}", 2, HANDS, ["127.0.0.1"] * 2, host_args=host_args
+            )
+            stack.enter_context(table)
+            table.open()
+            gone = table.peers[1]
+            wait_until(in_phase(gone, "turns"), 10.0)
+            gone.kill()
+            at_kill = gone.log()
+            assert at_kill is not None
+            if at_kill.finished is None:
+                break
+            assert table.host.wait(30.0) == 0, table.outputs()
+        else:
+            raise AssertionError(f"{ATTEMPTS} matches were over before the kill")
+        named = f"STOPPED: {gone.label} is not responding — "
+        assert wait_until(lambda: named in table.host.output(), STALL_TIMEOUT + 30.0), (
+            table.outputs()
+        )
+        run = gone.resume()
+        assert gone.wait(30.0) == 3, table.outputs()
+        told_after = time.monotonic() - run.started
+        assert table.host.wait(30.0) == 3, table.outputs()
+        host_line = table.host.output().strip().splitlines()[-1]
+        gone_line = gone.output().strip().splitlines()[-1]
+        assert host_line.startswith(f"The table stopped: {gone.label} is not responding — ")
+        assert gone_line == host_line, table.outputs()
+        view = gone.log()
+        assert view is not None and view.finished is not None
+        assert view.finished.startswith(f"seat {at_kill.seat}: sent nothing"), view.finished
+    verdict = {
+        "peer": f"{gone.label} (killed, then resumed)",
+        "killed_after": at_kill.last_type,
+        "resume_to_verdict_s": round(told_after, 2),
+        "both_said": host_line,
+    }
+    figures.stalls.append(verdict)
+    record_property("verdict_on_resume", verdict)
+    print(f"\n  {verdict}")

@@ -70,6 +70,7 @@ from p2p_dominoes.net.verdict import (
     StopNotice,
     heard_notice,
     own_notice,
+    settle_notice,
     stop_by_notice,
     verdict_line,
 )
@@ -337,8 +338,11 @@ class TableRun:
     a seat may take to connect (longer for a table resumed from its log); None: no watch."""
     setup_started: float = field(default_factory=time.monotonic)
     abandoned: SetupLost | None = None
+    heard: StopNotice | None = None
+    """Another seat's signed stop notice, not yet in agreement with our own table."""
     notice: StopNotice | None = None
-    """Another seat's signed word that it stopped the table because a seat stalled."""
+    """Another seat's signed word that it stopped the table because a seat stalled (checked
+    against our own transcript and whom we wait for: `verdict.settle_notice`)."""
     told: StopNotice | None = None
     """Our own stop notice, sent to every seat (and to any that connects while we linger)."""
     """Set when the setup was given up: the table never started (the caller goes back to the
@@ -475,6 +479,7 @@ async def play_table(run: TableRun, nursery: trio.Nursery) -> int:
             watch_setup(run)
         if run.abandoned is not None:
             return abandon(run)
+        settle_notice(run)
         if run.notice is not None:
             return stop_by_notice(run)
         if not isinstance(item, _Tick) and not session.finished:

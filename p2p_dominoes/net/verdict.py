@@ -233,15 +233,29 @@ def own_notice(run: TableRun) -> StopNotice | None:
 
 
 def heard_notice(run: TableRun, seat: int, payload: bytes) -> None:
-    """A stop notice from `seat`: a valid one stops our table too (kept in `run.notice`); an
-    invalid one is logged and ignored."""
+    """A stop notice from `seat`: one that checks (`checked_notice`) waits in `run.heard` until
+    it agrees with our own table (`settle_notice`); an invalid one is logged and ignored."""
     if run.session.finished or run.notice is not None:
         return
     transcript = run.session.transcript
     try:
-        run.notice = checked_notice(payload, seat, transcript.table_id, transcript.keys)
+        run.heard = checked_notice(payload, seat, transcript.table_id, transcript.keys)
     except NoticeError as exc:
         log.info("seat %d: %s", seat, exc)
+    settle_notice(run)
+
+
+def settle_notice(run: TableRun) -> None:
+    """A notice heard stops our table once we hold the transcript it was sent at and wait, like
+    its sender, for the seat it names (catching up may bring us there): a seated peer cannot
+    stop the table by naming a seat nobody waits for, or at another point of the match."""
+    heard, session = run.heard, run.session
+    if heard is None or run.notice is not None or session.finished:
+        return
+    expected = session.expected
+    at_its_head = session.transcript.head == heard.head
+    if at_its_head and expected is not None and expected[0] == heard.stalled:
+        run.notice = heard
 
 
 def stop_by_notice(run: TableRun) -> int:

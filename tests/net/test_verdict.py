@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import hashlib
 import re
+from types import SimpleNamespace
+from typing import Any
 
 import pytest
 
@@ -19,6 +21,7 @@ from p2p_dominoes.net.verdict import (
     NoticeError,
     StopNotice,
     checked_notice,
+    settle_notice,
     task_words,
     verdict_line,
 )
@@ -155,3 +158,23 @@ def test_the_stop_notice_vector_of_the_protocol() -> None:
     assert notice.encode().hex() == NOTICE_VECTOR
     keys = (alice.public, Identity.generate().public)
     assert checked_notice(bytes.fromhex(NOTICE_VECTOR)[1:], 0, bytes(range(16)), keys) == notice
+
+
+def _run_at(head: bytes, waiting_for: int | None, heard: StopNotice) -> Any:
+    """Just what `settle_notice` reads of a TableRun: our head, whom we wait for, the notice."""
+    expected = None if waiting_for is None else (waiting_for, ())
+    session = SimpleNamespace(
+        transcript=SimpleNamespace(head=head), expected=expected, finished=False
+    )
+    return SimpleNamespace(session=session, heard=heard, notice=None)
+
+
+def test_a_notice_stops_the_table_only_where_its_sender_stopped() -> None:
+    notice = _notice(Identity.generate(), by=0, stalled=1)  # head 32 × "h", naming seat 1
+    agreeing = _run_at(b"h" * 32, 1, notice)
+    settle_notice(agreeing)
+    assert agreeing.notice is notice
+    for head, waiting_for in ((b"g" * 32, 1), (b"h" * 32, 2), (b"h" * 32, None)):
+        other = _run_at(head, waiting_for, notice)  # behind or ahead, or waiting for another
+        settle_notice(other)
+        assert other.notice is None

@@ -27,7 +27,7 @@ from p2p_dominoes.store import HandSecrets
 if TYPE_CHECKING:
     from p2p_dominoes.net.runtime import TableRun
 
-SETUP_LOST_GRACE: Final = 5.0
+SETUP_LOST_GRACE: Final = 6.0
 """Seconds a seat's connection may be down during the setup before its seat is freed: a peer
 that crashed and is resumed at once (a second or two) keeps its seat; one that is gone does not
 hold the others for long."""

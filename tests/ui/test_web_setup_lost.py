@@ -8,13 +8,14 @@ is killed in that pause.
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
 
 from p2p_dominoes.net.setup_lost import PAUSE_BEFORE_SIGNING, SETUP_LOST_GRACE
 from tests.chaos.peers import Peer, wait_until
-from tests.ui.web_peers import PlayProcess
+from tests.ui.web_peers import PageDriver, PlayProcess
 
 LOST = "The table never started: the host host was lost while the table was being set up."
 
@@ -48,5 +49,45 @@ def test_a_page_whose_host_is_lost_during_the_setup_returns_to_the_lobby(
     finally:
         ann.stop()
         for peer in (host, other):
+            if peer.alive:
+                peer.kill()
+
+
+def test_the_hosts_page_shows_a_seat_lost_during_the_setup_free_again(tmp_path: Path) -> None:
+    """Ann hosts on her page; Bob, paused before signing the genesis, is killed: within 10 s
+    her page is back in the lobby with Bob's seat free (j1 kept), a new joiner takes it, and
+    the match on a fresh genesis ends for everyone."""
+    first, bob, newcomer = (Peer(label, tmp_path, "127.0.0.1") for label in ("j1", "bob", "j3"))
+    bob.env[PAUSE_BEFORE_SIGNING] = "120"
+    ann = PlayProcess("Ann", tmp_path / "ann")
+    try:
+        page = ann.page()
+        page.wait_for(lambda p: p.lobby)
+        page.send({"type": "host", "table": "Kitchen", "rules": "block", "players": 3, "hands": 1})
+        page.wait_for(lambda p: p.lobby.get("host_lobby"))
+        first.join("127.0.0.1", ann.lan_port)
+        page.wait_for(lambda p: len(p.lobby["host_lobby"]["seats"]) == 2)
+        bob.join("127.0.0.1", ann.lan_port)
+        assert wait_until(lambda: "test hook: pausing" in bob.output(), 30), bob.all_output()
+        page.wait_for(lambda p: p.table, 30)  # the genesis is being signed
+        bob.kill()
+        killed = time.monotonic()
+
+        def seat_freed(p: PageDriver) -> object:
+            desk = p.messages[-1].get("host_lobby") or {}
+            names = [s["name"] for s in desk.get("seats", [])]
+            return p.messages[-1].get("screen") == "lobby" and names == ["Ann", "j1"]
+
+        page.wait_for(seat_freed, 10)
+        freed_after = time.monotonic() - killed
+        assert any("seat 3 is free again" in line for line in page.lobby["lines"])
+        newcomer.join("127.0.0.1", ann.lan_port)
+        page.wait_for(lambda p: p.table.get("match", {}).get("over"), 120)
+        assert {p.label: p.wait(60) for p in (first, newcomer)} == {"j1": 0, "j3": 0}
+        assert sorted(page.table["names"]) == ["Ann", "j1", "j3"]
+        print(f"\n  the host's page showed the seat free {freed_after:.2f} s after kill -9")
+    finally:
+        ann.stop()
+        for peer in (first, bob, newcomer):
             if peer.alive:
                 peer.kill()

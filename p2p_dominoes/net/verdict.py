@@ -11,6 +11,7 @@ had to do, never an internal message name ("it was Bob's turn to play", not ``pl
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
@@ -20,6 +21,7 @@ from p2p_dominoes.peer_text import peer_text
 from p2p_dominoes.session import Identity, PublicIdentity
 from p2p_dominoes.session.envelope import HASH_SIZE, TABLE_ID_SIZE
 from p2p_dominoes.session.table import is_lottery_stall
+from p2p_dominoes.session.transcript import Entry
 
 if TYPE_CHECKING:
     from p2p_dominoes.net.runtime import TableRun
@@ -246,16 +248,28 @@ def heard_notice(run: TableRun, seat: int, payload: bytes) -> None:
 
 
 def settle_notice(run: TableRun) -> None:
-    """A notice heard stops our table once we hold the transcript it was sent at and wait, like
-    its sender, for the seat it names (catching up may bring us there): a seated peer cannot
-    stop the table by naming a seat nobody waits for, or at another point of the match."""
+    """A notice heard stops our table once our transcript agrees with it: we hold its head and
+    wait, like its sender, for the seat it names — or all we hold after that head was signed by
+    that seat (its messages that came too late: the stalled peer itself, or one that got them).
+    Catching up may bring us there. A seated peer cannot stop the table by naming a seat nobody
+    waits for, or at another point of the match."""
     heard, session = run.heard, run.session
     if heard is None or run.notice is not None or session.finished:
         return
-    expected = session.expected
-    at_its_head = session.transcript.head == heard.head
-    if at_its_head and expected is not None and expected[0] == heard.stalled:
+    if agrees(heard, session.transcript.entries, session.expected):
         run.notice = heard
+
+
+def agrees(
+    notice: StopNotice,
+    entries: Sequence[Entry],
+    expected: tuple[int, object] | None,
+) -> bool:
+    """Whether a transcript (its entries, and whom it waits for) agrees with `notice`."""
+    if entries[-1].hash == notice.head:
+        return expected is not None and expected[0] == notice.stalled
+    later = next((i for i, e in enumerate(entries) if e.envelope.head == notice.head), None)
+    return later is not None and all(e.envelope.seat == notice.stalled for e in entries[later:])
 
 
 def stop_by_notice(run: TableRun) -> int:

@@ -20,6 +20,7 @@ from p2p_dominoes.net.verdict import (
     CHANNEL_NOTICE,
     NoticeError,
     StopNotice,
+    agrees,
     checked_notice,
     settle_notice,
     task_words,
@@ -160,21 +161,36 @@ def test_the_stop_notice_vector_of_the_protocol() -> None:
     assert checked_notice(bytes.fromhex(NOTICE_VECTOR)[1:], 0, bytes(range(16)), keys) == notice
 
 
-def _run_at(head: bytes, waiting_for: int | None, heard: StopNotice) -> Any:
-    """Just what `settle_notice` reads of a TableRun: our head, whom we wait for, the notice."""
-    expected = None if waiting_for is None else (waiting_for, ())
-    session = SimpleNamespace(
-        transcript=SimpleNamespace(head=head), expected=expected, finished=False
-    )
-    return SimpleNamespace(session=session, heard=heard, notice=None)
+def _entry(prev: bytes, seat: int, digest: bytes) -> Any:
+    """Just what `agrees` reads of a transcript entry: the head it follows, its seat, its hash."""
+    return SimpleNamespace(envelope=SimpleNamespace(head=prev, seat=seat), hash=digest)
 
 
 def test_a_notice_stops_the_table_only_where_its_sender_stopped() -> None:
-    notice = _notice(Identity.generate(), by=0, stalled=1)  # head 32 × "h", naming seat 1
-    agreeing = _run_at(b"h" * 32, 1, notice)
-    settle_notice(agreeing)
-    assert agreeing.notice is notice
-    for head, waiting_for in ((b"g" * 32, 1), (b"h" * 32, 2), (b"h" * 32, None)):
-        other = _run_at(head, waiting_for, notice)  # behind or ahead, or waiting for another
-        settle_notice(other)
-        assert other.notice is None
+    notice = _notice(Identity.generate(), by=0, stalled=1)  # at head 32 × "h", naming seat 1
+    h, g, x = b"h" * 32, b"g" * 32, b"x" * 32
+    at_h = [_entry(g, 0, h)]  # the last message has hash h: we are at the notice's head
+    assert agrees(notice, at_h, (1, ()))
+    assert not agrees(notice, at_h, (2, ()))  # we wait for someone else there
+    assert not agrees(notice, at_h, None)
+    behind = [_entry(x, 0, g)]
+    assert not agrees(notice, behind, (1, ()))  # not there yet: catching up may bring us
+    late = [_entry(g, 0, h), _entry(h, 1, x)]  # seat 1's message after h: it came too late
+    assert agrees(notice, late, (0, ()))
+    went_on = [_entry(g, 0, h), _entry(h, 1, x), _entry(x, 0, b"y" * 32)]
+    assert not agrees(notice, went_on, (1, ()))  # the table went on past it: a false notice
+
+
+def test_a_notice_waits_for_our_transcript_to_agree() -> None:
+    notice = _notice(Identity.generate(), by=0, stalled=1)
+    session = SimpleNamespace(
+        transcript=SimpleNamespace(entries=[_entry(b"x" * 32, 0, b"g" * 32)]),
+        expected=(1, ()),
+        finished=False,
+    )
+    run: Any = SimpleNamespace(session=session, heard=notice, notice=None)
+    settle_notice(run)
+    assert run.notice is None
+    session.transcript.entries.append(_entry(b"g" * 32, 0, b"h" * 32))  # caught up to its head
+    settle_notice(run)
+    assert run.notice is notice

@@ -117,6 +117,9 @@ FINISH_LINGER: Final = 1.5
 FINISH_LINGER_MAX: Final = 15.0
 """Longest a finished peer waits for every seat to hold the final message (one that crashed
 at the very end and is resuming needs a peer to fetch the last messages from)."""
+TOLD_LINGER: Final = 3.0
+"""Seconds a peer stays, once the seat it named as stalling came back and was sent the notice,
+to answer that seat's catch-up request (it agrees with the notice only at the notice's head)."""
 FINISH_FLUSH: Final = 1.0
 """Longest a finished peer waits for its queued messages to go out before it hangs up."""
 ASLEEP_AFTER: Final = 5.0
@@ -873,7 +876,7 @@ async def _linger(run: TableRun) -> None:
     absent = run.told is not None and run.told.stalled not in run.links
     if absent:
         limit = FINISH_LINGER_MAX
-    with trio.move_on_after(limit):
+    with trio.move_on_after(limit) as lingering:
         while absent or {seat for seat in others if run.heads.get(seat) == head} != others:
             item = await run.inbox.receive.receive()
             if isinstance(item, _SyncAsked):
@@ -886,8 +889,11 @@ async def _linger(run: TableRun) -> None:
                 _post_sync(item.link, head)
                 if run.told is not None:
                     _post(item.link, run.told.encode())
-                    if item.link.seat == run.told.stalled:
-                        break  # it is told: the flush below sends it
+                    if absent and item.link.seat == run.told.stalled:
+                        # It is back, and told: a little longer, for what it lacks to agree
+                        # with the notice (its catch-up request follows).
+                        absent = False
+                        lingering.deadline = trio.current_time() + TOLD_LINGER
             elif isinstance(item, _LinkDown):
                 _link_down(run, item)
     # The others may be waiting for our note: let the writers send what is queued.

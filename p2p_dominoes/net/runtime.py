@@ -93,7 +93,7 @@ from p2p_dominoes.session.events import (
     Update,
 )
 from p2p_dominoes.session.hand_messages import KEY_COMMIT
-from p2p_dominoes.session.table import Phase, TableSession, is_lottery_stall
+from p2p_dominoes.session.table import Phase, TableSession
 from p2p_dominoes.store import (
     HandSecrets,
     PeerAddress,
@@ -834,17 +834,13 @@ async def _finish(run: TableRun) -> int:
     if run.options.timing is not None:
         run.options.timing.mark("end")
         run.options.timing.close()
-    if run.told is not None:
+    if run.told is not None:  # a stall: the sentence every peer shows (net/verdict.py)
         name = peer_text(run.names[run.told.stalled], 64)
         lottery = run.told.lottery
         run.options.say(verdict_line(name, run.told.expected, _lang(run), lottery))
         return 3
     if session.blame is not None:
         blamed = run.names[session.blame.seat]
-        if is_lottery_stall(session.blame):
-            blamed = said("lottery_staller", _lang(run), name=blamed)
-        elif session.blame.code == "stall":
-            blamed = said("staller", _lang(run), name=blamed)
         via = session.blame.via
         relayed = "" if via is None else said("forwarded_by", _lang(run), name=run.names[via])
         reason = session.blame.reason + relayed

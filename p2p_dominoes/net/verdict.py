@@ -287,5 +287,9 @@ def stop_by_notice(run: TableRun) -> int:
     for link in [*run.links.values(), *run.spare_links]:
         link.outbox.close()
     names = tuple(peer_text(name, 64) for name in run.names)
-    run.options.say(notice.line(names, str(getattr(run.options.ui, "lang", "en"))))
+    line = notice.line(names, str(getattr(run.options.ui, "lang", "en")))
+    run.options.say(line)
+    shown = getattr(run.options.ui, "verdict", None)  # a page shows it as the table's stop
+    if callable(shown):
+        shown(notice.stalled, line)
     return 3

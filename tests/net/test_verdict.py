@@ -194,3 +194,18 @@ def test_a_notice_waits_for_our_transcript_to_agree() -> None:
     session.transcript.entries.append(_entry(b"g" * 32, 0, b"h" * 32))  # caught up to its head
     settle_notice(run)
     assert run.notice is notice
+
+
+def test_a_page_stopped_by_another_seats_notice_shows_its_sentence() -> None:
+    from p2p_dominoes.ui.web.snapshot import TableProgress, stopped_json
+
+    line = verdict_line("Bob", "draw_share")
+    stopped = stopped_json(None, TableProgress(verdict=(1, line)), ["Ann", "Bob"], "en")
+    assert stopped == {
+        "reason": "stall",
+        "seat": 1,
+        "name": "Bob",
+        "text": "The table stopped: Bob is not responding — Bob had to send their share of a "
+        "drawn tile.",
+        "next": ["lobby", "record"],
+    }

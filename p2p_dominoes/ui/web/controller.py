@@ -176,6 +176,11 @@ class WebUI:
             self.controller.joining["line"] = line
         self.publish()
 
+    def verdict(self, seat: int, line: str) -> None:
+        """Another seat stopped the table because `seat` stalled: the page shows its sentence."""
+        self.progress.verdict = (seat, line)
+        self.publish()
+
     def unseated(self) -> None:
         """The table being set up never started (a seat was lost while its genesis was signed,
         `net/setup_lost.py`): back to the lobby screen, whose lines say why."""

@@ -325,6 +325,9 @@ class TableProgress:
     """The last hand's board, kept on screen until the next hand's tiles are dealt."""
     failure: str = ""
     """Why this peer could not go on (a PeerFailure), once the table has stopped for it."""
+    verdict: tuple[int, str] | None = None
+    """Another seat stopped the table because a seat stalled (its signed notice): that seat,
+    and the sentence every peer shows (`net/verdict.py`)."""
     resumable: bool = False
     """The data directory still holds this table unfinished (the lobby may resume it)."""
     last_action: dict[str, Any] | None = None
@@ -579,6 +582,10 @@ def stopped_json(
             text = _reason("stopped_cheat", lang, name=name, reason=blame.reason)
             reason = "cheat"
         return {"reason": reason, "seat": blame.seat, "name": name, "text": text, "next": steps}
+    if progress.verdict is not None:  # told by another seat: the same sentence as there
+        seat, text = progress.verdict
+        name = names[seat]
+        return {"reason": "stall", "seat": seat, "name": name, "text": text, "next": steps}
     if progress.failure:
         text = _reason("stopped_failure", lang, reason=progress.failure)
         return {"reason": "failure", "seat": None, "name": "", "text": text, "next": steps}

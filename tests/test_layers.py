@@ -118,14 +118,28 @@ def _module_name(path: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
+def _run_time_nodes(tree: ast.Module) -> Iterator[ast.AST]:
+    """Every node but those under `if TYPE_CHECKING:` (imports for annotations run nothing)."""
+    todo: list[ast.AST] = [tree]
+    while todo:
+        node = todo.pop()
+        yield node
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.If) and "TYPE_CHECKING" in ast.unparse(child.test):
+                todo.extend(child.orelse)
+                continue
+            todo.append(child)
+
+
 def _module_graph() -> dict[str, set[str]]:
-    """Each module and the modules of ours it imports (`from package import module` counts as
-    importing that module, not the package)."""
+    """Each module and the modules of ours it imports when it runs (`from package import
+    module` counts as importing that module, not the package). An import for annotations only
+    (under `if TYPE_CHECKING:`) does not count: it makes no import order matter."""
     paths = {_module_name(path): path for path in PACKAGE.rglob("*.py")}
     graph: dict[str, set[str]] = {}
     for name, path in paths.items():
         found: set[str] = set()
-        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+        for node in _run_time_nodes(ast.parse(path.read_text("utf-8"))):
             if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
                 submodules = {f"{node.module}.{alias.name}" for alias in node.names} & set(paths)
                 found |= submodules or {node.module}

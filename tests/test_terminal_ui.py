@@ -47,9 +47,11 @@ def test_a_stalling_seat_is_not_called_a_cheater() -> None:
     from p2p_dominoes.ui import narrate
 
     names = ["Ann", "Bob"]
-    stall = CheatingDetected(Blame(1, "sent nothing for 180 s", "stall"))
+    reason = "sent nothing for 180 s when its play3 was expected"
+    stall = CheatingDetected(Blame(1, reason, "stall", expected="play3"))
     cheat = CheatingDetected(Blame(1, "wrong decryption share", "bad-proof"))
-    assert narrate(stall, names) == ["STOPPED: Bob is not responding — sent nothing for 180 s"]
+    # In players' words, never the message's name (net/verdict.py).
+    assert narrate(stall, names) == ["STOPPED: Bob is not responding — it was Bob's turn to play"]
     assert narrate(cheat, names)[0].startswith("CHEATING: Bob")
     assert narrate(stall, names, "ru")[0].startswith("ОСТАНОВКА: Bob не отвечает")
 

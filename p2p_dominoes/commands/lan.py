@@ -482,6 +482,29 @@ def _mention_unfinished(options: PeerOptions) -> None:
         )
 
 
+def _never_started(options: PeerOptions, name: str | None) -> str | None:
+    """The line for `resume` when the latest table (the one named) never started: a seat was
+    lost while its genesis was signed, and the table was set up again (`net/setup_lost.py`)."""
+    from p2p_dominoes.net.setup_lost import NEVER_STARTED_PREFIX, setup_said
+    from p2p_dominoes.store import list_tables
+
+    assert options.data_dir is not None
+    try:
+        tables = list_tables(options.data_dir)
+    except OSError:
+        return None
+    if name:
+        wanted = name.casefold()
+        tables = [
+            t for t in tables if t.name.casefold() == wanted or t.table_id.hex().startswith(wanted)
+        ]
+    latest = tables[0] if tables else None
+    if latest is None or not (latest.finish_reason or "").startswith(NEVER_STARTED_PREFIX):
+        return None
+    label = peer_text(latest.name or latest.table_id.hex()[:8], 64)
+    return setup_said("never_started", str(getattr(options.ui, "lang", "en")), table=label)
+
+
 def run_resume(args: argparse.Namespace) -> int:
     from p2p_dominoes.net.tables import resume_table
 
@@ -495,6 +518,9 @@ def run_resume(args: argparse.Namespace) -> int:
             t for t in tables if t.name.casefold() == wanted or t.table_id.hex().startswith(wanted)
         ]
     if not tables:
+        never = _never_started(options, args.table)
+        if never is not None:
+            raise UsageError(never)
         raise UsageError(
             "no unfinished table to resume" + (f" called {args.table!r}" if args.table else "")
         )

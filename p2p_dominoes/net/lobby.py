@@ -56,13 +56,17 @@ REFUSAL_CODES: Final = (
     "seated",
     "seat",
     "code",
+    "again",
+    "unstarted",
 )
 """Why a host turns a joiner away (PROTOCOL.md §13): busy (too many requests waiting; try again
 later), full, refused (by the host, or a key or source in its cooldown), removed (by the host
 after being seated), playing (the game began), unanswered (the host did not answer in time),
 seated (this key already holds a seat or has a request waiting), seat (the seat asked for does
 not exist at this table, is the host's, or is taken), code (this table needs a join code and the
-join carried none, or another one)."""
+join carried none, or another one), again (a seat was lost before every seat signed the genesis:
+come back to the lobby at once with a new commitment; `net/setup_lost.py`), unstarted (the
+genesis this seat resumes was abandoned before it was signed by every seat)."""
 RETRY_CODES: Final = frozenset({"busy"})
 """The refusals a joiner retries (with backoff); every other code is final."""
 

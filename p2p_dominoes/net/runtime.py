@@ -41,6 +41,7 @@ from p2p_dominoes.net.lobby import (
     CHANNEL_SESSION,
     GenesisOffer,
     LobbyError,
+    Refuse,
     decode_lobby,
 )
 from p2p_dominoes.net.page_presence import (
@@ -60,9 +61,19 @@ from p2p_dominoes.net.presence import (
     Waiting,
 )
 from p2p_dominoes.net.said import said, said_os_errors
+from p2p_dominoes.net.setup_lost import SetupLost, abandon, host_said, watch_setup
 from p2p_dominoes.net.strangers import StrangerLog
 from p2p_dominoes.net.sync_limit import SyncGate, bounded_answer
 from p2p_dominoes.net.timing import Timing
+from p2p_dominoes.net.verdict import (
+    CHANNEL_NOTICE,
+    StopNotice,
+    heard_notice,
+    own_notice,
+    settle_notice,
+    stop_by_notice,
+    verdict_line,
+)
 from p2p_dominoes.peer_text import peer_text, plain_quotes
 from p2p_dominoes.session import (
     Envelope,
@@ -82,7 +93,7 @@ from p2p_dominoes.session.events import (
     Update,
 )
 from p2p_dominoes.session.hand_messages import KEY_COMMIT
-from p2p_dominoes.session.table import Phase, TableSession, is_lottery_stall
+from p2p_dominoes.session.table import Phase, TableSession
 from p2p_dominoes.store import (
     HandSecrets,
     PeerAddress,
@@ -106,8 +117,14 @@ FINISH_LINGER: Final = 1.5
 FINISH_LINGER_MAX: Final = 15.0
 """Longest a finished peer waits for every seat to hold the final message (one that crashed
 at the very end and is resuming needs a peer to fetch the last messages from)."""
+TOLD_LINGER: Final = 3.0
+"""Seconds a peer stays, once the seat it named as stalling came back and was sent the notice,
+to answer that seat's catch-up request (it agrees with the notice only at the notice's head)."""
 FINISH_FLUSH: Final = 1.0
 """Longest a finished peer waits for its queued messages to go out before it hangs up."""
+ASLEEP_AFTER: Final = 5.0
+"""Seconds between two ticks (every 0.5 s) that mean this peer itself was not running: the wait
+for the others starts over, so it hears what they said meanwhile before it names anyone."""
 _PRESENCE_FAULTS: Final = StrangerLog(logging.getLogger("p2p_dominoes.net"))
 """Malformed or flooding presence messages from a seat: named once per source per minute."""
 
@@ -197,6 +214,22 @@ class _PageSaid:
 
 
 @dataclass(frozen=True)
+class _HostSaid:
+    """The host's lobby word during the setup: the table is set up again (or never was)."""
+
+    seat: int
+    refusal: Refuse
+
+
+@dataclass(frozen=True)
+class _Noticed:
+    """A seat's stop notice (`net/verdict.py`), not checked yet."""
+
+    seat: int
+    payload: bytes
+
+
+@dataclass(frozen=True)
 class _SyncAsked:
     """A seated peer's catch-up request: it holds the transcript up to `head`."""
 
@@ -228,7 +261,8 @@ class _LinkDown:
 
 @dataclass(frozen=True)
 class _Tick:
-    pass
+    slept: bool = False
+    """This peer itself was not running for a while (a frozen process, a closed lid)."""
 
 
 @dataclass(frozen=True)
@@ -238,7 +272,18 @@ class _Ready:
     number: int
 
 
-_Item = _Arrived | _PageSaid | _SyncAsked | _Chosen | _LinkUp | _LinkDown | _Tick | _Ready
+_Item = (
+    _Arrived
+    | _PageSaid
+    | _HostSaid
+    | _Noticed
+    | _SyncAsked
+    | _Chosen
+    | _LinkUp
+    | _LinkDown
+    | _Tick
+    | _Ready
+)
 
 
 @dataclass
@@ -295,6 +340,20 @@ class TableRun:
     bot_levels: dict[int, str] = field(default_factory=dict)
     """The seats of the bots this peer started itself (the host's), and how each plays: shown
     as "Bot (hard) is thinking" on its page; no message tells other peers who is a bot."""
+    setup_watch: float | None = None
+    """Watch for a seat lost before every seat signed the genesis (`setup_lost.py`): the seconds
+    a seat may take to connect (longer for a table resumed from its log); None: no watch."""
+    setup_started: float = field(default_factory=time.monotonic)
+    abandoned: SetupLost | None = None
+    heard: StopNotice | None = None
+    """Another seat's signed stop notice, not yet in agreement with our own table."""
+    notice: StopNotice | None = None
+    """Another seat's signed word that it stopped the table because a seat stalled (checked
+    against our own transcript and whom we wait for: `verdict.settle_notice`)."""
+    told: StopNotice | None = None
+    """Our own stop notice, sent to every seat (and to any that connects while we linger)."""
+    """Set when the setup was given up: the table never started (the caller goes back to the
+    lobby, or stops)."""
 
     @property
     def seat(self) -> int:
@@ -339,6 +398,13 @@ async def _reader(
                 said_page = _page_said(connection, seat, message.payload[1:], limit)
                 if said_page is not None:
                     await inbox.send.send(said_page)
+            elif message.payload[:1] == bytes([CHANNEL_NOTICE]):
+                await inbox.send.send(_Noticed(seat, message.payload[1:]))
+            elif seat == 0 and message.payload[:1] == bytes([CHANNEL_LOBBY]):
+                with suppress(LobbyError):
+                    word = decode_lobby(message.payload[1:])
+                    if isinstance(word, Refuse):
+                        await inbox.send.send(_HostSaid(seat, word))
     except ConnectionClosed:
         pass
     finally:
@@ -384,9 +450,14 @@ async def play_table(run: TableRun, nursery: trio.Nursery) -> int:
     run.last_progress = run.waiting_since = run.clock()
     if run.options.presence is not None:
         run.options.presence.watch(partial(presence_of, run))
+    run.setup_started = run.clock()
     await _handle(run, session.start(), nursery)
     async for item in run.inbox.receive:
-        if isinstance(item, _Arrived):
+        if isinstance(item, _HostSaid):
+            host_said(run, item.seat, item.refusal)
+        elif isinstance(item, _Noticed):
+            heard_notice(run, item.seat, item.payload)
+        elif isinstance(item, _Arrived):
             await _handle(run, session.receive(item.payload, item.seat), nursery)
         elif isinstance(item, _PageSaid):
             _page_heard(run, item)
@@ -418,10 +489,20 @@ async def play_table(run: TableRun, nursery: trio.Nursery) -> int:
         elif isinstance(item, _Ready):
             _release(run, item.number)
         else:
+            if item.slept:  # we were asleep ourselves: hear what the others said before blaming
+                run.waiting_since = run.last_progress = run.clock()
             stalled = _tick(run)
             if stalled is not None:
                 await _handle(run, stalled, nursery)
         _track_expected(run)
+        watching = run.setup_watch is not None and run.abandoned is None
+        if watching and session.phase is Phase.SETUP:
+            watch_setup(run)
+        if run.abandoned is not None:
+            return abandon(run)
+        settle_notice(run)
+        if run.notice is not None:
+            return stop_by_notice(run)
         if not isinstance(item, _Tick) and not session.finished:
             _report_presence(run)
         if session.finished:
@@ -550,10 +631,13 @@ def _post_sync(link: _Link, head: bytes) -> None:
 
 async def _ticker(send: trio.MemorySendChannel[_Item]) -> None:
     async with send:
+        last = trio.current_time()
         while True:
             await trio.sleep(0.5)
+            now = trio.current_time()
+            slept, last = now - last > ASLEEP_AFTER, now
             with suppress(trio.WouldBlock):
-                send.send_nowait(_Tick())
+                send.send_nowait(_Tick(slept))
 
 
 def _tick(run: TableRun) -> Update | None:
@@ -763,6 +847,10 @@ async def _finish(run: TableRun) -> int:
         if blame is not None:
             for evidence in blame.evidence:
                 run.log.keep_evidence(evidence)
+    run.told = own_notice(run)
+    if run.told is not None:  # every seat, the stalled one included, is told the verdict
+        for link in [*run.links.values(), *run.spare_links]:
+            _post(link, run.told.encode())
     await _linger(run)
     if run.log is not None:
         # Only now: until the others hold our last messages, a crash must leave a table that
@@ -779,12 +867,13 @@ async def _finish(run: TableRun) -> int:
     if run.options.timing is not None:
         run.options.timing.mark("end")
         run.options.timing.close()
+    if run.told is not None:  # a stall: the sentence every peer shows (net/verdict.py)
+        name = peer_text(run.names[run.told.stalled], 64)
+        lottery = run.told.lottery
+        run.options.say(verdict_line(name, run.told.expected, _lang(run), lottery))
+        return 3
     if session.blame is not None:
         blamed = run.names[session.blame.seat]
-        if is_lottery_stall(session.blame):
-            blamed = said("lottery_staller", _lang(run), name=blamed)
-        elif session.blame.code == "stall":
-            blamed = said("staller", _lang(run), name=blamed)
         via = session.blame.via
         relayed = "" if via is None else said("forwarded_by", _lang(run), name=run.names[via])
         reason = session.blame.reason + relayed
@@ -803,15 +892,21 @@ async def _linger(run: TableRun) -> None:
     """Stay until every seat holds our final head, so none is left without the last messages
     (also one that crashed at the very end and comes back), at most FINISH_LINGER_MAX seconds;
     FINISH_LINGER after a blame. We say we hold it with a catch-up request from that head;
-    peers that connect meanwhile are served like during play."""
+    peers that connect meanwhile are served like during play. After a stall named by us while
+    the stalled seat is not connected, we wait up to FINISH_LINGER_MAX for it to come back
+    (`resume`), and tell it the verdict (our stop notice)."""
     session = run.session
     head = session.transcript.head
     others = set(range(len(run.names))) - {run.seat}
     for link in run.links.values():
         _post_sync(link, head)
     limit = FINISH_LINGER if session.blame is not None else FINISH_LINGER_MAX
-    with trio.move_on_after(limit):
-        while {seat for seat in others if run.heads.get(seat) == head} != others:
+    # A stalled seat that is not connected now may come back (`resume`) to hear the verdict.
+    absent = run.told is not None and run.told.stalled not in run.links
+    if absent:
+        limit = FINISH_LINGER_MAX
+    with trio.move_on_after(limit) as lingering:
+        while absent or {seat for seat in others if run.heads.get(seat) == head} != others:
             item = await run.inbox.receive.receive()
             if isinstance(item, _SyncAsked):
                 _answer_sync(run, item)
@@ -821,6 +916,13 @@ async def _linger(run: TableRun) -> None:
                     run.spare_links.append(old)
                 run.links[item.link.seat] = item.link
                 _post_sync(item.link, head)
+                if run.told is not None:
+                    _post(item.link, run.told.encode())
+                    if absent and item.link.seat == run.told.stalled:
+                        # It is back, and told: a little longer, for what it lacks to agree
+                        # with the notice (its catch-up request follows).
+                        absent = False
+                        lingering.deadline = trio.current_time() + TOLD_LINGER
             elif isinstance(item, _LinkDown):
                 _link_down(run, item)
     # The others may be waiting for our note: let the writers send what is queued.

@@ -77,6 +77,22 @@ from p2p_dominoes.net.runtime import (
     sit_down,
 )
 from p2p_dominoes.net.said import pairs_said, said
+from p2p_dominoes.net.setup_again import (
+    back_to_lobby,
+    link_bots,
+    unseat,
+    wait_until_seated,
+    welcome_back,
+)
+from p2p_dominoes.net.setup_lost import (
+    AGAIN_CODE,
+    SETUP_RESUME_WAIT,
+    SETUP_UNLINKED_GRACE,
+    UNSTARTED_CODE,
+    SetupLost,
+    pause_before_signing,
+    setup_said,
+)
 from p2p_dominoes.net.strangers import StrangerLog, StrangerTally
 from p2p_dominoes.net.timing import bot_timing_path
 from p2p_dominoes.peer_text import peer_text, quoted
@@ -93,7 +109,7 @@ from p2p_dominoes.session import (
     new_table_nonce,
     seat_commitment,
 )
-from p2p_dominoes.session.table import TableSession
+from p2p_dominoes.session.table import Phase, TableSession
 from p2p_dominoes.session.transcript import Transcript
 from p2p_dominoes.store import (
     BotSeat,
@@ -155,6 +171,9 @@ class _Seated:
     place: int = 0
     """The seat this player holds (0-based; the host's is 0). At the start it is the genesis
     seat, so at a Kozel table it fixes the pairs (0+2 against 1+3)."""
+    returning: float | None = None
+    """Since when (trio clock) this seat is kept for its player, sent back to the lobby after
+    another seat was lost during the setup (`setup_again.py`); None: the player is here."""
 
 
 class _HostLobby:
@@ -193,6 +212,9 @@ class _HostLobby:
         self.changed = trio.Event()
         self.swaps = 0
         """How many swaps the host made (each is sent to everyone seated)."""
+        self.abandoned: set[PublicIdentity] = set()
+        """Keys of seats lost while a genesis was signed: one that resumes it is told that
+        table never started."""
 
     def seats_for(self, recipient: _Seated) -> Seats:
         """The seat list as `recipient` should dial it (bots beside the host via its address)."""
@@ -378,7 +400,7 @@ async def host_table(
     listener = await open_listener(interface=options.interface, port=options.port)
     if options.timing is not None:
         options.timing.mark("listening")
-    table_id = secrets.token_bytes(16)
+    table_id = first_table_id = secrets.token_bytes(16)
     nonce = new_table_nonce()  # table code: committed now, revealed in our genesis_sign
     commitment = seat_commitment(options.identity.public, nonce)
     lobby = _HostLobby(
@@ -435,38 +457,55 @@ async def host_table(
             if desk is not None:
                 nursery.start_soon(_attend, desk, lobby, attending)
                 desk.lobby(lobby.state())
-            advertised = 1
-            while len(lobby.seated) < players:
-                await lobby.changed.wait()
-                if advert is not None and advertised != len(lobby.seated):
-                    advertised = len(lobby.seated)
-                    await advert.update(seats_taken=advertised)
-            lobby.started = True
-            attending.cancel()
-            seats = lobby.seats_for(lobby.seated[0]).seats
-            commitments = [s.commitment for s in lobby.seated]
-            genesis = _genesis(table_id, rules, seats, commitments, hands)
-            envelope = genesis.sign(options.identity, 0)
-            offer = encode_lobby(GenesisOffer(envelope.encode()))
-            transcript = Transcript(envelope, default_registry())
-            peers = [PeerAddress(i, s.address, s.port) for i, s in enumerate(seats)]
-            session, log = sit_down(options, transcript, 0, table_name, peers, nonce)
-            session_box.append(session)
-            run = TableRun(session, options, tuple(s.name for s in seats), inbox=inbox, log=log)
-            run.bot_levels = _levels_by_seat(seats, lobby.bot_levels)
-            ready.set()
-            lobby.touch()  # requests still waiting are refused by their tasks
-            for seated in lobby.seated[1:]:
-                assert seated.connection is not None
-                try:
-                    # The final seat list first: a broadcast of it may still be under way.
-                    await lobby.send_seats(seated)
-                    await seated.connection.send(offer)
-                except (ConnectionClosed, NetError):
-                    say(said("left_before", lang, name=peer_text(seated.name, 64)))
-            if advert is not None:
-                await advert.update(phase="playing", seats_taken=players)
-            status = await play_table(run, nursery)
+            while True:
+                await wait_until_seated(lobby, advert)
+                lobby.started = True
+                attending.cancel()
+                seats = lobby.seats_for(lobby.seated[0]).seats
+                commitments = [s.commitment for s in lobby.seated]
+                genesis = _genesis(table_id, rules, seats, commitments, hands)
+                envelope = genesis.sign(options.identity, 0)
+                offer = encode_lobby(GenesisOffer(envelope.encode()))
+                transcript = Transcript(envelope, default_registry())
+                peers = [PeerAddress(i, s.address, s.port) for i, s in enumerate(seats)]
+                session, log = sit_down(options, transcript, 0, table_name, peers, nonce)
+                link_bots(options, first_table_id, table_id)
+                session_box.append(session)
+                names = tuple(s.name for s in seats)
+                run = TableRun(session, options, names, inbox=inbox, log=log)
+                run.bot_levels = _levels_by_seat(seats, lobby.bot_levels)
+                run.setup_watch = SETUP_UNLINKED_GRACE
+                ready.set()
+                lobby.touch()  # requests still waiting are refused by their tasks
+                for seated in lobby.seated[1:]:
+                    assert seated.connection is not None
+                    try:
+                        # The final seat list first: a broadcast of it may still be under way.
+                        await lobby.send_seats(seated)
+                        await seated.connection.send(offer)
+                    except (ConnectionClosed, NetError):
+                        say(said("left_before", lang, name=peer_text(seated.name, 64)))
+                if advert is not None:
+                    await advert.update(phase="playing", seats_taken=players)
+                async with trio.open_nursery() as game:
+                    status = await play_table(run, game)
+                    game.cancel_scope.cancel()
+                if run.abandoned is None:
+                    break
+                # A seat was lost before every seat signed: a fresh genesis (new table id, new
+                # nonces) once the seats are full again; nothing of this one is reused.
+                table_id, nonce = secrets.token_bytes(16), new_table_nonce()
+                lobby.seated[0].commitment = seat_commitment(options.identity.public, nonce)
+                session_box.clear()
+                inbox = Inbox.new()
+                ready = trio.Event()
+                unseat(options)
+                await back_to_lobby(lobby, run.abandoned.seat, lang)
+                if advert is not None:
+                    await advert.update(phase="lobby", seats_taken=len(lobby.seated))
+                if desk is not None:
+                    attending = trio.CancelScope()
+                    nursery.start_soon(_attend, desk, lobby, attending)
             nursery.cancel_scope.cancel()
         _let_bots_finish(bot_nursery)
     return status
@@ -557,12 +596,21 @@ async def _lobby_member(connection: Connection, lobby: _HostLobby, ready: trio.E
     except ConnectionClosed:
         return
     message = lobby_message(first) if isinstance(first, Data) else None
+    if not isinstance(message, Join) and connection.peer in lobby.abandoned:
+        # Resuming a genesis we gave up before every seat signed it: it never started.
+        await _refuse(connection, Refusal(UNSTARTED_CODE, setup_said("back_to_lobby", "en")))
+        return
     if not isinstance(message, Join):
         lobby.strangers.warn(address, "sent something other than a join message")
         await connection.aclose("expected a join message")
         return
     if ready.is_set():
         await _refuse(connection, Refusal("playing", "the game has begun"))
+        return
+    back = welcome_back(lobby, connection, message)
+    if back is not None:  # sent back to the lobby after another seat was lost: its seat kept
+        await lobby.broadcast_seats()
+        await _hold(connection, lobby, ready, back, peer_text(message.name, 64))
         return
     wanted = lobby.place_for(message.seat) if message.seat is not None else None
     if isinstance(wanted, Refusal):  # before the host's person is bothered
@@ -637,6 +685,14 @@ async def _lobby_member(connection: Connection, lobby: _HostLobby, ready: trio.E
         )
     )
     await lobby.broadcast_seats()
+    await _hold(connection, lobby, ready, seated, name)
+
+
+async def _hold(
+    connection: Connection, lobby: _HostLobby, ready: trio.Event, seated: _Seated, name: str
+) -> None:
+    """Keep a seated joiner's connection until the genesis goes out (or it leaves, or the host
+    removes it)."""
     swaps = lobby.swaps
     # Hold the connection (and notice a joiner who leaves, or is removed) until the game begins.
     while not ready.is_set():
@@ -848,6 +904,10 @@ BUSY_PATIENCE: Final = 180.0
 """Seconds a joiner refused as `busy` keeps asking again (backoff, jittered, capped)."""
 
 
+class _Again(Exception):
+    """The host sends us back to its lobby: a seat was lost before the table started."""
+
+
 class _TryAgain(Exception):
     """The host refused with a code that says: ask again later (or dropped us unanswered:
     `ours`, the reason is our own words, not the host's)."""
@@ -949,6 +1009,10 @@ async def join_table(options: PeerOptions, target: Target) -> int:
                 say(own_fingerprint_line(options.name, options.identity.public, lang))
                 try:
                     offer, addresses, lobby, bots = await _await_genesis(host, say, announced, lang)
+                except _Again:
+                    wait = 0.0  # back to the lobby at once, with a new commitment
+                    nonce = new_table_nonce()
+                    target = dataclasses.replace(target, expect=host.peer)
                 except _TryAgain as busy:
                     if not waits:
                         raise PeerFailure(
@@ -958,7 +1022,7 @@ async def join_table(options: PeerOptions, target: Target) -> int:
                     wait = waits.pop(0)
                     say(said("busy", lang, reason=busy.reason, seconds=f"{wait:.0f}"))
                 else:
-                    status = await _play_joined(
+                    played = await _play_joined(
                         options,
                         target,
                         host,
@@ -971,7 +1035,24 @@ async def join_table(options: PeerOptions, target: Target) -> int:
                         ready,
                         nonce,
                     )
-                    break
+                    if not isinstance(played, SetupLost):
+                        status = played
+                        break
+                    if not played.told:  # the host itself is gone: the table never started
+                        name = peer_text(lobby.seats[0].name, 64)
+                        say(setup_said("host_lost", lang, name=name))
+                        unseat(options)
+                        status = 3
+                        break
+                    # Another seat was lost: back to the lobby, with a new commitment.
+                    say(setup_said("back_to_lobby", lang))
+                    unseat(options)
+                    wait = 0.0
+                    nonce = new_table_nonce()
+                    target = dataclasses.replace(target, expect=host.peer)
+                    session_box.clear()
+                    inbox = Inbox.new()
+                    ready = trio.Event()
             await trio.sleep(wait)
         outer.cancel_scope.cancel()
     return status
@@ -998,8 +1079,9 @@ async def _play_joined(
     session_box: list[TableSession],
     ready: trio.Event,
     nonce: bytes,
-) -> int:
-    """Sign the host's genesis (after checking it against the lobby), then play the table."""
+) -> int | SetupLost:
+    """Sign the host's genesis (after checking it against the lobby), then play the table; or
+    why the table never started (a seat lost before every seat signed the genesis)."""
     table_name = lobby.table_name
     transcript, seat = accept_genesis(offer, options.identity, host.peer, nonce)
     _check_genesis_against_lobby(transcript, lobby)
@@ -1011,6 +1093,11 @@ async def _play_joined(
     # The host's word, shown only on pages: never its own seat or ours, only levels we know.
     said_bots = {key: level for key, level in bots.items() if level in BOTS}
     run.bot_levels = _levels_by_seat(seats, said_bots, skip=(0, seat))
+    run.setup_watch = SETUP_UNLINKED_GRACE
+    pause = pause_before_signing()
+    if pause:  # test hook only (setup_lost.PAUSE_BEFORE_SIGNING): unsigned, and no links yet
+        options.say(f"test hook: pausing {pause:g} s before signing the genesis")
+        await trio.sleep(pause)
     ready.set()
     async with trio.open_nursery() as nursery:
         host_address = (target.addresses[0], target.port)
@@ -1022,7 +1109,7 @@ async def _play_joined(
                 nursery.start_soon(_dial_seat, options, inbox, seat, address, seats[seat].key)
         status = await play_table(run, nursery)
         nursery.cancel_scope.cancel()
-    return status
+    return status if run.abandoned is None else run.abandoned
 
 
 async def _host_link(
@@ -1131,6 +1218,8 @@ async def _await_genesis(
         if isinstance(message, Refuse):
             if message.code in RETRY_CODES:
                 raise _TryAgain(message)
+            if message.code == AGAIN_CODE:
+                raise _Again
             speaker = host_speaker(host.peer, lobby, lang)
             raise PeerFailure(refusal_line(message.code, message.reason, speaker, lang))
         if isinstance(message, Seats):
@@ -1297,6 +1386,9 @@ async def resume_table(options: PeerOptions, directory: Path) -> int:
     listener = await open_listener(interface=options.interface, port=own_port)
     inbox = Inbox.new()
     run = TableRun(session, options, tuple(s.name for s in seats), inbox=inbox, log=log)
+    # Still in its setup: the host frees a lost seat within seconds, so unless a peer carries
+    # the table on at once, it never started (the host, if here, says so).
+    run.setup_watch = SETUP_RESUME_WAIT if session.phase is Phase.SETUP else None
 
     async def handler(connection: Connection) -> None:
         await _serve_seated(connection, session, inbox)
@@ -1319,4 +1411,6 @@ async def resume_table(options: PeerOptions, directory: Path) -> int:
         status = await play_table(run, nursery)
         nursery.cancel_scope.cancel()
         _let_bots_finish(bot_nursery)
+    if run.abandoned is not None:
+        raise PeerFailure(setup_said("never_started", lang, table=peer_text(label, 64)))
     return status

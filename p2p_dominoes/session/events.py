@@ -22,6 +22,9 @@ class Blame:
     """The seat whose peer delivered the evidence, when not the blamed seat's own: a peer that
     halted on a message sent to it alone forwards that message to every seat, and each peer
     re-checks it itself (PROTOCOL.md §10.10, *Blame forwarding*)."""
+    expected: str | None = None
+    """For a stall: the type name of the message the seat had to send (players are shown it in
+    words, `net/verdict.py`)."""
 
     def __str__(self) -> str:
         relayed = "" if self.via is None else f" (evidence forwarded by seat {self.via + 1})"

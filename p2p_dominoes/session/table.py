@@ -445,7 +445,8 @@ class TableSession:
         reason = f"sent nothing for {waited:.0f} s when its {expected[1][0].name} was expected"
         if self.phase is Phase.REVEAL and seat == self.players - 1:
             reason += f" ({LOTTERY_STALL}: the last lottery share, after it had seen every other)"
-        self._halt(Blame(seat, reason, "stall", index=len(self.transcript) - 1), update)
+        index = len(self.transcript) - 1
+        self._halt(Blame(seat, reason, "stall", index=index, expected=expected[1][0].name), update)
         return update
 
     def admit(self, envelope: Envelope) -> list[Event]:

@@ -12,6 +12,7 @@ from p2p_dominoes.engine import (
     scores_text,
     seat_name,
 )
+from p2p_dominoes.net.verdict import task_words
 from p2p_dominoes.session.events import (
     ActionTaken,
     CheatingDetected,
@@ -116,7 +117,14 @@ def narrate(
         return []
     if isinstance(event, CheatingDetected):
         kind = "stall" if event.blame.code == "stall" else "cheat"  # a crash is not a cheat
-        line = w[kind].format(name=name(event.blame.seat), reason=event.blame.reason)
+        stalled = name(event.blame.seat)
+        # A stall is said in players' words (what the seat had to do), never a message name.
+        reason = (
+            task_words(event.blame.expected, stalled, lang)
+            if kind == "stall"
+            else event.blame.reason
+        )
+        line = w[kind].format(name=stalled, reason=reason)
         if event.blame.via is not None:
             line += w["forwarded"].format(name=name(event.blame.via))
         return [line]

@@ -33,6 +33,8 @@ class Figures:
     stalls: list[dict[str, Any]] = field(default_factory=list)
     whole_tables: list[dict[str, Any]] = field(default_factory=list)
     """Tables stopped whole (host and bots, or a `play` peer) and resumed (test_whole_tables)."""
+    setup_losses: list[dict[str, Any]] = field(default_factory=list)
+    """Seats lost while the genesis was signed, and what became of the table (test_setup_lost)."""
 
     def data(self) -> dict[str, Any]:
         """This process's part, as JSON-able data (`merged` adds parts up)."""
@@ -74,6 +76,7 @@ class Figures:
             "link_outages": self.outages,
             "stalls": self.stalls,
             "whole_tables": self.whole_tables,
+            "setup_losses": self.setup_losses,
         }
 
 
@@ -133,6 +136,8 @@ def report(terminalreporter: Any, parts: list[dict[str, Any]]) -> None:
         write(f"link outage: {outage}")
     for stall in summary["stalls"]:
         write(f"stall: {stall}")
+    for loss in summary["setup_losses"]:
+        write(f"lost during the setup: {loss}")
     for whole in summary["whole_tables"]:
         write(
             f"whole table {whole['table']}: stopped by {', '.join(whole['stops']) or 'nothing'}; "

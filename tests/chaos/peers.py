@@ -111,6 +111,8 @@ class Peer:
     interface: str
     wrap: Wrap = _no_wrap
     runs: list[Run] = field(default_factory=list)
+    env: dict[str, str] = field(default_factory=dict)
+    """Extra environment variables of its processes (a test hook's, say)."""
     _cached: tuple[int, LogView] | None = None
 
     @property
@@ -140,7 +142,7 @@ class Peer:
         (self.root / self.label).mkdir(parents=True, exist_ok=True)
         output = self.root / self.label / f"run{len(self.runs)}-{command}.out"
         argv = self.wrap([sys.executable, "-m", "p2p_dominoes", command, *self._common(), *args])
-        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        env = {**os.environ, "PYTHONUNBUFFERED": "1", **self.env}
         with output.open("wb") as sink:
             started = time.monotonic()
             process = subprocess.Popen(

@@ -66,7 +66,8 @@ def test_a_frozen_peer_is_named_as_stalling_and_the_others_keep_their_records(
         assert all(status == 3 for status in statuses.values()), (statuses, outputs)
         for peer in others:
             said = peer.output()
-            assert f"The table stopped: {frozen.label} is stalling — sent nothing for" in said, said
+            verdict = f"The table stopped: {frozen.label} is not responding — "
+            assert verdict in said, said
             view = peer.log()
             directory = peer.table_dir()
             assert view is not None and directory is not None
@@ -94,3 +95,109 @@ def test_a_frozen_peer_is_named_as_stalling_and_the_others_keep_their_records(
     figures.stalls.append(stall)
     record_property("stall", stall)
     print(f"\n  {stall}")
+
+
+@pytest.mark.slow
+def test_the_stalled_peer_is_told_the_same_verdict_as_the_peer_that_named_it(
+    tmp_path: Path, figures: Figures, record_property: RecordProperty
+) -> None:
+    """The host names a frozen joiner after the stall timeout and sends its signed stop notice
+    before it stops; the joiner, thawed, reads it and stops too (exit 3) with the very same
+    sentence, instead of playing on and later blaming the host."""
+    host_args = ("--stall-timeout", str(STALL_TIMEOUT))
+    with ExitStack() as stack:
+        for attempt in range(ATTEMPTS):
+            table = Table(
+                tmp_path / f"m{attempt}", 2, HANDS, ["127.0.0.1"] * 2, host_args=host_args
+            )
+            stack.enter_context(table)
+            table.open()
+            frozen = table.peers[1]
+            wait_until(in_phase(frozen, "turns"), 10.0)
+            frozen.freeze()
+            at_freeze = frozen.log()
+            assert at_freeze is not None
+            if at_freeze.finished is None:
+                break
+            frozen.thaw()
+            assert set(table.wait_all(30.0).values()) == {0}, table.outputs()
+        else:
+            raise AssertionError(f"{ATTEMPTS} matches were over before the freeze")
+        froze = time.monotonic()
+        assert table.host.wait(STALL_TIMEOUT + 30.0) == 3, table.outputs()
+        host_stopped = time.monotonic() - froze
+        frozen.thaw()
+        thawed = time.monotonic()
+        assert frozen.wait(30.0) == 3, table.outputs()
+        told_after = time.monotonic() - thawed
+        host_line = table.host.output().strip().splitlines()[-1]
+        frozen_line = frozen.output().strip().splitlines()[-1]
+        assert host_line.startswith(f"The table stopped: {frozen.label} is not responding — ")
+        assert frozen_line == host_line, table.outputs()
+        for peer in table.peers:
+            view = peer.log()
+            assert view is not None and view.finished is not None
+            assert view.finished.startswith(f"seat {at_freeze.seat}: sent nothing"), view.finished
+            result = verify(peer.record)
+            assert result.status == 0 and ": clean — " in result.output, result.output
+    verdict = {
+        "peer": frozen.label,
+        "frozen_after": at_freeze.last_type,
+        "host_stopped_after_s": round(host_stopped, 2),
+        "stalled_peer_stopped_after_thaw_s": round(told_after, 2),
+        "both_said": host_line,
+    }
+    figures.stalls.append(verdict)
+    record_property("verdict", verdict)
+    print(f"\n  {verdict}")
+
+
+@pytest.mark.slow
+def test_a_stalled_peer_that_was_gone_hears_the_verdict_when_it_resumes(
+    tmp_path: Path, figures: Figures, record_property: RecordProperty
+) -> None:
+    """The joiner is killed (its link drops) and named after the stall timeout; the host, whose
+    stalled seat is not connected, stays a while for it to come back: the joiner's `resume`
+    then hears the signed stop notice and stops with the host's very sentence (exit 3)."""
+    host_args = ("--stall-timeout", str(STALL_TIMEOUT))
+    with ExitStack() as stack:
+        for attempt in range(ATTEMPTS):
+            table = Table(
+                tmp_path / f"m{attempt}", 2, HANDS, ["127.0.0.1"] * 2, host_args=host_args
+            )
+            stack.enter_context(table)
+            table.open()
+            gone = table.peers[1]
+            wait_until(in_phase(gone, "turns"), 10.0)
+            gone.kill()
+            at_kill = gone.log()
+            assert at_kill is not None
+            if at_kill.finished is None:
+                break
+            assert table.host.wait(30.0) == 0, table.outputs()
+        else:
+            raise AssertionError(f"{ATTEMPTS} matches were over before the kill")
+        named = f"STOPPED: {gone.label} is not responding — "
+        assert wait_until(lambda: named in table.host.output(), STALL_TIMEOUT + 30.0), (
+            table.outputs()
+        )
+        run = gone.resume()
+        assert gone.wait(30.0) == 3, table.outputs()
+        told_after = time.monotonic() - run.started
+        assert table.host.wait(30.0) == 3, table.outputs()
+        host_line = table.host.output().strip().splitlines()[-1]
+        gone_line = gone.output().strip().splitlines()[-1]
+        assert host_line.startswith(f"The table stopped: {gone.label} is not responding — ")
+        assert gone_line == host_line, table.outputs()
+        view = gone.log()
+        assert view is not None and view.finished is not None
+        assert view.finished.startswith(f"seat {at_kill.seat}: sent nothing"), view.finished
+    verdict = {
+        "peer": f"{gone.label} (killed, then resumed)",
+        "killed_after": at_kill.last_type,
+        "resume_to_verdict_s": round(told_after, 2),
+        "both_said": host_line,
+    }
+    figures.stalls.append(verdict)
+    record_property("verdict_on_resume", verdict)
+    print(f"\n  {verdict}")

@@ -101,7 +101,9 @@ def test_a_lost_player_is_shown_away_with_a_countdown_then_the_table_stops(
     )
     stopped = ann_page.wait_for(lambda p: p.table.get("stopped") and p.table)["stopped"]
     assert stopped["reason"] == "stall" and stopped["name"] == "Bob"
-    assert stopped["text"] == "The table stopped: Bob sent nothing for 12 s."
+    # The sentence every peer shows (net/verdict.py): what Bob had to do, in players' words.
+    said = "The table stopped: Bob is not responding — it was Bob's turn to play."
+    assert stopped["text"] == said
     assert stopped["next"][:2] == ["lobby", "record"]
     # The next steps work: the record downloads, and the lobby comes back.
     ann_page.send({"type": "record"})

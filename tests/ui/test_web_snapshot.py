@@ -105,17 +105,19 @@ def test_the_table_screen_carries_the_table_code_once_every_seat_has_signed() ->
 def test_a_stop_says_why_in_the_players_language_and_offers_the_next_steps() -> None:
     names = ["Ann", "Dan"]
     progress = TableProgress(presence=Presence((), None, 180.0))
-    stall = Blame(1, "sent nothing for 180 s when its play was expected", "stall")
+    reason = "sent nothing for 180 s when its play3 was expected"
+    stall = Blame(1, reason, "stall", expected="play3")
+    # The sentence every peer shows (net/verdict.py), never the message's internal name.
     assert stopped_json(stall, progress, names, "en") == {
         "reason": "stall",
         "seat": 1,
         "name": "Dan",
-        "text": "The table stopped: Dan sent nothing for 180 s.",
+        "text": "The table stopped: Dan is not responding — it was Dan's turn to play.",
         "next": ["lobby", "record"],
     }
     stopped = stopped_json(stall, progress, names, "ru")
     assert stopped is not None and stopped["text"] == (
-        "Стол остановлен: Dan ничего не присылает 180 с."
+        "Стол остановлен: Dan не отвечает — был ход игрока Dan."
     )
     cheat = Blame(0, "its shuffle proof does not verify", "proof")
     stopped = stopped_json(cheat, progress, names, "en")

@@ -58,6 +58,7 @@ from p2p_dominoes.net.tables import (
     resume_table,
     split_host_port,
 )
+from p2p_dominoes.net.verdict import task_words
 from p2p_dominoes.peer_text import peer_text
 from p2p_dominoes.session import Identity, PublicIdentity
 from p2p_dominoes.session.events import (
@@ -177,6 +178,18 @@ class WebUI:
             self.controller.joining["line"] = line
         self.publish()
 
+    def verdict(self, seat: int, line: str) -> None:
+        """Another seat stopped the table because `seat` stalled: the page shows its sentence."""
+        self.progress.verdict = (seat, line)
+        self.publish()
+
+    def unseated(self) -> None:
+        """The table being set up never started (a seat was lost while its genesis was signed,
+        `net/setup_lost.py`): back to the lobby screen, whose lines say why."""
+        self.session = None
+        self.controller.screen = "lobby"
+        self.publish()
+
     def seated(self, session: TableSession, names: Sequence[str]) -> None:
         self.session = session
         self.names = tuple(names)
@@ -210,7 +223,13 @@ class WebUI:
                 progress.match_draw = event.outcome.draw
                 progress.match_outcome = event.outcome
             elif isinstance(event, CheatingDetected):
-                progress.alert = f"{names[event.blame.seat]}: {event.blame.reason}"
+                blame, stalled = event.blame, names[event.blame.seat]
+                reason = (
+                    task_words(blame.expected, stalled, self.lang)
+                    if blame.code == "stall"
+                    else blame.reason
+                )
+                progress.alert = f"{stalled}: {reason}"
             elif isinstance(event, ActionTaken):
                 progress.last_action = _last_action(event)
                 progress.action_serial += 1

@@ -38,8 +38,9 @@ from p2p_dominoes.engine.turns import placement_points
 from p2p_dominoes.net.admission import LobbyState
 from p2p_dominoes.net.join_code import join_code_digits, join_code_words
 from p2p_dominoes.net.presence import Presence
+from p2p_dominoes.net.verdict import verdict_line
 from p2p_dominoes.session.events import Blame
-from p2p_dominoes.session.table import Phase, TableSession
+from p2p_dominoes.session.table import Phase, TableSession, is_lottery_stall
 from p2p_dominoes.session.table_code import TableCode
 from p2p_dominoes.ui.board_shape import chain, oriented, shape_ends, shape_json
 from p2p_dominoes.ui.web.kozel_sheet import SheetRow, sheet_json
@@ -57,7 +58,6 @@ _REASONS = {
         "come_back": "{name} has {s} s to come back before the table stops.",
         "to_move": "{name} has {s} s to move before the table stops.",
         "you_move": "You have {s} s to move before the table stops for everyone.",
-        "stopped_stall": "The table stopped: {name} sent nothing for {s} s.",
         "stopped_cheat": "The table stopped: {name} broke the rules ({reason}).",
         "stopped_failure": "The table stopped here: {reason}.",
         "went_out": "{winner} went out: {sum} = {points} to {winner}.",
@@ -86,7 +86,6 @@ _REASONS = {
         "come_back": "У игрока {name} {s} с, чтобы вернуться, иначе стол остановится.",
         "to_move": "У игрока {name} {s} с на ход, иначе стол остановится.",
         "you_move": "У вас {s} с на ход, иначе стол остановится для всех.",
-        "stopped_stall": "Стол остановлен: {name} ничего не присылает {s} с.",
         "stopped_cheat": "Стол остановлен: {name} нарушает правила ({reason}).",
         "stopped_failure": "Стол остановлен на этом компьютере: {reason}.",
         "went_out": "{winner} выходит: {sum} = {points} очк. игроку {winner}.",
@@ -287,6 +286,9 @@ class TableProgress:
     """The last hand's board, kept on screen until the next hand's tiles are dealt."""
     failure: str = ""
     """Why this peer could not go on (a PeerFailure), once the table has stopped for it."""
+    verdict: tuple[int, str] | None = None
+    """Another seat stopped the table because a seat stalled (its signed notice): that seat,
+    and the sentence every peer shows (`net/verdict.py`)."""
     resumable: bool = False
     """The data directory still holds this table unfinished (the lobby may resume it)."""
     last_action: dict[str, Any] | None = None
@@ -534,14 +536,17 @@ def stopped_json(
     steps = ["lobby", "record", *(["resume"] if progress.resumable else [])]
     if blame is not None:
         name = names[blame.seat]
-        if blame.code == "stall":
-            stalled = progress.presence.stall_timeout if progress.presence else 0
-            text = _reason("stopped_stall", lang, name=name, s=round(stalled))
+        if blame.code == "stall":  # the sentence every peer shows (net/verdict.py)
+            text = verdict_line(name, blame.expected, lang, is_lottery_stall(blame))
             reason = "stall"
         else:
             text = _reason("stopped_cheat", lang, name=name, reason=blame.reason)
             reason = "cheat"
         return {"reason": reason, "seat": blame.seat, "name": name, "text": text, "next": steps}
+    if progress.verdict is not None:  # told by another seat: the same sentence as there
+        seat, text = progress.verdict
+        name = names[seat]
+        return {"reason": "stall", "seat": seat, "name": name, "text": text, "next": steps}
     if progress.failure:
         text = _reason("stopped_failure", lang, reason=progress.failure)
         return {"reason": "failure", "seat": None, "name": "", "text": text, "next": steps}

@@ -108,7 +108,8 @@ def test_a_player_who_closes_the_tab_is_warned_about_then_shown_away(
     assert seen[-1] < 10
     # The stall timeout ends the table for Ann, with what she can do next.
     expect(page.locator("#summary-stopped")).to_have_text(
-        f"The table stopped: Bob sent nothing for {STALL} s.", timeout=STALL * 1000
+        "The table stopped: Bob is not responding — it was Bob's turn to play.",
+        timeout=STALL * 1000,
     )
     expect(page.locator("#to-lobby")).to_be_visible()
     expect(page.locator("#download")).to_be_visible()

@@ -52,6 +52,7 @@ from p2p_dominoes.net.tables import (
     join_table,
     split_host_port,
 )
+from p2p_dominoes.net.task_dump import with_task_dump
 from p2p_dominoes.net.timing import Timing
 from p2p_dominoes.peer_text import peer_text, quoted
 from p2p_dominoes.session import Identity
@@ -362,7 +363,9 @@ def _run_peer(main: Callable[[], Awaitable[int]], options: PeerOptions | None = 
     to come back (exit status 130)."""
     before = _unfinished_ids(options)
     try:
-        return trio.run(main)
+        # Ctrl+C reaches the main task at a checkpoint, never in the middle of some task's code,
+        # where a handler of that task could take it for its own failure and carry on.
+        return trio.run(with_task_dump(main), restrict_keyboard_interrupt_to_checkpoints=True)
     except BaseException as exc:  # nurseries wrap errors in exception groups
         failure = _first(exc, PeerFailure) or _first(exc, PlayerGone)
         if failure is not None:

@@ -464,6 +464,9 @@ async def play_table(run: TableRun, nursery: trio.Nursery) -> int:
         elif isinstance(item, _SyncAsked):
             _answer_sync(run, item)
         elif isinstance(item, _Chosen):
+            # A person who acts has a page open: the others hear so before the move, on the same
+            # links (a tick may come too late: the match can end first, and with it presence).
+            _tell_page(run)
             if run.asked == item.token and session.awaiting_action:
                 run.asked = None
                 if run.options.timing is not None:

@@ -95,6 +95,7 @@ class Group:
         # faulthandler: a group that does not stop is sent SIGABRT, and each process's threads
         # say where they were (see `stop`).
         env = {**os.environ, "PYTHONUNBUFFERED": "1", "PYTHONFAULTHANDLER": "1"}
+        env["P2P_DOMINOES_TASK_DUMP"] = "1"  # and its trio tasks, on SIGUSR1 (net/task_dump.py)
         with output.open("wb") as sink:
             process = subprocess.Popen(
                 [sys.executable, "-m", "p2p_dominoes", *argv],
@@ -126,6 +127,8 @@ class Group:
         """Signal the group, wait until every process in it is gone; the leader's status."""
         self.signal_group(signum)
         if not wait_until(self.group_gone, timeout, 0.05):
+            self.signal_group(signal.SIGUSR1)  # where each trio task of what still runs waits
+            wait_until(lambda: "trio tasks of pid" in self.text(), 3, 0.05)
             self.signal_group(signal.SIGABRT)  # the stacks of what still runs, for the failure
             wait_until(self.group_gone, 5, 0.05)
             raise AssertionError(f"group still running after {timeout:g} s\n{self.text()}")

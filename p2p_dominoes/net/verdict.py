@@ -280,8 +280,8 @@ def stop_by_notice(run: TableRun) -> int:
     if run.log is not None:
         run.log.sync(run.session.transcript)
         run.log.finish(  # like the sender's own record of the stall (`TableSession.stall`)
-            f"seat {notice.stalled}: sent nothing when its {notice.expected} was expected "
-            f"(said by seat {notice.by}'s signed stop notice)"
+            f"seat {notice.stalled + 1}: sent nothing when its {notice.expected} was expected "
+            f"(said by seat {notice.by + 1}'s signed stop notice)"
         )
         run.log.close()
     for link in [*run.links.values(), *run.spare_links]:

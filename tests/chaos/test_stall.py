@@ -137,7 +137,9 @@ def test_the_stalled_peer_is_told_the_same_verdict_as_the_peer_that_named_it(
         for peer in table.peers:
             view = peer.log()
             assert view is not None and view.finished is not None
-            assert view.finished.startswith(f"seat {at_freeze.seat}: sent nothing"), view.finished
+            assert view.finished.startswith(f"seat {at_freeze.seat + 1}: sent nothing"), (
+                view.finished
+            )
             result = verify(peer.record)
             assert result.status == 0 and ": clean — " in result.output, result.output
     verdict = {
@@ -191,7 +193,7 @@ def test_a_stalled_peer_that_was_gone_hears_the_verdict_when_it_resumes(
         assert gone_line == host_line, table.outputs()
         view = gone.log()
         assert view is not None and view.finished is not None
-        assert view.finished.startswith(f"seat {at_kill.seat}: sent nothing"), view.finished
+        assert view.finished.startswith(f"seat {at_kill.seat + 1}: sent nothing"), view.finished
     verdict = {
         "peer": f"{gone.label} (killed, then resumed)",
         "killed_after": at_kill.last_type,

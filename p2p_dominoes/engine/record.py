@@ -28,7 +28,17 @@ from p2p_dominoes.engine.scoring import (
 from p2p_dominoes.engine.tiles import Tile, parse_tile, tiles_in
 from p2p_dominoes.engine.turns import TurnNote
 
-_RECORD_KEYS = {"rules", "scores", "opener", "hands", "boneyard", "actions", "hand", "players"}
+_RECORD_KEYS = {
+    "rules",
+    "scores",
+    "opener",
+    "hands",
+    "boneyard",
+    "actions",
+    "hand",
+    "players",
+    "lead",
+}
 MAX_NAME_CHARS = 64
 _MAX_SCORE = 10**9
 _ACTION_KEYS = {"seat", "play", "at", "side", "train", "orient", "draw", "pass", "skip"}
@@ -52,12 +62,17 @@ class HandRecord:
     hand: int = 1
     players: tuple[str, ...] = ()
     """The players' names in seat order, when known: what replay calls each seat."""
+    lead: Tile | None = None
+    """The tile the opener had to lead when the record alone cannot tell it: a rule that looks
+    at earlier hands (the previous winner) whose fallback ranked the deal (protocol/records.md)."""
 
     def to_dict(self) -> dict[str, Any]:
         rules: Any = self.rules.name if _is_preset(self.rules) else self.rules.to_dict()
         out: dict[str, Any] = {"rules": rules, "hand": self.hand}
         if self.players:
             out["players"] = list(self.players)
+        if self.lead is not None:
+            out["lead"] = self.lead.key
         out.update(
             {
                 "scores": list(self.scores),
@@ -137,8 +152,21 @@ def parse_record(data: object) -> HandRecord:
         raise InvalidRecord("'actions' must be a list")
     for index, action in enumerate(actions):
         _check_action_shape(index, action, players)
+    lead = data.get("lead")
+    if lead is not None and (
+        not isinstance(lead, str) or rules.opener_rule(hand_number).is_claimed
+    ):
+        raise InvalidRecord("'lead' is a tile, given only where the opening rule cannot tell it")
     return HandRecord(
-        rules, tuple(scores), opener, hands, boneyard, tuple(actions), hand_number, tuple(names)
+        rules,
+        tuple(scores),
+        opener,
+        hands,
+        boneyard,
+        tuple(actions),
+        hand_number,
+        tuple(names),
+        None if lead is None else parse_tile(lead),
     )
 
 
@@ -291,6 +319,7 @@ def record_of(state: HandState, scores: tuple[int, ...], hand: int = 1) -> HandR
         boneyard=tuple(state.boneyard),
         actions=tuple(action_to_dict(seat, a, state.board) for seat, a in state.history),
         hand=hand,
+        lead=None if state.rules.opener_rule(hand).is_claimed else state.required_lead,
     )
 
 
@@ -328,7 +357,7 @@ def _claimed_lead(record: HandRecord) -> Tile | None:
     rules = record.rules
     rule = rules.opener_rule(record.hand)
     if not rule.is_claimed:
-        return None
+        return record.lead  # a fallback that ranked the deal, written down by whoever knew
     best = best_of(rank_list(rules, record.hand), (t for hand in record.hands for t in hand))
     if best is None:
         return None  # the fallback decided, from facts outside this record

@@ -132,6 +132,7 @@ class TurnMachine:
         "penalties",
         "players",
         "reached",
+        "required_lead",
         "rules",
         "second_double",
         "turn",
@@ -154,6 +155,8 @@ class TurnMachine:
         self.opener = opener
         self.turn = opener
         self.must_lead = must_lead
+        self.required_lead = must_lead
+        """The tile the opening required, kept after the lead (a record writes it down)."""
         self.passes = 0
         """Passes in a row with no play and no draw between them; n of them block the hand."""
         self.boneyard_size = boneyard

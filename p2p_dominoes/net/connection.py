@@ -87,6 +87,13 @@ AEAD_TAG_SIZE: Final = 16
 
 _RECEIVE_SIZE: Final = 64 * 1024
 _BYE_TIMEOUT: Final = 0.5
+_LAST_LOOK: Final = 0.1
+"""Seconds of one more read once a peer's silence timeout passed: when our own process did not
+run for a while (a frozen process, a closed lid), what the peer sent meanwhile waits in the
+socket, and its timeout passed only because we were not there to read it."""
+_DRAIN_TIMEOUT: Final = 1.0
+"""Longest the reader goes on once a send failed: what the peer sent before it went (its last
+move, a stop notice) is still in the socket and is delivered before the connection ends."""
 _MAX_COUNTER: Final = 2**64 - 1
 _FINGERPRINT_CHARS: Final = 32
 
@@ -506,6 +513,9 @@ class Connection:
         self._background_scope = trio.CancelScope()
         self._close_reason: str | None = None
         self._peer_fault = False
+        self._draining = False
+        self._drain_until = float("inf")
+        self._read_scope: trio.CancelScope | None = None
         now = trio.current_time()
         self._last_heard = now
         self._last_sent = now
@@ -616,7 +626,9 @@ class Connection:
         self._background_scope.cancel()
         self._settled.set()
 
-    def _close_now(self, reason: str, *, peer_fault: bool = False) -> None:
+    def _close_now(self, reason: str, *, peer_fault: bool = False, drain: bool = False) -> None:
+        """End the connection for `reason`; with `drain` (a send failed: the peer went away)
+        the read loop first delivers what the peer sent before, for at most _DRAIN_TIMEOUT."""
         if self._close_reason is not None:
             return
         reason = peer_text(reason, 400)
@@ -633,6 +645,11 @@ class Connection:
                 self.remote_address,
                 reason,
             )
+        if drain and self._read_scope is not None:
+            self._draining = True
+            self._drain_until = trio.current_time() + _DRAIN_TIMEOUT
+            self._read_scope.deadline = min(self._read_scope.deadline, self._drain_until)
+            return  # the read loop finishes
         self._finish()
 
     async def _write(self, message: Message) -> None:
@@ -641,6 +658,9 @@ class Connection:
             try:
                 with trio.move_on_after(self._config.peer_timeout) as scope:
                     await self._stream.send_all(frame)
+            except (trio.BrokenResourceError, OSError) as exc:
+                self._close_now(f"connection lost: {exc!r}", drain=True)
+                raise
             except BaseException:
                 # A frame may be half written: the stream cannot carry another one.
                 self._close_now("send failed or was interrupted mid-frame")
@@ -705,13 +725,25 @@ class Connection:
                     return
 
     async def _read_loop(self) -> None:
+        try:
+            await self._read_frames()
+        finally:
+            if self._draining:  # a send failed meanwhile: what was readable is delivered
+                self._finish()
+
+    async def _read_frames(self) -> None:
         timeout = self._config.peer_timeout
         reader = self._session.reader
         try:
             while True:
                 frame: bytes | None = None
-                with trio.move_on_at(self._last_heard + timeout) as scope:
+                with trio.move_on_at(min(self._last_heard + timeout, self._drain_until)) as scope:
+                    self._read_scope = scope
                     frame = await reader.next()
+                self._read_scope = None
+                if scope.cancelled_caught and not self._draining:
+                    with trio.move_on_after(_LAST_LOOK) as scope:
+                        frame = await reader.next()
                 if scope.cancelled_caught:
                     self._close_now(f"peer silent for {timeout:g} s")
                     return

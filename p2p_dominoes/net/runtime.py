@@ -122,9 +122,12 @@ TOLD_LINGER: Final = 3.0
 to answer that seat's catch-up request (it agrees with the notice only at the notice's head)."""
 FINISH_FLUSH: Final = 1.0
 """Longest a finished peer waits for its queued messages to go out before it hangs up."""
-ASLEEP_AFTER: Final = 5.0
-"""Seconds between two ticks (every 0.5 s) that mean this peer itself was not running: the wait
-for the others starts over, so it hears what they said meanwhile before it names anyone."""
+TICK: Final = 0.5
+"""Seconds between two looks at the clock (whom we wait for, the stall timeout, presence)."""
+ASLEEP_AFTER: Final = 1.0
+"""Seconds a tick may come late before it means this peer itself was not running (a frozen
+process, a closed lid, a starved machine): the time it missed does not count against the seat
+it waits for, so it first hears what that seat said meanwhile instead of naming it at once."""
 _PRESENCE_FAULTS: Final = StrangerLog(logging.getLogger("p2p_dominoes.net"))
 """Malformed or flooding presence messages from a seat: named once per source per minute."""
 
@@ -261,8 +264,8 @@ class _LinkDown:
 
 @dataclass(frozen=True)
 class _Tick:
-    slept: bool = False
-    """This peer itself was not running for a while (a frozen process, a closed lid)."""
+    slept: float = 0.0
+    """Seconds this peer itself was not running before this tick (0 when it came on time)."""
 
 
 @dataclass(frozen=True)
@@ -492,8 +495,7 @@ async def play_table(run: TableRun, nursery: trio.Nursery) -> int:
         elif isinstance(item, _Ready):
             _release(run, item.number)
         else:
-            if item.slept:  # we were asleep ourselves: hear what the others said before blaming
-                run.waiting_since = run.last_progress = run.clock()
+            _slept(run, item.slept)
             stalled = _tick(run)
             if stalled is not None:
                 await _handle(run, stalled, nursery)
@@ -634,13 +636,25 @@ def _post_sync(link: _Link, head: bytes) -> None:
 
 async def _ticker(send: trio.MemorySendChannel[_Item]) -> None:
     async with send:
-        last = trio.current_time()
+        last, owed = trio.current_time(), 0.0
         while True:
-            await trio.sleep(0.5)
+            await trio.sleep(TICK)
             now = trio.current_time()
-            slept, last = now - last > ASLEEP_AFTER, now
+            late, last = now - last - TICK, now
+            if late > ASLEEP_AFTER:
+                owed += late  # told with the next tick that finds room in the inbox
             with suppress(trio.WouldBlock):
-                send.send_nowait(_Tick(slept))
+                send.send_nowait(_Tick(owed))
+                owed = 0.0
+
+
+def _slept(run: TableRun, seconds: float) -> None:
+    """This peer itself was not running for `seconds` (a frozen process, a closed lid): that
+    time does not count against the seat we wait for, which may well have sent its message
+    meanwhile; we hear it before the stall timeout can name that seat."""
+    now = run.clock()
+    run.waiting_since = min(now, run.waiting_since + seconds)
+    run.last_progress = min(now, run.last_progress + seconds)
 
 
 def _tick(run: TableRun) -> Update | None:

@@ -8,6 +8,7 @@ from collections.abc import Callable, Sequence
 from functools import partial
 
 import trio
+import trio.testing
 
 from p2p_dominoes.bots import random_bot
 from p2p_dominoes.engine import PRESETS, Action, SeatView
@@ -16,13 +17,17 @@ from p2p_dominoes.net.presence import Presence
 from p2p_dominoes.net.runtime import (
     PeerOptions,
     TableRun,
+    _Item,
     _Link,
     _link_down,
     _LinkDown,
     _Outgoing,
     _page_heard,
     _PageSaid,
+    _slept,
+    _Tick,
     _tick,
+    _ticker,
     presence_of,
 )
 from p2p_dominoes.session import Identity
@@ -202,3 +207,37 @@ def test_a_seat_of_our_own_bot_is_reported_with_its_level_and_others_are_not() -
     assert seats[1].bot is None  # our own seat: a person here
     run.bot_levels = {}
     assert presence_of(run).seats[0].bot is None  # a joiner cannot tell who is a bot
+
+
+def test_time_this_peer_was_asleep_does_not_count_against_the_seat_it_waits_for() -> None:
+    clock = Clock()
+    run, _, _ = _bobs_run(clock)
+    clock.now += 170.0  # Ann's signature has been due for 170 s of the 180 s timeout
+    _tick(run)
+    clock.now += 15.0  # then Bob's own process was frozen for 15 s
+    _slept(run, 15.0)
+    assert _tick(run) is None and run.session.blame is None  # Ann is not named on waking
+    assert presence_of(run).waiting is not None
+    assert presence_of(run).waiting.seconds == 170.0  # type: ignore[union-attr]
+    clock.now += 10.0  # Ann still says nothing once Bob runs again: now she is named
+    update = _tick(run)
+    assert update is not None and run.session.blame is not None
+    assert run.session.blame.seat == 0
+
+
+async def test_the_ticker_says_how_long_it_did_not_run(
+    autojump_clock: trio.testing.MockClock,
+) -> None:
+    send, receive = trio.open_memory_channel[_Item](1)
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(_ticker, send)
+        await trio.sleep(0.75)  # the tick of 0.5 s waits in the inbox, which is full now
+        # The process stops for 7 s (SIGSTOP, a closed lid): on the fake clock, a jump of time
+        # between two ticks. The late tick finds the inbox full; the next one says it.
+        autojump_clock.jump(7.0)
+        await trio.sleep(0.1)
+        on_time, late = await receive.receive(), await receive.receive()
+        nursery.cancel_scope.cancel()
+    assert isinstance(on_time, _Tick) and isinstance(late, _Tick)
+    assert on_time.slept == 0.0
+    assert late.slept == 6.75  # due at 1 s, it ran at 7.75 s

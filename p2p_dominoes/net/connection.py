@@ -87,10 +87,6 @@ AEAD_TAG_SIZE: Final = 16
 
 _RECEIVE_SIZE: Final = 64 * 1024
 _BYE_TIMEOUT: Final = 0.5
-_LAST_LOOK: Final = 0.1
-"""Seconds of one more read once a peer's silence timeout passed: when our own process did not
-run for a while (a frozen process, a closed lid), what the peer sent meanwhile waits in the
-socket, and its timeout passed only because we were not there to read it."""
 _DRAIN_TIMEOUT: Final = 1.0
 """Longest the reader goes on once a send failed: what the peer sent before it went (its last
 move, a stop notice) is still in the socket and is delivered before the connection ends."""
@@ -741,9 +737,6 @@ class Connection:
                     self._read_scope = scope
                     frame = await reader.next()
                 self._read_scope = None
-                if scope.cancelled_caught and not self._draining:
-                    with trio.move_on_after(_LAST_LOOK) as scope:
-                        frame = await reader.next()
                 if scope.cancelled_caught:
                     self._close_now(f"peer silent for {timeout:g} s")
                     return

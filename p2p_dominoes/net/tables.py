@@ -427,8 +427,9 @@ async def host_table(
             seat = next(i for i, s in enumerate(lobby.seated) if s.connection is connection)
             await serve_link(inbox, seat, connection)
 
-    # The stack (mDNS, whose nursery opens inside ours) closes first, then the bots finish.
-    async with trio.open_nursery() as bot_nursery, AsyncExitStack() as stack:
+    # The stack (mDNS, whose nursery opens inside ours) closes first, then the bots finish,
+    # then the listener: its port is free at once for the next table (a rematch reopens it).
+    async with listener, trio.open_nursery() as bot_nursery, AsyncExitStack() as stack:
         advert = await _advertise(stack, options, table_id, table_name, rules, players, listener)
         async with trio.open_nursery() as nursery:
             await nursery.start(
@@ -970,7 +971,7 @@ async def join_table(options: PeerOptions, target: Target) -> int:
             await _serve_seated(connection, session_box[0], inbox)
 
     waits = busy_waits()
-    async with trio.open_nursery() as outer:
+    async with listener, trio.open_nursery() as outer:
         await outer.start(
             partial(listener.serve, authorize=_announced_only(session_box, announced)),
             options.identity,
@@ -1393,7 +1394,7 @@ async def resume_table(options: PeerOptions, directory: Path) -> int:
     async def handler(connection: Connection) -> None:
         await _serve_seated(connection, session, inbox)
 
-    async with trio.open_nursery() as bot_nursery, trio.open_nursery() as nursery:
+    async with listener, trio.open_nursery() as bot_nursery, trio.open_nursery() as nursery:
         await nursery.start(listener.serve, options.identity, handler)
         if header.seat == 0:
             bots = bot_seats(directory)

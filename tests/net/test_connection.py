@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import socket
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -11,6 +12,7 @@ from functools import partial
 
 import pytest
 import trio
+import trio.testing
 
 from p2p_dominoes.net import (
     BYE_BUSY,
@@ -405,6 +407,51 @@ async def test_client_notices_a_vanished_server(alice: Identity, bob: Identity) 
                 await c.receive()
             with pytest.raises(ConnectionClosed):
                 await c.send(b"too late")
+        nursery.cancel_scope.cancel()
+
+
+async def test_what_a_peer_sent_before_a_send_failed_is_still_delivered(
+    alice: Identity, bob: Identity
+) -> None:
+    """Our process did not run for a while (frozen, a closed lid); meanwhile the peer sent its
+    last messages (a move, a stop notice) and went away. Our first send fails, but what waits
+    unread in the socket is still delivered before the connection ends: a failed send never
+    makes us miss the peer's last word."""
+    listener = await open_listener(interface="127.0.0.1", port=0)
+    async with listener, trio.open_nursery() as nursery:
+        accepted: list[tuple[trio.SocketStream, _Cipher]] = []
+
+        async def responder() -> None:
+            stream = await listener._socket_listener.accept()
+            session = await _handshake(
+                stream, alice, initiator=False, expect=None, authorize=None, timeout=2
+            )
+            accepted.append((stream, session.tx))
+            await trio.sleep_forever()
+
+        nursery.start_soon(responder)
+        async with connect("127.0.0.1", listener.port, bob, expect=None, config=FAST) as c:
+            with trio.fail_after(2):
+                while not accepted:
+                    await trio.sleep(0.01)
+            await trio.testing.wait_all_tasks_blocked()
+            stream, tx = accepted[0]
+            last_words = [Data(b"the last move"), Data(b"the stop notice")]
+            frames = b"".join(tx.seal(encode_message(m)) for m in last_words)
+            # The peer's writes and its going away, with no checkpoint of ours in between (as
+            # when our process was stopped): the frames wait in our socket, unread.
+            with socket.socket(fileno=os.dup(stream.socket.fileno())) as raw:
+                raw.sendall(frames)
+                raw.shutdown(socket.SHUT_RDWR)
+            c._close_now("connection lost: reset by peer", drain=True)  # as a failed send does
+            received = []
+            with (
+                trio.fail_after(2),
+                pytest.raises(ConnectionClosed, match="connection lost: reset by peer"),
+            ):
+                while True:
+                    received.append(await c.receive())
+            assert received == last_words
         nursery.cancel_scope.cancel()
 
 

@@ -18,7 +18,7 @@ import trio
 
 from p2p_dominoes.bots import random_bot
 from p2p_dominoes.engine import Action, SeatView, preset
-from p2p_dominoes.net import ConnectionClosed, connect, tables
+from p2p_dominoes.net import ConnectionClosed, Listener, connect, open_listener, tables
 from p2p_dominoes.net.admission import JOIN_DEADLINE, Admission, LobbyControl, LobbyState
 from p2p_dominoes.net.lobby import Join, Refuse, decode_lobby, encode_lobby
 from p2p_dominoes.net.runtime import PeerFailure, PeerOptions
@@ -243,3 +243,38 @@ async def test_an_unanswered_request_is_refused_and_a_silent_connection_is_dropp
     assert away.asked == ["late"]
     assert JOIN_DEADLINE <= dropped_after[0] < tables.SEAT_WAIT, dropped_after
     assert desk.states == []
+
+
+async def test_a_finished_table_frees_its_port_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """When `host` and `join` return, their listeners are closed: a rematch from the page (the
+    same process) opens the table again on the same port, and the joiner dials that port."""
+    opened: list[Listener] = []
+    listen = tables.open_listener
+
+    async def keeping(**kwargs: object) -> Listener:
+        listener = await listen(**kwargs)  # type: ignore[arg-type]
+        opened.append(listener)  # held here: only an explicit close frees the port
+        return listener
+
+    monkeypatch.setattr(tables, "open_listener", keeping)
+    host = _options("host", LinesUI())
+    statuses: dict[str, int] = {}
+
+    async def run_host() -> None:
+        statuses["host"] = await host_table(
+            host, table_name="t", rules=preset("block"), players=2, bots=0,
+            bot_strategy="random", hands=1, desk=None,
+        )  # fmt: skip
+
+    with trio.fail_after(60):
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(run_host)
+            while not opened:
+                await trio.sleep(0.02)
+            target = Target(("127.0.0.1",), opened[0].port, host.identity.public)
+            statuses["bob"] = await join_table(_options("bob", LinesUI()), target)
+    assert statuses == {"host": 0, "bob": 0}
+    assert len(opened) == 2
+    for listener in opened:
+        again = await open_listener(interface="127.0.0.1", port=listener.port, fallback=False)
+        await again.aclose()

@@ -122,7 +122,9 @@ class PageDriver:
         state = self.table or self.lobby
         telling = {key: state.get(key) for key in _TELLING if key in state}
         kinds = [m.get("type") for m in self.messages[-8:]]
-        return f"last messages {kinds}; {telling}; whole state {state}"
+        other = self.lobby if state is self.table else {}
+        lobby = {k: other[k] for k in ("busy", "joining", "host_lobby", "lines") if k in other}
+        return f"last messages {kinds}; {telling}; lobby {lobby}; whole state {state}"
 
     def refusals(self) -> list[str]:
         return [str(m.get("text")) for m in self.messages if m.get("type") == "refused"]

@@ -36,6 +36,7 @@ import msgpack  # type: ignore[import-untyped]
 from p2p_dominoes.bots import random_bot
 from p2p_dominoes.engine import DRAW_RULES, Action, Draw, Play, Rules
 from p2p_dominoes.mental import SYSTEM_RANDOM, RandomSource
+from p2p_dominoes.session import TableSession
 from p2p_dominoes.session import hand_messages as msg
 from p2p_dominoes.session.envelope import PROTOCOL_VERSION, Envelope, MessageType
 from p2p_dominoes.session.events import Event, HandEnded, Update
@@ -43,7 +44,6 @@ from p2p_dominoes.session.genesis import GENESIS_SIGN, Genesis, SeatInfo
 from p2p_dominoes.session.identity import Identity
 from p2p_dominoes.session.local import LocalTable
 from p2p_dominoes.session.messages import default_registry
-from p2p_dominoes.session.table import TableSession
 from p2p_dominoes.session.table_code import new_table_nonce, seat_commitment
 from p2p_dominoes.session.transcript import Transcript
 

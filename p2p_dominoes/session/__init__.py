@@ -41,7 +41,9 @@ from p2p_dominoes.session.identity import (
     InvalidIdentity,
     PublicIdentity,
 )
+from p2p_dominoes.session.intake import MAX_BUFFERED_PER_SEAT
 from p2p_dominoes.session.messages import SETUP_MESSAGES, default_registry
+from p2p_dominoes.session.phases import TRANSITIONS, Phase, PhaseError, Trigger, next_phase
 from p2p_dominoes.session.schema import (
     ArrayOf,
     Bin,
@@ -55,6 +57,12 @@ from p2p_dominoes.session.schema import (
     Text,
     Wire,
     record,
+)
+from p2p_dominoes.session.table import (
+    LOTTERY_STALL,
+    HandKeysSource,
+    TableSession,
+    is_lottery_stall,
 )
 from p2p_dominoes.session.table_code import (
     COMMITMENT_SIZE,
@@ -92,6 +100,8 @@ __all__ = [
     "GENESIS_SIGN",
     "HASH_SIZE",
     "LANGUAGES",
+    "LOTTERY_STALL",
+    "MAX_BUFFERED_PER_SEAT",
     "MAX_ENVELOPE_SIZE",
     "MAX_NAME_BYTES",
     "MAX_SEATS",
@@ -110,6 +120,7 @@ __all__ = [
     "TABLE_ID_SIZE",
     "TABLE_NONCE_SIZE",
     "TRANSCRIPT_MAGIC",
+    "TRANSITIONS",
     "WORD_LIST_SIZE",
     "ArrayOf",
     "Bin",
@@ -121,6 +132,7 @@ __all__ = [
     "Equivocation",
     "EquivocationDetected",
     "Genesis",
+    "HandKeysSource",
     "Identity",
     "Int",
     "InvalidIdentity",
@@ -129,22 +141,28 @@ __all__ = [
     "MessageType",
     "Nullable",
     "Opaque",
+    "Phase",
+    "PhaseError",
     "PublicIdentity",
     "Record",
     "ReplayedMessage",
     "Schema",
     "SeatInfo",
     "TableCode",
+    "TableSession",
     "Text",
     "Transcript",
+    "Trigger",
     "Wire",
     "check_setup_message",
     "default_registry",
     "genesis_head",
     "genesis_signers",
+    "is_lottery_stall",
     "message_hash",
     "new_table_nonce",
     "next_genesis_signer",
+    "next_phase",
     "opens_commitment",
     "record",
     "revealed_nonces",

@@ -32,12 +32,12 @@ from typing import Final
 
 import msgpack  # type: ignore[import-untyped]
 
+from p2p_dominoes.session import LOTTERY_STALL
 from p2p_dominoes.session.envelope import MAX_ENVELOPE_SIZE, TABLE_ID_SIZE, Envelope
 from p2p_dominoes.session.errors import InvalidMessage
 from p2p_dominoes.session.genesis import GENESIS, Genesis
 from p2p_dominoes.session.identity import PublicIdentity
 from p2p_dominoes.session.messages import default_registry
-from p2p_dominoes.session.table import LOTTERY_STALL
 from p2p_dominoes.session.transcript import (
     RECORD_EQUIVOCATION,
     RECORD_MESSAGE,

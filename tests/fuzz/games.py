@@ -19,9 +19,8 @@ from p2p_dominoes.bots import random_bot
 from p2p_dominoes.engine import DRAW, PASS, PRESETS, TILES, Rules
 from p2p_dominoes.engine.actions import LEADS, PLAYS_ON
 from p2p_dominoes.engine.line import PLACES
-from p2p_dominoes.session import Envelope, Identity, default_registry
+from p2p_dominoes.session import Envelope, Identity, Phase, TableSession, default_registry
 from p2p_dominoes.session.local import LocalTable
-from p2p_dominoes.session.table import Phase, TableSession
 
 REGISTRY = default_registry()
 TWO_DOUBLES = "house+two_doubles@v2"

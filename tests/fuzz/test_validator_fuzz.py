@@ -27,9 +27,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from p2p_dominoes.session import Envelope, Identity
+from p2p_dominoes.session import Envelope, Identity, Phase, TableSession
 from p2p_dominoes.session.schema import Wire
-from p2p_dominoes.session.table import Phase, TableSession
 from tests.fuzz.counts import CASES, DETAILS, scaled, timed
 from tests.fuzz.games import CONFIGS, REGISTRY, Checkpoint, checkpoints, copy_session
 from tests.fuzz.mutate import mutate_bytes, random_wire

@@ -7,8 +7,8 @@ from collections.abc import Sequence
 
 from p2p_dominoes.engine import Action, SeatView
 from p2p_dominoes.net.runtime import PeerFailure
+from p2p_dominoes.session import TableSession
 from p2p_dominoes.session.events import Event
-from p2p_dominoes.session.table import TableSession
 
 
 class LinesUI:

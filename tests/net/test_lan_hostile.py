@@ -48,9 +48,9 @@ from p2p_dominoes.net import (
     encode_message,
     transcript_hash,
 )
-from p2p_dominoes.net.connection import _Cipher
 from p2p_dominoes.net.framing import NONCE_SIZE
 from p2p_dominoes.net.lobby import CHANNEL_SESSION
+from p2p_dominoes.net.record_layer import Cipher
 from p2p_dominoes.session import Identity, default_registry
 from p2p_dominoes.store import load_transcript
 from tests.net.lan_peers import (
@@ -141,7 +141,7 @@ def _impostor_hang_up(port: int, claimed: bytes, *, source: int = 1) -> float:
         to_responder, _ = derive_keys(shared, th)
         auth = Auth(impostor.sign(AUTH_DOMAIN_INITIATOR + th))
         started = time.monotonic()
-        sock.sendall(_Cipher(to_responder).seal(encode_message(auth)))
+        sock.sendall(Cipher(to_responder).seal(encode_message(auth)))
         try:
             while sock.recv(4096):
                 pass

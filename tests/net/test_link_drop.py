@@ -14,9 +14,8 @@ from p2p_dominoes.net import runtime, tables
 from p2p_dominoes.net.connection import Connection
 from p2p_dominoes.net.runtime import Inbox, PeerOptions
 from p2p_dominoes.net.tables import Target, host_table, join_table
-from p2p_dominoes.session import Identity
+from p2p_dominoes.session import Identity, TableSession
 from p2p_dominoes.session.events import Event, TilesDealt
-from p2p_dominoes.session.table import TableSession
 
 
 class QuietUI:

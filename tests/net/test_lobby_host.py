@@ -23,9 +23,8 @@ from p2p_dominoes.net.admission import JOIN_DEADLINE, Admission, LobbyControl, L
 from p2p_dominoes.net.lobby import Join, Refuse, decode_lobby, encode_lobby
 from p2p_dominoes.net.runtime import PeerFailure, PeerOptions
 from p2p_dominoes.net.tables import Target, host_table, join_table
-from p2p_dominoes.session import Identity
+from p2p_dominoes.session import Identity, TableSession
 from p2p_dominoes.session.events import Event
-from p2p_dominoes.session.table import TableSession
 
 
 class LinesUI:

@@ -30,10 +30,9 @@ from p2p_dominoes.net.runtime import (
     _ticker,
     presence_of,
 )
-from p2p_dominoes.session import Identity
+from p2p_dominoes.session import Identity, TableSession
 from p2p_dominoes.session.events import Event
 from p2p_dominoes.session.local import LocalTable
-from p2p_dominoes.session.table import TableSession
 
 
 class Clock:

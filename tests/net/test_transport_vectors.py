@@ -17,7 +17,7 @@ from p2p_dominoes.net import (
     encode_message,
     transcript_hash,
 )
-from p2p_dominoes.net.connection import _Cipher
+from p2p_dominoes.net.record_layer import Cipher
 from p2p_dominoes.session import Identity
 
 
@@ -74,10 +74,10 @@ def test_transcript_keys_signatures_and_frames() -> None:
     sig_i = ALICE.sign(AUTH_DOMAIN_INITIATOR + th)
     assert BOB.public.verify(sig_r, AUTH_DOMAIN_RESPONDER + th)
     assert not BOB.public.verify(sig_r, AUTH_DOMAIN_INITIATOR + th)  # roles are not swappable
-    assert _Cipher(k_ri).seal(encode_message(Auth(sig_r))).hex() == AUTH_R_FRAME
-    initiator = _Cipher(k_ir)
+    assert Cipher(k_ri).seal(encode_message(Auth(sig_r))).hex() == AUTH_R_FRAME
+    initiator = Cipher(k_ir)
     assert initiator.seal(encode_message(Auth(sig_i))).hex() == AUTH_I_FRAME
     assert initiator.seal(encode_message(Data(b"hello"))).hex() == DATA_FRAME  # counter 1
-    receiver = _Cipher(k_ir)
+    receiver = Cipher(k_ir)
     assert decode_message(receiver.open(bytes.fromhex(AUTH_I_FRAME)[4:])) == Auth(sig_i)
     assert decode_message(receiver.open(bytes.fromhex(DATA_FRAME)[4:])) == Data(b"hello")

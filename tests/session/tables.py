@@ -9,11 +9,10 @@ from dataclasses import dataclass
 from p2p_dominoes.bots import Bot, random_bot
 from p2p_dominoes.engine import PRESETS, Rules
 from p2p_dominoes.mental import RandomSource
-from p2p_dominoes.session import Envelope, Identity, default_registry
+from p2p_dominoes.session import Envelope, Identity, TableSession, default_registry
 from p2p_dominoes.session.events import Event, HandEnded, MatchEnded, Update
 from p2p_dominoes.session.local import Link, LocalTable, faithful_link
 from p2p_dominoes.session.schema import Wire
-from p2p_dominoes.session.table import TableSession
 
 REGISTRY = default_registry()
 

@@ -8,9 +8,8 @@ instead. No peer waits for the stall timeout, and the blame says who forwarded t
 
 from __future__ import annotations
 
-from p2p_dominoes.session import Envelope, Identity
+from p2p_dominoes.session import Envelope, Identity, Phase
 from p2p_dominoes.session.local import LocalTable
-from p2p_dominoes.session.table import Phase
 from tests.session.tables import REGISTRY, play_table, resign, rewriting_link
 from tests.session.test_table_cheaters import shuffle_cheat, swapped
 

@@ -19,11 +19,10 @@ from p2p_dominoes.engine import PRESETS, HandEnd, InvalidRecord, Rules, replay
 from p2p_dominoes.engine.actions import SKIP
 from p2p_dominoes.engine.rules import FIELDS, draft_of
 from p2p_dominoes.mental.randomness import DeterministicRandom
-from p2p_dominoes.session import Identity
+from p2p_dominoes.session import Identity, Phase
 from p2p_dominoes.session import hand_messages as msg
 from p2p_dominoes.session.events import ActionTaken, Event, HandEnded, HandRedealt, MatchEnded
 from p2p_dominoes.session.local import LocalTable
-from p2p_dominoes.session.table import Phase
 from p2p_dominoes.session.verify import verify_transcript
 from p2p_dominoes.ui.narration import narrate
 from tests.session.tables import send_as

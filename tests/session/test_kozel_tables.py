@@ -8,9 +8,15 @@ from p2p_dominoes.bots import partner_bot
 from p2p_dominoes.commands.verify import report_summary
 from p2p_dominoes.engine import PRESETS, TILES, replay
 from p2p_dominoes.mental.randomness import DeterministicRandom
-from p2p_dominoes.session import Identity, Transcript, default_registry, new_table_nonce
+from p2p_dominoes.session import (
+    Identity,
+    Phase,
+    TableSession,
+    Transcript,
+    default_registry,
+    new_table_nonce,
+)
 from p2p_dominoes.session.local import LocalTable
-from p2p_dominoes.session.table import Phase, TableSession
 from p2p_dominoes.session.verify import verify_transcript
 from tests.session.tables import play_table
 from tests.session.test_lead_claims import claims

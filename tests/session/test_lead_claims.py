@@ -19,11 +19,10 @@ from p2p_dominoes.engine import PRESETS, TILES, Rules, Tile
 from p2p_dominoes.engine.opening import rank_list
 from p2p_dominoes.mental import TileReveal
 from p2p_dominoes.mental.randomness import DeterministicRandom
-from p2p_dominoes.session import Envelope, Identity
+from p2p_dominoes.session import Envelope, Identity, Phase, TableSession
 from p2p_dominoes.session import hand_messages as msg
 from p2p_dominoes.session.events import HandEnded
 from p2p_dominoes.session.local import LocalTable
-from p2p_dominoes.session.table import Phase, TableSession
 from p2p_dominoes.session.verify import verify_transcript
 from tests.session.tables import send_as
 

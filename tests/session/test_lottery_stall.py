@@ -7,9 +7,8 @@ choice against the outcome, so the stall it earns says so (docs/threat-model.md,
 
 from __future__ import annotations
 
-from p2p_dominoes.session import Envelope
+from p2p_dominoes.session import LOTTERY_STALL, Envelope, Phase, is_lottery_stall
 from p2p_dominoes.session.local import LocalTable
-from p2p_dominoes.session.table import LOTTERY_STALL, Phase, is_lottery_stall
 from tests.session.tables import REGISTRY, Played, play_table
 
 

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from p2p_dominoes.session import Identity, InvalidMessage, Transcript
+from p2p_dominoes.session import Identity, InvalidMessage, Phase, TableSession, Transcript
 from p2p_dominoes.session.events import HandStarted, MatchEnded
 from p2p_dominoes.session.hand_messages import KEY_COMMIT
-from p2p_dominoes.session.table import Phase, TableSession
 from p2p_dominoes.session.verify import verify_transcript
 from tests.session.tables import play_table
 

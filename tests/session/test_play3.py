@@ -13,10 +13,9 @@ from collections.abc import Callable
 from p2p_dominoes import mental
 from p2p_dominoes.engine import PRESETS, TILES, IllegalAction, Play
 from p2p_dominoes.mental import Step, StepKind, TileReveal
-from p2p_dominoes.session import Envelope, Identity
+from p2p_dominoes.session import Envelope, Identity, Phase, TableSession, tile_proofs
 from p2p_dominoes.session import hand_messages as msg
 from p2p_dominoes.session.local import LocalTable
-from p2p_dominoes.session.table import Phase, TableSession
 from p2p_dominoes.session.verify import verify_transcript
 from tests.session.tables import play_table, rewriting_link, send_as
 from tests.session.test_table_cheaters import (
@@ -144,7 +143,7 @@ def play3_message(
     hand = session.hand
     assert hand is not None and hand.keys is not None and session.seat is not None
     positions = hand.held[session.seat]
-    branches = session._branches(hand, session.seat, positions)
+    branches = tile_proofs.branches(hand, session.seat, positions)
     step = Step(StepKind.PLAY, len(hand.tiles_played))
     proof = mental.prove_tile(hand.ctx, hand.keys, step, tile, branches, real)
     body = (hand.number, tile, change(proof), drawn, at, side)
@@ -259,7 +258,7 @@ def test_a_lead_claim_with_a_forged_proof_is_blamed() -> None:
         hand = session.hand
         assert hand is not None and hand.keys is not None
         held = hand.held[first]
-        branches = session._branches(hand, first, held)
+        branches = tile_proofs.branches(hand, first, held)
         best = hand.rank[0].index  # the tile nothing beats, proven from the wrong position
         real = next(p for p in held if hand.known[p].index != best)
         step = Step(StepKind.LEAD_CLAIM)

@@ -6,10 +6,16 @@ from __future__ import annotations
 from p2p_dominoes.bots import greedy_bot
 from p2p_dominoes.engine import Rules
 from p2p_dominoes.mental import HandContext, HandKeys, RandomSource, new_hand_keys
-from p2p_dominoes.session import Identity, Transcript, default_registry, new_table_nonce
+from p2p_dominoes.session import (
+    Identity,
+    Phase,
+    TableSession,
+    Transcript,
+    default_registry,
+    new_table_nonce,
+)
 from p2p_dominoes.session.events import Event, HandRedealt
 from p2p_dominoes.session.local import LocalTable
-from p2p_dominoes.session.table import Phase, TableSession
 from p2p_dominoes.session.verify import verify_transcript
 
 REDEAL = Rules.from_dict(

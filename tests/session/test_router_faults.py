@@ -11,8 +11,8 @@ import random
 
 import pytest
 
+from p2p_dominoes.session import Phase
 from p2p_dominoes.session.local import Link, LocalTable
-from p2p_dominoes.session.table import Phase
 from tests.session.tables import play_table
 
 

@@ -52,9 +52,15 @@ def test_a_seat_resumes_mid_hand_on_trains_and_derives_the_same_markers() -> Non
     """Seat 1 is rebuilt from its transcript (as `resume` does from the table log) in the
     middle of a trains hand: its trains and markers come back from the public plays alone."""
     from p2p_dominoes.bots import greedy_bot, random_bot
-    from p2p_dominoes.session import Identity, Transcript, default_registry, new_table_nonce
+    from p2p_dominoes.session import (
+        Identity,
+        Phase,
+        TableSession,
+        Transcript,
+        default_registry,
+        new_table_nonce,
+    )
     from p2p_dominoes.session.local import LocalTable
-    from p2p_dominoes.session.table import Phase, TableSession
     from p2p_dominoes.session.verify import verify_transcript
     from tests.session.test_resume_v2 import KeptKeys, step_until
 

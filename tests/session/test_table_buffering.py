@@ -6,11 +6,10 @@ from collections import deque
 
 from p2p_dominoes.bots import random_bot
 from p2p_dominoes.engine import DRAW_RULES
-from p2p_dominoes.session import Envelope, Identity
+from p2p_dominoes.session import MAX_BUFFERED_PER_SEAT, Envelope, Identity, Phase
 from p2p_dominoes.session import hand_messages as msg
 from p2p_dominoes.session.events import CheatingDetected, Update
 from p2p_dominoes.session.local import LocalTable
-from p2p_dominoes.session.table import MAX_BUFFERED_PER_SEAT, Phase
 from tests.session.tables import REGISTRY
 
 
@@ -66,6 +65,6 @@ def test_a_peer_flooding_early_messages_only_crowds_out_itself() -> None:
             body=(1,),
         )
         session.receive(junk.encode())
-    assert sum(len(v) for v in session._future.values()) == MAX_BUFFERED_PER_SEAT
+    assert sum(len(v) for v in session._intake.future.values()) == MAX_BUFFERED_PER_SEAT
     table.run()  # the honest table still completes
     assert all(s.phase is Phase.OVER for s in table.sessions)

@@ -20,14 +20,15 @@ from p2p_dominoes.session import (
     Envelope,
     Genesis,
     Identity,
+    Phase,
     SeatInfo,
+    TableSession,
     Transcript,
     new_table_nonce,
     seat_commitment,
 )
 from p2p_dominoes.session import hand_messages as msg
 from p2p_dominoes.session.local import LocalTable
-from p2p_dominoes.session.table import Phase, TableSession
 from p2p_dominoes.session.transcript import message_hash
 from tests.mental.conftest import tag
 from tests.session.tables import REGISTRY, force, play_table, rewriting_link, send_as

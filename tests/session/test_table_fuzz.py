@@ -15,9 +15,8 @@ from hypothesis import strategies as st
 
 from p2p_dominoes.bots import random_bot
 from p2p_dominoes.engine import DRAW_RULES
-from p2p_dominoes.session import Envelope, Identity
+from p2p_dominoes.session import Envelope, Identity, Phase, TableSession
 from p2p_dominoes.session.local import LocalTable
-from p2p_dominoes.session.table import Phase, TableSession
 from tests.session.tables import REGISTRY
 
 

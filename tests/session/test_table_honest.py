@@ -8,7 +8,7 @@ matches per preset. The shapes and Kozel play their complete secure matches in t
 import pytest
 
 from p2p_dominoes.engine import PRESETS, HandEnd, Layout, replay
-from p2p_dominoes.session.table import Phase
+from p2p_dominoes.session import Phase
 from p2p_dominoes.session.verify import verify_transcript
 from tests.session.tables import play_table
 

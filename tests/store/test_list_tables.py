@@ -51,7 +51,7 @@ def test_a_torn_log_is_listed_with_what_it_holds(tmp_path: Path) -> None:
 def test_a_table_stopped_during_the_opener_lottery_is_found_by_the_staller_s_key(
     tmp_path: Path,
 ) -> None:
-    from p2p_dominoes.session.table import LOTTERY_STALL
+    from p2p_dominoes.session import LOTTERY_STALL
     from p2p_dominoes.store import lottery_stalls
 
     three = played_transcript(3)

@@ -26,6 +26,8 @@ from p2p_dominoes.mental import HandContext, HandKeys, RandomSource
 from p2p_dominoes.session import (
     Envelope,
     Identity,
+    Phase,
+    TableSession,
     Transcript,
     default_registry,
     new_table_nonce,
@@ -33,7 +35,6 @@ from p2p_dominoes.session import (
 )
 from p2p_dominoes.session.events import Update
 from p2p_dominoes.session.local import LocalTable
-from p2p_dominoes.session.table import Phase, TableSession
 from p2p_dominoes.session.verify import verify_transcript
 from p2p_dominoes.store import HandSecrets, TableLog, TableNonceFile, read_log, table_dir
 

@@ -15,7 +15,8 @@ from contextlib import asynccontextmanager
 import trio
 
 from p2p_dominoes.net import MAX_DATA_SIZE, Connection, NetError, TransportConfig
-from p2p_dominoes.net.connection import _handshake, _running
+from p2p_dominoes.net.connection import _running
+from p2p_dominoes.net.handshake import handshake
 from p2p_dominoes.session import Identity
 
 
@@ -69,7 +70,7 @@ async def dial_from(
     sock = await raw_socket(port, source_ip=source_ip)
     stream = trio.SocketStream(sock)
     try:
-        session = await _handshake(
+        session = await handshake(
             stream,
             identity,
             initiator=True,

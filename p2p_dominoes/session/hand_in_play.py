@@ -1,0 +1,94 @@
+"""What one hand at the table has established so far, public and (for this peer) private.
+
+The session's validators read it to check the next message and change it once that message has
+joined the transcript; nothing here checks anything or knows whose turn it is.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from p2p_dominoes.engine import PublicHand, Tile
+from p2p_dominoes.mental import (
+    Deck,
+    DecryptionShare,
+    HandContext,
+    HandKeys,
+    JointKey,
+    KeyCommit,
+    KeyReveal,
+    SecretReveal,
+    ShuffleStep,
+    TileReveal,
+)
+
+
+@dataclass
+class HandInPlay:
+    """Everything one hand has established so far, public and (for this peer) private."""
+
+    number: int
+    ctx: HandContext
+    size: int
+    keys: HandKeys | None
+    commits: list[KeyCommit] = field(default_factory=list)
+    reveals: list[KeyReveal] = field(default_factory=list)
+    joint: JointKey | None = None
+    decks: list[Deck] = field(default_factory=list)
+    shuffles: list[ShuffleStep] = field(default_factory=list)
+    deals: int = 0
+    shares: dict[int, list[DecryptionShare]] = field(default_factory=dict)
+    all_shares: list[DecryptionShare] = field(default_factory=list)
+    tile_reveals: list[TileReveal] = field(default_factory=list)
+    claims: list[Tile | None] = field(default_factory=list)
+    """Each lead claim in seat order: the revealed tile, or None (v2: nothing beats the bound)."""
+    rank: tuple[Tile, ...] = ()
+    """v2: the tiles this hand is opened by, best first (empty: the deal does not decide)."""
+    bound: int = 0
+    """v2: a claim must rank better (lower) than this index; len(rank) means "nothing yet"."""
+    claim_bounds: list[int] = field(default_factory=list)
+    """v2: the bound each claiming seat saw, for the audit of its claim."""
+    unopened: bool = False
+    """v2: the claim phase found no opener (a redeal, or a lie the audit will find)."""
+    held: list[list[int]] = field(default_factory=list)
+    """Each seat's positions: v1/v2 those it still holds; v3 every one it was dealt or drew
+    (nobody else learns which of them a play came from)."""
+    tiles_played: dict[Tile, int] = field(default_factory=dict)
+    """v3: each tile played this hand and its seat (a tile is played once)."""
+    openings: dict[int, bytes] = field(default_factory=dict, metadata={"cache": True})
+    """v3: the partial opening of each held position, for the OR-proofs: a cache, filled only
+    once every other seat's share of that position is in (so a rejected message may fill it
+    without changing anything a peer decides)."""
+    known: dict[int, Tile] = field(default_factory=dict)
+    next_position: int = 0
+    public: PublicHand | None = None
+    drawer: int | None = None
+    draw_sharers: list[int] = field(default_factory=list)
+    pending: Tile | None = None
+    forced_draw: bool = False
+    """The draw in progress is a forced one (X3): its tile need not be played at once."""
+    played: dict[int, Tile] = field(default_factory=dict)
+    revealed: dict[int, tuple[Tile, ...]] = field(default_factory=dict)
+    secrets: list[SecretReveal] = field(default_factory=list)
+    claim_indices: list[int] = field(default_factory=list)
+    action_indices: list[int] = field(default_factory=list)
+    """The transcript index of each public action (play, draw, pass), for audit blame."""
+
+    @property
+    def deck(self) -> Deck:
+        """The deck as the last shuffle left it (the one every share and reveal is about)."""
+        return self.decks[-1]
+
+    def shares_for(self, position: int) -> list[DecryptionShare]:
+        """The decryption shares of `position` received so far."""
+        return self.shares.get(position, [])
+
+    def rank_of(self, tile: Tile) -> int:
+        """Where `tile` stands in the hand's rank list (len(rank) when it is not ranked)."""
+        return next((i for i, t in enumerate(self.rank) if t is tile), len(self.rank))
+
+    def beat(self) -> str:
+        """Why a claim that does not beat the bound is refused."""
+        if self.bound >= len(self.rank):
+            return "a claim must be a tile that opens this hand"
+        return f"a claim must beat {self.rank[self.bound].text}"

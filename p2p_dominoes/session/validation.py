@@ -1,0 +1,78 @@
+"""The one place a message is checked: is it the expected seat's, of a type its phase takes
+(`phases`), for the hand in play; then its type's validator (`VALIDATORS`) checks the rest.
+
+Errors of the lower layers (a bad proof, an illegal action, a bad record) become the
+InvalidMessage that names the message's seat.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Final
+
+from p2p_dominoes.engine import IllegalAction, InvalidRecord
+from p2p_dominoes.mental import InvalidMessageError
+from p2p_dominoes.session import claims, deal, legacy, reveals, turns
+from p2p_dominoes.session import hand_messages as msg
+from p2p_dominoes.session.checks import Effect, Validator, bad
+from p2p_dominoes.session.envelope import Envelope
+from p2p_dominoes.session.genesis_signing import check_setup_message
+from p2p_dominoes.session.phases import Phase
+
+if TYPE_CHECKING:
+    from p2p_dominoes.session.table import TableSession
+
+VALIDATORS: Final[Mapping[int, Validator]] = {
+    msg.KEY_COMMIT.code: deal.key_commit,
+    msg.KEY_REVEAL.code: deal.key_reveal,
+    msg.SHUFFLE.code: deal.shuffle,
+    msg.DEAL.code: deal.deal,
+    msg.LEAD_CLAIM.code: legacy.lead_claim,
+    msg.PLAY.code: legacy.play,
+    msg.DRAW.code: turns.draw,
+    msg.DRAW_SHARE.code: turns.draw_share,
+    msg.PASS.code: turns.pass_turn,
+    msg.HAND_REVEAL.code: reveals.hand_reveal,
+    msg.SECRET_REVEAL.code: reveals.secret_reveal,
+    msg.SKIP.code: turns.skip,
+    msg.PLAY3.code: turns.play3,
+    msg.LEAD_CLAIM3.code: claims.lead_claim3,
+}
+"""Each hand message type's validator, by type code (which types a version takes at which
+phase is `phases.phase_types`)."""
+
+
+def validate(session: TableSession, envelope: Envelope, own: bool) -> Effect:
+    """Check `envelope` as the table's next message; the state change it makes once it has
+    joined the transcript, or InvalidMessage."""
+    expected = session.expected
+    kind = envelope.type
+    if expected is None:
+        if session.phase is Phase.SETUP:
+            check_setup_message(session.transcript, envelope)
+        raise bad("out-of-turn", f"{kind.name}: the table expects no more messages")
+    seat, types = expected
+    if kind not in types or envelope.seat != seat:
+        wanted = " or ".join(t.name for t in types)
+        raise bad(
+            "out-of-turn",
+            f"{kind.name} from seat {envelope.seat + 1}; expected {wanted} from seat {seat + 1}",
+        )
+    if session.phase is Phase.SETUP:
+        check_setup_message(session.transcript, envelope)
+        return session._after_genesis_sign
+    hand = session.hand
+    assert hand is not None
+    if envelope.field("hand") != hand.number:
+        raise bad(
+            "wrong-hand",
+            f"{kind.name} names hand {envelope.field('hand')!r}, not {hand.number}",
+        )
+    try:
+        return VALIDATORS[kind.code](session, hand, envelope, own)
+    except InvalidMessageError as exc:
+        raise bad("bad-proof", f"{exc.step}: {exc.reason}") from None
+    except IllegalAction as exc:
+        raise bad("illegal-action", f"cannot {exc.action}: {exc.rule}") from None
+    except InvalidRecord as exc:
+        raise bad("illegal-action", str(exc)) from None

@@ -41,17 +41,18 @@ from p2p_dominoes.commands.rules_option import (
     rules_argument,
 )
 from p2p_dominoes.engine import LANGUAGES, PRESETS, InvalidRecord, Rules
-from p2p_dominoes.net.discovery import DiscoveryError
-from p2p_dominoes.net.finding import find_table
-from p2p_dominoes.net.join_code import JoinCodeError, new_join_code, parse_join_code
-from p2p_dominoes.net.runtime import PeerFailure, PeerOptions
-from p2p_dominoes.net.tables import (
+from p2p_dominoes.net import (
     DIAL_PATIENCE,
+    PeerFailure,
+    PeerOptions,
     Target,
+    find_table,
     host_table,
     join_table,
     split_host_port,
 )
+from p2p_dominoes.net.discovery import DiscoveryError
+from p2p_dominoes.net.join_code import JoinCodeError, new_join_code, parse_join_code
 from p2p_dominoes.net.task_dump import with_task_dump
 from p2p_dominoes.net.timing import Timing
 from p2p_dominoes.peer_text import peer_text, quoted
@@ -509,7 +510,7 @@ def _never_started(options: PeerOptions, name: str | None) -> str | None:
 
 
 def run_resume(args: argparse.Namespace) -> int:
-    from p2p_dominoes.net.tables import resume_table
+    from p2p_dominoes.net import resume_table
 
     options = _options(args)
     if options.data_dir is None:

@@ -1,7 +1,8 @@
 """Transport and discovery: authenticated byte-message connections between peers, and mDNS.
 
-No game logic lives here: connections carry opaque payloads between identities, and discovery
-publishes and finds table advertisements. The peer runtime (elsewhere) wires them to sessions.
+Connections carry opaque payloads between identities, and discovery publishes and finds table
+advertisements; hosting, joining and resuming a table wire them to a table session, and the
+peer runtime drives that session. Callers outside `net` import these names from here.
 """
 
 from p2p_dominoes.net.ad_record import (
@@ -14,6 +15,7 @@ from p2p_dominoes.net.ad_record import (
     signed_bytes,
     txt_properties,
 )
+from p2p_dominoes.net.addresses import split_host_port
 from p2p_dominoes.net.backoff import Backoff
 from p2p_dominoes.net.connection import (
     AEAD_TAG_SIZE,
@@ -61,6 +63,7 @@ from p2p_dominoes.net.errors import (
     RefusedByPeer,
     TurnedAway,
 )
+from p2p_dominoes.net.finding import DIAL_PATIENCE, Target, find_table
 from p2p_dominoes.net.framing import (
     BYE_BUSY,
     BYE_OWN_IDENTITY,
@@ -88,6 +91,9 @@ from p2p_dominoes.net.framing import (
     encode_frame,
     encode_message,
 )
+from p2p_dominoes.net.host_lobby import HostLobby, Seated
+from p2p_dominoes.net.hosting import host_table
+from p2p_dominoes.net.joining import busy_waits, join_table
 from p2p_dominoes.net.listener import (
     CONNECTION_BURST,
     CONNECTION_RATE,
@@ -101,6 +107,9 @@ from p2p_dominoes.net.listener import (
     RejectHook,
     open_listener,
 )
+from p2p_dominoes.net.peer_options import HAND_BREAK, PeerFailure, PeerOptions, PeerUI
+from p2p_dominoes.net.resume import resume_table
+from p2p_dominoes.net.rules_words import advertised_rules, rules_lines
 
 __all__ = [
     "AD_SIGNATURE_DOMAIN",
@@ -113,7 +122,9 @@ __all__ = [
     "CONNECTION_RATE",
     "DEFAULT_CONFIG",
     "DEFAULT_PORT",
+    "DIAL_PATIENCE",
     "HANDSHAKE_DOMAIN",
+    "HAND_BREAK",
     "KEYS_INFO",
     "KIND_AUTH",
     "KIND_BYE",
@@ -153,6 +164,7 @@ __all__ = [
     "HandshakeError",
     "Heartbeat",
     "Hello",
+    "HostLobby",
     "IdentityMismatch",
     "InboundMessage",
     "InvalidAd",
@@ -161,31 +173,44 @@ __all__ = [
     "NetError",
     "OwnIdentity",
     "PeerBusy",
+    "PeerFailure",
+    "PeerOptions",
+    "PeerUI",
     "Refusal",
     "RefusedByPeer",
     "RejectHook",
+    "Seated",
     "SignedAd",
     "SyncRequest",
     "TableAd",
     "TableInfo",
+    "Target",
     "TransportConfig",
     "TurnedAway",
+    "advertised_rules",
     "browse_tables",
+    "busy_waits",
     "connect",
     "decode_message",
     "derive_keys",
     "encode_frame",
     "encode_message",
+    "find_table",
     "format_address",
     "format_fingerprint",
+    "host_table",
     "instance_label",
     "instance_name",
+    "join_table",
     "lan_addresses",
     "normalize_fingerprint",
     "open_discovery",
     "open_listener",
+    "resume_table",
+    "rules_lines",
     "signed_addresses",
     "signed_bytes",
+    "split_host_port",
     "transcript_hash",
     "txt_properties",
 ]

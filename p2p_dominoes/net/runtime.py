@@ -13,17 +13,16 @@ import logging
 import random
 import secrets
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass, field
 from functools import partial
-from pathlib import Path
-from typing import Final, Protocol
+from typing import Final
 
 import trio
 
-from p2p_dominoes.bots import Bot, snapshot
-from p2p_dominoes.engine import Action, IllegalAction, InvalidRecord, Rules, SeatView
+from p2p_dominoes.bots import snapshot
+from p2p_dominoes.engine import Action, IllegalAction, InvalidRecord, Rules
 from p2p_dominoes.net.backoff import Backoff
 from p2p_dominoes.net.connection import Connection, connect
 from p2p_dominoes.net.errors import (
@@ -52,10 +51,10 @@ from p2p_dominoes.net.page_presence import (
     decode_presence,
     encode_presence,
 )
+from p2p_dominoes.net.peer_options import PeerFailure, PeerOptions
 from p2p_dominoes.net.presence import (
     WAITING_NOTICE_AFTER,
     Presence,
-    PresenceWatch,
     SeatPresence,
     SeatState,
     Waiting,
@@ -85,7 +84,6 @@ from p2p_dominoes.session import (
     opens_commitment,
 )
 from p2p_dominoes.session.events import (
-    Event,
     HandEnded,
     HandStarted,
     MatchEnded,
@@ -109,9 +107,6 @@ CATCH_UP_AFTER: Final = 2.0
 again every half of that while nothing moves)."""
 WAITING_NOTICE_EVERY: Final = 5.0
 """Seconds between the UI's "waiting for X" lines (the first once WAITING_NOTICE_AFTER passed)."""
-HAND_BREAK: Final = 10.0
-"""Seconds a person's peer pauses between hands (its player reads the summary) unless the
-player is ready sooner; at most a third of the rules' stall timeout."""
 FINISH_LINGER: Final = 1.5
 """Seconds a peer stopped by a blame stays to answer the others' catch-up requests."""
 FINISH_LINGER_MAX: Final = 15.0
@@ -130,59 +125,6 @@ process, a closed lid, a starved machine): the time it missed does not count aga
 it waits for, so it first hears what that seat said meanwhile instead of naming it at once."""
 _PRESENCE_FAULTS: Final = StrangerLog(logging.getLogger("p2p_dominoes.net"))
 """Malformed or flooding presence messages from a seat: named once per source per minute."""
-
-
-class PeerFailure(Exception):
-    """The peer cannot go on (refused, unreachable, a cheater found): one line for the user."""
-
-
-class PeerUI(Protocol):
-    """What a networked peer shows its player, and how it asks for an action."""
-
-    def say(self, line: str) -> None: ...
-
-    def seated(self, session: TableSession, names: Sequence[str]) -> None:
-        """The table is set: the session this UI shows (for UIs that draw the whole state)."""
-
-    def events(self, events: Sequence[Event], names: Sequence[str], seat: int) -> None: ...
-
-    def waiting(self, name: str, seconds: float) -> None: ...
-
-    async def choose(
-        self, view: SeatView, names: Sequence[str], scores: Sequence[int], target: int
-    ) -> Action: ...
-
-
-@dataclass
-class PeerOptions:
-    """How this peer plays and what it shows."""
-
-    name: str
-    identity: Identity
-    ui: PeerUI
-    interface: str | None = None
-    port: int = 47800
-    bot: Bot | None = None
-    record: Path | None = None
-    mdns: bool = True
-    data_dir: Path | None = None
-    """Where the crash-safe table log and hand secrets go; None keeps nothing (throwaway bots)."""
-    timing: Timing | None = None
-    """Benchmark timestamps (`--timing FILE`, see `net/timing.py`), or None."""
-    presence: PresenceWatch | None = None
-    """Shown the table's presence (connections, turns, whom we wait for), or None."""
-    between_hands: Callable[[int, float], Awaitable[None]] | None = None
-    """A person's pause after a hand: awaited with the next hand's number and the longest pause
-    (seconds); this peer's first message of that hand goes out when it returns or the pause
-    ends. None: the next hand starts at once (bots, the terminal)."""
-    hand_break: float = HAND_BREAK
-    """The longest pause between hands when `between_hands` is set."""
-    page: Callable[[], PageState] | None = None
-    """Whether our person's page is open (read at every tick; the others are told each change,
-    PROTOCOL.md §14), or None: there is no page (a bot, the terminal)."""
-
-    def say(self, line: str) -> None:
-        self.ui.say(line)
 
 
 _Outgoing = bytes | tuple[str, bytes]

@@ -36,6 +36,7 @@ from p2p_dominoes.net.connection import (
     normalize_fingerprint,
     transcript_hash,
 )
+from p2p_dominoes.net.dial import dialed
 from p2p_dominoes.net.discovery import (
     MAX_ADS_PER_SOURCE,
     MAX_TABLES_KEPT,
@@ -94,6 +95,7 @@ from p2p_dominoes.net.framing import (
 from p2p_dominoes.net.host_lobby import HostLobby, Seated
 from p2p_dominoes.net.hosting import host_table
 from p2p_dominoes.net.joining import busy_waits, join_table
+from p2p_dominoes.net.links import serve_link
 from p2p_dominoes.net.listener import (
     CONNECTION_BURST,
     CONNECTION_RATE,
@@ -110,6 +112,10 @@ from p2p_dominoes.net.listener import (
 from p2p_dominoes.net.peer_options import HAND_BREAK, PeerFailure, PeerOptions, PeerUI
 from p2p_dominoes.net.resume import resume_table
 from p2p_dominoes.net.rules_words import advertised_rules, rules_lines
+from p2p_dominoes.net.runtime import play_table
+from p2p_dominoes.net.seating import accept_genesis, lobby_message, sit_down
+from p2p_dominoes.net.table_run import Inbox, TableRun
+from p2p_dominoes.net.ticking import presence_of
 
 __all__ = [
     "AD_SIGNATURE_DOMAIN",
@@ -167,6 +173,7 @@ __all__ = [
     "HostLobby",
     "IdentityMismatch",
     "InboundMessage",
+    "Inbox",
     "InvalidAd",
     "Listener",
     "Message",
@@ -184,15 +191,18 @@ __all__ = [
     "SyncRequest",
     "TableAd",
     "TableInfo",
+    "TableRun",
     "Target",
     "TransportConfig",
     "TurnedAway",
+    "accept_genesis",
     "advertised_rules",
     "browse_tables",
     "busy_waits",
     "connect",
     "decode_message",
     "derive_keys",
+    "dialed",
     "encode_frame",
     "encode_message",
     "find_table",
@@ -203,13 +213,18 @@ __all__ = [
     "instance_name",
     "join_table",
     "lan_addresses",
+    "lobby_message",
     "normalize_fingerprint",
     "open_discovery",
     "open_listener",
+    "play_table",
+    "presence_of",
     "resume_table",
     "rules_lines",
+    "serve_link",
     "signed_addresses",
     "signed_bytes",
+    "sit_down",
     "split_host_port",
     "transcript_hash",
     "txt_properties",

@@ -20,6 +20,7 @@ from p2p_dominoes.net.connection import Connection
 from p2p_dominoes.net.discovery import Advertisement, DiscoveryError, TableInfo, open_discovery
 from p2p_dominoes.net.errors import ConnectionClosed, NetError
 from p2p_dominoes.net.host_lobby import levels_by_seat
+from p2p_dominoes.net.links import serve_link
 from p2p_dominoes.net.listener import Listener, open_listener
 from p2p_dominoes.net.lobby import GenesisOffer, SeatAddress, encode_lobby
 from p2p_dominoes.net.lobby_lines import join_with_lines
@@ -27,10 +28,12 @@ from p2p_dominoes.net.lobby_member import LiveLobby, serve_lobby_member
 from p2p_dominoes.net.mesh import seated_only, serve_seated
 from p2p_dominoes.net.peer_options import PeerFailure, PeerOptions, ui_lang
 from p2p_dominoes.net.rules_words import advertised_rules, rules_name
-from p2p_dominoes.net.runtime import Inbox, TableRun, play_table, serve_link, sit_down
+from p2p_dominoes.net.runtime import play_table
 from p2p_dominoes.net.said import said
+from p2p_dominoes.net.seating import sit_down
 from p2p_dominoes.net.setup_again import back_to_lobby, link_bots, unseat, wait_until_seated
 from p2p_dominoes.net.setup_lost import SETUP_UNLINKED_GRACE
+from p2p_dominoes.net.table_run import Inbox, TableRun
 from p2p_dominoes.peer_text import peer_text
 from p2p_dominoes.session import (
     Genesis,

@@ -16,6 +16,7 @@ from p2p_dominoes.bots import BOTS
 from p2p_dominoes.engine import InvalidRecord, Rules
 from p2p_dominoes.net.addresses import bare_host
 from p2p_dominoes.net.connection import Connection
+from p2p_dominoes.net.dial import dialed
 from p2p_dominoes.net.errors import ConnectionClosed
 from p2p_dominoes.net.finding import Target
 from p2p_dominoes.net.host_lobby import levels_by_seat
@@ -38,16 +39,9 @@ from p2p_dominoes.net.lobby_lines import (
 from p2p_dominoes.net.mesh import dial_seat, host_link, serve_seated
 from p2p_dominoes.net.peer_options import PeerFailure, PeerOptions, ui_lang
 from p2p_dominoes.net.rules_words import match_length, rules_lines, rules_name, same_rules
-from p2p_dominoes.net.runtime import (
-    Inbox,
-    TableRun,
-    accept_genesis,
-    dialed,
-    lobby_message,
-    play_table,
-    sit_down,
-)
+from p2p_dominoes.net.runtime import play_table
 from p2p_dominoes.net.said import pairs_said, said
+from p2p_dominoes.net.seating import accept_genesis, lobby_message, sit_down
 from p2p_dominoes.net.setup_again import unseat
 from p2p_dominoes.net.setup_lost import (
     AGAIN_CODE,
@@ -56,6 +50,7 @@ from p2p_dominoes.net.setup_lost import (
     pause_before_signing,
     setup_said,
 )
+from p2p_dominoes.net.table_run import Inbox, TableRun
 from p2p_dominoes.peer_text import peer_text, quoted
 from p2p_dominoes.session import PROTOCOL_VERSION, PublicIdentity, new_table_nonce, seat_commitment
 from p2p_dominoes.session.table import TableSession

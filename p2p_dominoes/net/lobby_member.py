@@ -18,8 +18,8 @@ from p2p_dominoes.net.framing import Data
 from p2p_dominoes.net.host_lobby import HostLobby, Seated
 from p2p_dominoes.net.lobby import BotLevels, Join, Refuse, encode_lobby
 from p2p_dominoes.net.peer_options import ui_lang
-from p2p_dominoes.net.runtime import lobby_message
 from p2p_dominoes.net.said import said
+from p2p_dominoes.net.seating import lobby_message
 from p2p_dominoes.net.setup_lost import UNSTARTED_CODE, setup_said
 from p2p_dominoes.peer_text import peer_text
 

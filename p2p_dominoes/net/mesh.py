@@ -14,9 +14,10 @@ from p2p_dominoes.net.backoff import Backoff
 from p2p_dominoes.net.connection import Connection, connect
 from p2p_dominoes.net.connection import Refusal as HandshakeRefusal
 from p2p_dominoes.net.errors import HandshakeError, IdentityMismatch
+from p2p_dominoes.net.links import serve_link
 from p2p_dominoes.net.peer_options import PeerOptions
-from p2p_dominoes.net.runtime import Inbox, serve_link
 from p2p_dominoes.net.strangers import StrangerTally
+from p2p_dominoes.net.table_run import Inbox
 from p2p_dominoes.session import PublicIdentity
 from p2p_dominoes.session.table import TableSession
 

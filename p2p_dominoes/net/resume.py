@@ -14,9 +14,10 @@ from p2p_dominoes.net.host_lobby import levels_by_seat
 from p2p_dominoes.net.listener import open_listener
 from p2p_dominoes.net.mesh import dial_seat, serve_seated
 from p2p_dominoes.net.peer_options import PeerFailure, PeerOptions, ui_lang
-from p2p_dominoes.net.runtime import Inbox, TableRun, play_table
+from p2p_dominoes.net.runtime import play_table
 from p2p_dominoes.net.said import said
 from p2p_dominoes.net.setup_lost import SETUP_RESUME_WAIT, setup_said
+from p2p_dominoes.net.table_run import Inbox, TableRun
 from p2p_dominoes.peer_text import peer_text
 from p2p_dominoes.session import GENESIS_SIGN, Envelope, InvalidMessage, default_registry
 from p2p_dominoes.session.table import Phase, TableSession

@@ -24,6 +24,7 @@ from p2p_dominoes.net import (
     FrameError,
     Hello,
     IdentityMismatch,
+    Inbox,
     Listener,
     PeerBusy,
     PeerFailure,
@@ -33,14 +34,14 @@ from p2p_dominoes.net import (
     TransportConfig,
     connect,
     decode_message,
+    dialed,
     encode_frame,
     encode_message,
     open_listener,
-    runtime,
 )
 from p2p_dominoes.net.connection import _Cipher, _handshake, derive_keys
 from p2p_dominoes.net.mesh import dial_seat
-from p2p_dominoes.net.runtime import Inbox, dialed
+from p2p_dominoes.net.table_run import LinkUp
 from p2p_dominoes.session import Identity, PublicIdentity
 from tests.net.conftest import FAST
 from tests.net.test_link_drop import QuietUI
@@ -596,7 +597,7 @@ async def test_a_seat_is_dialled_again_after_refusals_and_a_wrong_key_only_slowl
         nursery.start_soon(dial_seat, options, inbox, 1, ("127.0.0.1", wrong.port), alice.public)
         with trio.fail_after(10):
             item = await inbox.receive.receive()
-        assert isinstance(item, runtime._LinkUp) and item.link.seat == 0
+        assert isinstance(item, LinkUp) and item.link.seat == 0
         assert len(attempts) == 3
         gaps = [b - a for a, b in itertools.pairwise(attempts)]
         assert gaps[1] > gaps[0] * 0.9 and gaps[0] >= 0.5  # backoff, not a fixed beat

@@ -11,6 +11,7 @@ import trio
 from p2p_dominoes.bots import random_bot
 from p2p_dominoes.engine import Action, SeatView, preset
 from p2p_dominoes.net import (
+    Inbox,
     PeerOptions,
     Target,
     host_table,
@@ -18,10 +19,8 @@ from p2p_dominoes.net import (
     join_table,
     joining,
     mesh,
-    runtime,
 )
 from p2p_dominoes.net.connection import Connection
-from p2p_dominoes.net.runtime import Inbox
 from p2p_dominoes.session import Identity
 from p2p_dominoes.session.events import Event, TilesDealt
 from p2p_dominoes.session.table import TableSession
@@ -57,7 +56,7 @@ async def test_the_joiner_dials_the_host_again_after_the_link_drops(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     links: list[Connection] = []
-    serve = runtime.serve_link
+    serve = links.serve_link
 
     async def remembering(inbox: Inbox, seat: int, connection: Connection) -> None:
         links.append(connection)

@@ -11,7 +11,7 @@ import pytest
 import trio
 
 from p2p_dominoes.engine import DRAW_RULES, preset
-from p2p_dominoes.net import Target, host_table, join_table
+from p2p_dominoes.net import Target, host_table, join_table, lobby_message
 from p2p_dominoes.net.framing import Data
 from p2p_dominoes.net.host_lobby import levels_by_seat
 from p2p_dominoes.net.lobby import (
@@ -24,7 +24,6 @@ from p2p_dominoes.net.lobby import (
     encode_lobby,
 )
 from p2p_dominoes.net.presence import Presence
-from p2p_dominoes.net.runtime import lobby_message
 from p2p_dominoes.session import Identity
 from tests.net.test_lobby_host import LinesUI, _options, ports  # noqa: F401
 

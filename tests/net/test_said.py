@@ -6,8 +6,7 @@ from string import Formatter
 
 import pytest
 
-from p2p_dominoes.net import PeerFailure
-from p2p_dominoes.net.runtime import dialed
+from p2p_dominoes.net import PeerFailure, dialed
 from p2p_dominoes.net.said import _LINES, said, said_closed, said_os_errors
 from p2p_dominoes.session import Identity
 

@@ -147,5 +147,6 @@ def presence_of(run: TableRun) -> Presence:
 
 
 def report_presence(run: TableRun) -> None:
+    """Let the presence watcher (the page) redraw from `presence_of`."""
     if run.options.presence is not None:
         run.options.presence.tick()

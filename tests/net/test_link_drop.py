@@ -19,6 +19,7 @@ from p2p_dominoes.net import (
     join_table,
     joining,
     mesh,
+    serve_link,
 )
 from p2p_dominoes.net.connection import Connection
 from p2p_dominoes.session import Identity
@@ -56,7 +57,7 @@ async def test_the_joiner_dials_the_host_again_after_the_link_drops(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     links: list[Connection] = []
-    serve = links.serve_link
+    serve = serve_link
 
     async def remembering(inbox: Inbox, seat: int, connection: Connection) -> None:
         links.append(connection)

@@ -132,8 +132,7 @@ def _stand_ins(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     import trio
 
     from p2p_dominoes.benchmarks import alphabeta, bots, crypto, engine, lan, session
-    from p2p_dominoes.commands import lan as lan_command
-    from p2p_dominoes.commands import simulate
+    from p2p_dominoes.commands import demo, simulate
     from p2p_dominoes.simulation import simulate as real_simulate
 
     def no_run(function: Any, *args: Any, **kwargs: Any) -> int:
@@ -143,7 +142,7 @@ def _stand_ins(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
         return real_simulate(rules, players, bots, names, seed, 1, None)
 
     monkeypatch.setattr(trio, "run", no_run)
-    monkeypatch.setattr(lan_command, "_run_demo_host", lambda command, record, data, back: 1)
+    monkeypatch.setattr(demo, "_run_demo_host", lambda command, record, data, back: 1)
     monkeypatch.setattr(simulate, "simulate", one_hand)
     monkeypatch.setattr(simulate, "run_secure", lambda *args: 0)
     monkeypatch.setattr(engine, "run_engine_bench", lambda **kw: 0)

@@ -175,7 +175,7 @@ async def _stop_on_signals(
 
 
 def run(args: argparse.Namespace) -> int:
-    from p2p_dominoes.commands.lan import _data_dir
+    from p2p_dominoes.commands.peer_args import data_dir_of
     from p2p_dominoes.store import runtime_dir
     from p2p_dominoes.ui.web import (
         Hub,
@@ -186,7 +186,7 @@ def run(args: argparse.Namespace) -> int:
     )
     from p2p_dominoes.ui.web.page_session import load_page_session
 
-    data = _data_dir(args).absolute()  # the page's redirect file is opened as a file:// URI
+    data = data_dir_of(args).absolute()  # the page's redirect file is opened as a file:// URI
     saved = load_page_session(data) if args.port is None else None
     if saved is not None and not port_is_free(saved.port, "127.0.0.1"):
         saved = None  # that port is taken now: a new page, a new link
@@ -278,10 +278,10 @@ def _not_browsed(lang: str, reason: str) -> None:
 
 def _stopped_line(data: Path, explicit: bool) -> str:
     """What `play` says when Ctrl+C ends it: whether a table is kept, and how to come back."""
-    from p2p_dominoes.commands.lan import _unfinished
+    from p2p_dominoes.commands.peer_run import unfinished
     from p2p_dominoes.peer_text import peer_text
 
-    tables = _unfinished(data)
+    tables = unfinished(data)
     if not tables:
         return "p2p-dominoes play: stopped."
     label = peer_text(tables[0].name, 64) or tables[0].table_id.hex()[:8]

@@ -1,7 +1,8 @@
 """Transport and discovery: authenticated byte-message connections between peers, and mDNS.
 
-No game logic lives here: connections carry opaque payloads between identities, and discovery
-publishes and finds table advertisements. The peer runtime (elsewhere) wires them to sessions.
+Connections carry opaque payloads between identities, and discovery publishes and finds table
+advertisements; hosting, joining and resuming a table wire them to a table session, and the
+peer runtime drives that session. Callers outside `net` import these names from here.
 """
 
 from p2p_dominoes.net.ad_record import (
@@ -14,6 +15,7 @@ from p2p_dominoes.net.ad_record import (
     signed_bytes,
     txt_properties,
 )
+from p2p_dominoes.net.addresses import split_host_port
 from p2p_dominoes.net.backoff import Backoff
 from p2p_dominoes.net.connection import (
     AEAD_TAG_SIZE,
@@ -34,6 +36,7 @@ from p2p_dominoes.net.connection import (
     normalize_fingerprint,
     transcript_hash,
 )
+from p2p_dominoes.net.dial import dialed
 from p2p_dominoes.net.discovery import (
     MAX_ADS_PER_SOURCE,
     MAX_TABLES_KEPT,
@@ -61,6 +64,7 @@ from p2p_dominoes.net.errors import (
     RefusedByPeer,
     TurnedAway,
 )
+from p2p_dominoes.net.finding import DIAL_PATIENCE, Target, find_table
 from p2p_dominoes.net.framing import (
     BYE_BUSY,
     BYE_OWN_IDENTITY,
@@ -88,6 +92,10 @@ from p2p_dominoes.net.framing import (
     encode_frame,
     encode_message,
 )
+from p2p_dominoes.net.host_lobby import HostLobby, Seated
+from p2p_dominoes.net.hosting import host_table
+from p2p_dominoes.net.joining import busy_waits, join_table
+from p2p_dominoes.net.links import serve_link
 from p2p_dominoes.net.listener import (
     CONNECTION_BURST,
     CONNECTION_RATE,
@@ -101,6 +109,13 @@ from p2p_dominoes.net.listener import (
     RejectHook,
     open_listener,
 )
+from p2p_dominoes.net.peer_options import HAND_BREAK, PeerFailure, PeerOptions, PeerUI
+from p2p_dominoes.net.resume import resume_table
+from p2p_dominoes.net.rules_words import advertised_rules, rules_lines
+from p2p_dominoes.net.runtime import play_table
+from p2p_dominoes.net.seating import accept_genesis, lobby_message, sit_down
+from p2p_dominoes.net.table_run import Inbox, TableRun
+from p2p_dominoes.net.ticking import presence_of
 
 __all__ = [
     "AD_SIGNATURE_DOMAIN",
@@ -113,7 +128,9 @@ __all__ = [
     "CONNECTION_RATE",
     "DEFAULT_CONFIG",
     "DEFAULT_PORT",
+    "DIAL_PATIENCE",
     "HANDSHAKE_DOMAIN",
+    "HAND_BREAK",
     "KEYS_INFO",
     "KIND_AUTH",
     "KIND_BYE",
@@ -153,39 +170,62 @@ __all__ = [
     "HandshakeError",
     "Heartbeat",
     "Hello",
+    "HostLobby",
     "IdentityMismatch",
     "InboundMessage",
+    "Inbox",
     "InvalidAd",
     "Listener",
     "Message",
     "NetError",
     "OwnIdentity",
     "PeerBusy",
+    "PeerFailure",
+    "PeerOptions",
+    "PeerUI",
     "Refusal",
     "RefusedByPeer",
     "RejectHook",
+    "Seated",
     "SignedAd",
     "SyncRequest",
     "TableAd",
     "TableInfo",
+    "TableRun",
+    "Target",
     "TransportConfig",
     "TurnedAway",
+    "accept_genesis",
+    "advertised_rules",
     "browse_tables",
+    "busy_waits",
     "connect",
     "decode_message",
     "derive_keys",
+    "dialed",
     "encode_frame",
     "encode_message",
+    "find_table",
     "format_address",
     "format_fingerprint",
+    "host_table",
     "instance_label",
     "instance_name",
+    "join_table",
     "lan_addresses",
+    "lobby_message",
     "normalize_fingerprint",
     "open_discovery",
     "open_listener",
+    "play_table",
+    "presence_of",
+    "resume_table",
+    "rules_lines",
+    "serve_link",
     "signed_addresses",
     "signed_bytes",
+    "sit_down",
+    "split_host_port",
     "transcript_hash",
     "txt_properties",
 ]

@@ -1,6 +1,6 @@
 """Who may take a seat before the genesis: the host's answers, cooldowns, bounded waiting.
 
-Sans-I/O (no trio, no sockets): the host's lobby in `tables.py` drives it.
+Sans-I/O (no trio, no sockets): the host's lobby (`host_lobby.py`, `lobby_member.py`) drives it.
 
 A joiner that completed the handshake and sent its `join` becomes a *request*. A host with a
 person at it asks them (name and full fingerprint); a host without one (`--ui none`, bots,

@@ -6,17 +6,38 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Final
 
 import trio
 
 from p2p_dominoes.net.ad_cache import TableAd
 from p2p_dominoes.net.discovery import open_discovery
-from p2p_dominoes.net.runtime import PeerFailure
+from p2p_dominoes.net.peer_options import PeerFailure
 from p2p_dominoes.net.said import said
-from p2p_dominoes.net.tables import Target
 from p2p_dominoes.peer_text import peer_text, quoted
+from p2p_dominoes.session import PublicIdentity
 
-__all__ = ["find_table"]
+__all__ = ["DIAL_PATIENCE", "Target", "find_table"]
+
+DIAL_PATIENCE: Final = 30.0
+"""Seconds a joiner keeps dialling the host before it gives up (`join --dial-timeout`)."""
+
+
+@dataclass(frozen=True)
+class Target:
+    """Where to find the host: addresses, port, and the key to expect (None: compare by eye)."""
+
+    addresses: tuple[str, ...]
+    port: int
+    expect: PublicIdentity | str | None
+    patience: float = DIAL_PATIENCE
+    seat: int | None = None
+    """The seat to ask the host for (0-based; None: any free seat)."""
+    note: str = ""
+    """What the user should know about how the table was chosen (several had its name)."""
+    code: bytes | None = None
+    """The host's join code, as the player gave it (None: none given)."""
 
 
 async def find_table(

@@ -30,7 +30,7 @@ _LINES: Final[dict[str, tuple[str, str]]] = {
         "Внимание всем за этим столом: {name} остановил(а) прошлый стол ('{table}'), замолчав "
         "во время жеребьёвки первого хода, когда только он(а) знал(а), кто начнёт.",
     ),
-    # The lobby (net/tables.py): hosting, joining, resuming.
+    # The lobby (net/hosting.py, joining.py, resume.py): hosting, joining, resuming.
     "refused_request": ("Refused {name} ({fingerprint}).", "Отказано: {name} ({fingerprint})."),
     "removed": ("Removed {name} from seat {seat}.", "{name} убран(а) с места {seat}."),
     "open": (

@@ -14,22 +14,19 @@ import logging
 import os
 from contextlib import suppress
 from pathlib import Path
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
 import trio
 
 from p2p_dominoes.net.discovery import Advertisement
 from p2p_dominoes.net.errors import ConnectionClosed, NetError
-from p2p_dominoes.net.lobby import Join, Refuse, encode_lobby
+from p2p_dominoes.net.lobby import Refuse, encode_lobby
+from p2p_dominoes.net.lobby_member import LiveLobby
+from p2p_dominoes.net.peer_options import PeerOptions, ui_lang
 from p2p_dominoes.net.setup_lost import AGAIN_CODE, setup_said
 from p2p_dominoes.peer_text import peer_text
 from p2p_dominoes.store import table_dir
 from p2p_dominoes.store.bot_seat import BOTS_DIR_NAME
-
-if TYPE_CHECKING:
-    from p2p_dominoes.net.connection import Connection
-    from p2p_dominoes.net.runtime import PeerOptions
-    from p2p_dominoes.net.tables import _HostLobby, _Seated
 
 log = logging.getLogger("p2p_dominoes.net")
 
@@ -38,11 +35,7 @@ RETURN_WAIT: Final = 15.0
 that does not has gone too, and its seat is freed)."""
 
 
-def _lang(options: PeerOptions) -> str:
-    return str(getattr(options.ui, "lang", "en"))
-
-
-async def wait_until_seated(lobby: _HostLobby, advert: Advertisement | None) -> None:
+async def wait_until_seated(lobby: LiveLobby, advert: Advertisement | None) -> None:
     """Wait until every seat is taken by a player who is here (none kept for one coming back);
     a kept seat whose player has not come back within RETURN_WAIT is freed."""
     advertised = 1
@@ -56,25 +49,25 @@ async def wait_until_seated(lobby: _HostLobby, advert: Advertisement | None) -> 
             await advert.update(seats_taken=advertised)
 
 
-def complete(lobby: _HostLobby) -> bool:
+def complete(lobby: LiveLobby) -> bool:
     """Every seat is taken, and every player is here."""
     here = all(s.returning is None for s in lobby.seated)
     return len(lobby.seated) == lobby.players and here
 
 
-async def _free_absent(lobby: _HostLobby) -> None:
+async def _free_absent(lobby: LiveLobby) -> None:
     now = trio.current_time()
     gone = [s for s in lobby.seated if s.returning is not None and now - s.returning > RETURN_WAIT]
     for seated in gone:
         lobby.seated.remove(seated)
         name = peer_text(seated.name, 64)
-        lang = _lang(lobby.options)
+        lang = ui_lang(lobby.options)
         lobby.options.say(setup_said("not_back", lang, name=name, seat=seated.place + 1))
     if gone:
         await lobby.broadcast_seats()
 
 
-async def back_to_lobby(lobby: _HostLobby, lost: int, lang: str) -> None:
+async def back_to_lobby(lobby: LiveLobby, lost: int, lang: str) -> None:
     """Free seat `lost`; send every other joiner back to the lobby, keeping its seat."""
     gone = lobby.holder(lost)
     if gone is not None:
@@ -94,28 +87,6 @@ async def back_to_lobby(lobby: _HostLobby, lost: int, lang: str) -> None:
         await connection.aclose(AGAIN_CODE)
     lobby.started = False
     lobby.touch()
-
-
-def welcome_back(lobby: _HostLobby, connection: Connection, join: Join) -> _Seated | None:
-    """The seat kept for this key, now taken again with its new commitment; None when this is
-    not a player sent back to the lobby."""
-    seated = next((s for s in lobby.seated if s.key == connection.peer), None)
-    if seated is None or seated.returning is None:
-        return None
-    address = connection.remote_address
-    host, _, _ = address.rpartition(":")
-    seated.name = join.name
-    seated.observed = host.strip("[]") or address
-    seated.port = join.listen_port
-    seated.host_address = join.host_address
-    seated.connection = connection
-    seated.commitment = join.commitment
-    seated.returning = None
-    connection.trust()
-    name = peer_text(join.name, 64)
-    lang = _lang(lobby.options)
-    lobby.options.say(setup_said("returned", lang, name=name, seat=seated.place + 1))
-    return seated
 
 
 def link_bots(options: PeerOptions, first: bytes, current: bytes) -> None:

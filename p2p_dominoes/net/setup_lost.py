@@ -9,7 +9,7 @@ a fresh genesis (a new table id, new nonces) once the seats are full again. A jo
 the host in that phase stops: the table never started.
 
 The decision is a pure function of what the runtime knows (`lost_at_setup`), so it is tested
-without a network; the runtime calls it on every tick of the setup phase.
+without a network; the runtime calls it on every tick of the setup phase (`stopping.py`).
 """
 
 from __future__ import annotations
@@ -17,15 +17,7 @@ from __future__ import annotations
 import os
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Final
-
-from p2p_dominoes.net.lobby import Refuse
-from p2p_dominoes.peer_text import peer_text
-from p2p_dominoes.session.table import Phase
-from p2p_dominoes.store import HandSecrets
-
-if TYPE_CHECKING:
-    from p2p_dominoes.net.runtime import TableRun
+from typing import Final
 
 SETUP_LOST_GRACE: Final = 6.0
 """Seconds a seat's connection may be down during the setup before its seat is freed: a peer
@@ -153,50 +145,3 @@ LOG_REASON: Final = (
     + " seat {seat} ({name}) was lost before every seat signed the table's start"
 )
 """The finish record of an abandoned genesis's log (kept in English, like every finish record)."""
-
-
-# -- the runtime's side (called by `runtime.play_table` during the setup) ----------------------
-
-
-def host_said(run: TableRun, seat: int, refusal: Refuse) -> None:
-    """The host sends us back to the lobby (a seat was lost before the start), or says the table
-    we resume never started: heeded only while the genesis is still being signed."""
-    if run.session.phase is Phase.SETUP and refusal.code in (AGAIN_CODE, UNSTARTED_CODE):
-        words = peer_text(refusal.reason, 200)
-        run.abandoned = SetupLost(seat, told=True, words=words)
-
-
-def watch_setup(run: TableRun) -> None:
-    """During the genesis signatures: a seat (the host, for a joiner) gone for a few seconds
-    ends the setup at once, not after the stall timeout (`lost_at_setup`)."""
-    session = run.session
-    expected = session.expected
-    seat = lost_at_setup(
-        own_seat=run.seat,
-        seats=len(run.names),
-        links=run.links.keys(),
-        lost=run.lost,
-        signed=range(len(session.transcript) - 1),  # genesis signatures come in seat order
-        expected=expected[0] if expected is not None else None,
-        started=run.setup_started,
-        now=run.clock(),
-        stall_timeout=float(session.rules.stall_timeout_s),
-        unlinked_grace=run.setup_watch or SETUP_UNLINKED_GRACE,
-    )
-    if seat is not None:
-        run.abandoned = SetupLost(seat)
-
-
-def abandon(run: TableRun) -> int:
-    """The setup was given up: our log says the table never started (so `resume` does not offer
-    it), the links are let go, and status 3 is returned (the caller decides what comes next)."""
-    lost = run.abandoned
-    assert lost is not None
-    name = peer_text(run.names[lost.seat], 64)
-    if run.log is not None:
-        run.log.finish(LOG_REASON.format(seat=lost.seat + 1, name=name))
-        HandSecrets(run.log.path.parent).forget_all()
-        run.log.close()
-    for link in [*run.links.values(), *run.spare_links]:
-        link.outbox.close()
-    return 3

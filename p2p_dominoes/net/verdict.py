@@ -6,27 +6,21 @@ seat, the kind of message that seat had to send — and sends it to every seat b
 (PROTOCOL.md §15). A peer that receives a valid notice stops too, the stalled one included,
 and every one of them shows the same sentence, built from the notice: who stalled and what it
 had to do, never an internal message name ("it was Bob's turn to play", not ``play3``).
+
+Here: the words and the notice itself (pure); the runtime's side is in `stopping.py`.
 """
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
 import msgpack  # type: ignore[import-untyped]
 
-from p2p_dominoes.peer_text import peer_text
 from p2p_dominoes.session import Identity, PublicIdentity
 from p2p_dominoes.session.envelope import HASH_SIZE, TABLE_ID_SIZE
-from p2p_dominoes.session.table import is_lottery_stall
 from p2p_dominoes.session.transcript import Entry
-
-if TYPE_CHECKING:
-    from p2p_dominoes.net.runtime import TableRun
-
-log = logging.getLogger("p2p_dominoes.net")
 
 CHANNEL_NOTICE: Final = 0x04
 """The channel byte of a stop notice (PROTOCOL.md §4: 0x01 session, 0x02 lobby, 0x03 presence)."""
@@ -214,52 +208,6 @@ def checked_notice(
     return notice
 
 
-# -- the runtime's side (`runtime.play_table` and `_finish`) ------------------------------------
-
-
-def own_notice(run: TableRun) -> StopNotice | None:
-    """Our signed stop notice, when our session stopped because a seat stalled."""
-    blame = run.session.blame
-    if blame is None or blame.code != "stall":
-        return None
-    transcript = run.session.transcript
-    notice = StopNotice(
-        transcript.table_id,
-        transcript.head,
-        blame.seat,
-        blame.expected or "",
-        is_lottery_stall(blame),
-        run.seat,
-    )
-    return notice.sign(run.options.identity)
-
-
-def heard_notice(run: TableRun, seat: int, payload: bytes) -> None:
-    """A stop notice from `seat`: one that checks (`checked_notice`) waits in `run.heard` until
-    it agrees with our own table (`settle_notice`); an invalid one is logged and ignored."""
-    if run.session.finished or run.notice is not None:
-        return
-    transcript = run.session.transcript
-    try:
-        run.heard = checked_notice(payload, seat, transcript.table_id, transcript.keys)
-    except NoticeError as exc:
-        log.info("seat %d: %s", seat, exc)
-    settle_notice(run)
-
-
-def settle_notice(run: TableRun) -> None:
-    """A notice heard stops our table once our transcript agrees with it: we hold its head and
-    wait, like its sender, for the seat it names — or all we hold after that head was signed by
-    that seat (its messages that came too late: the stalled peer itself, or one that got them).
-    Catching up may bring us there. A seated peer cannot stop the table by naming a seat nobody
-    waits for, or at another point of the match."""
-    heard, session = run.heard, run.session
-    if heard is None or run.notice is not None or session.finished:
-        return
-    if agrees(heard, session.transcript.entries, session.expected):
-        run.notice = heard
-
-
 def agrees(
     notice: StopNotice,
     entries: Sequence[Entry],
@@ -270,26 +218,3 @@ def agrees(
         return expected is not None and expected[0] == notice.stalled
     later = next((i for i, e in enumerate(entries) if e.envelope.head == notice.head), None)
     return later is not None and all(e.envelope.seat == notice.stalled for e in entries[later:])
-
-
-def stop_by_notice(run: TableRun) -> int:
-    """Another seat stopped the table because a seat stalled (perhaps ours): our log says so,
-    and we show the same verdict as every other peer; status 3."""
-    notice = run.notice
-    assert notice is not None
-    if run.log is not None:
-        run.log.sync(run.session.transcript)
-        run.log.finish(  # like the sender's own record of the stall (`TableSession.stall`)
-            f"seat {notice.stalled + 1}: sent nothing when its {notice.expected} was expected "
-            f"(said by seat {notice.by + 1}'s signed stop notice)"
-        )
-        run.log.close()
-    for link in [*run.links.values(), *run.spare_links]:
-        link.outbox.close()
-    names = tuple(peer_text(name, 64) for name in run.names)
-    line = notice.line(names, str(getattr(run.options.ui, "lang", "en")))
-    run.options.say(line)
-    shown = getattr(run.options.ui, "verdict", None)  # a page shows it as the table's stop
-    if callable(shown):
-        shown(notice.stalled, line)
-    return 3

@@ -13,7 +13,7 @@ import pytest
 
 from p2p_dominoes import cli
 from p2p_dominoes.cli import Interrupted
-from p2p_dominoes.commands import lan
+from p2p_dominoes.commands import demo
 from tests.net.netns import REPO_ROOT
 
 
@@ -64,7 +64,7 @@ def test_a_demo_that_does_not_finish_leaves_no_temporary_folder_either(
             raise Interrupted(f"interrupted; the record so far is in {record}; {come_back}")
         return 3
 
-    monkeypatch.setattr(lan, "_run_demo_host", host)
+    monkeypatch.setattr(demo, "_run_demo_host", host)
     assert cli.main(["demo", "--players", "2"]) == status
     assert made and made[0].parent.parent == tmp_path  # it did use a folder in TMPDIR
     assert said in capsys.readouterr().err

@@ -20,7 +20,8 @@ from pathlib import Path
 import pytest
 
 from p2p_dominoes.cli import Interrupted
-from p2p_dominoes.commands import lan
+from p2p_dominoes.commands import demo as demo_command
+from p2p_dominoes.commands import peer_run
 from p2p_dominoes.engine import Rules
 from p2p_dominoes.session import default_registry
 from p2p_dominoes.store import TableLog, load_transcript, save_rule_set
@@ -388,16 +389,16 @@ def test_ctrl_c_after_the_demo_table_finished_says_so_instead_of_resume(
     record.write_bytes(b"the host wrote its record")
     data = tmp_path / "data"
     folder = write_table_folder(data / "tables" / "kitchen")
-    monkeypatch.setattr(lan.subprocess, "Popen", _FinishedDemoHost)
+    monkeypatch.setattr(demo_command.subprocess, "Popen", _FinishedDemoHost)
     # The log not marked over (or a record left from an earlier game): the resume hint.
     with pytest.raises(Interrupted, match="to finish it: p2p-dominoes resume"):
-        lan._run_demo_host(["host"], record, data, "to finish it: p2p-dominoes resume …")
+        demo_command._run_demo_host(["host"], record, data, "to finish it: p2p-dominoes resume …")
     assert data.exists()
     log, _, _ = TableLog.open(folder)
     with log:
         log.finish("over")
     with pytest.raises(Interrupted) as stopped:
-        lan._run_demo_host(["host"], record, data, "to finish it: p2p-dominoes resume …")
+        demo_command._run_demo_host(["host"], record, data, "to finish it: p2p-dominoes resume …")
     assert str(stopped.value) == (
         f"interrupted after the table had finished; the record is in {record} "
         f"(check it with: p2p-dominoes verify {record})"
@@ -444,7 +445,7 @@ def test_a_second_ctrl_c_while_stopping_keeps_the_line_that_says_how_to_come_bac
     async def interrupted() -> int:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(lan, "_come_back", pressed_again)
+    monkeypatch.setattr(peer_run, "come_back", pressed_again)
     with pytest.raises(Interrupted, match="come back to the table with: p2p-dominoes resume"):
-        lan._run_peer(interrupted)
+        peer_run.run_peer(interrupted)
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # restored

@@ -49,7 +49,7 @@ async def _handle(run: Any, update: Update, nursery: Any) -> None:
         update.outgoing.remove(data)  # never sent as it is (catch-up may still offer it later)
         victim = min(seat for seat in range(len(run.names)) if seat != run.seat)
         if victim in run.links:
-            runtime._post(run.links[victim], bytes([CHANNEL_SESSION]) + _swapped(envelope, run))
+            run.links[victim].post(bytes([CHANNEL_SESSION]) + _swapped(envelope, run))
         print(f"cheating: a swapped shuffle to seat {victim} only", file=sys.stderr, flush=True)
     await _original_handle(run, update, nursery)
 

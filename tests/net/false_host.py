@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 import trio
 
+from p2p_dominoes.net import PeerFailure, PeerOptions, Target, join_table, lobby_message
 from p2p_dominoes.net.connection import Connection
 from p2p_dominoes.net.errors import ConnectionClosed
 from p2p_dominoes.net.framing import Data
@@ -20,8 +21,6 @@ from p2p_dominoes.net.lobby import (
     Seats,
     encode_lobby,
 )
-from p2p_dominoes.net.runtime import PeerFailure, PeerOptions, lobby_message
-from p2p_dominoes.net.tables import Target, join_table
 from p2p_dominoes.session import Genesis, Identity, SeatInfo, new_table_nonce, seat_commitment
 from tests.net.joiner_ui import peer_failure
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from p2p_dominoes.engine import Action, SeatView
-from p2p_dominoes.net.runtime import PeerFailure
+from p2p_dominoes.net import PeerFailure
 from p2p_dominoes.session import TableSession
 from p2p_dominoes.session.events import Event
 

@@ -2,13 +2,13 @@
 
 import secrets
 
-from p2p_dominoes.net.tables import _bots_in_order, _Seated
+from p2p_dominoes.net.host_lobby import Seated, bots_in_order
 from p2p_dominoes.session import Identity
 
 
-def _seat(name: str) -> _Seated:
+def _seat(name: str) -> Seated:
     key = Identity.generate().public
-    return _Seated(name, key, "127.0.0.1", 1, "", None, secrets.token_bytes(32))
+    return Seated(name, key, "127.0.0.1", 1, "", None, secrets.token_bytes(32))
 
 
 def test_bots_that_arrive_out_of_order_are_seated_by_number_around_a_person() -> None:
@@ -16,12 +16,12 @@ def test_bots_that_arrive_out_of_order_are_seated_by_number_around_a_person() ->
     bots = [_seat(f"bot-{n}") for n in (1, 2, 3)]
     numbers = {bot.key: n for n, bot in enumerate(bots)}
     seated = [host, bots[2], bob, bots[0], bots[1]]  # as they arrived
-    _bots_in_order(seated, numbers)
+    bots_in_order(seated, numbers)
     assert [s.name for s in seated] == ["Ann", "bot-1", "Bob", "bot-2", "bot-3"]
 
 
 def test_a_lobby_without_bots_is_left_as_it_is() -> None:
     seated = [_seat("Ann"), _seat("Cleo"), _seat("Bob")]
     names = [s.name for s in seated]
-    _bots_in_order(seated, {})
+    bots_in_order(seated, {})
     assert [s.name for s in seated] == names

@@ -26,21 +26,24 @@ from p2p_dominoes.net import (
     Data,
     FrameError,
     Hello,
+    Inbox,
     Listener,
     PeerBusy,
+    PeerFailure,
+    PeerOptions,
     SyncRequest,
     TransportConfig,
     connect,
     decode_message,
+    dialed,
     encode_frame,
     encode_message,
     open_listener,
-    runtime,
 )
 from p2p_dominoes.net.handshake import handshake
+from p2p_dominoes.net.mesh import dial_seat
 from p2p_dominoes.net.record_layer import Cipher
-from p2p_dominoes.net.runtime import Inbox, PeerFailure, PeerOptions, dialed
-from p2p_dominoes.net.tables import _dial_seat
+from p2p_dominoes.net.table_run import LinkUp
 from p2p_dominoes.session import Identity, PublicIdentity
 from tests.net.conftest import FAST
 from tests.net.test_link_drop import QuietUI
@@ -489,7 +492,7 @@ def test_backoff_grows_to_its_cap_with_jitter() -> None:
 async def test_a_seat_is_dialled_again_after_refusals_and_a_wrong_key_only_slowly(
     alice: Identity, bob: Identity, carol: Identity
 ) -> None:
-    """`_dial_seat` never gives up on a refusal (whatever its words), with growing delays; a
+    """`dial_seat` never gives up on a refusal (whatever its words), with growing delays; a
     different key at the address is said once and dialled at the slowest pace."""
     attempts: list[float] = []
 
@@ -515,11 +518,11 @@ async def test_a_seat_is_dialled_again_after_refusals_and_a_wrong_key_only_slowl
         await nursery.start(
             partial(wrong.serve, carol, handler, on_reject=lambda a, r: wrong_dials.append(r))
         )
-        nursery.start_soon(_dial_seat, options, inbox, 0, ("127.0.0.1", right.port), alice.public)
-        nursery.start_soon(_dial_seat, options, inbox, 1, ("127.0.0.1", wrong.port), alice.public)
+        nursery.start_soon(dial_seat, options, inbox, 0, ("127.0.0.1", right.port), alice.public)
+        nursery.start_soon(dial_seat, options, inbox, 1, ("127.0.0.1", wrong.port), alice.public)
         with trio.fail_after(10):
             item = await inbox.receive.receive()
-        assert isinstance(item, runtime._LinkUp) and item.link.seat == 0
+        assert isinstance(item, LinkUp) and item.link.seat == 0
         assert len(attempts) == 3
         gaps = [b - a for a, b in itertools.pairwise(attempts)]
         assert gaps[1] > gaps[0] * 0.9 and gaps[0] >= 0.5  # backoff, not a fixed beat

@@ -8,10 +8,8 @@ from __future__ import annotations
 import trio
 
 from p2p_dominoes.engine import preset
-from p2p_dominoes.net import Connection, open_listener
+from p2p_dominoes.net import Connection, PeerFailure, Target, host_table, join_table, open_listener
 from p2p_dominoes.net.lobby import Join, Refuse, decode_lobby, encode_lobby
-from p2p_dominoes.net.runtime import PeerFailure
-from p2p_dominoes.net.tables import Target, host_table, join_table
 from p2p_dominoes.session import Identity
 from tests.net.test_lobby_host import LinesUI, _options, ports  # noqa: F401
 

@@ -10,10 +10,18 @@ import trio
 
 from p2p_dominoes.bots import random_bot
 from p2p_dominoes.engine import Action, SeatView, preset
-from p2p_dominoes.net import runtime, tables
+from p2p_dominoes.net import (
+    Inbox,
+    PeerOptions,
+    Target,
+    host_table,
+    hosting,
+    join_table,
+    joining,
+    mesh,
+    serve_link,
+)
 from p2p_dominoes.net.connection import Connection
-from p2p_dominoes.net.runtime import Inbox, PeerOptions
-from p2p_dominoes.net.tables import Target, host_table, join_table
 from p2p_dominoes.session import Identity, TableSession
 from p2p_dominoes.session.events import Event, TilesDealt
 
@@ -48,22 +56,24 @@ async def test_the_joiner_dials_the_host_again_after_the_link_drops(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     links: list[Connection] = []
-    serve = runtime.serve_link
+    serve = serve_link
 
     async def remembering(inbox: Inbox, seat: int, connection: Connection) -> None:
         links.append(connection)
         await serve(inbox, seat, connection)
 
-    monkeypatch.setattr(tables, "serve_link", remembering)
+    for module in (hosting, mesh):  # the host's lobby connections, and the joiner's links
+        monkeypatch.setattr(module, "serve_link", remembering)
     ports: list[int] = []
-    listen = tables.open_listener
+    listen = joining.open_listener
 
     async def noting_port(**kwargs: object) -> object:
         listener = await listen(**kwargs)  # type: ignore[arg-type]
         ports.append(listener.port)
         return listener
 
-    monkeypatch.setattr(tables, "open_listener", noting_port)
+    for module in (hosting, joining):
+        monkeypatch.setattr(module, "open_listener", noting_port)
     dealt = trio.Event()
     rules = dataclasses.replace(preset("draw"), stall_timeout_s=20)
     host_ui, join_ui = QuietUI(), QuietUI(dealt)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from p2p_dominoes.net import busy_waits
 from p2p_dominoes.net.admission import (
     ANSWER_TIMEOUT,
     MAX_PENDING,
@@ -20,7 +21,6 @@ from p2p_dominoes.net.admission import (
     SeatNow,
 )
 from p2p_dominoes.net.lobby import REFUSAL_CODES, Refuse, decode_lobby, encode_lobby
-from p2p_dominoes.net.tables import busy_waits
 from p2p_dominoes.session import Identity, PublicIdentity
 
 

@@ -11,7 +11,9 @@ import pytest
 import trio
 
 from p2p_dominoes.engine import DRAW_RULES, preset
+from p2p_dominoes.net import Target, host_table, join_table, lobby_message
 from p2p_dominoes.net.framing import Data
+from p2p_dominoes.net.host_lobby import levels_by_seat
 from p2p_dominoes.net.lobby import (
     CHANNEL_LOBBY,
     BotLevels,
@@ -22,8 +24,6 @@ from p2p_dominoes.net.lobby import (
     encode_lobby,
 )
 from p2p_dominoes.net.presence import Presence
-from p2p_dominoes.net.runtime import lobby_message
-from p2p_dominoes.net.tables import Target, _levels_by_seat, host_table, join_table
 from p2p_dominoes.session import Identity
 from tests.net.test_lobby_host import LinesUI, _options, ports  # noqa: F401
 
@@ -121,4 +121,4 @@ def test_a_bad_bot_list_is_malformed(levels: object) -> None:
 def test_a_joiner_never_labels_the_hosts_seat_or_its_own() -> None:
     seats = [SeatAddress(n, Identity.generate().public, "127.0.0.1", 4000) for n in "abc"]
     said = {s.key: "hard" for s in seats}  # a lying host: everyone is a bot
-    assert _levels_by_seat(seats, said, skip=(0, 1)) == {2: "hard"}
+    assert levels_by_seat(seats, said, skip=(0, 1)) == {2: "hard"}

@@ -18,11 +18,23 @@ import trio
 
 from p2p_dominoes.bots import random_bot
 from p2p_dominoes.engine import Action, SeatView, preset
-from p2p_dominoes.net import ConnectionClosed, Listener, connect, open_listener, tables
+from p2p_dominoes.net import (
+    ConnectionClosed,
+    Listener,
+    PeerFailure,
+    PeerOptions,
+    Target,
+    connect,
+    host_lobby,
+    host_table,
+    hosting,
+    join_table,
+    joining,
+    open_listener,
+    resume,
+)
 from p2p_dominoes.net.admission import JOIN_DEADLINE, Admission, LobbyControl, LobbyState
 from p2p_dominoes.net.lobby import Join, Refuse, decode_lobby, encode_lobby
-from p2p_dominoes.net.runtime import PeerFailure, PeerOptions
-from p2p_dominoes.net.tables import Target, host_table, join_table
 from p2p_dominoes.session import Identity, TableSession
 from p2p_dominoes.session.events import Event
 
@@ -109,14 +121,15 @@ def _options(name: str, ui: LinesUI) -> PeerOptions:
 def ports(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """The ports the peers listen on, in the order they opened (the host's first)."""
     opened: list[int] = []
-    listen = tables.open_listener
+    listen = hosting.open_listener
 
     async def noting_port(**kwargs: object) -> object:
         listener = await listen(**kwargs)  # type: ignore[arg-type]
         opened.append(listener.port)
         return listener
 
-    monkeypatch.setattr(tables, "open_listener", noting_port)
+    for module in (hosting, joining, resume):  # every place that opens a listener
+        monkeypatch.setattr(module, "open_listener", noting_port)
     return opened
 
 
@@ -199,7 +212,7 @@ async def test_the_host_refuses_squatters_seats_joiners_and_removes_one(
 async def test_an_unanswered_request_is_refused_and_a_silent_connection_is_dropped(
     ports: list[int], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(tables, "Admission", functools.partial(Admission, answer_timeout=1.0))
+    monkeypatch.setattr(host_lobby, "Admission", functools.partial(Admission, answer_timeout=1.0))
     desk = ScriptedDesk()
 
     class AwayDesk(ScriptedDesk):
@@ -240,7 +253,7 @@ async def test_an_unanswered_request_is_refused_and_a_silent_connection_is_dropp
             nursery.cancel_scope.cancel()
     assert failures == ["no seat [unanswered]: the host did not answer"]
     assert away.asked == ["late"]
-    assert JOIN_DEADLINE <= dropped_after[0] < tables.SEAT_WAIT, dropped_after
+    assert JOIN_DEADLINE <= dropped_after[0] < joining.SEAT_WAIT, dropped_after
     assert desk.states == []
 
 
@@ -248,14 +261,15 @@ async def test_a_finished_table_frees_its_port_at_once(monkeypatch: pytest.Monke
     """When `host` and `join` return, their listeners are closed: a rematch from the page (the
     same process) opens the table again on the same port, and the joiner dials that port."""
     opened: list[Listener] = []
-    listen = tables.open_listener
+    listen = hosting.open_listener
 
     async def keeping(**kwargs: object) -> Listener:
         listener = await listen(**kwargs)  # type: ignore[arg-type]
         opened.append(listener)  # held here: only an explicit close frees the port
         return listener
 
-    monkeypatch.setattr(tables, "open_listener", keeping)
+    for module in (hosting, joining, resume):  # every place that opens a listener
+        monkeypatch.setattr(module, "open_listener", keeping)
     host = _options("host", LinesUI())
     statuses: dict[str, int] = {}
 

@@ -10,6 +10,7 @@ import msgpack  # type: ignore[import-untyped]
 import pytest
 
 from p2p_dominoes.engine import Rules, preset
+from p2p_dominoes.net import PeerOptions, advertised_rules, rules_lines
 from p2p_dominoes.net.lobby import (
     LobbyError,
     SeatAddress,
@@ -17,8 +18,6 @@ from p2p_dominoes.net.lobby import (
     decode_lobby,
     encode_lobby,
 )
-from p2p_dominoes.net.runtime import PeerOptions
-from p2p_dominoes.net.tables import advertised_rules, rules_lines
 from p2p_dominoes.session import Genesis, Identity, SeatInfo
 from tests.net.false_host import join_a_false_host
 from tests.net.joiner_ui import LinesUI

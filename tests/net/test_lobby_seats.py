@@ -14,10 +14,8 @@ import pytest
 import trio
 
 from p2p_dominoes.engine import preset
-from p2p_dominoes.net import connect
+from p2p_dominoes.net import PeerFailure, Target, connect, host_table, join_table
 from p2p_dominoes.net.lobby import Join, LobbyError, Refuse, Seats, decode_lobby, encode_lobby
-from p2p_dominoes.net.runtime import PeerFailure
-from p2p_dominoes.net.tables import Target, host_table, join_table
 from p2p_dominoes.session import Identity
 from tests.net.test_lobby_host import LinesUI, ScriptedDesk, _options, ports  # noqa: F401
 

@@ -7,6 +7,7 @@ import msgpack  # type: ignore[import-untyped]
 import pytest
 
 from p2p_dominoes.engine import preset
+from p2p_dominoes.net import PeerOptions
 from p2p_dominoes.net.lobby import (
     CHANNEL_LOBBY,
     GenesisOffer,
@@ -16,7 +17,6 @@ from p2p_dominoes.net.lobby import (
     decode_lobby,
     encode_lobby,
 )
-from p2p_dominoes.net.runtime import PeerOptions
 from p2p_dominoes.session import Genesis, Identity, SeatInfo
 from tests.net.false_host import join_a_false_host
 from tests.net.joiner_ui import LinesUI

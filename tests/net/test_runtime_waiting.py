@@ -12,24 +12,13 @@ import trio.testing
 
 from p2p_dominoes.bots import random_bot
 from p2p_dominoes.engine import PRESETS, Action, SeatView
+from p2p_dominoes.net import PeerOptions, TableRun
+from p2p_dominoes.net.links import link_down
 from p2p_dominoes.net.page_presence import PageState, encode_presence
 from p2p_dominoes.net.presence import Presence
-from p2p_dominoes.net.runtime import (
-    PeerOptions,
-    TableRun,
-    _Item,
-    _Link,
-    _link_down,
-    _LinkDown,
-    _Outgoing,
-    _page_heard,
-    _PageSaid,
-    _slept,
-    _Tick,
-    _tick,
-    _ticker,
-    presence_of,
-)
+from p2p_dominoes.net.runtime import page_heard
+from p2p_dominoes.net.table_run import Item, Link, LinkDown, Outgoing, PageSaid, Tick
+from p2p_dominoes.net.ticking import presence_of, slept, tick, ticker
 from p2p_dominoes.session import Identity, TableSession
 from p2p_dominoes.session.events import Event
 from p2p_dominoes.session.local import LocalTable
@@ -100,11 +89,11 @@ def _bobs_run(clock: Clock) -> tuple[TableRun, NoticeUI, list[Presence]]:
 def test_the_waiting_notice_comes_although_catch_up_requests_go_on() -> None:
     clock = Clock()
     run, ui, reports = _bobs_run(clock)
-    send, receive = trio.open_memory_channel[_Outgoing](100)
-    run.links[0] = _Link(0, None, send)  # type: ignore[arg-type]  # only its queue is used
+    send, receive = trio.open_memory_channel[Outgoing](100)
+    run.links[0] = Link(0, None, send)  # type: ignore[arg-type]  # only its queue is used
     for _ in range(24):  # twelve seconds of ticks, every half second
         clock.now += 0.5
-        assert _tick(run) is None
+        assert tick(run) is None
     assert [round(seconds, 1) for name, seconds in ui.waited] == [2.5, 7.5]
     assert {name for name, _ in ui.waited} == {"Ann"}
     asked = []
@@ -130,20 +119,20 @@ def test_the_stall_warning_starts_a_minute_before_the_timeout_and_names_an_away_
     run, _, reports = _bobs_run(clock)
     run.lost[0] = clock.now
     clock.now += 119.0
-    _tick(run)
+    tick(run)
     assert reports[-1].stall_warning is None
     clock.now += 1.5
-    _tick(run)
+    tick(run)
     warning = reports[-1].stall_warning
     assert warning is not None and warning.away and warning.stall_left == 59.5
     assert reports[-1].seats[0].state == "away" and reports[-1].seats[0].away_seconds == 120.5
     clock.now += 60.0
-    update = _tick(run)  # the stall timeout: Ann is named and the table stops for Bob
+    update = tick(run)  # the stall timeout: Ann is named and the table stops for Bob
     assert update is not None and run.session.blame is not None
     assert run.session.blame.seat == 0 and run.session.blame.code == "stall"
 
 
-def _queued(receive: trio.MemoryReceiveChannel[_Outgoing]) -> list[_Outgoing]:
+def _queued(receive: trio.MemoryReceiveChannel[Outgoing]) -> list[Outgoing]:
     items = []
     while True:
         try:
@@ -155,30 +144,30 @@ def _queued(receive: trio.MemoryReceiveChannel[_Outgoing]) -> list[_Outgoing]:
 def test_a_seat_that_says_its_page_closed_is_shown_away_until_it_says_open() -> None:
     clock = Clock()
     run, _, reports = _bobs_run(clock)
-    send, _receive = trio.open_memory_channel[_Outgoing](100)
+    send, _receive = trio.open_memory_channel[Outgoing](100)
     connection = object()
-    run.links[0] = _Link(0, connection, send)  # type: ignore[arg-type]
-    _page_heard(run, _PageSaid(0, "open"))
+    run.links[0] = Link(0, connection, send)  # type: ignore[arg-type]
+    page_heard(run, PageSaid(0, "open"))
     clock.now += 3.0
-    _tick(run)
+    tick(run)
     assert reports[-1].seats[0].page == "open" and not reports[-1].seats[0].page_closed
     assert reports[-1].waiting is not None and not reports[-1].waiting.page_closed
-    _page_heard(run, _PageSaid(0, "closed"))
+    page_heard(run, PageSaid(0, "closed"))
     clock.now += 10.0
-    _page_heard(run, _PageSaid(0, "closed"))  # said again: still since the first time
+    page_heard(run, PageSaid(0, "closed"))  # said again: still since the first time
     clock.now += 10.0
-    _tick(run)
+    tick(run)
     ann = reports[-1].seats[0]
     assert ann.state == "connected" and ann.page_closed and ann.page_seconds == 20.0
     waiting = reports[-1].waiting
     assert waiting is not None and waiting.page_closed and not waiting.away
-    _page_heard(run, _PageSaid(0, "open"))
-    _tick(run)
+    page_heard(run, PageSaid(0, "open"))
+    tick(run)
     assert not reports[-1].seats[0].page_closed and reports[-1].seats[0].page_seconds is None
     # Its connection drops: away as before, and its word about its page is forgotten.
-    _page_heard(run, _PageSaid(0, "closed"))
-    _link_down(run, _LinkDown(0, connection))  # type: ignore[arg-type]
-    _tick(run)
+    page_heard(run, PageSaid(0, "closed"))
+    link_down(run, LinkDown(0, connection))  # type: ignore[arg-type]
+    tick(run)
     assert reports[-1].seats[0].state == "away" and reports[-1].seats[0].page is None
 
 
@@ -187,12 +176,12 @@ def test_our_page_is_told_to_every_link_when_it_changes_and_only_then() -> None:
     run, _, _ = _bobs_run(clock)
     page: list[PageState] = ["open"]
     run.options.page = lambda: page[0]
-    send, receive = trio.open_memory_channel[_Outgoing](100)
-    run.links[0] = _Link(0, None, send)  # type: ignore[arg-type]
+    send, receive = trio.open_memory_channel[Outgoing](100)
+    run.links[0] = Link(0, None, send)  # type: ignore[arg-type]
     told = []
     for state in ("open", "open", "closed", "closed", "open"):
         page[0] = state
-        _tick(run)  # no time passes: no catch-up request either
+        tick(run)  # no time passes: no catch-up request either
         told += [item for item in _queued(receive) if isinstance(item, bytes)]
     assert told == [encode_presence(s) for s in ("open", "closed", "open")]
 
@@ -212,14 +201,14 @@ def test_time_this_peer_was_asleep_does_not_count_against_the_seat_it_waits_for(
     clock = Clock()
     run, _, _ = _bobs_run(clock)
     clock.now += 170.0  # Ann's signature has been due for 170 s of the 180 s timeout
-    _tick(run)
+    tick(run)
     clock.now += 15.0  # then Bob's own process was frozen for 15 s
-    _slept(run, 15.0)
-    assert _tick(run) is None and run.session.blame is None  # Ann is not named on waking
+    slept(run, 15.0)
+    assert tick(run) is None and run.session.blame is None  # Ann is not named on waking
     assert presence_of(run).waiting is not None
     assert presence_of(run).waiting.seconds == 170.0  # type: ignore[union-attr]
     clock.now += 10.0  # Ann still says nothing once Bob runs again: now she is named
-    update = _tick(run)
+    update = tick(run)
     assert update is not None and run.session.blame is not None
     assert run.session.blame.seat == 0
 
@@ -227,9 +216,9 @@ def test_time_this_peer_was_asleep_does_not_count_against_the_seat_it_waits_for(
 async def test_the_ticker_says_how_long_it_did_not_run(
     autojump_clock: trio.testing.MockClock,
 ) -> None:
-    send, receive = trio.open_memory_channel[_Item](1)
+    send, receive = trio.open_memory_channel[Item](1)
     async with trio.open_nursery() as nursery:
-        nursery.start_soon(_ticker, send)
+        nursery.start_soon(ticker, send)
         await trio.sleep(0.75)  # the tick of 0.5 s waits in the inbox, which is full now
         # The process stops for 7 s (SIGSTOP, a closed lid): on the fake clock, a jump of time
         # between two ticks. The late tick finds the inbox full; the next one says it.
@@ -237,6 +226,6 @@ async def test_the_ticker_says_how_long_it_did_not_run(
         await trio.sleep(0.1)
         on_time, late = await receive.receive(), await receive.receive()
         nursery.cancel_scope.cancel()
-    assert isinstance(on_time, _Tick) and isinstance(late, _Tick)
+    assert isinstance(on_time, Tick) and isinstance(late, Tick)
     assert on_time.slept == 0.0
     assert late.slept == 6.75  # due at 1 s, it ran at 7.75 s

@@ -6,7 +6,7 @@ from string import Formatter
 
 import pytest
 
-from p2p_dominoes.net.runtime import PeerFailure, dialed
+from p2p_dominoes.net import PeerFailure, dialed
 from p2p_dominoes.net.said import _LINES, said, said_closed, said_os_errors
 from p2p_dominoes.session import Identity
 

@@ -83,14 +83,14 @@ async def test_a_resumed_tables_strangers_are_not_a_line_each(
 ) -> None:
     from types import SimpleNamespace
 
-    from p2p_dominoes.net import tables
+    from p2p_dominoes.net import mesh
     from p2p_dominoes.net.strangers import StrangerTally
     from p2p_dominoes.session import Identity
 
     monkeypatch.setattr(
-        tables,
+        mesh,
         "_NOT_SEATED",
-        StrangerTally(tables.log, "refused: not seated at this table", memory=SourceMemory()),
+        StrangerTally(mesh.log, "refused: not seated at this table", memory=SourceMemory()),
     )
     session: object = SimpleNamespace(
         seat=0, transcript=SimpleNamespace(genesis=SimpleNamespace(seat_of=lambda key: None))
@@ -105,9 +105,9 @@ async def test_a_resumed_tables_strangers_are_not_a_line_each(
         async def aclose(self, reason: str) -> None:
             closed.append(reason)
 
-    with caplog.at_level(logging.WARNING, logger=tables.log.name):
+    with caplog.at_level(logging.WARNING, logger=mesh.log.name):
         for number in range(1, 301):
-            await tables._serve_seated(_Stranger(number), session, None)  # type: ignore[arg-type]
+            await mesh.serve_seated(_Stranger(number), session, None)  # type: ignore[arg-type]
     assert closed == ["not seated at this table"] * 300
     lines = [r for r in caplog.records if "not seated" in r.getMessage()]
     assert len(lines) == 5, [r.getMessage() for r in lines]

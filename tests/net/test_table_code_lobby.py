@@ -10,10 +10,10 @@ clear one-line reason and never send its `genesis_sign` (which would reveal its 
 from __future__ import annotations
 
 from p2p_dominoes.engine import preset
+from p2p_dominoes.net import PeerOptions
 from p2p_dominoes.net.lobby import (
     Seats,
 )
-from p2p_dominoes.net.runtime import PeerOptions
 from p2p_dominoes.session import (
     COMMITMENT_SIZE,
     Genesis,

@@ -16,13 +16,13 @@ from p2p_dominoes.net.setup_lost import (
     SETUP_UNLINKED_GRACE,
     lost_at_setup,
 )
+from p2p_dominoes.net.stopping import settle_notice
 from p2p_dominoes.net.verdict import (
     CHANNEL_NOTICE,
     NoticeError,
     StopNotice,
     agrees,
     checked_notice,
-    settle_notice,
     task_words,
     verdict_line,
 )

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from p2p_dominoes.commands.lan import _data_dir
+from p2p_dominoes.commands.peer_args import data_dir_of
 from p2p_dominoes.store import data_dir, default_data_dir, table_dir, tables_dir
 
 HOME = Path("/home/ana")
@@ -36,8 +36,8 @@ def test_an_explicit_data_dir_wins(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("P2P_DOMINOES_DATA_DIR", raising=False)
     assert data_dir("/given") == Path("/given")
     if default_data_dir().as_posix().startswith("/xdg"):  # on Linux
-        assert _data_dir(argparse.Namespace(data_dir=None)) == Path("/xdg/p2p-dominoes")
-    assert _data_dir(argparse.Namespace(data_dir=Path("/given"))) == Path("/given")
+        assert data_dir_of(argparse.Namespace(data_dir=None)) == Path("/xdg/p2p-dominoes")
+    assert data_dir_of(argparse.Namespace(data_dir=Path("/given"))) == Path("/given")
 
 
 def test_tables_are_named_by_their_id() -> None:

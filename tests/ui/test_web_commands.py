@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from p2p_dominoes.engine import DRAW, PASS, PRESETS, Line, Play, parse_tile
-from p2p_dominoes.net.tables import Target
+from p2p_dominoes.net import Target
 from p2p_dominoes.session import Identity
 from p2p_dominoes.session.hand_messages import MAX_HANDS
 from p2p_dominoes.ui.web import Hub, PlayController, parse_command

@@ -38,6 +38,16 @@ from p2p_dominoes.engine import (
     SeatView,
     describe,
 )
+from p2p_dominoes.net import (
+    HAND_BREAK,
+    PeerFailure,
+    PeerOptions,
+    Target,
+    host_table,
+    join_table,
+    resume_table,
+    split_host_port,
+)
 from p2p_dominoes.net.admission import LobbyControl, LobbyState
 from p2p_dominoes.net.connection import normalize_fingerprint
 from p2p_dominoes.net.discovery import (
@@ -50,14 +60,6 @@ from p2p_dominoes.net.discovery import (
 from p2p_dominoes.net.join_code import JoinCodeError, new_join_code, parse_join_code
 from p2p_dominoes.net.page_presence import PageState
 from p2p_dominoes.net.presence import Presence
-from p2p_dominoes.net.runtime import HAND_BREAK, PeerFailure, PeerOptions
-from p2p_dominoes.net.tables import (
-    Target,
-    host_table,
-    join_table,
-    resume_table,
-    split_host_port,
-)
 from p2p_dominoes.net.verdict import task_words
 from p2p_dominoes.peer_text import peer_text
 from p2p_dominoes.session import Identity, PublicIdentity

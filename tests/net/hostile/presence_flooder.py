@@ -14,8 +14,8 @@ from typing import Any
 import msgpack  # type: ignore[import-untyped]
 
 from p2p_dominoes import cli
-from p2p_dominoes.net import runtime
 from p2p_dominoes.net.page_presence import CHANNEL_PRESENCE, encode_presence
+from p2p_dominoes.net.table_run import Link
 
 FLOOD = 500
 """Well-formed presence messages sent at once to each link (the receiver takes a few)."""
@@ -42,7 +42,7 @@ MALFORMED = (
     bytes([0x07]) + b"an unknown channel",
 )
 
-_original_post = runtime._post
+_original_post = Link.post
 _attacked: set[int] = set()
 
 
@@ -59,5 +59,5 @@ def _post(link: Any, item: Any) -> None:
 
 
 if __name__ == "__main__":
-    runtime._post = _post  # type: ignore[assignment]
+    Link.post = _post  # type: ignore[method-assign]
     sys.exit(cli.main(["join", *sys.argv[1:]]))

@@ -13,23 +13,24 @@ import sys
 from typing import Any
 
 from p2p_dominoes import cli
-from p2p_dominoes.net import runtime
+from p2p_dominoes.net.lobby import CHANNEL_SESSION
+from p2p_dominoes.net.table_run import Link
 
 PER_MESSAGE = 300
-_original_post = runtime._post
+_original_post = Link.post
 _sent = [0]
 
 
 def _post(link: Any, item: Any) -> None:
     _original_post(link, item)
-    if isinstance(item, bytes) and item[:1] == bytes([runtime.CHANNEL_SESSION]):
+    if isinstance(item, bytes) and item[:1] == bytes([CHANNEL_SESSION]):
         for _ in range(PER_MESSAGE):
             _original_post(link, ("sync", os.urandom(32)))
             _sent[0] += 1
 
 
 if __name__ == "__main__":
-    runtime._post = _post  # type: ignore[assignment]
+    Link.post = _post  # type: ignore[method-assign]
     status = cli.main(["join", *sys.argv[1:]])
     print(f"flooding: {_sent[0]} catch-up requests queued", file=sys.stderr)
     sys.exit(status)

@@ -1,0 +1,116 @@
+"""The mesh of a seated table: who may connect once the genesis exists, serving a seated peer's
+connection, and dialling the seats below ours (again, with backoff, for as long as the table
+lasts)."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import Final
+
+import trio
+
+from p2p_dominoes.net.backoff import Backoff
+from p2p_dominoes.net.connection import Connection, connect
+from p2p_dominoes.net.connection import Refusal as HandshakeRefusal
+from p2p_dominoes.net.errors import HandshakeError, IdentityMismatch
+from p2p_dominoes.net.links import serve_link
+from p2p_dominoes.net.peer_options import PeerOptions
+from p2p_dominoes.net.strangers import StrangerTally
+from p2p_dominoes.net.table_run import Inbox
+from p2p_dominoes.session import PublicIdentity
+from p2p_dominoes.session.table import TableSession
+
+log = logging.getLogger("p2p_dominoes.net")
+
+
+def seated_only(
+    session_box: list[TableSession],
+) -> Callable[[PublicIdentity], HandshakeRefusal | None]:
+    """Once the genesis exists, refuse (at the handshake) every key it does not seat: the
+    table is full, and the code says so to a joiner (`playing`)."""
+
+    def authorize(peer: PublicIdentity) -> HandshakeRefusal | None:
+        if not session_box:
+            return None  # the lobby: anyone may ask for a seat
+        seat = session_box[0].transcript.genesis.seat_of(peer)
+        if seat is not None:
+            return None
+        return HandshakeRefusal(
+            "not seated at this table (the table is full: its game has begun)", "playing"
+        )
+
+    return authorize
+
+
+_NOT_SEATED: Final = StrangerTally(log, "refused: not seated at this table")
+"""A resumed table's strangers: one line per source, a count after the first few."""
+
+
+async def serve_seated(connection: Connection, session: TableSession, inbox: Inbox) -> None:
+    """Carry a connection from another seat of the genesis; any other key is hung up on (and
+    counted, not logged a line each: a flood of strangers must not flood the log)."""
+    seat = session.transcript.genesis.seat_of(connection.peer)
+    if seat is None or seat == session.seat:
+        _NOT_SEATED.warn(connection.remote_address, connection.peer.fingerprint)
+        await connection.aclose("not seated at this table")
+        return
+    connection.trust()
+    await serve_link(inbox, seat, connection)
+
+
+async def host_link(
+    options: PeerOptions,
+    inbox: Inbox,
+    host: Connection,
+    address: tuple[str, int],
+    key: PublicIdentity,
+) -> None:
+    """The lobby connection carries the game; when it drops, dial the host again."""
+    await serve_link(inbox, 0, host)
+    await trio.sleep(0.5)
+    await dial_seat(options, inbox, 0, address, key)
+
+
+SEAT_DIAL_FIRST_DELAY: Final = 1.0
+SEAT_DIAL_MAX_DELAY: Final = 30.0
+"""Backoff between dials to a seat: a failing address is dialed a handful of times a minute."""
+STABLE_LINK: Final = 10.0
+"""A link that lasted this long (seconds) starts the backoff over when it drops."""
+
+
+async def dial_seat(
+    options: PeerOptions,
+    inbox: Inbox,
+    seat: int,
+    address: tuple[str, int],
+    key: PublicIdentity,
+) -> None:
+    """Keep a connection to `seat` open for as long as the table lasts (cancelled when the match
+    ends): dial, and dial again with backoff when it fails or drops (a peer that crashed comes
+    back on the same port). Retries are decided by error type, never by a peer's words; a
+    different key at the address (IdentityMismatch) is retried at the slowest pace and said once.
+    """
+    backoff = Backoff(first=SEAT_DIAL_FIRST_DELAY, cap=SEAT_DIAL_MAX_DELAY)
+    where = f"{address[0]}:{address[1]}"
+    said_mismatch = False
+    while True:
+        started = trio.current_time()
+        try:
+            async with connect([address[0]], address[1], options.identity, expect=key) as link:
+                await serve_link(inbox, seat, link)
+        except IdentityMismatch as exc:
+            if not said_mismatch:
+                options.say(
+                    f"seat {seat + 1}: another key answers at {where} ({exc}); retrying slowly"
+                )
+                said_mismatch = True
+            await trio.sleep(backoff.slowest())
+            continue
+        except (OSError, HandshakeError) as exc:  # unreachable, broken handshake, refused
+            log.info("seat %d at %s: %s", seat, where, exc)
+            await trio.sleep(backoff.next())
+            continue
+        if trio.current_time() - started >= STABLE_LINK:
+            backoff.reset()
+        await trio.sleep(backoff.next())

@@ -1,0 +1,83 @@
+"""How a peer plays and what it shows: its options, its player's UI, and the one-line failure.
+
+Plain data and a protocol, without I/O, shared by every part of the peer (hosting, joining,
+the runtime, the page and the terminal).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final, Protocol
+
+from p2p_dominoes.bots import Bot
+from p2p_dominoes.engine import Action, SeatView
+from p2p_dominoes.net.page_presence import PageState
+from p2p_dominoes.net.presence import PresenceWatch
+from p2p_dominoes.net.timing import Timing
+from p2p_dominoes.session import Identity
+from p2p_dominoes.session.events import Event
+from p2p_dominoes.session.table import TableSession
+
+HAND_BREAK: Final = 10.0
+"""Seconds a person's peer pauses between hands (its player reads the summary) unless the
+player is ready sooner; at most a third of the rules' stall timeout."""
+
+
+class PeerFailure(Exception):
+    """The peer cannot go on (refused, unreachable, a cheater found): one line for the user."""
+
+
+class PeerUI(Protocol):
+    """What a networked peer shows its player, and how it asks for an action."""
+
+    def say(self, line: str) -> None: ...
+
+    def seated(self, session: TableSession, names: Sequence[str]) -> None:
+        """The table is set: the session this UI shows (for UIs that draw the whole state)."""
+
+    def events(self, events: Sequence[Event], names: Sequence[str], seat: int) -> None: ...
+
+    def waiting(self, name: str, seconds: float) -> None: ...
+
+    async def choose(
+        self, view: SeatView, names: Sequence[str], scores: Sequence[int], target: int
+    ) -> Action: ...
+
+
+@dataclass
+class PeerOptions:
+    """How this peer plays and what it shows."""
+
+    name: str
+    identity: Identity
+    ui: PeerUI
+    interface: str | None = None
+    port: int = 47800
+    bot: Bot | None = None
+    record: Path | None = None
+    mdns: bool = True
+    data_dir: Path | None = None
+    """Where the crash-safe table log and hand secrets go; None keeps nothing (throwaway bots)."""
+    timing: Timing | None = None
+    """Benchmark timestamps (`--timing FILE`, see `net/timing.py`), or None."""
+    presence: PresenceWatch | None = None
+    """Shown the table's presence (connections, turns, whom we wait for), or None."""
+    between_hands: Callable[[int, float], Awaitable[None]] | None = None
+    """A person's pause after a hand: awaited with the next hand's number and the longest pause
+    (seconds); this peer's first message of that hand goes out when it returns or the pause
+    ends. None: the next hand starts at once (bots, the terminal)."""
+    hand_break: float = HAND_BREAK
+    """The longest pause between hands when `between_hands` is set."""
+    page: Callable[[], PageState] | None = None
+    """Whether our person's page is open (read at every tick; the others are told each change,
+    PROTOCOL.md §14), or None: there is no page (a bot, the terminal)."""
+
+    def say(self, line: str) -> None:
+        self.ui.say(line)
+
+
+def ui_lang(options: PeerOptions) -> str:
+    """The language the player's UI speaks (the terminal's and the page's have one)."""
+    return str(getattr(options.ui, "lang", "en"))

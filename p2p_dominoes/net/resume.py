@@ -1,0 +1,136 @@
+"""Coming back to a table from its log: replay our transcript, find the others, catch up (the
+host also resumes the bots it started)."""
+
+from __future__ import annotations
+
+from contextlib import suppress
+from pathlib import Path
+
+import trio
+
+from p2p_dominoes.net.bot_processes import let_bots_finish, resume_bot
+from p2p_dominoes.net.connection import Connection
+from p2p_dominoes.net.host_lobby import levels_by_seat
+from p2p_dominoes.net.listener import open_listener
+from p2p_dominoes.net.mesh import dial_seat, serve_seated
+from p2p_dominoes.net.peer_options import PeerFailure, PeerOptions, ui_lang
+from p2p_dominoes.net.runtime import play_table
+from p2p_dominoes.net.said import said
+from p2p_dominoes.net.setup_lost import SETUP_RESUME_WAIT, setup_said
+from p2p_dominoes.net.table_run import Inbox, TableRun
+from p2p_dominoes.peer_text import peer_text
+from p2p_dominoes.session import GENESIS_SIGN, Envelope, InvalidMessage, default_registry
+from p2p_dominoes.session.table import Phase, TableSession
+from p2p_dominoes.session.transcript import Transcript
+from p2p_dominoes.store import (
+    HandSecrets,
+    NonceFileError,
+    TableLog,
+    TableLogBusy,
+    TableLogError,
+    TableNonceFile,
+    bot_seat_key,
+    bot_seats,
+    read_log,
+)
+
+
+def _decoded(messages: list[bytes]) -> list[Envelope]:
+    """The log's messages that decode (a replay then checks every one of them)."""
+    envelopes = []
+    for data in messages:
+        with suppress(InvalidMessage):
+            envelopes.append(Envelope.decode(data, default_registry()))
+    return envelopes
+
+
+def _resume_nonce(
+    directory: Path, transcript: Transcript, seat: int, messages: list[bytes]
+) -> bytes:
+    """Our table nonce: from the transcript if our genesis_sign is logged, else from its file."""
+    for data in messages[1 : 1 + len(transcript.genesis.seats)]:
+        with suppress(InvalidMessage):
+            envelope = Envelope.decode(data, default_registry())
+            nonce = envelope.field("nonce") if envelope.type == GENESIS_SIGN else None
+            if envelope.seat == seat and isinstance(nonce, bytes):
+                return nonce
+    return TableNonceFile(directory).load(transcript.table_id, seat)
+
+
+async def resume_table(options: PeerOptions, directory: Path) -> int:
+    """Come back to a table from its log: replay our transcript, find the others, catch up."""
+    try:
+        log, messages, dropped = TableLog.open(directory)
+    except TableLogBusy:
+        raise PeerFailure("another p2p-dominoes process is already playing this table") from None
+    except (TableLogError, OSError) as exc:
+        raise PeerFailure(f"cannot resume from {directory}: {exc}") from None
+    contents = read_log(log.path)
+    header = log.header
+    transcript = Transcript(Envelope.decode(messages[0], default_registry()), default_registry())
+    seats = transcript.genesis.seats
+    if seats[header.seat].key != options.identity.public:
+        log.close()
+        raise PeerFailure("this identity does not hold the seat this log was kept for")
+    secrets = HandSecrets(directory)
+    # Hands audited before the crash have no key file any more: their keys are in our messages.
+    secrets.learn_published(_decoded(messages[1:]), header.seat)
+    try:
+        nonce = _resume_nonce(directory, transcript, header.seat, messages)
+    except NonceFileError as exc:
+        log.close()
+        raise PeerFailure(f"cannot resume: {exc}") from None
+    session = TableSession(
+        transcript,
+        header.seat,
+        options.identity,
+        hand_keys=secrets.keys_for,
+        table_nonce=nonce,
+    )
+    try:
+        for data in messages[1:]:
+            session.admit(Envelope.decode(data, default_registry()))
+    except InvalidMessage as exc:
+        log.close()
+        raise PeerFailure(f"the log does not replay: {exc}") from None
+    if session.hand is not None:  # a crash between an audit and its forget leaves a file
+        secrets.forget_before(session.hand.number)
+    lang = ui_lang(options)
+    torn = said("torn", lang, count=dropped) if dropped else ""
+    label = header.name or transcript.table_id.hex()[:8]
+    options.say(
+        said("resuming", lang, table=label, seat=header.seat + 1, count=len(messages), torn=torn)
+    )
+    peers = {p.seat: (p.host, p.port) for p in contents.peers}
+    own_port = peers.get(header.seat, ("", options.port))[1]
+    listener = await open_listener(interface=options.interface, port=own_port)
+    inbox = Inbox.new()
+    run = TableRun(session, options, tuple(s.name for s in seats), inbox=inbox, log=log)
+    # Still in its setup: the host frees a lost seat within seconds, so unless a peer carries
+    # the table on at once, it never started (the host, if here, says so).
+    run.setup_watch = SETUP_RESUME_WAIT if session.phase is Phase.SETUP else None
+
+    async def handler(connection: Connection) -> None:
+        await serve_seated(connection, session, inbox)
+
+    async with listener, trio.open_nursery() as bot_nursery, trio.open_nursery() as nursery:
+        await nursery.start(listener.serve, options.identity, handler)
+        if header.seat == 0:
+            bots = bot_seats(directory)
+            # The page names each of our bots' seats by its level, as before the crash.
+            kept = {key: b.strategy for b in bots if (key := bot_seat_key(b)) is not None}
+            run.bot_levels = levels_by_seat(seats, kept)
+            if bots:
+                names = ", ".join(b.name for b in bots)
+                options.say(said("bots_back", lang, names=names))
+            for bot in bots:
+                bot_nursery.start_soon(resume_bot, options, bot)
+        for seat, address in peers.items():
+            if seat != header.seat:
+                nursery.start_soon(dial_seat, options, inbox, seat, address, seats[seat].key)
+        status = await play_table(run, nursery)
+        nursery.cancel_scope.cancel()
+        let_bots_finish(bot_nursery)
+    if run.abandoned is not None:
+        raise PeerFailure(setup_said("never_started", lang, table=peer_text(label, 64)))
+    return status

@@ -5,7 +5,7 @@ One field table drives parsing, the wire form, the editor, the rules check and t
 names are a contract (rules files, records, the genesis): the fields of `docs/rules.md`, in wire
 order. A field the engine does not play yet has only its default among its values (`playable` is
 false); a later version adds values, never renames. `Rules` (engine/rules.py) is the typed form a
-game is played from; the check (engine/rules_check.py) reads drafts through this table.
+game is played from; the check (engine/rules_check/) reads drafts through this table.
 """
 
 from __future__ import annotations

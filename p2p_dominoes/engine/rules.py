@@ -1,5 +1,5 @@
 """Rules as data: the typed `Rules` a game is played from, read from a draft through the field
-table (engine/rule_fields.py) and checked (engine/rules_check.py), and the named presets.
+table (engine/rule_fields.py) and checked (engine/rules_check/), and the named presets.
 """
 
 from __future__ import annotations

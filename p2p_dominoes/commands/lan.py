@@ -40,7 +40,7 @@ from p2p_dominoes.commands.rules_option import (
     load_rules,
     rules_argument,
 )
-from p2p_dominoes.engine import LANGUAGES, PRESETS, InvalidRecord, Rules
+from p2p_dominoes.engine import FIELD, LANGUAGES, PRESETS, InvalidRecord, Rules
 from p2p_dominoes.net.discovery import DiscoveryError
 from p2p_dominoes.net.finding import find_table
 from p2p_dominoes.net.join_code import JoinCodeError, new_join_code, parse_join_code
@@ -98,7 +98,7 @@ def register(commands: Any) -> None:
     )
     host.add_argument(
         "--stall-timeout",
-        type=int_between(1, 86_400),
+        type=int_between(*STALL_BOUNDS),
         metavar="S",
         help="seconds before a silent seat is named as stalling (part of the table's rules)",
     )
@@ -555,8 +555,9 @@ def run_host(args: argparse.Namespace) -> int:
         raise UsageError(f"--bots must be 0–{args.players - 1} for {args.players} players")
     rules = _rules(args)
     if args.stall_timeout is not None:
-        if not 1 <= args.stall_timeout <= 86_400:
-            raise UsageError("--stall-timeout must be 1–86400 seconds")
+        low, high = STALL_BOUNDS
+        if not low <= args.stall_timeout <= high:
+            raise UsageError(f"--stall-timeout must be {low}–{high} seconds")
         rules = dataclasses.replace(rules, stall_timeout_s=args.stall_timeout)
     options = _options(args)
     _mention_unfinished(options)
@@ -706,6 +707,8 @@ def run_demo(args: argparse.Namespace) -> int:
         shutil.rmtree(scratch, ignore_errors=True)
 
 
+STALL_BOUNDS: Final = FIELD["stall_timeout_s"].bounds
+"""The stall timeout's bounds: its switch record's (the same for files, the wire and the page)."""
 _NOTHING_KEPT: Final = "a demo without --record keeps nothing (--record FILE keeps its transcript)"
 
 

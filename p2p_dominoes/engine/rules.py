@@ -268,6 +268,25 @@ class Rules:
         return min(PRESETS.values(), key=lambda p: len(self.differences(p)))
 
 
+def _same_as_the_records() -> None:
+    """`Rules` spells out its fields for typed reads; they must be the switch records' fields,
+    in wire order, with the records' defaults (a switch added to one and not the other fails
+    at import, not in a game)."""
+    attributes = dataclasses.fields(Rules)
+    names = [a.name for a in attributes]
+    if names != [spec.name for spec in FIELDS]:
+        raise TypeError(f"Rules fields {names} are not the switch records' (engine/switches/)")
+    for attribute, spec in zip(attributes, FIELDS, strict=True):
+        default = None if attribute.default is dataclasses.MISSING else attribute.default
+        if default != (None if spec.required else spec.default):
+            raise TypeError(
+                f"Rules.{spec.name} defaults to {default!r}, its record to {spec.default!r}"
+            )
+
+
+_same_as_the_records()
+
+
 def _typed(draft: Mapping[str, Any]) -> dict[str, Any]:
     return {name: FIELD[name].parse(value) for name, value in draft.items()}
 

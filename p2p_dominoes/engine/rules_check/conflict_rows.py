@@ -3,6 +3,8 @@ together. A set with one cannot be saved or played."""
 
 from __future__ import annotations
 
+from typing import Final
+
 from p2p_dominoes.engine.rule_fields import (
     DOUBLE_RULES,
     BlockScoring,
@@ -18,11 +20,18 @@ from p2p_dominoes.engine.rule_fields import (
 from p2p_dominoes.engine.rules_check.draft import Draft
 from p2p_dominoes.engine.rules_check.rows import Hit, Say, row, when
 
+RETIRED: Final = {
+    "K2": "retired (issue 24): `fish_counts = false` where a count has no boneyard is no longer "
+    "refused; there the block counts (N21)",
+}
+"""Codes no longer checked, with why (their codes are never reused)."""
+
 
 @row(
     "conflict",
     "K1",
     ("teams", "hand_sizes"),
+    doc="`teams = opposite-pairs` and a supported count ≠ 4",
     ru="Игра парами — только вчетвером: партнёры сидят напротив.",
     en="Partnership play needs exactly four players (partners sit opposite).",
 )
@@ -34,6 +43,7 @@ def _k1(d: Draft, n: int) -> Hit | None:
     "conflict",
     "K3",
     ("layout", "doubles"),
+    doc="`layout` cross or telephone with `doubles = along`",
     ru="Крест и телефон растут из дубля, лежащего поперёк; когда все дубли вдоль, центра нет.",
     en="Cross and telephone grow from a double laid crosswise; with every double lengthwise "
     "there is no centre.",
@@ -48,6 +58,7 @@ def _k3(d: Draft, n: int) -> Hit | None:
     "conflict",
     "K4",
     ("layout", "first_opener", "next_opener"),
+    doc="`layout = trains` and an opener that is not a double rule",
     ru="Поезда начинаются от дубля: заходить должен дубль (младший, старший, назначенный или "
     "по дню недели).",
     en="Trains start from a double: the lead must be a double (lowest, highest, assigned or "
@@ -64,6 +75,8 @@ def _k4(d: Draft, n: int) -> Hit | None:
     "conflict",
     "K5",
     ("layout", "first_fallback", "next_fallback"),
+    doc="`layout = trains`, a double rule whose fallback is not `redeal`, at a count without "
+    "the full deal",
     ru="Без дубля поезда не начать: если дубля ни у кого нет, раздачу нужно пересдать "
     "(запасное правило «пересдать»; при {players} игроках раздаётся не весь набор).",
     en="Trains cannot start without a double: when nobody holds one the deal must be redone "
@@ -84,6 +97,7 @@ def _k5(d: Draft, n: int) -> Hit | None:
     "conflict",
     "K6",
     ("layout", "teams"),
+    doc="`layout = trains` with `teams = opposite-pairs`",
     ru="Поезда у каждого свои; игра парами с поездами не определена.",
     en="Each player has their own train; trains are not defined for partnership play.",
 )
@@ -95,6 +109,7 @@ def _k6(d: Draft, n: int) -> Hit | None:
     "conflict",
     "K7",
     ("hand_scoring", "move_scoring"),
+    doc="bad polarity (`hand_scoring` losers-own / worst-own) with `move_scoring ≠ none`",
     ru="Очки на руках проигравших — штраф, а очки за ходы — выигрыш: их нельзя писать в один счёт.",
     en="Pips the losers record are penalties and points scored during play are gains; they "
     "cannot share one score.",
@@ -107,6 +122,7 @@ def _k7(d: Draft, n: int) -> Hit | None:
     "conflict",
     "K8",
     ("goal", "hand_scoring"),
+    doc="bad polarity with `goal = reach-wins`, or good polarity with `goal = reach-loses`",
     ru="Цель противоречит записи очков: кто первым дойдёт до цели, тот здесь {who}.",
     en="The goal contradicts what is recorded: whoever reaches the target first is the {who} "
     "player here.",
@@ -124,6 +140,7 @@ def _k8(d: Draft, n: int) -> Hit | None:
     "conflict",
     "K9",
     ("hand_scoring", "move_scoring", "domino_bonus", "block_bonus"),
+    doc="`hand_scoring = none`, `move_scoring = none` and both bonuses 0",
     ru="Никто ничего не записывает: выберите, кто и что записывает.",
     en="Nothing is ever recorded: choose who records what.",
 )
@@ -140,6 +157,7 @@ def _k9(d: Draft, n: int) -> Hit | None:
     "conflict",
     "K10",
     ("block_scoring", "hand_scoring"),
+    doc="`block_scoring = all-to-worst` with `hand_scoring = leader-takes`",
     ru="«Вся сумма проигравшему» при «забирает лидер» наградила бы худшего.",
     en="'The whole sum to the loser' would reward the worst hand when recorded points are gains.",
 )
@@ -154,6 +172,7 @@ def _k10(d: Draft, n: int) -> Hit | None:
     "conflict",
     "K11",
     ("winner_reset", "hand_scoring"),
+    doc="`winner_reset` with good polarity",
     ru="Обнулять счёт победителя можно, только когда очки — штраф.",
     en="Wiping the winner's score only makes sense when points are penalties.",
 )
@@ -165,6 +184,7 @@ def _k11(d: Draft, n: int) -> Hit | None:
     "conflict",
     "K12",
     ("domino_bonus", "block_bonus", "hand_scoring"),
+    doc="`domino_bonus` or `block_bonus` > 0 with bad polarity",
     ru="Надбавки — выигрыш, а записанные очки здесь — штраф.",
     en="Bonuses are gains, but here recorded points are penalties.",
 )
@@ -176,6 +196,8 @@ def _k12(d: Draft, n: int) -> Hit | None:
     "conflict",
     "K13",
     ("extra_turn_sum", "forced_draw_sum"),
+    doc="`extra_turn_sum = forced_draw_sum ≠ 0` at a count with a boneyard (without one the "
+    "draw-two never fires, N1)",
     ru="Лишний ход и прикуп двух не могут срабатывать на одну сумму {N}.",
     en="Extra turn and draw-two cannot fire on the same end total {N}.",
 )
@@ -189,6 +211,7 @@ def _k13(d: Draft, n: int) -> Hit | None:
     "conflict",
     "K14",
     ("move_scoring", "hand_scoring"),
+    doc="`move_scoring = luck` without `hand_scoring = luck-settlement`, or the reverse",
     ru="Счёт «на счастье» идёт только со своим расчётом в конце партии.",
     en="Threes-for-luck scoring during play goes only with its own end-of-hand settlement.",
 )
@@ -203,6 +226,7 @@ def _k14(d: Draft, n: int) -> Hit | None:
     "conflict",
     "K15",
     ("goal", "hands_limit"),
+    doc="`goal = fixed-hands` with `hands_limit = 0`",
     ru="Укажите, сколько раздач играть.",
     en="Say how many hands to play.",
 )
@@ -214,6 +238,7 @@ def _k15(d: Draft, n: int) -> Hit | None:
     "conflict",
     "K16",
     ("first_opener", "next_opener", "weekday"),
+    doc="an opener is `weekday-double` and `weekday = 0`",
     ru="Укажите день недели.",
     en="Choose the day of the week.",
 )
@@ -226,6 +251,7 @@ def _k16(d: Draft, n: int) -> Hit | None:
     "conflict",
     "K17",
     ("next_opener", "next_fallback"),
+    doc="`next_opener = previous-winner` with `next_fallback = redeal`",
     ru="После ничьей пересдача повторялась бы без конца: выберите другое запасное правило.",
     en="After a hand with no winner the redeal would repeat for ever: choose another fallback.",
 )
@@ -239,6 +265,10 @@ def _k17(d: Draft, n: int) -> Hit | None:
     "conflict",
     "K18",
     ("min_record", "hand_sizes"),
+    doc="**(found here)** a match to a target scored at the hand's end whose `min_record` is "
+    "above the largest amount a hand can record at some count (no boneyard: the heaviest "
+    "hand that can be dealt; else every tile in play but one; after rounding), so nothing "
+    "is ever recorded and the match never ends",
     ru="Минимум для записи больше любой суммы партии (при {players} игроках не больше {most}): "
     "никто ничего не запишет и до цели не дойдёт.",
     en="The minimum to record is more than any hand can give (with {players} players at most "
@@ -263,6 +293,9 @@ def _k18(d: Draft, n: int) -> Hit | None:
     "conflict",
     "K19",
     ("target_check", "goal"),
+    doc="**(found here)** `target_check = immediate` with `goal = reach-loses` while placements "
+    "score (`move_scoring` ends or placed-tile): a target reached mid-hand ends the match "
+    "naming the reacher the hand's winner, which a losing target contradicts",
     ru="Цель, до которой доходят на свою беду, нельзя проверять посреди раздачи: проверяйте в "
     "конце раздачи.",
     en="A target that loses cannot end the match in the middle of a hand: check it at the "

@@ -34,6 +34,8 @@ _DRAW_SWITCHES: Final = (
     "inert",
     "N1",
     _DRAW_SWITCHES,
+    doc="no boneyard at the count (`drawing = never`, the whole set dealt, or the rest is the "
+    "reserve); the switch that caused it (`drawing` or `reserve`) stays live",
     ru="Базара нет — прикупать нечего (при {players} игроках {why}).",
     en="No boneyard: nothing to draw (with {players} players {why}).",
 )
@@ -58,6 +60,7 @@ def _n1(d: Draft, n: int) -> Hit | None:
     "inert",
     "N2",
     ("play_drawn_at_once",),
+    doc="a boneyard, `drawing = when-stuck` and `forced_draw_sum = 0`",
     ru="Брать можно, только когда ходить нечем, — подходящая взятая кость и так единственный ход.",
     en="You draw only when you cannot play, so a drawn tile that fits is your only play anyway.",
 )
@@ -71,6 +74,7 @@ def _n2(d: Draft, n: int) -> Hit | None:
     "inert",
     "N3",
     ("cross_quota",),
+    doc="`layout ≠ cross`",
     ru="Только для креста: у линии и поездов боковых лучей нет, у телефона они открыты сразу.",
     en="Cross only: a line and trains have no side rays, and telephone opens them at once.",
     each_count=False,
@@ -83,6 +87,7 @@ def _n3(d: Draft, n: int) -> Hit | None:
     "inert",
     "N4",
     ("assigned_double",),
+    doc="no opener is `assigned-double`",
     ru="Дубль назначает только правило «назначенный дубль».",
     en="Only the 'assigned double' rule uses it.",
     each_count=False,
@@ -95,6 +100,7 @@ def _n4(d: Draft, n: int) -> Hit | None:
     "inert",
     "N5",
     ("weekday",),
+    doc="no opener is `weekday-double`",
     ru="День недели нужен только правилу «очередь по дню недели».",
     en="Only the weekday rule uses it.",
     each_count=False,
@@ -107,6 +113,8 @@ def _n5(d: Draft, n: int) -> Hit | None:
     "inert",
     "N6",
     ("first_fallback", "next_fallback"),
+    doc="that hand's opener never fails (`lottery`, `rotate`, `heaviest-tile`), or is a double "
+    "rule with the whole set dealt at the count",
     ru="Основное правило применимо всегда ({why}).",
     en="The main rule always applies ({why}).",
 )
@@ -130,6 +138,7 @@ def _n6(d: Draft, n: int) -> list[Hit]:
     "inert",
     "N7",
     ("winner_reset",),
+    doc="`general`, `admiral`, `snotty_goat` all off",
     ru="Ни одной церемонии — обнулять не после чего.",
     en="No ceremony is on, so nothing triggers the reset.",
     each_count=False,
@@ -142,6 +151,9 @@ def _n7(d: Draft, n: int) -> Hit | None:
     "inert",
     "N8",
     ("doubles",),
+    doc="`layout` line or trains, nothing reads the end total (`move_scoring` ends/luck, "
+    "`extra_turn_sum`, `forced_draw_sum`) (the donkey rule closes a double's ray whichever "
+    "way it lies)",
     ru="В линии и в поездах положение дубля ни на что не влияет, пока сумма концов не считается.",
     en="In a line or trains a double's orientation changes nothing unless the end total counts.",
     each_count=False,
@@ -155,6 +167,7 @@ def _n8(d: Draft, n: int) -> Hit | None:
     "inert",
     "N9",
     ("rounding", "min_record", "block_scoring"),
+    doc="`hand_scoring` none or luck-settlement",
     ru="Итога партии по очкам на руках нет — очки идут по ходу игры.",
     en="There is no end-of-hand pip amount: points come during play.",
     each_count=False,
@@ -167,6 +180,7 @@ def _n9(d: Draft, n: int) -> Hit | None:
     "inert",
     "N10",
     ("block_scoring", "block_bonus"),
+    doc="`fish_counts = false`, `end_when_boneyard_empty = false` and a boneyard at the count",
     ru="Рыба не засчитывается — её пересдают (при {players} игроках).",
     en="Blocked hands do not count: they are redealt (with {players} players).",
 )
@@ -179,6 +193,7 @@ def _n10(d: Draft, n: int) -> Hit | None:
     "inert",
     "N11",
     ("ends_modulus", "ends_award"),
+    doc="`ends_modulus` unless `move_scoring` is ends/luck; `ends_award` unless ends",
     ru="Нужно только при подсчёте концов.",
     en="Only used when open ends are scored.",
     each_count=False,
@@ -196,6 +211,7 @@ def _n11(d: Draft, n: int) -> list[Hit]:
     "inert",
     "N12",
     ("targets", "target_check", "hands_limit"),
+    doc="`targets`, `target_check` with `goal = fixed-hands`; `hands_limit` otherwise",
     ru="{why}",
     en="{why}",
     each_count=False,
@@ -226,6 +242,8 @@ def _n12(d: Draft, n: int) -> Hit:
     "inert",
     "N13",
     ("target_check",),
+    doc="`move_scoring = none` or `luck` (Threes for luck settles at the hand's end), and the "
+    "goal is a target",
     ru="Во время партии очки в матч не идут — проверять цель посреди раздачи нечего.",
     en="No points count towards the match during play, so there is nothing to check mid-hand.",
     each_count=False,
@@ -242,6 +260,9 @@ def _n13(d: Draft, n: int) -> Hit | None:
     "inert",
     "N14",
     ("extra_turn_sum", "forced_draw_sum"),
+    doc="the sum is above the largest end total at the count: line 22 (12 with `doubles = "
+    "along`), cross/telephone 36 (24 along), trains 30/36/40 for 2/3/4 players (6 per train "
+    "end along)",
     ru="Такой суммы концов не бывает (наибольшая — {max}).",
     en="The open ends never total {N} (at most {max}).",
 )
@@ -258,6 +279,8 @@ def _n14(d: Draft, n: int) -> list[Hit]:
     "inert",
     "N15",
     ("hand_scoring",),
+    doc="`hand_scoring = worst-own` with `teams = opposite-pairs`, or **(added here)** with 2 "
+    "players",
     ru="{sides}: единственный проигравший и есть худший («пишет только худший» = «проигравшие "
     "пишут свои очки»).",
     en="{sides} the only loser is the worst one ('only the worst records' = 'the losers record "
@@ -277,6 +300,7 @@ def _n15(d: Draft, n: int) -> Hit | None:
     "inert",
     "N16",
     ("next_opener", "next_fallback"),
+    doc="`goal = fixed-hands` with `hands_limit = 1`",
     ru="Матч из одной раздачи — следующего захода нет.",
     en="A one-hand match has no next hand.",
     each_count=False,
@@ -289,6 +313,8 @@ def _n16(d: Draft, n: int) -> Hit | None:
     "inert",
     "N17",
     ("fish_counts", "block_scoring"),
+    doc="`end_when_boneyard_empty`, `must_draw_when_stuck`, **(added here)** `draw_limit = 0`, "
+    "and a boneyard at the count",
     ru="Партия кончается, как только базар исчерпан, а пока в нём есть кости, застрявший обязан "
     "брать, — настоящей рыбы не бывает.",
     en="The hand ends as soon as the boneyard runs out, and until then a stuck player must "
@@ -307,6 +333,7 @@ def _n17(d: Draft, n: int) -> Hit | None:
     "inert",
     "N18",
     ("draw_limit",),
+    doc="**(found here)** `draw_limit` at or above the tiles that can ever be drawn at the count",
     ru="Больше {drawable} костей с базара не взять (при {players} игроках) — предел {limit} "
     "ничего не ограничивает.",
     en="At most {drawable} tiles can ever be drawn (with {players} players), so a limit of "
@@ -323,6 +350,8 @@ def _n18(d: Draft, n: int) -> Hit | None:
     "inert",
     "N19",
     ("min_record",),
+    doc="**(found here)** `min_record = 1` with an end-of-hand amount (an amount of 0 is "
+    "nothing recorded anyway)",
     ru="Записывают и так не меньше 1 очка — минимум 1 ничего не отсекает.",
     en="Every recorded amount is at least 1 anyway: a minimum of 1 drops nothing.",
     each_count=False,
@@ -339,6 +368,8 @@ def _n19(d: Draft, n: int) -> Hit | None:
     "inert",
     "N20",
     ("cross_quota", "layout"),
+    doc="**(found here)** `layout = cross` and 2 × `cross_quota` + 1 above the tiles in play at "
+    "the count",
     ru="В игре не больше {tiles} костей (при {players} игроках): с {quota} по каждую сторону "
     "крест не откроется — это линия.",
     en="At most {tiles} tiles are in play (with {players} players): with {quota} on each side "
@@ -357,6 +388,9 @@ def _n20(d: Draft, n: int) -> Hit | None:
     "inert",
     "N21",
     ("fish_counts",),
+    doc="**(found here)** `fish_counts = false` and no boneyard at the count (it was the "
+    "conflict K2): a set covers several player counts, and a redeal needs a boneyard, so "
+    "there the block counts as usual; N1 then leaves `fish_counts` to this row",
     ru="Базара нет, и рыба засчитывается (при {players} игроках): пересдают её, только когда "
     "есть базар.",
     en="No boneyard, so a blocked hand counts (with {players} players): it is redealt only "

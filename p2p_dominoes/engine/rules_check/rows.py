@@ -54,6 +54,8 @@ class Row:
     en: str
     each_count: bool = True
     """Evaluated once per supported player count ({players} then names the counts)."""
+    doc: str = ""
+    """When it fires, in the words of docs/rules.md's table (generated from it)."""
 
     @property
     def order(self) -> tuple[int, int]:
@@ -70,11 +72,13 @@ def row(
     code: str,
     fields: tuple[str, ...],
     *,
+    doc: str,
     ru: str,
     en: str,
     each_count: bool = True,
 ) -> Callable[[Test], Test]:
-    """Declare the decorated predicate as check row `code`, with its fields and both texts."""
+    """Declare the decorated predicate as check row `code`, with its fields, when it fires in
+    the docs' words, and both texts."""
     if KINDS.get(code[:1]) != kind or not code[1:].isdigit():
         raise ValueError(f"check row {code!r}: a {kind} row's code is V1…, K1… or N1…")
     unknown = [name for name in fields if name not in FIELD]
@@ -82,7 +86,7 @@ def row(
         raise ValueError(f"check row {code}: unknown field {unknown} or a second row {code}")
 
     def declare(test: Test) -> Test:
-        REGISTERED.append(Row(kind, code, fields, test, ru, en, each_count))
+        REGISTERED.append(Row(kind, code, fields, test, ru, en, each_count, doc))
         return test
 
     return declare

@@ -14,6 +14,7 @@ from p2p_dominoes.engine.rules_check.rows import Hit, Say, row, when
     "conflict",
     "V1",
     ("hand_sizes",),
+    doc="`hand_sizes` empty, out of order, repeated, a count outside 2–4 or a size below 1",
     ru="Раздача задаётся для 2, 3 или 4 игроков, по возрастанию и без повторов, хотя бы по "
     "одной кости каждому.",
     en="Hand sizes name 2, 3 or 4 players, in ascending order without repeats, at least one "
@@ -37,6 +38,9 @@ def _v1(d: Draft, n: int) -> Hit | None:
     "conflict",
     "V2",
     ("hand_sizes",),
+    doc="players × size > 28 at a count (the reserve is the last tiles of the boneyard, never "
+    "more than it holds: where the whole set is dealt there is no boneyard and no reserve, "
+    "N1)",
     ru="Столько костей в наборе нет: при {players} игроках по {size} не помещаются в 28 костей.",
     en="Not enough tiles: {size} each for {players} players exceed the 28 of the set.",
 )
@@ -49,6 +53,8 @@ def _v2(d: Draft, n: int) -> Hit | None:
     "conflict",
     "V3",
     ("targets", "goal"),
+    doc="`targets` do not name the same counts as `hand_sizes` (or a target below 1); `targets` "
+    "not `[]` with `goal = fixed-hands`",
     ru="Цели не совпадают с раздачей: {why}.",
     en="The targets do not match the deal: {why}.",
     each_count=False,
@@ -75,6 +81,8 @@ def _v3(d: Draft, n: int) -> Hit | None:
     "conflict",
     "V4",
     ("first_opener",),
+    doc="`first_opener` is `rotate` / `previous-winner`, or `first_fallback` is "
+    "`previous-opener` / `rotate`",
     ru="В первой раздаче прошлой ещё нет: правило «{rule}» для неё не годится.",
     en="The first hand has no previous hand: '{rule}' cannot decide it.",
     each_count=False,

@@ -14,6 +14,7 @@ each supported player count; one finding covers the counts where a row fires ali
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -99,7 +100,23 @@ def _check(draft: Mapping[str, object]) -> list[Finding]:
                 {lang: fill(getattr(row, lang), lang, params, shown) for lang in ("ru", "en")}
             )
             found.append(Finding(row.kind, row.code, fields, players, text))
-    return found
+    return _conflict_first(found)
+
+
+def _conflict_first(found: list[Finding]) -> list[Finding]:
+    """A switch named by a conflict is not also said to have no effect: the conflict is what
+    must be resolved, and the editor showed both on one switch ("Conflict: …" and "No effect
+    here: …"). An inert finding keeps its other switches, and goes when none is left."""
+    clashing = {name for f in found if f.kind == "conflict" for name in f.fields}
+    out = []
+    for finding in found:
+        if finding.kind == "inert" and clashing.intersection(finding.fields):
+            left = tuple(name for name in finding.fields if name not in clashing)
+            if not left:
+                continue
+            finding = dataclasses.replace(finding, fields=left)
+        out.append(finding)
+    return out
 
 
 def conflicts(findings: Iterable[Finding]) -> list[Finding]:

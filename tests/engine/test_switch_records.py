@@ -91,3 +91,35 @@ def test_the_turn_flag_names_exactly_the_switches_plain_turns_reads() -> None:
                     turns_off.add(switch.name)
     flagged = {s.name for s in SWITCHES if s.affects_turns}
     assert turns_off == flagged
+
+
+def test_a_page_note_puts_a_switch_on_the_rules_page_without_editing_the_page(
+    monkeypatch: Any,
+) -> None:
+    """A switch the page's text does not mention gets a line under «Other house rules» from its
+    record, marked (so it shows the table's choice and links to its control), in both languages;
+    without a note the page is the seed's text."""
+    from p2p_dominoes.engine import rules_page
+    from p2p_dominoes.engine.rules import draft_of
+    from p2p_dominoes.engine.words import W
+
+    name = "end_when_boneyard_empty"
+    assert name not in {m.field for m in rules_page.marks("en")}
+    noted = dataclasses.replace(
+        SWITCH[name], page_note=W("и очки за концы на этом кончаются", "and so does ends scoring")
+    )
+    monkeypatch.setattr(
+        rules_page, "SWITCHES", tuple(noted if s.name == name else s for s in SWITCHES)
+    )
+    for lang, line in (
+        ("en", "- The hand ends when the boneyard runs out [now: on] — and so does ends scoring\n"),
+        (
+            "ru",
+            "- Партия кончается, когда базар исчерпан [сейчас: вкл] — и очки за концы на этом "
+            "кончаются\n",
+        ),
+    ):
+        assert name in {m.field for m in rules_page.marks(lang)}
+        page = rules_page.render_text(draft_of("fives"), lang)
+        assert line in page, lang
+        assert page.index(line) < page.index("Редактор" if lang == "ru" else "The editor checks")

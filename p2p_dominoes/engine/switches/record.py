@@ -66,6 +66,9 @@ class Switch:
     """Its own control on the rules page; None when a control over several fields sets it."""
     edit: Edit | None = None
     """Its own control in the editor; None when a control over several fields sets it."""
+    page_note: Words | None = None
+    """A line for the rules page's «Other house rules» list, after its label (for a switch the
+    page's text does not mention; engine/rules_page.py)."""
     origin: str = ""
     """Where it comes from, as docs/rules.md's table says (default: its seed switch id)."""
 

@@ -61,9 +61,9 @@ def notes(lang: str = "ru") -> str:
     )
 
 
-def _source(lang: str) -> str:
-    """The page with its notes in place; every marker still in it."""
-    return page_source(lang).replace(_NOTES, notes(lang))
+def _source(lang: str, *, with_notes: bool = True) -> str:
+    """The page with its notes in place (or none); every marker still in it."""
+    return page_source(lang).replace(_NOTES, notes(lang) if with_notes else "")
 
 
 def _words(match: re.Match[str], lang: str) -> str:
@@ -77,9 +77,10 @@ def marks(lang: str = "ru") -> list[Mark]:
     return [m for m in _pieces(lang) if isinstance(m, Mark)]
 
 
-def plain_page(lang: str = "ru") -> str:
-    """The page as written, markers removed (the Russian one is the seed word for word)."""
-    return _MARK.sub(lambda m: _words(m, lang), _source(lang))
+def plain_page(lang: str = "ru", *, with_notes: bool = True) -> str:
+    """The page as written, markers removed (the Russian one is the seed word for word when
+    `with_notes` is off: the records' notes are lines the seed does not have)."""
+    return _MARK.sub(lambda m: _words(m, lang), _source(lang, with_notes=with_notes))
 
 
 def segments(draft: Mapping[str, Any], lang: str = "ru") -> list[Segment]:

@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from p2p_dominoes.engine.field_spec import FieldSpec
-from p2p_dominoes.engine.rules_check import ROWS, Row
+from p2p_dominoes.engine.rules_check import ROWS, Row, checks_of
 from p2p_dominoes.engine.rules_check.conflict_rows import RETIRED
 from p2p_dominoes.engine.rules_text import CONTROLS
 from p2p_dominoes.engine.switches import SWITCHES
@@ -71,9 +71,9 @@ def _fields(names: Iterable[str]) -> str:
 
 
 def switches_table() -> str:
-    """Every switch, in wire order."""
+    """Every switch, in wire order, with the check rows that name it."""
     return _table(
-        ("#", "field", "seed switch", "ru", "en", "values", "default"),
+        ("#", "field", "seed switch", "ru", "en", "values", "default", "checks"),
         (
             (
                 str(number),
@@ -83,6 +83,7 @@ def switches_table() -> str:
                 s.label.en,
                 _values(s.spec),
                 _default(s.spec),
+                ", ".join(checks_of(s.name)) or "—",
             )
             for number, s in enumerate(SWITCHES, 1)
         ),

@@ -119,6 +119,12 @@ def _conflict_first(found: list[Finding]) -> list[Finding]:
     return out
 
 
+def checks_of(name: str) -> tuple[str, ...]:
+    """The codes of the rows that name field `name` (a switch's checks, for its record's
+    reader and the docs' table)."""
+    return tuple(row.code for row in ROWS if name in row.fields)
+
+
 def conflicts(findings: Iterable[Finding]) -> list[Finding]:
     """The findings that stop a set from being saved or played."""
     return [f for f in findings if f.kind == "conflict"]
@@ -149,6 +155,7 @@ __all__ = [
     "Kind",
     "Row",
     "check_rules",
+    "checks_of",
     "conflicts",
     "greyed_fields",
     "inert",

@@ -32,13 +32,16 @@ from p2p_dominoes.commands.peer_args import (
 from p2p_dominoes.commands.peer_run import mention_unfinished, run_peer, with_input
 from p2p_dominoes.commands.resume import run_resume
 from p2p_dominoes.commands.rules_option import RULES_HELP, rules_argument
-from p2p_dominoes.engine import LANGUAGES
+from p2p_dominoes.engine import FIELD, LANGUAGES
 from p2p_dominoes.net import DIAL_PATIENCE, PeerFailure, Target, find_table, host_table, join_table
 from p2p_dominoes.net.discovery import DiscoveryError
 from p2p_dominoes.net.join_code import new_join_code
 from p2p_dominoes.peer_text import quoted
 from p2p_dominoes.session.hand_messages import MAX_HANDS
 from p2p_dominoes.ui.text import TextUI
+
+STALL_BOUNDS: Final = FIELD["stall_timeout_s"].bounds
+"""The stall timeout's bounds: its switch record's (the same for files, the wire and the page)."""
 
 
 def register(commands: Any) -> None:
@@ -70,7 +73,7 @@ def register(commands: Any) -> None:
     )
     host.add_argument(
         "--stall-timeout",
-        type=int_between(1, 86_400),
+        type=int_between(*STALL_BOUNDS),
         metavar="S",
         help="seconds before a silent seat is named as stalling (part of the table's rules)",
     )
@@ -193,8 +196,9 @@ def run_host(args: argparse.Namespace) -> int:
         raise UsageError(f"--bots must be 0–{args.players - 1} for {args.players} players")
     rules = rules_of(args)
     if args.stall_timeout is not None:
-        if not 1 <= args.stall_timeout <= 86_400:
-            raise UsageError("--stall-timeout must be 1–86400 seconds")
+        low, high = STALL_BOUNDS
+        if not low <= args.stall_timeout <= high:
+            raise UsageError(f"--stall-timeout must be {low}–{high} seconds")
         rules = dataclasses.replace(rules, stall_timeout_s=args.stall_timeout)
     options = peer_options(args)
     mention_unfinished(options)

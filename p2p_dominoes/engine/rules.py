@@ -1,5 +1,5 @@
 """Rules as data: the typed `Rules` a game is played from, read from a draft through the field
-table (engine/rule_fields.py) and checked (engine/rules_check.py), and the named presets.
+table (engine/rule_fields.py) and checked (engine/rules_check/), and the named presets.
 """
 
 from __future__ import annotations
@@ -266,6 +266,25 @@ class Rules:
         if self.name in PRESETS:
             return PRESETS[self.name]
         return min(PRESETS.values(), key=lambda p: len(self.differences(p)))
+
+
+def _same_as_the_records() -> None:
+    """`Rules` spells out its fields for typed reads; they must be the switch records' fields,
+    in wire order, with the records' defaults (a switch added to one and not the other fails
+    at import, not in a game)."""
+    attributes = dataclasses.fields(Rules)
+    names = [a.name for a in attributes]
+    if names != [spec.name for spec in FIELDS]:
+        raise TypeError(f"Rules fields {names} are not the switch records' (engine/switches/)")
+    for attribute, spec in zip(attributes, FIELDS, strict=True):
+        default = None if attribute.default is dataclasses.MISSING else attribute.default
+        if default != (None if spec.required else spec.default):
+            raise TypeError(
+                f"Rules.{spec.name} defaults to {default!r}, its record to {spec.default!r}"
+            )
+
+
+_same_as_the_records()
 
 
 def _typed(draft: Mapping[str, Any]) -> dict[str, Any]:

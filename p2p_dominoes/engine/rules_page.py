@@ -3,7 +3,10 @@ with each switch it names marked, and the table's current choice shown next to i
 
 The page texts are package data (`rules_page_ru.txt`, `rules_page_en.txt`); a switch in them is
 ``{{switch:FIELD|words}}`` or ``{{switch:FIELD/CONTROL|words}}`` when one field has two controls
-(`drawing` is both «есть ли базар» and «можно ли покупать, когда ход и так есть»).
+(`drawing` is both «есть ли базар» and «можно ли покупать, когда ход и так есть»), and
+``{{switch:FIELD}}`` when the words are the switch's label (its record's). ``{{notes}}`` is where
+the «Other house rules» list takes one line for each switch whose record has a `page_note` (a
+switch the page's own text does not mention: a new switch needs no edit of the page files).
 """
 
 from __future__ import annotations
@@ -17,8 +20,10 @@ from typing import Any, Final, NamedTuple
 from p2p_dominoes.engine.errors import InvalidRecord
 from p2p_dominoes.engine.rules_check import check_rules, greyed_fields
 from p2p_dominoes.engine.rules_text import CONTROL, Control, control_of
+from p2p_dominoes.engine.switches import SWITCH, SWITCHES
 
-_MARK: Final = re.compile(r"\{\{switch:([a-z_]+)(?:/([A-Za-z0-9-]+))?\|([^{}]*)\}\}")
+_MARK: Final = re.compile(r"\{\{switch:([a-z_]+)(?:/([A-Za-z0-9-]+))?(?:\|([^{}]*))?\}\}")
+_NOTES: Final = "{{notes}}"
 _NOW: Final = {"ru": ("сейчас", "не действует"), "en": ("now", "no effect here")}
 
 
@@ -49,14 +54,33 @@ def page_source(lang: str = "ru") -> str:
     return resources.files(__package__).joinpath(f"rules_page_{lang}.txt").read_text("utf-8")
 
 
+def notes(lang: str = "ru") -> str:
+    """The «Other house rules» lines of the switches whose records have a page note."""
+    return "".join(
+        f"- {{{{switch:{s.name}}}}} — {s.page_note(lang)}\n" for s in SWITCHES if s.page_note
+    )
+
+
+def _source(lang: str, *, with_notes: bool = True) -> str:
+    """The page with its notes in place (or none); every marker still in it."""
+    return page_source(lang).replace(_NOTES, notes(lang) if with_notes else "")
+
+
+def _words(match: re.Match[str], lang: str) -> str:
+    """A marker's words: its own, or the switch's label."""
+    words = match.group(3)
+    return words if words is not None else SWITCH[match.group(1)].label(lang)
+
+
 def marks(lang: str = "ru") -> list[Mark]:
     """Every switch marked on the page, in page order."""
     return [m for m in _pieces(lang) if isinstance(m, Mark)]
 
 
-def plain_page(lang: str = "ru") -> str:
-    """The page as written, markers removed (the Russian one is the seed word for word)."""
-    return _MARK.sub(lambda m: m.group(3), page_source(lang))
+def plain_page(lang: str = "ru", *, with_notes: bool = True) -> str:
+    """The page as written, markers removed (the Russian one is the seed word for word when
+    `with_notes` is off: the records' notes are lines the seed does not have)."""
+    return _MARK.sub(lambda m: _words(m, lang), _source(lang, with_notes=with_notes))
 
 
 def segments(draft: Mapping[str, Any], lang: str = "ru") -> list[Segment]:
@@ -87,13 +111,14 @@ def render_text(draft: Mapping[str, Any], lang: str = "ru") -> str:
 
 
 def _pieces(lang: str) -> list[str | Mark]:
-    source = page_source(lang)
+    source = _source(lang)
     out: list[str | Mark] = []
     at = 0
     for match in _MARK.finditer(source):
         if match.start() > at:
             out.append(source[at : match.start()])
-        name, key, words = match.groups()
+        name, key = match.group(1), match.group(2)
+        words = _words(match, lang)
         control = CONTROL[key] if key else control_of(name)
         if name not in control.fields:
             raise InvalidRecord(f"rules page: {name} is not set by control {control.key}")

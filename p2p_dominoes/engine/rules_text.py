@@ -12,199 +12,17 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
-from p2p_dominoes.engine.errors import InvalidRecord
+from p2p_dominoes.engine.switches import SWITCH, SWITCHES
+from p2p_dominoes.engine.switches.texts import OPENERS
+from p2p_dominoes.engine.words import LANGUAGES as LANGUAGES
+from p2p_dominoes.engine.words import W, Words, check_lang
 
-LANGUAGES: Final = ("en", "ru")
-
-
-@dataclass(frozen=True)
-class Words:
-    """One text in both languages."""
-
-    ru: str
-    en: str
-
-    def __call__(self, lang: str) -> str:
-        return self.ru if _lang(lang) == "ru" else self.en
-
-
-def _lang(lang: str) -> str:
-    if lang not in LANGUAGES:
-        raise InvalidRecord(f"unknown language {lang!r} (languages: en, ru)")
-    return lang
-
-
-W = Words
-
-FIELD_LABELS: Final[dict[str, Words]] = {
-    "name": W("Название", "Name"),
-    "hand_sizes": W("Сколько костей раздавать", "Tiles dealt to each player"),
-    "reserve": W(
-        "Можно ли забрать последнюю кость с базара", "May the last boneyard tile be taken"
-    ),
-    "drawing": W(
-        "Есть ли базар; можно ли покупать, когда ход и так есть",
-        "Is there a boneyard; may you draw while holding a play",
-    ),
-    "play_drawn_at_once": W(
-        "Подходящую взятую кость кладут сразу", "A drawn tile that fits is played at once"
-    ),
-    "first_opener": W("Правило захода в первой раздаче", "Opening rule of the first hand"),
-    "next_opener": W("Правило захода в следующих раздачах", "Opening rule of later hands"),
-    "block_scoring": W("Рыба", "Blocked hand"),
-    "targets": W("Цель в очках", "Target points"),
-    "layout": W("Форма стола", "Table shape"),
-    "stall_timeout_s": W("Сколько ждать хода игрока, секунд", "Seconds to wait for a player"),
-    "must_draw_when_stuck": W(
-        "Кому нечем ходить, обязан прикупать", "A player who cannot play must draw"
-    ),
-    "draw_limit": W("Сколько костей можно прикупить за ход", "Most tiles drawn in one turn"),
-    "forced_draw_sum": W("Прикуп двух, когда концы дают в сумме", "Draw two when the ends total"),
-    "first_fallback": W(
-        "Запасное правило захода в первой раздаче", "Fallback opening rule of the first hand"
-    ),
-    "next_fallback": W(
-        "Запасное правило захода в следующих раздачах", "Fallback opening rule of later hands"
-    ),
-    "assigned_double": W("Назначенный дубль", "Assigned double"),
-    "weekday": W("День недели", "Day of the week"),
-    "doubles": W("Дубли поперёк", "Doubles crosswise"),
-    "two_doubles": W("Два дубля за ход", "Two doubles in one turn"),
-    "extra_turn_sum": W("Лишний ход, когда концы дают в сумме", "Extra turn when the ends total"),
-    "cross_quota": W("Сколько костей до открытия креста", "Tiles before the cross opens"),
-    "double_closes_ray": W("Дубль может закрыть луч", "A double can close its ray"),
-    "fish_counts": W("Рыба засчитывается", "A blocked hand counts"),
-    "end_when_boneyard_empty": W(
-        "Партия кончается, когда базар исчерпан", "The hand ends when the boneyard runs out"
-    ),
-    "teams": W("Игра парами", "Partnerships"),
-    "hand_scoring": W("Кто и что записывает в конце партии", "Who records what at the hand's end"),
-    "rounding": W("Округление счёта", "Rounding"),
-    "min_record": W("Минимум для записи", "Minimum to record"),
-    "domino_bonus": W("Надбавка за домино", "Bonus for going out"),
-    "block_bonus": W("Надбавка меньшему при рыбе", "Bonus to the lowest hand at a block"),
-    "move_scoring": W("Очки по ходу игры", "Points during play"),
-    "ends_modulus": W("Концы считаются, когда сумма кратна", "Ends score on a multiple of"),
-    "ends_award": W("Сколько дают концы", "What the ends score"),
-    "goal": W("Цель", "Goal"),
-    "hands_limit": W("Сколько раздач играть", "Hands to play"),
-    "target_check": W("Когда проверять цель", "When the target is checked"),
-    "general": W("Генерал", "General"),
-    "admiral": W("Адмирал", "Admiral"),
-    "snotty_goat": W("Сопливый козёл", "Snotty goat"),
-    "winner_reset": W("Победитель обнуляется", "The winner's score is wiped"),
+FIELD_LABELS: Final[dict[str, Words]] = {s.name: s.label for s in SWITCHES}
+"""Every field's label (its record's)."""
+VALUE_LABELS: Final[dict[str, Mapping[Any, Words]]] = {
+    s.name: s.values for s in SWITCHES if s.values
 }
-"""Every field's label."""
-
-_OPENERS: Final = {
-    "lottery": W("по жребию, любой костью", "by lot, any tile"),
-    "rotate": W("следующий по кругу, любой костью", "the next seat clockwise, any tile"),
-    "previous-winner": W("победитель прошлой партии", "the previous hand's winner"),
-    "lowest-double": W("младший дубль", "the lowest double"),
-    "highest-double": W("старший дубль", "the highest double"),
-    "assigned-double": W("назначенный дубль", "the assigned double"),
-    "weekday-double": W("очередь по дню недели", "the double of the weekday"),
-    "heaviest-tile": W("самая тяжёлая кость", "the heaviest tile"),
-}
-_YES_NO: Final = {True: W("да", "yes"), False: W("нет", "no")}
-_ON_OFF: Final = {True: W("вкл", "on"), False: W("выкл", "off")}
-
-VALUE_LABELS: Final[dict[str, dict[Any, Words]]] = {
-    "drawing": {
-        "any-time": W(
-            "базар есть, покупать можно и при ходе",
-            "a boneyard; drawing allowed while holding a play",
-        ),
-        "when-stuck": W(
-            "базар есть, покупать — только когда ходить нечем",
-            "a boneyard; draw only when you cannot play",
-        ),
-        "never": W("базара нет", "no boneyard"),
-    },
-    "first_opener": _OPENERS,
-    "next_opener": _OPENERS,
-    "first_fallback": {
-        "heaviest-tile": W("самая тяжёлая кость", "the heaviest tile"),
-        "lottery": W("по жребию", "by lot"),
-        "previous-opener": W("прошлый заходивший", "the previous opener"),
-        "rotate": W("следующий по кругу", "the next seat clockwise"),
-        "redeal": W("пересдать", "redeal"),
-    },
-    "block_scoring": {
-        "lowest-takes": W("забирает тот, у кого меньше", "the lowest takes"),
-        "lowest-takes-difference": W("разница", "the difference"),
-        "all-to-worst": W("вся сумма проигравшему", "the whole sum to the loser"),
-    },
-    "layout": {
-        "line": W("в одну линию", "one line"),
-        "cross": W("крест (осёл)", "cross (donkey)"),
-        "telephone": W("центр (телефон)", "centre (telephone)"),
-        "trains": W("поезда", "trains"),
-    },
-    "doubles": {
-        "across": W("вкл (поперёк)", "on (crosswise)"),
-        "along": W("выкл (вдоль, как любая кость)", "off (lengthwise, like any tile)"),
-        "choice": W("по выбору игрока", "the player's choice"),
-    },
-    "teams": {
-        "none": W("нет, каждый за себя", "no, each for themself"),
-        "opposite-pairs": W("пары, партнёры напротив", "pairs, partners opposite"),
-    },
-    "hand_scoring": {
-        "losers-own": W("проигравшие пишут свои очки", "the losers record their own pips"),
-        "worst-own": W("пишет только худший", "only the worst records"),
-        "leader-takes": W("забирает лидер", "the leader takes"),
-        "none": W("ничего", "nothing"),
-        "luck-settlement": W("расчёт «на счастье»", "the threes-for-luck settlement"),
-    },
-    "move_scoring": {
-        "none": W("нет", "nothing"),
-        "ends": W("свободные концы", "the open ends"),
-        "placed-tile": W("очки выложенной кости", "the pips of the tile laid"),
-        "luck": W("«на счастье»", "threes for luck"),
-    },
-    "ends_award": {
-        "quotient": W("сумма, делённая на кратность", "the total divided by the multiple"),
-        "total": W("вся сумма", "the whole total"),
-    },
-    "goal": {
-        "reach-loses": W("дойти — проиграть (классика)", "reach it and lose (the classic)"),
-        "reach-wins": W("дойти — выиграть", "reach it and win"),
-        "fixed-hands": W("фиксированное число раздач", "a fixed number of hands"),
-    },
-    "target_check": {
-        "hand-end": W("в конце раздачи", "at the end of the hand"),
-        "immediate": W("сразу, посреди раздачи", "at once, mid-hand"),
-    },
-    "rounding": {1: W("нет", "none"), 5: W("до 5", "to 5"), 10: W("до 10", "to 10")},
-    "play_drawn_at_once": _YES_NO,
-    "must_draw_when_stuck": _YES_NO,
-    "two_doubles": _ON_OFF,
-    "double_closes_ray": _ON_OFF,
-    "fish_counts": _ON_OFF,
-    "end_when_boneyard_empty": _ON_OFF,
-    "general": _ON_OFF,
-    "admiral": _ON_OFF,
-    "snotty_goat": _ON_OFF,
-    "winner_reset": _ON_OFF,
-}
-VALUE_LABELS["next_fallback"] = VALUE_LABELS["first_fallback"]
-
-_WEEKDAYS: Final = (
-    W("не задан", "not set"),
-    W("понедельник", "Monday"),
-    W("вторник", "Tuesday"),
-    W("среда", "Wednesday"),
-    W("четверг", "Thursday"),
-    W("пятница", "Friday"),
-    W("суббота", "Saturday"),
-    W("воскресенье", "Sunday"),
-)
-_PLAYERS: Final = {
-    2: W("вдвоём", "2 players"),
-    3: W("втроём", "3 players"),
-    4: W("вчетвером", "4 players"),
-}
+"""The words for each value of every field that lists them (its record's)."""
 
 PRESET_LABELS: Final[dict[str, Words]] = {
     "draw": W("Домино с базаром (по Pagat)", "Draw dominoes (as Pagat has it)"),
@@ -234,57 +52,10 @@ def preset_label(name: str, lang: str = "en") -> str:
 
 
 def value_text(name: str, value: Any, lang: str = "en") -> str:
-    """The words for `value` of field `name` (every field, every value)."""
-    ru = _lang(lang) == "ru"
-    labels = VALUE_LABELS.get(name, {})
-    key = value if not isinstance(value, list) else None
-    if key is not None and key in labels:
-        return labels[key](lang)
-    if name == "hand_sizes":
-        return _per_count(value, lang, lambda size: f"по {size}" if ru else f"{size} each")
-    if name == "targets":
-        if not value:
-            return "нет" if ru else "none"
-        return _per_count(value, lang, str)
-    if name == "reserve":
-        if value == 0:
-            return "да" if ru else "yes"
-        if value == 1:
-            return "нет" if ru else "no"
-        return f"нет (последние {value} не берут)" if ru else f"no (the last {value} stay)"
-    if name == "draw_limit":
-        if value == 0:
-            return "без предела" if ru else "no limit"
-        return f"до {value}" if ru else f"up to {value}"
-    if name in ("forced_draw_sum", "extra_turn_sum"):
-        return ("выкл" if ru else "off") if value == 0 else str(value)
-    if name == "assigned_double":
-        return f"{value}:{value}"
-    if name == "weekday":
-        return _WEEKDAYS[value](lang) if 0 <= value <= 7 else str(value)
-    if name == "min_record":
-        if value == 0:
-            return "нет" if ru else "none"
-        if value == 13:
-            return "13 (правило козла)" if ru else "13 (the Kozel rule)"
-        return str(value)
-    if name == "hands_limit":
-        return ("не задано" if ru else "not set") if value == 0 else str(value)
-    if name == "stall_timeout_s":
-        return f"{value} с" if ru else f"{value} s"
-    if name in ("domino_bonus", "block_bonus"):
-        return ("нет" if ru else "none") if value == 0 else f"+{value}"
-    return str(value)
-
-
-def _per_count(pairs: Any, lang: str, text: Callable[[int], str]) -> str:
-    values = {number for _, number in pairs}
-    if len(values) == 1 and len(pairs) > 1:
-        counts = ", ".join(_PLAYERS[n](lang) if n in _PLAYERS else str(n) for n, _ in pairs)
-        return f"{text(next(iter(values)))} ({counts})"
-    return " · ".join(
-        f"{_PLAYERS[n](lang) if n in _PLAYERS else n}: {text(number)}" for n, number in pairs
-    )
+    """The words for `value` of field `name` (every field, every value; its record's)."""
+    check_lang(lang)
+    switch = SWITCH.get(name)
+    return switch.value_text(value, lang) if switch is not None else str(value)
 
 
 # --- the seed's controls ---------------------------------------------------------------------
@@ -340,8 +111,8 @@ def _opening(draft: Mapping[str, Any], lang: str) -> str:
             else "any tile (the first opener by lot, then clockwise)"
         )
     if first == later:
-        return _OPENERS[first](lang)
-    one, rest = _OPENERS[first](lang), _OPENERS[later](lang)
+        return OPENERS[first](lang)
+    one, rest = OPENERS[first](lang), OPENERS[later](lang)
     return f"{rest} (первую раздачу — {one})" if ru else f"{rest} (the first hand: {one})"
 
 
@@ -391,65 +162,66 @@ def _goal(draft: Mapping[str, Any], lang: str) -> str:
     return words if one else f"{words} ({value_text('targets', targets, lang)})"
 
 
-def _one(key: str, name: str) -> Control:
-    return Control(key, (name,), FIELD_LABELS[name], _field_text(name))
+_SEVERAL: Final[tuple[tuple[int, Control], ...]] = (
+    (30, Control("D3", ("drawing",), W("Есть ли базар", "Is there a boneyard"), _boneyard)),
+    (
+        40,
+        Control(
+            "W1",
+            ("must_draw_when_stuck", "draw_limit"),
+            W("Если ходить нечем", "When you cannot play"),
+            _when_stuck,
+        ),
+    ),
+    (
+        60,
+        Control(
+            "W3",
+            ("drawing",),
+            W("Можно ли покупать, когда ход и так есть", "May you draw while holding a play"),
+            _buy_while_able,
+        ),
+    ),
+    (
+        80,
+        Control(
+            "O1", ("first_opener", "next_opener"), W("Правило захода", "Opening rule"), _opening
+        ),
+    ),
+    (
+        90,
+        Control(
+            "O1-fallback",
+            ("first_fallback", "next_fallback"),
+            W("Запасное правило захода", "Fallback opening rule"),
+            _fallbacks,
+        ),
+    ),
+    (
+        190,
+        Control(
+            "S1",
+            ("hand_scoring", "move_scoring", "ends_modulus", "ends_award"),
+            W("Кто и что записывает", "Who records what"),
+            _who_records,
+        ),
+    ),
+    (230, Control("S5", ("goal", "targets", "hands_limit"), W("Цель", "Goal"), _goal)),
+)
+"""The controls that set several fields, or one field in the seed's own words, with their
+places among the switches' own controls (each switch's record gives its own: `Page`)."""
 
 
-CONTROLS: Final[tuple[Control, ...]] = (
-    _one("name", "name"),
-    _one("D2", "hand_sizes"),
-    Control("D3", ("drawing",), W("Есть ли базар", "Is there a boneyard"), _boneyard),
-    Control(
-        "W1",
-        ("must_draw_when_stuck", "draw_limit"),
-        W("Если ходить нечем", "When you cannot play"),
-        _when_stuck,
-    ),
-    _one("W2", "reserve"),
-    Control(
-        "W3",
-        ("drawing",),
-        W("Можно ли покупать, когда ход и так есть", "May you draw while holding a play"),
-        _buy_while_able,
-    ),
-    _one("play_drawn_at_once", "play_drawn_at_once"),
-    Control("O1", ("first_opener", "next_opener"), W("Правило захода", "Opening rule"), _opening),
-    Control(
-        "O1-fallback",
-        ("first_fallback", "next_fallback"),
-        W("Запасное правило захода", "Fallback opening rule"),
-        _fallbacks,
-    ),
-    _one("O2", "assigned_double"),
-    _one("weekday", "weekday"),
-    _one("T1", "doubles"),
-    _one("T2", "two_doubles"),
-    _one("X1", "double_closes_ray"),
-    _one("X2", "extra_turn_sum"),
-    _one("X3", "forced_draw_sum"),
-    _one("E1", "fish_counts"),
-    _one("end_when_boneyard_empty", "end_when_boneyard_empty"),
-    Control(
-        "S1",
-        ("hand_scoring", "move_scoring", "ends_modulus", "ends_award"),
-        W("Кто и что записывает", "Who records what"),
-        _who_records,
-    ),
-    _one("S2", "block_scoring"),
-    _one("S3", "rounding"),
-    _one("S4", "min_record"),
-    Control("S5", ("goal", "targets", "hands_limit"), W("Цель", "Goal"), _goal),
-    _one("target_check", "target_check"),
-    _one("domino_bonus", "domino_bonus"),
-    _one("block_bonus", "block_bonus"),
-    _one("F1", "layout"),
-    _one("F2", "cross_quota"),
-    _one("K0", "teams"),
-    _one("C1", "general"),
-    _one("C2", "admiral"),
-    _one("C3", "snotty_goat"),
-    _one("C4", "winner_reset"),
-    _one("stall_timeout_s", "stall_timeout_s"),
+def _own_controls() -> list[tuple[int, Control]]:
+    return [
+        (s.page.order, Control(s.page_key, (s.name,), s.label, _field_text(s.name)))
+        for s in SWITCHES
+        if s.page is not None
+    ]
+
+
+CONTROLS: Final[tuple[Control, ...]] = tuple(
+    control for _, control in sorted([*_SEVERAL, *_own_controls()], key=lambda pair: pair[0])
 )
 """The controls, in the order of the rules page; every field is set by at least one."""
 CONTROL: Final[Mapping[str, Control]] = {c.key: c for c in CONTROLS}
@@ -485,7 +257,7 @@ def describe_rules(draft: Mapping[str, Any], lang: str = "en") -> list[str]:
     whose choice differs from that preset's."""
     from p2p_dominoes.engine.rules import PRESETS
 
-    ru = _lang(lang) == "ru"
+    ru = check_lang(lang) == "ru"
     base_name = base_of(draft)
     start = preset_label(base_name, lang)
     named = draft["name"]

@@ -16,6 +16,7 @@ from typing import Any, Final, Literal
 
 from p2p_dominoes.engine.rules import FIELD, FIELDS, HOUSE
 from p2p_dominoes.engine.rules_text import CONTROL, FIELD_LABELS, LANGUAGES, value_text
+from p2p_dominoes.engine.switches import SWITCHES, Edit, Switch
 
 Words = Mapping[str, str]
 """{"ru": …, "en": …}"""
@@ -91,125 +92,105 @@ def _seed_choice(key: str, sets: Mapping[str, Any], **matches: tuple[Any, ...]) 
     return Choice({lang: CONTROL[key].text(draft, lang) for lang in LANGUAGES}, sets, matches)
 
 
-def _one(key: str, group: str, kind: ControlKind, hint: Words | None = None) -> Control:
-    """A control for one field under its own label; a choice offers every value played."""
-    spec = FIELD[key]
+def _own(switch: Switch, edit: Edit) -> Control:
+    """A switch's own control, from its record: a choice offers every value played."""
+    spec = switch.spec
     values: Sequence[Any] = ()
-    if kind == "choice":
-        values = spec.choices or spec.int_choices or range(spec.low or 0, (spec.high or 0) + 1)
-    return Control(key, group, kind, (key,), _label(key), _values(key, values), hint)
+    if edit.kind == "choice":
+        values = (
+            edit.values
+            or spec.choices
+            or spec.int_choices
+            or range(spec.low or 0, (spec.high or 0) + 1)
+        )
+    words = _seed(edit.label_of) if edit.label_of else _label(switch.name)
+    hint = {lang: edit.hint(lang) for lang in LANGUAGES} if edit.hint else None
+    return Control(
+        switch.name,
+        edit.group,
+        edit.kind,
+        (switch.name,),
+        words,
+        _values(switch.name, values),
+        hint,
+    )
 
 
-CONTROLS: Final[tuple[Control, ...]] = (
-    Control(
-        "counts",
-        "deal",
-        "counts",
-        ("hand_sizes", "targets"),
-        {
-            lang: f"{FIELD_LABELS['hand_sizes'](lang)} · {FIELD_LABELS['targets'](lang)}"
-            for lang in LANGUAGES
-        },
-    ),
-    Control(
-        "boneyard",
-        "deal",
-        "choice",
-        ("drawing",),
-        _seed("D3"),
-        (
-            _seed_choice("D3", {"drawing": "when-stuck"}, drawing=("when-stuck", "any-time")),
-            _seed_choice("D3", {"drawing": "never"}),
+_SEVERAL: Final[tuple[tuple[int, Control], ...]] = (
+    (
+        10,
+        Control(
+            "counts",
+            "deal",
+            "counts",
+            ("hand_sizes", "targets"),
+            {
+                lang: f"{FIELD_LABELS['hand_sizes'](lang)} · {FIELD_LABELS['targets'](lang)}"
+                for lang in LANGUAGES
+            },
         ),
-        seed="D3",
     ),
-    Control(
-        "stuck",
-        "deal",
-        "choice",
-        ("must_draw_when_stuck", "draw_limit"),
-        _seed("W1"),
-        (
-            _seed_choice("W1", {"must_draw_when_stuck": True, "draw_limit": 0}),
-            _seed_choice("W1", {"must_draw_when_stuck": True, "draw_limit": 1}),
-            _seed_choice(
-                "W1",
-                {"must_draw_when_stuck": False, "draw_limit": 0},
-                must_draw_when_stuck=(False,),
+    (
+        20,
+        Control(
+            "boneyard",
+            "deal",
+            "choice",
+            ("drawing",),
+            _seed("D3"),
+            (
+                _seed_choice("D3", {"drawing": "when-stuck"}, drawing=("when-stuck", "any-time")),
+                _seed_choice("D3", {"drawing": "never"}),
+            ),
+            seed="D3",
+        ),
+    ),
+    (
+        30,
+        Control(
+            "stuck",
+            "deal",
+            "choice",
+            ("must_draw_when_stuck", "draw_limit"),
+            _seed("W1"),
+            (
+                _seed_choice("W1", {"must_draw_when_stuck": True, "draw_limit": 0}),
+                _seed_choice("W1", {"must_draw_when_stuck": True, "draw_limit": 1}),
+                _seed_choice(
+                    "W1",
+                    {"must_draw_when_stuck": False, "draw_limit": 0},
+                    must_draw_when_stuck=(False,),
+                ),
+            ),
+            seed="W1",
+        ),
+    ),
+    (
+        60,
+        Control(
+            "buy_anyway",
+            "deal",
+            "choice",
+            ("drawing",),
+            _seed("W3"),
+            (
+                _seed_choice("W3", {"drawing": "any-time"}),
+                _seed_choice("W3", {"drawing": "when-stuck"}),
             ),
         ),
-        seed="W1",
     ),
-    _one("draw_limit", "deal", "number"),
-    Control(
-        "reserve", "deal", "choice", ("reserve",), _label("reserve"), _values("reserve", (0, 1, 2))
-    ),
-    Control(
-        "buy_anyway",
-        "deal",
-        "choice",
-        ("drawing",),
-        _seed("W3"),
-        (
-            _seed_choice("W3", {"drawing": "any-time"}),
-            _seed_choice("W3", {"drawing": "when-stuck"}),
-        ),
-    ),
-    _one("play_drawn_at_once", "deal", "bool"),
-    _one("first_opener", "opening", "choice"),
-    _one(
-        "first_fallback",
-        "opening",
-        "choice",
-        _w(
-            "Когда основное правило никого не называет (нужного дубля нет ни у кого).",
-            "When the main rule names nobody (nobody holds the double).",
-        ),
-    ),
-    _one("next_opener", "opening", "choice"),
-    _one("next_fallback", "opening", "choice"),
-    _one("assigned_double", "opening", "choice"),
-    _one("weekday", "opening", "choice"),
-    _one("layout", "play", "choice"),
-    _one("cross_quota", "play", "number"),
-    _one("doubles", "play", "choice"),
-    _one("two_doubles", "play", "bool"),
-    _one("double_closes_ray", "play", "bool"),
-    _one("extra_turn_sum", "play", "number", _w("0 — выкл.", "0: off.")),
-    _one("forced_draw_sum", "play", "number", _w("0 — выкл.", "0: off.")),
-    Control(
-        "hand_scoring",
-        "scoring",
-        "choice",
-        ("hand_scoring",),
-        _seed("S1"),
-        _values("hand_scoring", FIELD["hand_scoring"].choices),
-    ),
-    _one("fish_counts", "scoring", "bool"),
-    _one("block_scoring", "scoring", "choice"),
-    _one("rounding", "scoring", "choice"),
-    _one(
-        "min_record",
-        "scoring",
-        "number",
-        _w("0 — нет; 13 — правило козла.", "0: none; 13: the Kozel rule."),
-    ),
-    _one("end_when_boneyard_empty", "scoring", "bool"),
-    _one("move_scoring", "scoring", "choice"),
-    _one("ends_modulus", "scoring", "number"),
-    _one("ends_award", "scoring", "choice"),
-    _one("domino_bonus", "scoring", "number"),
-    _one("block_bonus", "scoring", "number"),
-    _one("goal", "match", "choice"),
-    _one("hands_limit", "match", "number"),
-    _one("target_check", "match", "choice"),
-    _one("teams", "kozel", "choice"),
-    _one("general", "kozel", "bool"),
-    _one("admiral", "kozel", "bool"),
-    _one("snotty_goat", "kozel", "bool"),
-    _one("winner_reset", "kozel", "bool"),
-    _one("stall_timeout_s", "table", "number"),
 )
+"""The controls over several fields, or over one in the rules page's own words, with their
+places among the switches' own controls (each switch's record gives its own: `Edit`)."""
+
+CONTROLS: Final[tuple[Control, ...]] = tuple(
+    control
+    for _, control in sorted(
+        [*_SEVERAL, *((s.edit.order, _own(s, s.edit)) for s in SWITCHES if s.edit)],
+        key=lambda pair: pair[0],
+    )
+)
+"""Every control of the editor, in the order the page shows them (by group)."""
 
 OTHER: Final[Words] = _w("другое", "other")
 

@@ -770,3 +770,21 @@ def test_every_number_of_a_rules_object_fits_the_wire(field: str, number: int) -
         f"rules: {field}: {number} is outside [{MSGPACK_INT_MIN}, {MSGPACK_INT_MAX}], "
         "the whole numbers a table's messages can carry"
     )
+
+
+def test_a_conflict_supersedes_no_effect_on_the_same_switch() -> None:
+    """The editor showed "Conflict: …" and "No effect here: …" on one switch: `draw` with the
+    winner's reset on is a conflict (K11: its points are gains) and the reset had no effect
+    (N7: no ceremony). The conflict is what must be resolved; the switch is not greyed."""
+    found = check_rules(draft("draw", winner_reset=True))
+    assert [f.code for f in conflicts(found)] == ["K11"]
+    assert all("winner_reset" not in f.fields for f in found if f.kind == "inert")
+    assert "winner_reset" not in greyed_fields(found, [2, 3, 4])
+    # An inert finding keeps the switches no conflict names: a one-hand match has no next
+    # hand (N16), and the weekday rule without a day is a conflict (K16) on next_opener.
+    found = check_rules(draft("threes-luck", next_opener="weekday-double"))
+    assert [f.code for f in conflicts(found)] == ["K16"]
+    n16 = [f for f in found if f.code == "N16"]
+    assert [f.fields for f in n16] == [("next_fallback",)]
+    # A playable set keeps every no-effect finding.
+    assert any(f.code == "N7" for f in check_rules(draft("draw")))

@@ -271,3 +271,21 @@ def test_a_table_may_be_created_with_a_saved_set_but_not_an_unknown_one(tmp_path
     assert _host_settings(command) is None  # no data directory: presets only
     assert _host_settings({**command, "rules": "nope"}, tmp_path) is None
     assert _host_settings({**command, "rules": "house"}, tmp_path) is not None
+
+
+def test_the_create_form_takes_the_stall_timeout_bounds_of_its_switch_record() -> None:
+    """The page once refused 1–9 s, which a rules file, the wire and the CLI accept."""
+    from p2p_dominoes.engine.rules import FIELD
+    from p2p_dominoes.ui.web.controller import _check_host
+    from p2p_dominoes.ui.web.refusals import refusal
+
+    low, high = FIELD["stall_timeout_s"].bounds
+    command = {"type": "host", "table": "Kitchen", "rules": "house", "players": 2, "bots": 1}
+    for seconds in (low, 5, high):
+        assert _host_settings({**command, "stall_timeout": seconds}) is not None, seconds
+    for seconds in (low - 1, high + 1):
+        problem = _check_host({**command, "stall_timeout": seconds})
+        assert not isinstance(problem, dict)
+        words = refusal(problem.key, "en", **dict(problem.values))
+        assert words == f"The stall timeout is a whole number of seconds from {low} to {high}."
+        assert f"от {low} до {high}" in refusal(problem.key, "ru", **dict(problem.values))

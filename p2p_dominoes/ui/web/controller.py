@@ -27,6 +27,7 @@ import trio
 from p2p_dominoes.bots import BOTS
 from p2p_dominoes.engine import (
     DRAW,
+    FIELD,
     LANGUAGES,
     PASS,
     PRESETS,
@@ -949,8 +950,9 @@ def _check_host(command: dict[str, Any], data_dir: Path | None = None) -> dict[s
     if hands is not None and (type(hands) is not int or not 1 <= hands <= MAX_HANDS):
         return _Problem("hands", "hands", (("most", MAX_HANDS),))
     stall = command.get("stall_timeout")
-    if stall is not None and (type(stall) is not int or not 10 <= stall <= 86_400):
-        return _Problem("stall_timeout", "stall_timeout")
+    low, high = FIELD["stall_timeout_s"].bounds  # the switch record's, as for files and the CLI
+    if stall is not None and (type(stall) is not int or not low <= stall <= high):
+        return _Problem("stall_timeout", "stall_timeout", (("low", low), ("high", high)))
     if not table.isprintable():
         return _Problem("table_name", "table")
     asks_code = command.get("join_code", False)  # the page's checkbox; absent: no code

@@ -25,8 +25,8 @@ _TEXTS: Final[dict[str, tuple[str, str]]] = {
         "Партий: целое число от 1 до {most} или пусто — до нужного счёта.",
     ),
     "stall_timeout": (
-        "The stall timeout is a whole number of seconds from 10 to 86400.",
-        "Время ожидания — целое число секунд от 10 до 86400.",
+        "The stall timeout is a whole number of seconds from {low} to {high}.",
+        "Время ожидания — целое число секунд от {low} до {high}.",
     ),
     "rule_set": ("{reason}", "{reason}"),
     "address": (

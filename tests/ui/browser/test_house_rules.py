@@ -77,6 +77,15 @@ def test_a_house_rule_set_is_built_checked_saved_and_played(
     draw_limit.focus()
     expect(page.locator("#why-draw_limit")).to_be_visible()
 
+    # A conflict supersedes "no effect": wiping the winner's score where points are gains is a
+    # conflict (K11), and with no ceremony on it also did nothing (N7); only the conflict shows.
+    page.check("#in-winner_reset")
+    expect(page.locator("#ctl-winner_reset")).to_have_class("control conflict")
+    expect(page.locator("#why-winner_reset")).to_contain_text("Conflict:")
+    expect(page.locator("#why-winner_reset")).not_to_contain_text("No effect here")
+    page.uncheck("#in-winner_reset")
+    expect(page.locator("#ctl-winner_reset")).to_have_class("control inert")
+
     # Fixed: a line again, doubles across. A short match: 30 points for two players.
     page.select_option("#in-layout", choice("layout", layout="line"))
     page.select_option("#in-doubles", choice("doubles", doubles="across"))

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any, Final
 
 import pytest
+from hypothesis import settings
 
 from p2p_dominoes.net import strangers
 from tests import process_guard, run_figures
@@ -21,6 +22,11 @@ FAST_TIER: Final = ("engine", "mental")
 """The pure layers' folders under tests/: the fast tier (`pytest -m fast`, under a minute),
 which `scripts/ladder.py` runs before the rest."""
 TESTS: Final = Path(__file__).resolve().parent
+
+settings.register_profile("gate", derandomize=True)
+"""The ladder's (and so CI's) hypothesis profile (`--hypothesis-profile gate`): the same examples
+on every run, so a gate never turns red on an example no one chose. A plain `pytest` explores
+new random examples each run, and a failure it finds is kept as an `@example`."""
 
 
 def pytest_configure(config: pytest.Config) -> None:

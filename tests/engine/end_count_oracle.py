@@ -197,6 +197,9 @@ def play_points(hand: HandState, scorer: PlayScorer, base: tuple[int, ...]) -> t
     if end is HandEnd.DOMINO:
         closer = next(s for s in range(hand.players) if not hand.hand_of(s))
         points[closer] += rules.domino_bonus
-    elif end in (HandEnd.BLOCK, HandEnd.EXHAUSTED) and pips.count(min(pips)) == 1:
-        points[pips.index(min(pips))] += rules.block_bonus
+    elif end in (HandEnd.BLOCK, HandEnd.EXHAUSTED):
+        if rules.pairs:  # partners: the pair with the lower total (seat 0 or 1 counts for it)
+            pips = [pips[0] + pips[2], pips[1] + pips[3]]
+        if pips.count(min(pips)) == 1:
+            points[pips.index(min(pips))] += rules.block_bonus
     return tuple(points)

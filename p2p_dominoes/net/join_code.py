@@ -4,10 +4,10 @@ gives to be asked about at all.
 The code is three bytes from ``secrets`` (24 bits), shown as three words from the table code's
 word lists (`session.table_code.word_lists`: English and Russian, the same meaning at the same
 index) and as digits, the words' indices (``017-203-114``), for a table that mixes languages.
-A joiner may type either language's words (any case, ``ё`` as ``е``), a word's unique start, or
-the digits; all mean the same three bytes, which travel inside the joiner's encrypted `join`
-(PROTOCOL.md §13) and are compared in constant time. Why three words and what a guess costs:
-docs/threat-model.md, "Join code".
+A joiner may type either language's words (any case, the Russian yo as ye), a word's unique
+start, or the digits; all mean the same three bytes, which travel inside the joiner's encrypted
+`join` (PROTOCOL.md §13) and are compared in constant time. Why three words and what a guess
+costs: docs/threat-model.md, "Join code".
 
 Pure: no I/O, no trio. The code is a secret of the lobby: never put it in a log line.
 """
@@ -25,6 +25,11 @@ JOIN_CODE_BYTES: Final = 3
 """Three words: 2^24 (16.8 million) codes."""
 
 _SEPARATORS: Final = re.compile(r"[\s,;.\-_/]+")
+
+
+_YO: Final = "\N{CYRILLIC SMALL LETTER IO}"
+_YE: Final = "\N{CYRILLIC SMALL LETTER IE}"
+"""Russian words are often typed with ye for yo: both read as ye."""
 
 
 class JoinCodeError(ValueError):
@@ -54,7 +59,7 @@ def join_code_line(code: bytes, lang: str = "en") -> str:
 
 
 def _normal(word: str) -> str:
-    return word.casefold().replace("ё", "е")
+    return word.casefold().replace(_YO, _YE)
 
 
 def _byte_of(token: str) -> int:

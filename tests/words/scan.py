@@ -86,9 +86,11 @@ class Use:
 
 
 def _call_name(node: ast.Call) -> str | None:
+    """The lookup a call makes: `line(…)`, `words.line(…)`, `said(…)` (a method called
+    `said`, like `JoinCodeError.said(lang)`, is not the network's `said`)."""
     if isinstance(node.func, ast.Name):
         return node.func.id
-    if isinstance(node.func, ast.Attribute):
+    if isinstance(node.func, ast.Attribute) and LOOKUPS.get(node.func.attr) == "":
         return node.func.attr
     return None
 

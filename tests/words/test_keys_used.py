@@ -39,6 +39,7 @@ def test_the_scan_finds_lookups_and_keys_in_tables() -> None:
         'words.line("lobby.help", lang)\n'
         "line(key, lang)\n"
         'plural("verify.hands_audited", 3, "ru")\n'
+        'error.said("en")\n'
         '"board.not a key"\n'
         '"other.thing"\n'
     )

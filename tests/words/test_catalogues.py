@@ -3,6 +3,9 @@ fields, looked up the gettext way, with Russian plurals right."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
 
 from p2p_dominoes.words import LANGUAGES, keys, line, plural, template
@@ -92,3 +95,18 @@ def test_a_missing_field_is_an_error() -> None:
 def test_each_catalogue_is_read_once() -> None:
     assert catalogue("ru") is catalogue("ru")
     assert catalogue("de") is catalogue("en")
+
+
+def test_the_catalogues_are_read_on_first_use_not_on_import() -> None:
+    probe = (
+        "import p2p_dominoes.ui.terminal, p2p_dominoes.net.said\n"
+        "from p2p_dominoes.words import catalogue, line\n"
+        "print(catalogue._read.cache_info().currsize)\n"
+        "line('net.lost', 'ru', name='x')\n"
+        "line('net.lost', 'ru', name='y')\n"
+        "print(catalogue._read.cache_info().currsize)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, check=True
+    )
+    assert done.stdout.split() == ["0", "1"]

@@ -18,7 +18,7 @@ from tests import process_guard, run_figures
 # process started from here gets Ctrl-C's default behaviour again.
 signal.signal(signal.SIGINT, signal.default_int_handler)
 
-FAST_TIER: Final = ("engine", "mental")
+FAST_TIER: Final = ("engine", "mental", "words")
 """The pure layers' folders under tests/: the fast tier (`pytest -m fast`, under a minute),
 which `scripts/ladder.py` runs before the rest."""
 TESTS: Final = Path(__file__).resolve().parent

@@ -22,9 +22,10 @@ MAY_IMPORT: Final[dict[str, frozenset[str]]] = {
     "store": frozenset({"engine", "mental", "session"}),
     "simulation": frozenset({"engine", "bots"}),
     "peer_text": frozenset(),
-    "net": frozenset({"engine", "bots", "session", "store", "peer_text"}),
-    "ui": frozenset({"engine", "net", "session", "peer_text"}),
-    "ui.web": frozenset({"engine", "bots", "net", "session", "store", "ui", "peer_text"}),
+    "words": frozenset(),
+    "net": frozenset({"engine", "bots", "session", "store", "peer_text", "words"}),
+    "ui": frozenset({"engine", "net", "session", "peer_text", "words"}),
+    "ui.web": frozenset({"engine", "bots", "net", "session", "store", "ui", "peer_text", "words"}),
     "benchmarks": frozenset({"engine", "mental", "bots", "session", "net", "simulation"}),
     "commands": frozenset(
         {
@@ -39,6 +40,7 @@ MAY_IMPORT: Final[dict[str, frozenset[str]]] = {
             "ui.web",
             "benchmarks",
             "peer_text",
+            "words",
         }
     ),
     "cli": frozenset({"commands", "mental", "peer_text", "(version)"}),
@@ -46,7 +48,7 @@ MAY_IMPORT: Final[dict[str, frozenset[str]]] = {
 }
 """Each part of the package and the parts it may import (`(version)`: the root's `__version__`)."""
 
-PURE: Final = ("engine", "mental", "session", "bots")
+PURE: Final = ("engine", "mental", "session", "bots", "words")
 NO_IO: Final = frozenset(
     {"trio", "socket", "subprocess", "asyncio", "threading", "selectors", "zeroconf", "logging"}
 )

@@ -23,6 +23,7 @@ from p2p_dominoes.engine import HandRecord
 from p2p_dominoes.session.events import Event, HandEnded
 from p2p_dominoes.session.hand_messages import MAX_HANDS
 from p2p_dominoes.session.verify import verify_transcript
+from p2p_dominoes.words import plural
 
 
 def register(commands: Any) -> None:
@@ -62,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
         audited = len(ended)
         raise UsageError(
             f"{args.file} has no audited hand {args.hand} "
-            f"(it holds {audited} audited hand{'s' if audited != 1 else ''})"
+            f"(it holds {plural('export.audited_hands', audited, 'en')})"
         )
     text = record_json(wanted[0].record, report.names)
     if output is None:

@@ -27,6 +27,7 @@ from p2p_dominoes.engine.rules_text import (
     value_text,
 )
 from p2p_dominoes.peer_text import peer_text
+from p2p_dominoes.words import line
 
 MAX_RULES_FILE: Final = 1024 * 1024
 WHAT_IS_READ: Final = "a preset name or a rules file (JSON)"
@@ -132,7 +133,7 @@ def _where(finding: Finding, lang: str) -> str:
     if not finding.players:
         return ""
     counts = players_text(finding.players, lang)
-    return f"при {counts} игроках: " if lang == "ru" else f"with {counts} players: "
+    return line("rules_command.with_players", lang, counts=counts)
 
 
 def _finding_json(finding: Finding) -> dict[str, Any]:
@@ -147,7 +148,7 @@ def _finding_json(finding: Finding) -> dict[str, Any]:
 
 def _conflict_line(finding: Finding, lang: str) -> str:
     names = " + ".join(finding.fields)
-    word = "конфликт" if lang == "ru" else "conflict"
+    word = line("rules_command.conflict", lang)
     return f"{word} {finding.code} ({names}): {finding.text[lang]}"
 
 
@@ -207,22 +208,18 @@ def run_show(args: argparse.Namespace) -> int:
         }
         print(json.dumps(out, ensure_ascii=False))
         return EXIT_UNVERIFIED if bad else EXIT_OK
-    for line in describe_rules(draft, lang):
-        print(peer_text(line, 400))
+    for described in describe_rules(draft, lang):
+        print(peer_text(described, 400))
     for row in switches:
         where = f"{row['field']}{', ' + row['switch'] if row['switch'] else ''}"
-        line = f"  {row['label']} ({where}): {row['text']}"
+        text = f"  {row['label']} ({where}): {row['text']}"
         if row["greyed"]:
-            dead = "не действует" if lang == "ru" else "no effect"
-            line += f" — {dead}: {' / '.join(row['reasons'])}"
-        print(peer_text(line, 1000))
+            dead = line("rules_command.no_effect", lang)
+            text += f" — {dead}: {' / '.join(row['reasons'])}"
+        print(peer_text(text, 1000))
         for note in row["notes"]:
             counts_text = players_text(note["players"], lang)
-            head = (
-                f"при {counts_text} игроках не действует"
-                if lang == "ru"
-                else f"no effect with {counts_text} players"
-            )
+            head = line("rules_command.no_effect_with", lang, counts=counts_text)
             print(f"      {head}: {note['text']}")
     for finding in bad:
         print(_conflict_line(finding, lang))
@@ -247,10 +244,10 @@ def run_check(args: argparse.Namespace) -> int:
         for finding in bad:
             print(f"{source}: {_conflict_line(finding, lang)}")
     else:
-        ok = "можно играть" if lang == "ru" else "playable"
+        ok = line("rules_command.playable", lang)
         print(f"{source}: {ok}")
         for finding in inert:
-            dead = "не действует" if lang == "ru" else "no effect"
+            dead = line("rules_command.no_effect", lang)
             print(
                 f"  {dead} {finding.code} ({', '.join(_shown(finding))}): "
                 f"{_where(finding, lang)}{finding.text[lang]}"

@@ -25,6 +25,7 @@ from p2p_dominoes.store.table_log import (
     log_path,
     parse_log,
 )
+from p2p_dominoes.words import line, plural
 
 MAX_FILE_SIZE = 256 * 1024 * 1024
 WHAT_IS_READ = "a transcript (as written by --record), a table.log, or a table's folder"
@@ -131,7 +132,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(
             f"{args.file}: clean — {report.messages} messages, "
-            f"{report.hands} hand{'s' if report.hands != 1 else ''} audited, "
+            f"{plural('verify.hands_audited', report.hands, 'en')}, "
             f"{match_state(report)}, scores {scores_text(report.scores, report.names)}, "
             f"head {report.head.hex()[:16]}"
         )
@@ -143,28 +144,23 @@ def run(args: argparse.Namespace) -> int:
 
 def match_state(report: VerifyReport, lang: str = "en") -> str:
     """Where the match stands, in words: won, drawn, finished after its hands, or unfinished."""
-    ru = lang == "ru"
     outcome = report.outcome
     if report.complete and outcome is not None and outcome.over:
         if outcome.winner is None:
-            return "матч окончен вничью" if ru else "match complete, drawn"
+            return line("verify.drawn", lang)
         winner = seat_name(outcome.winner, report.names, lang)
         if outcome.pairs:  # Kozel: the pair that did not become the goat
             from p2p_dominoes.engine.kozel_text import pair_name
 
             winner = pair_name(outcome.winner, report.names, lang)
-        return f"матч окончен, победитель — {winner}" if ru else f"match complete, won by {winner}"
+        return line("verify.won", lang, winner=winner)
     if report.limit_reached:
         assert report.max_hands is not None
         text = hands_played_text(report.hands, report.max_hands, lang)
         return text[0].lower() + text[1:]
     if report.max_hands is not None:
-        return (
-            f"матч не окончен ({report.hands} из {report.max_hands})"
-            if ru
-            else f"match unfinished ({report.hands} of {report.max_hands} hands)"
-        )
-    return "матч не окончен" if ru else "match unfinished"
+        return line("verify.unfinished_of", lang, hands=report.hands, max_hands=report.max_hands)
+    return line("verify.unfinished", lang)
 
 
 def report_summary(report: VerifyReport) -> dict[str, Any]:

@@ -4,10 +4,10 @@ gives to be asked about at all.
 The code is three bytes from ``secrets`` (24 bits), shown as three words from the table code's
 word lists (`session.table_code.word_lists`: English and Russian, the same meaning at the same
 index) and as digits, the words' indices (``017-203-114``), for a table that mixes languages.
-A joiner may type either language's words (any case, ``ё`` as ``е``), a word's unique start, or
-the digits; all mean the same three bytes, which travel inside the joiner's encrypted `join`
-(PROTOCOL.md §13) and are compared in constant time. Why three words and what a guess costs:
-docs/threat-model.md, "Join code".
+A joiner may type either language's words (any case, the Russian yo as ye), a word's unique
+start, or the digits; all mean the same three bytes, which travel inside the joiner's encrypted
+`join` (PROTOCOL.md §13) and are compared in constant time. Why three words and what a guess
+costs: docs/threat-model.md, "Join code".
 
 Pure: no I/O, no trio. The code is a secret of the lobby: never put it in a log line.
 """
@@ -20,6 +20,7 @@ import secrets
 from typing import Final
 
 from p2p_dominoes.session.table_code import LANGUAGES, word_lists
+from p2p_dominoes.words import line, plural
 
 JOIN_CODE_BYTES: Final = 3
 """Three words: 2^24 (16.8 million) codes."""
@@ -27,8 +28,24 @@ JOIN_CODE_BYTES: Final = 3
 _SEPARATORS: Final = re.compile(r"[\s,;.\-_/]+")
 
 
+_YO: Final = "\N{CYRILLIC SMALL LETTER IO}"
+_YE: Final = "\N{CYRILLIC SMALL LETTER IE}"
+"""Russian words are often typed with ye for yo: both read as ye."""
+
+
 class JoinCodeError(ValueError):
-    """Text that is not a join code (the message says why, for one line to the user)."""
+    """Text that is not a join code: the message says why in English, for one line to the user;
+    `said(lang)` says it in a player's language (the catalogues' ``join_code.*``)."""
+
+    def __init__(self, key: str, count: int | None = None, **values: object) -> None:
+        self.key, self.count, self.values = key, count, values
+        super().__init__(self.said("en"))
+
+    def said(self, lang: str) -> str:
+        """Why the text is not a join code, in `lang` ("ru", else English)."""
+        if self.count is None:
+            return line(self.key, lang, **self.values)
+        return plural(self.key, self.count, lang, **self.values)
 
 
 def new_join_code() -> bytes:
@@ -54,7 +71,7 @@ def join_code_line(code: bytes, lang: str = "en") -> str:
 
 
 def _normal(word: str) -> str:
-    return word.casefold().replace("ё", "е")
+    return word.casefold().replace(_YO, _YE)
 
 
 def _byte_of(token: str) -> int:
@@ -62,7 +79,7 @@ def _byte_of(token: str) -> int:
     if token.isdigit():
         number = int(token)
         if number > 255:
-            raise JoinCodeError(f"{token} is not a word's number (0–255)")
+            raise JoinCodeError("join_code.not_a_number", token=token)
         return number
     lists = word_lists()
     found = {i for lang in LANGUAGES for i, w in enumerate(lists[lang]) if _normal(w) == token}
@@ -76,8 +93,8 @@ def _byte_of(token: str) -> int:
     if len(found) == 1:
         return found.pop()
     if not found:
-        raise JoinCodeError(f"{token!r} is not a word of the join code's list")
-    raise JoinCodeError(f"{token!r} could be several words: type more of it")
+        raise JoinCodeError("join_code.not_a_word", token=token)
+    raise JoinCodeError("join_code.several", token=token)
 
 
 def parse_join_code(text: str) -> bytes:
@@ -85,12 +102,9 @@ def parse_join_code(text: str) -> bytes:
     start), or three numbers (``017-203-114``); JoinCodeError otherwise."""
     tokens = [t for t in _SEPARATORS.split(_normal(text.strip())) if t]
     if len(tokens) != JOIN_CODE_BYTES:
-        raise JoinCodeError(
-            f"a join code is {JOIN_CODE_BYTES} words (or {JOIN_CODE_BYTES} numbers), "
-            f"not {len(tokens)}"
-        )
+        raise JoinCodeError("join_code.count", JOIN_CODE_BYTES, given=len(tokens))
     if not all(t.isdigit() or t.isalpha() for t in tokens):
-        raise JoinCodeError("a join code is words or numbers")
+        raise JoinCodeError("join_code.words_or_numbers")
     return bytes(_byte_of(t) for t in tokens)
 
 

@@ -19,6 +19,8 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from typing import Final
 
+from p2p_dominoes.words import line
+
 SETUP_LOST_GRACE: Final = 6.0
 """Seconds a seat's connection may be down during the setup before its seat is freed: a peer
 that crashed and is resumed at once (a second or two) keeps its seat; one that is gone does not
@@ -98,44 +100,10 @@ def pause_before_signing() -> float:
         return 0.0
 
 
-_LINES: Final[dict[str, tuple[str, str]]] = {
-    "seat_lost": (
-        "{name} was lost before the table started: seat {seat} is free again; the others wait "
-        "in the lobby, and a new start is signed once every seat is taken.",
-        "{name} пропал(а) до начала игры: место {seat} снова свободно; остальные ждут в лобби, "
-        "а новое начало стола подписывается, когда все места заняты.",
-    ),
-    "back_to_lobby": (
-        "A seat was lost before the table started: back in the lobby, the host signs a new "
-        "start once every seat is taken.",
-        "Место опустело до начала игры: снова в лобби, хозяин подпишет новое начало стола, "
-        "когда все места будут заняты.",
-    ),
-    "host_lost": (
-        "The table never started: the host {name} was lost while the table was being set up.",
-        "Стол так и не начался: хозяин {name} пропал, пока стол собирался.",
-    ),
-    "returned": (
-        "{name} is back in the lobby (seat {seat}).",
-        "{name} снова в лобби (место {seat}).",
-    ),
-    "not_back": (
-        "{name} did not come back to the lobby: seat {seat} is free again.",
-        "{name} не вернулся(лась) в лобби: место {seat} снова свободно.",
-    ),
-    "never_started": (
-        "the table '{table}' never started: a seat was lost while it was being set up, and it "
-        "was set up again without this one (join it again to play)",
-        "стол «{table}» так и не начался: место опустело, пока стол собирался, и его собрали "
-        "заново без этого игрока (сядьте за него снова, чтобы играть)",
-    ),
-}
-
-
 def setup_said(key: str, lang: str, **values: object) -> str:
-    """The line `key` about a setup that lost a seat, in `lang` ("ru", else English)."""
-    english, russian = _LINES[key]
-    return (russian if lang == "ru" else english).format(**values)
+    """The line `key` about a setup that lost a seat, in `lang` ("ru", else English): the
+    catalogue's ``setup.<key>`` (p2p_dominoes/words)."""
+    return line(f"setup.{key}", lang, **values)
 
 
 NEVER_STARTED_PREFIX: Final = "never started:"

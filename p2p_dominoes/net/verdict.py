@@ -21,6 +21,7 @@ import msgpack  # type: ignore[import-untyped]
 from p2p_dominoes.session import Identity, PublicIdentity
 from p2p_dominoes.session.envelope import HASH_SIZE, TABLE_ID_SIZE
 from p2p_dominoes.session.transcript import Entry
+from p2p_dominoes.words import line
 
 CHANNEL_NOTICE: Final = 0x04
 """The channel byte of a stop notice (PROTOCOL.md §4: 0x01 session, 0x02 lobby, 0x03 presence)."""
@@ -30,81 +31,36 @@ MAX_TYPE_NAME: Final = 32
 SIGNATURE_SIZE: Final = 64
 
 _TASK_OF_TYPE: Final[dict[str, str]] = {
-    "genesis_sign": "sign_start",
-    "key_commit": "hand_keys",
-    "key_reveal": "hand_keys",
-    "shuffle": "shuffle",
-    "deal": "deal",
-    "lead_claim": "opener",
-    "lead_claim3": "opener",
-    "play": "turn",
-    "play3": "turn",
-    "draw": "turn",
-    "pass": "turn",
-    "skip": "turn",
-    "draw_share": "draw_share",
-    "hand_reveal": "show_tiles",
-    "secret_reveal": "audit",
+    "genesis_sign": "verdict.sign_start",
+    "key_commit": "verdict.hand_keys",
+    "key_reveal": "verdict.hand_keys",
+    "shuffle": "verdict.shuffle",
+    "deal": "verdict.deal",
+    "lead_claim": "verdict.opener",
+    "lead_claim3": "verdict.opener",
+    "play": "verdict.turn",
+    "play3": "verdict.turn",
+    "draw": "verdict.turn",
+    "pass": "verdict.turn",
+    "skip": "verdict.turn",
+    "draw_share": "verdict.draw_share",
+    "hand_reveal": "verdict.show_tiles",
+    "secret_reveal": "verdict.audit",
 }
-"""What each kind of message is, to a player (every type a seat can be waited for)."""
-
-_WORDS: Final[dict[str, tuple[str, str]]] = {
-    "sign_start": (
-        "{name} had to sign the table's start",
-        "{name} должен(на) был(а) подписать начало стола",
-    ),
-    "hand_keys": (
-        "{name} had to send their part of the hand's keys",
-        "{name} должен(на) был(а) прислать свою часть ключей раздачи",
-    ),
-    "shuffle": ("{name} had to shuffle the tiles", "{name} должен(на) был(а) перемешать кости"),
-    "deal": ("{name} had to deal the tiles", "{name} должен(на) был(а) раздать кости"),
-    "opener": (
-        "{name} had to say whether they hold the opening tile",
-        "{name} должен(на) был(а) сказать, есть ли у него кость первого хода",
-    ),
-    "turn": ("it was {name}'s turn to play", "был ход игрока {name}"),
-    "draw_share": (
-        "{name} had to send their share of a drawn tile",
-        "{name} должен(на) был(а) прислать свою долю вытянутой кости",
-    ),
-    "show_tiles": (
-        "{name} had to show their tiles at the end of the hand",
-        "{name} должен(на) был(а) показать свои кости в конце раздачи",
-    ),
-    "audit": (
-        "{name} had to reveal the hand's secrets for the audit",
-        "{name} должен(на) был(а) раскрыть секреты раздачи для проверки",
-    ),
-    "next": (
-        "{name} had to send the table's next message",
-        "{name} должен(на) был(а) прислать следующее сообщение стола",
-    ),
-    "stopped": (
-        "The table stopped: {name} is not responding — {task}.",
-        "Стол остановлен: {name} не отвечает — {task}.",
-    ),
-    "stopped_lottery": (
-        "The table stopped: {name} stalled the opener lottery — {task}.",
-        "Стол остановлен: {name} сорвал(а) жеребьёвку первого хода — {task}.",
-    ),
-}
-
-
-def _said(key: str, lang: str, **values: object) -> str:
-    english, russian = _WORDS[key]
-    return (russian if lang == "ru" else english).format(**values)
+"""What each kind of message is, to a player (every type a seat can be waited for), as the
+catalogue's key of its words (p2p_dominoes/words)."""
 
 
 def task_words(type_name: str | None, name: str, lang: str = "en") -> str:
     """What seat `name` had to do, waited for as a `type_name` message, in players' words."""
-    return _said(_TASK_OF_TYPE.get(type_name or "", "next"), lang, name=name)
+    return line(_TASK_OF_TYPE.get(type_name or "", "verdict.next"), lang, name=name)
 
 
 def verdict_line(name: str, type_name: str | None, lang: str = "en", lottery: bool = False) -> str:
     """The one sentence every peer shows when the table stopped because `name` stalled."""
     task = task_words(type_name, name, lang)
-    return _said("stopped_lottery" if lottery else "stopped", lang, name=name, task=task)
+    key = "verdict.stopped_lottery" if lottery else "verdict.stopped"
+    return line(key, lang, name=name, task=task)
 
 
 class NoticeError(Exception):

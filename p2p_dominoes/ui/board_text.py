@@ -12,29 +12,10 @@ from p2p_dominoes.engine import Board, Line, Place, side_name
 from p2p_dominoes.engine.board import COMMON
 from p2p_dominoes.engine.line import TRAIN_PORTS
 from p2p_dominoes.ui.board_shape import chain, shape_json
+from p2p_dominoes.words import line
 
-_WORDS: Final = {
-    "en": {
-        "closed": "closed",
-        "waiting": "not open yet",
-        "empty": "—",
-        "open": "open to all",
-        "common": "common train",
-    },
-    "ru": {
-        "closed": "закрыт",
-        "waiting": "ещё не открыт",
-        "empty": "—",
-        "open": "открыт всем",
-        "common": "общий поезд",
-    },
-}
 CLOSED_MARK: Final = "×"
 """Marks an end of a line that is closed for good (the donkey rule)."""
-
-
-def _w(lang: str) -> dict[str, str]:
-    return _WORDS["ru" if lang == "ru" else "en"]
 
 
 def _tiles(tiles: Sequence[dict[str, Any]], near: str, far: str) -> str:
@@ -66,7 +47,6 @@ def _is_closed(place: Place | None, closed: set[Place]) -> bool:
 
 def _shape(board: Board, lang: str) -> str:
     """A cross, a telephone or trains: the root, then each arm or train from it outwards."""
-    w = _w(lang)
     shape = shape_json(board)
     root = shape["root"]
     parts = []
@@ -74,17 +54,21 @@ def _shape(board: Board, lang: str) -> str:
         name = ray["ray"]
         if board.trains:
             key = COMMON if name == "TC" else int(name[1:])
-            label = w["common"] if key == COMMON else side_name(TRAIN_PORTS[int(key)], lang)
+            if key == COMMON:
+                label = line("board.common", lang)
+            else:
+                label = side_name(TRAIN_PORTS[int(key)], lang)
             if ray.get("state") == "open":
-                label += f" ({w['open']})"
+                label += " (" + line("board.open", lang) + ")"
         else:
             label = name  # the arm's letter, as the board sentence names it ("side A", "end C")
         tiles = _tiles(ray["tiles"], "near", "far")
         if ray["closed"]:
-            tiles = f"{tiles} {w['closed']}" if tiles else w["closed"]
+            closed = line("board.closed", lang)
+            tiles = f"{tiles} {closed}" if tiles else closed
         elif ray["waiting"] and not tiles:
-            tiles = w["waiting"]
-        parts.append(f"{label}: {tiles or w['empty']}")
+            tiles = line("board.waiting", lang)
+        parts.append(f"{label}: {tiles or line('board.empty', lang)}")
     return f"[{root['low']}|{root['high']}] " + " · ".join(parts)
 
 

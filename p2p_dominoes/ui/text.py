@@ -8,6 +8,7 @@ from typing import Final
 
 import trio
 
+from p2p_dominoes import words
 from p2p_dominoes.engine import Action, SeatView
 from p2p_dominoes.net.admission import LobbyControl, LobbyState
 from p2p_dominoes.peer_text import peer_text
@@ -26,7 +27,6 @@ from p2p_dominoes.ui.terminal import (
     action_menu,
     board_sentence,
     choice_problem,
-    lobby_words,
     parse_choice,
     parse_lobby_answer,
     render_menu,
@@ -97,9 +97,9 @@ class TextUI:
         seats = render_seats(state, self.lang)
         if seats != self._seats_shown:
             if not self._seats_shown:
-                self._out(lobby_words(self.lang)["remove_hint"])
+                self._out(words.line("lobby.remove_hint", self.lang))
                 if state.pairs:
-                    self._out(lobby_words(self.lang)["swap_hint"])
+                    self._out(words.line("lobby.swap_hint", self.lang))
             self._seats_shown = seats
             self._out(seats)
         for request in state.pending:
@@ -113,7 +113,6 @@ class TextUI:
         if self._lines is None:
             await trio.sleep_forever()
             return
-        words = lobby_words(self.lang)
         while True:
             try:
                 text = await self._lines.receive()
@@ -123,7 +122,7 @@ class TextUI:
             answer = parse_lobby_answer(text, self._pending)
             if answer is None:
                 if text.strip():
-                    self._out(words["help"])
+                    self._out(words.line("lobby.help", self.lang))
                 continue
             if answer.verb == "remove":  # seats are numbered from 1 on the screen
                 done = answer.number >= 1 and control.remove(answer.number - 1)
@@ -133,7 +132,7 @@ class TextUI:
                 act = control.approve if answer.verb == "approve" else control.refuse
                 done = act(answer.number)
             if not done:
-                self._out(words["nothing"])
+                self._out(words.line("lobby.nothing", self.lang))
 
     def seated(self, session: TableSession, names: Sequence[str]) -> None:
         """Text needs nothing more than the events."""

@@ -1,0 +1,85 @@
+"""A ratchet on Russian text in Python modules: words belong in the catalogues
+(p2p_dominoes/words/ru.po), not in code.
+
+The goal is zero: no module of the package holds a Cyrillic letter. Until then `ALLOWED` lists
+the modules that still do, with how many of their lines do today. A module may only go down
+(lower its entry, or drop it at zero, when you move its words to the catalogues); a module
+that is not listed, or that holds more lines than its entry, fails. Data the product reads
+(the rules page's text, the table code's word list) lives in data files, not here.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Final
+
+from tests.words.scan import PACKAGE
+
+CYRILLIC: Final = re.compile("[\u0400-\u04ff]")
+
+ALLOWED: Final[dict[str, int]] = {
+    "engine/actions.py": 1,
+    "engine/ceremonies.py": 13,
+    "engine/description.py": 79,
+    "engine/kozel_text.py": 16,
+    "engine/rule_fields.py": 4,
+    "engine/rules.py": 8,
+    "engine/rules_check.py": 73,
+    "engine/rules_page.py": 3,
+    "engine/rules_text.py": 155,
+    "engine/scoring.py": 2,
+    "engine/turns.py": 3,
+    "session/table_code.py": 1,
+    "ui/rules_form.py": 14,
+    "ui/web/controller.py": 1,
+    "ui/web/kozel_sheet.py": 10,
+    "ui/web/refusals.py": 28,
+    "ui/web/rules_api.py": 11,
+    "ui/web/snapshot.py": 26,
+}
+"""The modules (below p2p_dominoes/) still allowed Cyrillic, and on how many lines at most."""
+
+
+def cyrillic_lines(text: str) -> int:
+    """How many lines of `text` hold a Cyrillic letter."""
+    return sum(1 for line in text.splitlines() if CYRILLIC.search(line))
+
+
+def over(counts: dict[str, int], allowed: dict[str, int]) -> list[str]:
+    """The modules whose Cyrillic lines are more than `allowed` lets them have."""
+    return [
+        f"{name}: {count} lines with Cyrillic, allowed {allowed.get(name, 0)} "
+        "(move the words to p2p_dominoes/words/*.po)"
+        for name, count in sorted(counts.items())
+        if count > allowed.get(name, 0)
+    ]
+
+
+def package_counts(package: Path = PACKAGE) -> dict[str, int]:
+    counts = {
+        path.relative_to(package).as_posix(): cyrillic_lines(path.read_text("utf-8"))
+        for path in sorted(package.rglob("*.py"))
+    }
+    return {name: count for name, count in counts.items() if count}
+
+
+def test_no_module_holds_more_cyrillic_than_it_did() -> None:
+    assert over(package_counts(), ALLOWED) == []
+
+
+def test_the_ratchet_catches_a_new_module_and_a_module_that_grew() -> None:
+    assert cyrillic_lines('A = "yes"\nB = "да"  # да\nC = "нет"\n') == 2
+    found = over({"engine/rules.py": 9, "net/new.py": 1, "ui/web/snapshot.py": 3}, ALLOWED)
+    assert found == [
+        "engine/rules.py: 9 lines with Cyrillic, allowed 8 "
+        "(move the words to p2p_dominoes/words/*.po)",
+        "net/new.py: 1 lines with Cyrillic, allowed 0 (move the words to p2p_dominoes/words/*.po)",
+    ]
+
+
+def test_the_modules_this_move_emptied_stay_empty() -> None:
+    """The network's and the terminal's words, and the commands', live in the catalogues."""
+    counts = package_counts()
+    for folder in ("net/", "commands/", "words/", "ui/narration", "ui/terminal", "ui/board_text"):
+        assert not [name for name in counts if name.startswith(folder)], folder

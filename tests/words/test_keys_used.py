@@ -1,0 +1,55 @@
+"""Every key the code looks up is in the catalogues, and every entry of the catalogues is
+looked up somewhere: a word cannot go missing, nor linger after its code is gone."""
+
+from __future__ import annotations
+
+from p2p_dominoes.net.lobby_lines import REFUSED_BECAUSE
+from p2p_dominoes.words import keys
+from tests.words.scan import Use, package_uses, uses_in
+
+DYNAMIC: frozenset[str] = frozenset(
+    {f"net.refused_{code}" for code in REFUSED_BECAUSE} | {"net.refused_other"}
+)
+"""Keys made from data rather than written out: a lobby refusal's words by its code
+(`net/lobby_lines.refusal_line`)."""
+
+
+def _areas() -> set[str]:
+    return {key.split(".")[0] for key in keys("en")}
+
+
+def test_every_key_the_code_names_is_in_the_catalogues() -> None:
+    known = keys("en") & keys("ru")
+    missing = [f"{use.where}: {use.key}" for use in package_uses(_areas()) if use.key not in known]
+    assert missing == []
+    assert known >= DYNAMIC
+
+
+def test_every_entry_of_the_catalogues_is_used() -> None:
+    used = {use.key for use in package_uses(_areas())} | DYNAMIC
+    assert sorted(keys("en") - used) == []
+
+
+def test_the_scan_finds_lookups_and_keys_in_tables() -> None:
+    source = (
+        "from p2p_dominoes.words import line\n"
+        'TASKS = {"deal": "verdict.deal", "file": "verdict.py.txt"}\n'
+        'said("seated", lang, seat=1)\n'
+        'setup_said("host_lost", lang)\n'
+        'words.line("lobby.help", lang)\n'
+        "line(key, lang)\n"
+        'plural("verify.hands_audited", 3, "ru")\n'
+        'error.said("en")\n'
+        '"board.not a key"\n'
+        '"other.thing"\n'
+    )
+    found = {use.key for use in uses_in(source, "m.py", {"verdict", "lobby", "board"})}
+    assert found == {
+        "verdict.deal",
+        "verdict.py.txt",  # shaped like a key of a known area: it must be one
+        "net.seated",
+        "setup.host_lost",
+        "lobby.help",
+        "verify.hands_audited",
+    }
+    assert Use("net.seated", "m.py:3") in set(uses_in(source, "m.py", set()))

@@ -23,15 +23,23 @@ ALLOWED: Final[dict[str, int]] = {
     "engine/ceremonies.py": 13,
     "engine/description.py": 79,
     "engine/kozel_text.py": 16,
-    "engine/rule_fields.py": 4,
+    "engine/rule_enums.py": 4,
     "engine/rules.py": 8,
-    "engine/rules_check.py": 73,
+    "engine/rules_check/__init__.py": 2,
+    "engine/rules_check/conflict_rows.py": 24,
+    "engine/rules_check/no_effect_rows.py": 34,
+    "engine/rules_check/rows.py": 2,
+    "engine/rules_check/structure_rows.py": 10,
     "engine/rules_page.py": 3,
-    "engine/rules_text.py": 155,
+    "engine/rules_text.py": 43,
     "engine/scoring.py": 2,
+    "engine/switches/first_version.py": 21,
+    "engine/switches/later.py": 56,
+    "engine/switches/record.py": 1,
+    "engine/switches/texts.py": 39,
     "engine/turns.py": 3,
     "session/table_code.py": 1,
-    "ui/rules_form.py": 14,
+    "ui/rules_form.py": 10,
     "ui/web/controller.py": 1,
     "ui/web/kozel_sheet.py": 10,
     "ui/web/refusals.py": 28,
@@ -66,6 +74,18 @@ def package_counts(package: Path = PACKAGE) -> dict[str, int]:
 
 def test_no_module_holds_more_cyrillic_than_it_did() -> None:
     assert over(package_counts(), ALLOWED) == []
+
+
+def test_the_table_says_what_is_left() -> None:
+    """An entry above its module's count (words moved out, a module split or gone) is lowered
+    in the same change, so the table always says how much is left to move."""
+    counts = package_counts()
+    stale = {
+        name: f"allowed {most}, holds {counts.get(name, 0)}"
+        for name, most in ALLOWED.items()
+        if counts.get(name, 0) < most
+    }
+    assert stale == {}, "lower these entries to what their modules hold today"
 
 
 def test_the_ratchet_catches_a_new_module_and_a_module_that_grew() -> None:

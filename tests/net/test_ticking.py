@@ -1,6 +1,7 @@
-"""The runtime's ticks, on a fake clock: while another seat's message is due, the UI is told
-whom we wait for (once 2.5 s have passed, then every 5 s) although the catch-up requests go on
-every second, and the presence report counts from when that seat's message became due."""
+"""The runtime's ticks (`net/ticking.py`), on a fake clock: while another seat's message is
+due, the UI is told whom we wait for (once 2.5 s have passed, then every 5 s) although the
+catch-up requests go on every second, and the presence report counts from when that seat's
+message became due."""
 
 from __future__ import annotations
 

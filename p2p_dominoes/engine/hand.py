@@ -22,7 +22,7 @@ from p2p_dominoes.engine.legality import (
     why_no_draw,
 )
 from p2p_dominoes.engine.line import _ATTACH, PLACES, Place, Side
-from p2p_dominoes.engine.rules import Drawing, MoveScoring, Rules
+from p2p_dominoes.engine.rules import MoveScoring, Rules
 from p2p_dominoes.engine.scoring import HandEnd, HandResult, score_hand, scored_so_far
 from p2p_dominoes.engine.tiles import (
     ALL_TILES_MASK,
@@ -37,8 +37,6 @@ from p2p_dominoes.engine.turns import TurnMachine
 
 # Enum members as module constants: Python 3.11 does not specialise attribute loads on a
 # class, and these are read on every hand or every move.
-_DRAWING_ANY_TIME: Final = Drawing.ANY_TIME
-_DRAWING_NEVER: Final = Drawing.NEVER
 _BLOCK: Final = HandEnd.BLOCK
 _DOMINO: Final = HandEnd.DOMINO
 _UNFINISHED: Final = HandEnd.UNFINISHED
@@ -104,15 +102,14 @@ class HandState(TurnMachine):
 
     def can_draw(self, playable: int) -> bool:
         """Drawing is allowed now for a seat whose playable tiles are `playable`."""
-        if self._plain:  # no forced draws, limits or second doubles: `may_draw`, inlined
-            rules = self.rules
-            drawing = rules.drawing
+        if self._simple:  # no forced draws, limits or second doubles: `may_draw`, inlined
+            plan = self.plan
             return (
                 self.pending is None
                 and self.end is None
-                and drawing is not _DRAWING_NEVER
-                and self.boneyard_size > rules.reserve
-                and (drawing is _DRAWING_ANY_TIME or not playable)
+                and plan.draws
+                and self.boneyard_size > plan.reserve
+                and (plan.any_time or not playable)
             )
         return may_draw(self, self.pending, playable)
 
@@ -121,7 +118,7 @@ class HandState(TurnMachine):
         if self.result is not None:
             return []
         line = self.line
-        if not self._plain:
+        if not self._simple:
             if self.must_draw_first():
                 return []
             playable = self.playable_mask(self.turn)
@@ -171,7 +168,7 @@ class HandState(TurnMachine):
         if seat != self.turn:
             raise IllegalAction(seat, str(action), f"it is seat {self.turn}'s turn")
         kind = type(action)
-        if kind is Play and self._plain:
+        if kind is Play and self._simple:
             # The first version's rules: the checks of `_play` and the steps of
             # TurnMachine._after_play and Line.attach, inlined (the engine's hot path).
             tile, place, along = action  # type: ignore[misc]
@@ -237,7 +234,7 @@ class HandState(TurnMachine):
 
     def _score(self) -> None:
         pips = list(map(pips_in, self.hands))
-        if self._plain:
+        if self._simple:
             self.result = score_hand(
                 self.rules, self.end or _BLOCK, pips, self.closer, history=self.history
             )
@@ -295,14 +292,14 @@ class HandState(TurnMachine):
         tile = self.boneyard[self._drawn]
         self._drawn += 1
         self.hands[seat] |= tile.bit
-        if self._plain:
+        if self._simple:
             # _after_draw and must_play_drawn, inlined (a hot path): these rules force no
             # draws and leave no notes, and a tile drawn before a fixed lead is never pending.
             self.boneyard_size -= 1
             self.passes = 0
             self.drawn_this_turn += 1
             self.history.append((seat, DRAW))
-            if self.rules.play_drawn_at_once and self.must_lead is None:
+            if self.plan.at_once and self.must_lead is None:
                 line = self.line
                 if not line.tiles or line.fit_mask & tile.bit:
                     self.pending = tile
@@ -317,19 +314,15 @@ class HandState(TurnMachine):
         if playable:
             tile = next(tiles_in(playable))
             raise IllegalAction(seat, "pass", f"they hold a playable tile ({tile.text})")
-        if not self._plain:
+        if not self._simple:
             if not self.pass_is_public_legal():
                 raise IllegalAction(seat, "pass", self.why_no_pass())
             self._after_pass(seat)
             return
         # The first version's rules: pass_is_public_legal and _after_pass, inlined (a hot path;
         # these rules leave no turn notes to clear).
-        rules = self.rules
-        if (
-            rules.must_draw_when_stuck
-            and rules.drawing is not _DRAWING_NEVER
-            and self.boneyard_size > rules.reserve
-        ):
+        plan = self.plan
+        if plan.stuck_draw and plan.draws and self.boneyard_size > plan.reserve:
             raise IllegalAction(seat, "pass", self.why_no_pass())
         self.passes += 1
         self.history.append((seat, PASS))
@@ -347,7 +340,7 @@ class HandState(TurnMachine):
         if self.result is not None:
             return self.result
         pips = tuple(pips_in(h) for h in self.hands)
-        if not self._plain and self.rules.scores_during_play:
+        if not self._simple and self.rules.scores_during_play:
             luck = self.rules.move_scoring is MoveScoring.LUCK
             return scored_so_far(
                 self.rules,

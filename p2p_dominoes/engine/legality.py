@@ -7,7 +7,6 @@ from typing import Final
 from p2p_dominoes.engine.actions import ALONG_LEADS, ALONG_PLAYS_ON, LEADS, PLAYS_ON, Play
 from p2p_dominoes.engine.board import Board
 from p2p_dominoes.engine.line import PLACES, Line, Place
-from p2p_dominoes.engine.rules import Drawing
 from p2p_dominoes.engine.tiles import DOUBLES_MASK, Tile, tiles_in
 from p2p_dominoes.engine.turns import TurnMachine
 
@@ -82,7 +81,7 @@ def may_draw(turns: TurnMachine, pending: Tile | None, playable: int) -> bool:
     """Drawing is allowed for the seat to move, whose playable tiles are `playable`."""
     if pending is not None or not turns.draw_is_public_legal():
         return False
-    return turns.forced_due > 0 or turns.rules.drawing is Drawing.ANY_TIME or not playable
+    return turns.forced_due > 0 or turns.plan.any_time or not playable
 
 
 def why_no_draw(turns: TurnMachine, pending: Tile | None, playable: int) -> str:
@@ -99,7 +98,7 @@ def must_play_drawn(turns: TurnMachine, tile: Tile, forced: bool) -> bool:
     """Whether a tile just drawn must be the next tile played (`play_drawn_at_once`): only a
     draw the seat chose, of a tile it may play now (a lead the rules fix is not replaced)."""
     return (
-        turns.rules.play_drawn_at_once
+        turns.plan.at_once
         and not forced
         and bool(playable_mask(tile.bit, turns.line, None, turns.must_lead))
     )

@@ -11,7 +11,7 @@ from p2p_dominoes.bots.search.position import PositionError
 from p2p_dominoes.engine.actions import Action, Draw, Pass, Play
 from p2p_dominoes.engine.hand import HandState
 from p2p_dominoes.engine.line import Line
-from p2p_dominoes.engine.rules import Drawing, MoveScoring, Rules
+from p2p_dominoes.engine.rules import MoveScoring, Rules
 from p2p_dominoes.engine.scoring import HandEnd, HandResult, score_hand
 from p2p_dominoes.engine.tiles import (
     TILES,
@@ -22,8 +22,6 @@ from p2p_dominoes.engine.tiles import (
 )
 from p2p_dominoes.engine.turns import TurnMachine
 
-_DRAWING_ANY_TIME: Final = Drawing.ANY_TIME
-_DRAWING_NEVER: Final = Drawing.NEVER
 _MOVES_NONE: Final = MoveScoring.NONE
 _BLOCK: Final = HandEnd.BLOCK
 _DOMINO: Final = HandEnd.DOMINO
@@ -71,7 +69,7 @@ _BOTH_ENDS: Final[tuple[int, ...]] = tuple(
 
 
 class FastHand:
-    """A hand under the first version's rules (`rules.plain_turns`) as bit masks and two end
+    """A hand under rules whose turns are simple (`TurnPlan.simple`) as bit masks and two end
     numbers: the same results as `HandState.apply`, without checks or history."""
 
     __slots__ = (
@@ -122,15 +120,16 @@ class FastHand:
     def fits(rules: Rules) -> bool:
         """Whether hands under `rules` can be played out here: plain turns, and a result that
         the pips left decide (a ceremony reads the hand's history, which is not kept)."""
-        return rules.plain_turns and not rules.ceremonies
+        return rules.turn_plan.simple and not rules.ceremonies
 
     def _set_rules(self, rules: Rules) -> None:
         self.rules = rules
-        self._any_time = rules.drawing is _DRAWING_ANY_TIME
-        self._never = rules.drawing is _DRAWING_NEVER
-        self._reserve = rules.reserve
-        self._at_once = rules.play_drawn_at_once
-        self._stuck_draw = rules.must_draw_when_stuck
+        plan = rules.turn_plan
+        self._any_time = plan.any_time
+        self._never = not plan.draws
+        self._reserve = plan.reserve
+        self._at_once = plan.at_once
+        self._stuck_draw = plan.stuck_draw
 
     def copy(self) -> FastHand:
         """An independent copy (a search copies a position once per move it tries)."""

@@ -169,8 +169,9 @@ class HandState(TurnMachine):
             raise IllegalAction(seat, str(action), f"it is seat {self.turn}'s turn")
         kind = type(action)
         if kind is Play and self._simple:
-            # The first version's rules: the checks of `_play` and the steps of
-            # TurnMachine._after_play and Line.attach, inlined (the engine's hot path).
+            # A simple turn plan: the checks below and the steps of TurnMachine._after_play
+            # and Line.lay, inlined (the engine's hot path; a test plays it against the
+            # general path, tests/engine/test_turn_plan.py).
             tile, place, along = action  # type: ignore[misc]
             hand = self.hands[seat]
             line = self.line
@@ -218,7 +219,37 @@ class HandState(TurnMachine):
             self.end = _DOMINO
             self.closer = seat
         elif kind is Play:
-            self._play(seat, action)  # type: ignore[arg-type]
+            # Rules with phases: the hand's own checks, the public check (its quick form for
+            # the common play), then `TurnMachine._after_play` (the phases).
+            tile, place, along = action  # type: ignore[misc]
+            hand = self.hands[seat]
+            if (
+                not hand & tile.bit
+                or (self.pending is not None and tile is not self.pending)
+                or (self.must_lead is not None and tile is not self.must_lead)
+            ):
+                raise self._illegal_play(seat, tile, place)
+            line = self.line
+            if (
+                self._board
+                or along
+                or place is None
+                or not line.connections
+                or not place.fits & tile.bit
+                or place not in line.places  # places are interned: `in` compares identities
+                or self.forced_due
+                or self.second_double
+            ):
+                # The lead, the first play on it, a board, a phase under way or a play
+                # refused: the full public check, with its reasons. Any other play of a held
+                # tile on an open place of a line that it fits is one it accepts unchanged.
+                action = self.check_public_play(seat, action)  # type: ignore[arg-type]
+            hand ^= tile.bit
+            self.hands[seat] = hand
+            self.pending = None
+            drawn = self.draws_this_turn
+            from_draw = bool(drawn) and tile in self.boneyard[self._drawn - drawn : self._drawn]
+            self._after_play(seat, action, hand, from_draw)  # type: ignore[arg-type]
         elif kind is Draw:
             self._draw(seat)
             return
@@ -250,25 +281,6 @@ class HandState(TurnMachine):
             self.reached,
             self.history,
         )
-
-    def _play(self, seat: int, play: Play) -> None:
-        """Check and make a play under rules with turn switches (`apply` makes the first
-        version's plays itself)."""
-        tile, place, _ = play
-        hand = self.hands[seat]
-        if (
-            not hand & tile.bit
-            or (self.pending is not None and tile is not self.pending)
-            or (self.must_lead is not None and tile is not self.must_lead)
-        ):
-            raise self._illegal_play(seat, tile, place)
-        play = self.check_public_play(seat, play)
-        hand ^= tile.bit
-        self.hands[seat] = hand
-        self.pending = None
-        drawn = self.draws_this_turn
-        from_draw = bool(drawn) and tile in self.boneyard[self._drawn - drawn : self._drawn]
-        self._after_play(seat, play, hand, from_draw)
 
     def _illegal_play(self, seat: int, tile: Tile, place: Place | None) -> IllegalAction:
         """The first rule that playing `tile` on `place` breaks."""

@@ -351,19 +351,22 @@ class TurnMachine:
         self.must_lead = None
         self.passes = 0
         self.history.append((seat, play))
+        if self._simple:  # no notes, no scoring, no phase: the next seat, or a domino
+            if hand_left:
+                self.turn = seat + 1 if seat + 1 < self.players else 0
+                self.drawn_this_turn = 0
+            else:
+                self.end = _DOMINO
+                self.closer = seat
+            return
         if self.notes:
             self.notes = []
-        if not self._simple and self.plan.move_scoring is not _MOVES_NONE:
+        if self.plan.move_scoring is not _MOVES_NONE:
             self._score_placement(seat, tile, from_draw)
         if not hand_left:
             self.end = _DOMINO
             self.closer = seat
-            if not self._simple:
-                self._settle_draws(seat)
-            return
-        if self._simple:
-            self.turn = seat + 1 if seat + 1 < self.players else 0
-            self.drawn_this_turn = 0
+            self._settle_draws(seat)
             return
         if self.reached is not None:
             self.end = _TARGET

@@ -102,15 +102,6 @@ class HandState(TurnMachine):
 
     def can_draw(self, playable: int) -> bool:
         """Drawing is allowed now for a seat whose playable tiles are `playable`."""
-        if self._simple:  # no forced draws, limits or second doubles: `may_draw`, inlined
-            plan = self.plan
-            return (
-                self.pending is None
-                and self.end is None
-                and plan.draws
-                and self.boneyard_size > plan.reserve
-                and (plan.any_time or not playable)
-            )
         return may_draw(self, self.pending, playable)
 
     def legal_plays(self) -> list[Play]:
@@ -118,30 +109,29 @@ class HandState(TurnMachine):
         if self.result is not None:
             return []
         line = self.line
-        if not self._simple:
-            if self.must_draw_first():
+        if self._simple and self.pending is None and self.must_lead is None and line.connections:
+            playable = self.hands[self.turn] & line.fit_mask
+            if not playable:
                 return []
-            playable = self.playable_mask(self.turn)
+            # `plays_for` on a line past its lead, inlined (the hot path).
+            plays: list[Play] = []
+            for place in line.places:
+                fitting = playable & place.fits
+                if fitting:
+                    known = _PLAYS_FITTING[place.id]
+                    try:
+                        plays += known[fitting]
+                    except KeyError:
+                        plays += known.setdefault(fitting, plays_on(place, fitting))
+            return plays
+        if not self._simple and self.must_draw_first():
+            return []
+        playable = self.playable_mask(self.turn)
+        if not self._simple:
             if self._choice and playable:
                 return plays_both_ways(line, playable)
             if self._board:
                 return board_plays(line, playable) if playable else []  # type: ignore[arg-type]
-        elif self.pending is not None or self.must_lead is not None or not line.tiles:
-            playable = self.playable_mask(self.turn)
-        else:
-            playable = self.hands[self.turn] & line.fit_mask
-            if playable and len(line.tiles) > 1:
-                # plays_for on a line past its lead, inlined (the hot path).
-                plays: list[Play] = []
-                for place in line.places:
-                    fitting = playable & place.fits
-                    if fitting:
-                        known = _PLAYS_FITTING[place.id]
-                        try:
-                            plays += known[fitting]
-                        except KeyError:
-                            plays += known.setdefault(fitting, plays_on(place, fitting))
-                return plays
         return plays_for(line, playable) if playable else []
 
     def legal_actions(self) -> list[Action]:
@@ -326,23 +316,9 @@ class HandState(TurnMachine):
         if playable:
             tile = next(tiles_in(playable))
             raise IllegalAction(seat, "pass", f"they hold a playable tile ({tile.text})")
-        if not self._simple:
-            if not self.pass_is_public_legal():
-                raise IllegalAction(seat, "pass", self.why_no_pass())
-            self._after_pass(seat)
-            return
-        # The first version's rules: pass_is_public_legal and _after_pass, inlined (a hot path;
-        # these rules leave no turn notes to clear).
-        plan = self.plan
-        if plan.stuck_draw and plan.draws and self.boneyard_size > plan.reserve:
+        if not self.pass_is_public_legal():
             raise IllegalAction(seat, "pass", self.why_no_pass())
-        self.passes += 1
-        self.history.append((seat, PASS))
-        if self.passes >= self.players:
-            self.end = _BLOCK
-        else:
-            self.turn = (seat + 1) % self.players
-            self.drawn_this_turn = 0
+        self._after_pass(seat)
 
     # -- results -----------------------------------------------------------------------------
 

@@ -237,7 +237,10 @@ class TurnMachine:
     def pass_is_public_legal(self) -> bool:
         """Whether a pass can be legal (the seat must also hold no playable tile)."""
         if self._simple:
-            return self.end is None and (not self.plan.stuck_draw or not self.drawable)
+            plan = self.plan
+            return self.end is None and not (
+                plan.stuck_draw and plan.draws and self.boneyard_size > plan.reserve
+            )
         if self.end is not None or self.second_double or self.must_draw_first():
             return False
         return not self.plan.stuck_draw or not self.draw_is_public_legal()
@@ -418,6 +421,15 @@ class TurnMachine:
             self.notes = []
 
     def _after_pass(self, seat: int) -> None:
+        if self._simple:  # no board, no notes, no phase: the next seat, or a block
+            self.passes += 1
+            self.history.append((seat, PASS))
+            if self.passes >= self.players:
+                self.end = _BLOCK
+            else:
+                self.turn = seat + 1 if seat + 1 < self.players else 0
+                self.drawn_this_turn = 0
+            return
         board = self.board if self._board else None
         if board is not None and board.trains and seat not in board.markers:
             # This pass opens the seat's train, so the seats that passed before it may have a
@@ -428,12 +440,8 @@ class TurnMachine:
         if self.notes:
             self.notes = []
         if self.passes >= self.players:
-            if not self._simple:
-                self._settle_draws(seat)
+            self._settle_draws(seat)
             self.end = _BLOCK
-        elif self._simple:
-            self.turn = seat + 1 if seat + 1 < self.players else 0
-            self.drawn_this_turn = 0
         else:
             self._end_turn(seat, placed=False)
 

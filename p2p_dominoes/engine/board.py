@@ -249,6 +249,17 @@ class Board(Line):
         if self._dormant and lengths["A"] >= self.quota and lengths["B"] >= self.quota:
             self._open_short_ends()
 
+    def lay(self, tile: Tile, place: Place | None, along: bool = False) -> None:
+        """Lay a checked play: the lead (no place) or `tile` on `place`; `along`: a double its
+        player lays lengthwise (doubles = choice)."""
+        if along:
+            self.along_mask |= tile.bit
+        if self.tiles:
+            assert place is not None
+            self.attach(tile, place)
+        else:
+            self.start(tile)
+
     def attach(self, tile: Tile, place: Place) -> None:
         """Put `tile` on the open `place` (canonical, checked to fit by the caller)."""
         place = self.canonical(place)

@@ -22,7 +22,7 @@ from p2p_dominoes.engine.legality import (
     why_no_draw,
 )
 from p2p_dominoes.engine.line import _ATTACH, PLACES, Place, Side
-from p2p_dominoes.engine.rules import Drawing, MoveScoring, Rules
+from p2p_dominoes.engine.rules import MoveScoring, Rules
 from p2p_dominoes.engine.scoring import HandEnd, HandResult, score_hand, scored_so_far
 from p2p_dominoes.engine.tiles import (
     ALL_TILES_MASK,
@@ -37,8 +37,6 @@ from p2p_dominoes.engine.turns import TurnMachine
 
 # Enum members as module constants: Python 3.11 does not specialise attribute loads on a
 # class, and these are read on every hand or every move.
-_DRAWING_ANY_TIME: Final = Drawing.ANY_TIME
-_DRAWING_NEVER: Final = Drawing.NEVER
 _BLOCK: Final = HandEnd.BLOCK
 _DOMINO: Final = HandEnd.DOMINO
 _UNFINISHED: Final = HandEnd.UNFINISHED
@@ -104,16 +102,6 @@ class HandState(TurnMachine):
 
     def can_draw(self, playable: int) -> bool:
         """Drawing is allowed now for a seat whose playable tiles are `playable`."""
-        if self._plain:  # no forced draws, limits or second doubles: `may_draw`, inlined
-            rules = self.rules
-            drawing = rules.drawing
-            return (
-                self.pending is None
-                and self.end is None
-                and drawing is not _DRAWING_NEVER
-                and self.boneyard_size > rules.reserve
-                and (drawing is _DRAWING_ANY_TIME or not playable)
-            )
         return may_draw(self, self.pending, playable)
 
     def legal_plays(self) -> list[Play]:
@@ -121,30 +109,29 @@ class HandState(TurnMachine):
         if self.result is not None:
             return []
         line = self.line
-        if not self._plain:
-            if self.must_draw_first():
+        if self._simple and self.pending is None and self.must_lead is None and line.connections:
+            playable = self.hands[self.turn] & line.fit_mask
+            if not playable:
                 return []
-            playable = self.playable_mask(self.turn)
+            # `plays_for` on a line past its lead, inlined (the hot path).
+            plays: list[Play] = []
+            for place in line.places:
+                fitting = playable & place.fits
+                if fitting:
+                    known = _PLAYS_FITTING[place.id]
+                    try:
+                        plays += known[fitting]
+                    except KeyError:
+                        plays += known.setdefault(fitting, plays_on(place, fitting))
+            return plays
+        if not self._simple and self.must_draw_first():
+            return []
+        playable = self.playable_mask(self.turn)
+        if not self._simple:
             if self._choice and playable:
                 return plays_both_ways(line, playable)
             if self._board:
                 return board_plays(line, playable) if playable else []  # type: ignore[arg-type]
-        elif self.pending is not None or self.must_lead is not None or not line.tiles:
-            playable = self.playable_mask(self.turn)
-        else:
-            playable = self.hands[self.turn] & line.fit_mask
-            if playable and len(line.tiles) > 1:
-                # plays_for on a line past its lead, inlined (the hot path).
-                plays: list[Play] = []
-                for place in line.places:
-                    fitting = playable & place.fits
-                    if fitting:
-                        known = _PLAYS_FITTING[place.id]
-                        try:
-                            plays += known[fitting]
-                        except KeyError:
-                            plays += known.setdefault(fitting, plays_on(place, fitting))
-                return plays
         return plays_for(line, playable) if playable else []
 
     def legal_actions(self) -> list[Action]:
@@ -171,9 +158,10 @@ class HandState(TurnMachine):
         if seat != self.turn:
             raise IllegalAction(seat, str(action), f"it is seat {self.turn}'s turn")
         kind = type(action)
-        if kind is Play and self._plain:
-            # The first version's rules: the checks of `_play` and the steps of
-            # TurnMachine._after_play and Line.attach, inlined (the engine's hot path).
+        if kind is Play and self._simple:
+            # A simple turn plan: the checks below and the steps of TurnMachine._after_play
+            # and Line.lay, inlined (the engine's hot path; a test plays it against the
+            # general path, tests/engine/test_turn_plan.py).
             tile, place, along = action  # type: ignore[misc]
             hand = self.hands[seat]
             line = self.line
@@ -221,7 +209,37 @@ class HandState(TurnMachine):
             self.end = _DOMINO
             self.closer = seat
         elif kind is Play:
-            self._play(seat, action)  # type: ignore[arg-type]
+            # Rules with phases: the hand's own checks, the public check (its quick form for
+            # the common play), then `TurnMachine._after_play` (the phases).
+            tile, place, along = action  # type: ignore[misc]
+            hand = self.hands[seat]
+            if (
+                not hand & tile.bit
+                or (self.pending is not None and tile is not self.pending)
+                or (self.must_lead is not None and tile is not self.must_lead)
+            ):
+                raise self._illegal_play(seat, tile, place)
+            line = self.line
+            if (
+                self._board
+                or along
+                or place is None
+                or not line.connections
+                or not place.fits & tile.bit
+                or place not in line.places  # places are interned: `in` compares identities
+                or self.forced_due
+                or self.second_double
+            ):
+                # The lead, the first play on it, a board, a phase under way or a play
+                # refused: the full public check, with its reasons. Any other play of a held
+                # tile on an open place of a line that it fits is one it accepts unchanged.
+                action = self.check_public_play(seat, action)  # type: ignore[arg-type]
+            hand ^= tile.bit
+            self.hands[seat] = hand
+            self.pending = None
+            drawn = self.draws_this_turn
+            from_draw = bool(drawn) and tile in self.boneyard[self._drawn - drawn : self._drawn]
+            self._after_play(seat, action, hand, from_draw)  # type: ignore[arg-type]
         elif kind is Draw:
             self._draw(seat)
             return
@@ -237,7 +255,7 @@ class HandState(TurnMachine):
 
     def _score(self) -> None:
         pips = list(map(pips_in, self.hands))
-        if self._plain:
+        if self._simple:
             self.result = score_hand(
                 self.rules, self.end or _BLOCK, pips, self.closer, history=self.history
             )
@@ -253,25 +271,6 @@ class HandState(TurnMachine):
             self.reached,
             self.history,
         )
-
-    def _play(self, seat: int, play: Play) -> None:
-        """Check and make a play under rules with turn switches (`apply` makes the first
-        version's plays itself)."""
-        tile, place, _ = play
-        hand = self.hands[seat]
-        if (
-            not hand & tile.bit
-            or (self.pending is not None and tile is not self.pending)
-            or (self.must_lead is not None and tile is not self.must_lead)
-        ):
-            raise self._illegal_play(seat, tile, place)
-        play = self.check_public_play(seat, play)
-        hand ^= tile.bit
-        self.hands[seat] = hand
-        self.pending = None
-        drawn = self.draws_this_turn
-        from_draw = bool(drawn) and tile in self.boneyard[self._drawn - drawn : self._drawn]
-        self._after_play(seat, play, hand, from_draw)
 
     def _illegal_play(self, seat: int, tile: Tile, place: Place | None) -> IllegalAction:
         """The first rule that playing `tile` on `place` breaks."""
@@ -295,14 +294,14 @@ class HandState(TurnMachine):
         tile = self.boneyard[self._drawn]
         self._drawn += 1
         self.hands[seat] |= tile.bit
-        if self._plain:
+        if self._simple:
             # _after_draw and must_play_drawn, inlined (a hot path): these rules force no
             # draws and leave no notes, and a tile drawn before a fixed lead is never pending.
             self.boneyard_size -= 1
             self.passes = 0
             self.drawn_this_turn += 1
             self.history.append((seat, DRAW))
-            if self.rules.play_drawn_at_once and self.must_lead is None:
+            if self.plan.at_once and self.must_lead is None:
                 line = self.line
                 if not line.tiles or line.fit_mask & tile.bit:
                     self.pending = tile
@@ -317,27 +316,9 @@ class HandState(TurnMachine):
         if playable:
             tile = next(tiles_in(playable))
             raise IllegalAction(seat, "pass", f"they hold a playable tile ({tile.text})")
-        if not self._plain:
-            if not self.pass_is_public_legal():
-                raise IllegalAction(seat, "pass", self.why_no_pass())
-            self._after_pass(seat)
-            return
-        # The first version's rules: pass_is_public_legal and _after_pass, inlined (a hot path;
-        # these rules leave no turn notes to clear).
-        rules = self.rules
-        if (
-            rules.must_draw_when_stuck
-            and rules.drawing is not _DRAWING_NEVER
-            and self.boneyard_size > rules.reserve
-        ):
+        if not self.pass_is_public_legal():
             raise IllegalAction(seat, "pass", self.why_no_pass())
-        self.passes += 1
-        self.history.append((seat, PASS))
-        if self.passes >= self.players:
-            self.end = _BLOCK
-        else:
-            self.turn = (seat + 1) % self.players
-            self.drawn_this_turn = 0
+        self._after_pass(seat)
 
     # -- results -----------------------------------------------------------------------------
 
@@ -347,7 +328,7 @@ class HandState(TurnMachine):
         if self.result is not None:
             return self.result
         pips = tuple(pips_in(h) for h in self.hands)
-        if not self._plain and self.rules.scores_during_play:
+        if not self._simple and self.rules.scores_during_play:
             luck = self.rules.move_scoring is MoveScoring.LUCK
             return scored_so_far(
                 self.rules,

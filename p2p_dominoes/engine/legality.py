@@ -7,7 +7,6 @@ from typing import Final
 from p2p_dominoes.engine.actions import ALONG_LEADS, ALONG_PLAYS_ON, LEADS, PLAYS_ON, Play
 from p2p_dominoes.engine.board import Board
 from p2p_dominoes.engine.line import PLACES, Line, Place
-from p2p_dominoes.engine.rules import Drawing
 from p2p_dominoes.engine.tiles import DOUBLES_MASK, Tile, tiles_in
 from p2p_dominoes.engine.turns import TurnMachine
 
@@ -80,9 +79,21 @@ def plays_on(place: Place, fitting: int) -> tuple[Play, ...]:
 
 def may_draw(turns: TurnMachine, pending: Tile | None, playable: int) -> bool:
     """Drawing is allowed for the seat to move, whose playable tiles are `playable`."""
-    if pending is not None or not turns.draw_is_public_legal():
+    plan = turns.plan
+    if (
+        pending is not None
+        or turns.end is not None
+        or turns.second_double
+        or not plan.draws
+        or turns.boneyard_size <= plan.reserve  # `drawable`, for a hot path
+    ):
         return False
-    return turns.forced_due > 0 or turns.rules.drawing is Drawing.ANY_TIME or not playable
+    if turns.forced_due:
+        return True
+    limit = plan.draw_limit
+    if limit and turns.drawn_this_turn >= limit:
+        return False
+    return plan.any_time or not playable
 
 
 def why_no_draw(turns: TurnMachine, pending: Tile | None, playable: int) -> str:
@@ -98,11 +109,14 @@ def why_no_draw(turns: TurnMachine, pending: Tile | None, playable: int) -> str:
 def must_play_drawn(turns: TurnMachine, tile: Tile, forced: bool) -> bool:
     """Whether a tile just drawn must be the next tile played (`play_drawn_at_once`): only a
     draw the seat chose, of a tile it may play now (a lead the rules fix is not replaced)."""
-    return (
-        turns.rules.play_drawn_at_once
-        and not forced
-        and bool(playable_mask(tile.bit, turns.line, None, turns.must_lead))
-    )
+    if forced or not turns.plan.at_once:
+        return False
+    # `playable_mask` of the tile alone, inlined (every draw comes here).
+    must_lead = turns.must_lead
+    if must_lead is not None:
+        return must_lead is tile
+    line = turns.line
+    return bool(tile.bit & (line.fit_mask if line.tiles else line.lead_mask))
 
 
 def plays_both_ways(line: Line, playable: int) -> list[Play]:

@@ -231,14 +231,10 @@ class Line:
         player lays lengthwise (doubles = choice)."""
         if along:
             self.along_mask |= tile.bit
-        if self.tiles:
-            assert place is not None
-            self.attach(tile, place)
-        else:
+        if not self.tiles:
             self.start(tile)
-
-    def attach(self, tile: Tile, place: Place) -> None:
-        """Put `tile` on the open `place`; the caller has checked that it fits."""
+            return
+        assert place is not None
         if place.side is _SIDE_B and not self.connections:
             # An untouched opening double: its first side used is side A by definition.
             place = PLACES[place.id - 1]
@@ -252,3 +248,9 @@ class Line:
             places[1] = free
         # Two places, or one once the donkey rule closed the other ([-1] is then [0]).
         self.fit_mask = places[0].fits | places[-1].fits
+
+    def attach(self, tile: Tile, place: Place) -> None:
+        """Put `tile` on the open `place` of a line past its lead; the caller has checked that
+        it fits."""
+        assert self.tiles
+        self.lay(tile, place)

@@ -34,6 +34,7 @@ from p2p_dominoes.engine.rule_fields import (
     Teams,
 )
 from p2p_dominoes.engine.rules_check import check_rules
+from p2p_dominoes.engine.turn_plan import TurnPlan, compile_plan
 
 
 @dataclass(frozen=True)
@@ -133,19 +134,9 @@ class Rules:
         return dict(self.targets)
 
     @functools.cached_property
-    def plain_turns(self) -> bool:
-        """None of the turn switches is on: the engine's first-version fast paths apply."""
-        return not (
-            self.two_doubles
-            or self.extra_turn_sum
-            or self.forced_draw_sum
-            or self.double_closes_ray
-            or self.draw_limit
-            or self.doubles is Doubles.CHOICE
-            or self.move_scoring is not MoveScoring.NONE
-            or self.end_when_boneyard_empty
-            or self.layout is not Layout.LINE
-        )
+    def turn_plan(self) -> TurnPlan:
+        """What the turn machine reads from these rules, compiled once (engine/turn_plan.py)."""
+        return compile_plan(self)
 
     @functools.cached_property
     def plain_scoring(self) -> bool:

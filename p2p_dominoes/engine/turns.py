@@ -26,8 +26,6 @@ from p2p_dominoes.engine.board import Board
 from p2p_dominoes.engine.errors import IllegalAction
 from p2p_dominoes.engine.line import Line, Place, Side
 from p2p_dominoes.engine.rules import (
-    Doubles,
-    Drawing,
     EndsAward,
     Layout,
     MoveScoring,
@@ -39,9 +37,6 @@ from p2p_dominoes.engine.tiles import Tile
 
 # Enum members as module constants: Python 3.11 does not specialise attribute loads on a
 # class, and these are read on every hand or every move.
-_DOUBLES_ALONG: Final = Doubles.ALONG
-_DOUBLES_CHOICE: Final = Doubles.CHOICE
-_DRAWING_NEVER: Final = Drawing.NEVER
 _BLOCK: Final = HandEnd.BLOCK
 _DOMINO: Final = HandEnd.DOMINO
 _EXHAUSTED: Final = HandEnd.EXHAUSTED
@@ -114,7 +109,7 @@ class TurnMachine:
         "_doubles_this_turn",
         "_exhausting",
         "_lucky",
-        "_plain",
+        "_simple",
         "boneyard_size",
         "closer",
         "drawn_this_turn",
@@ -130,6 +125,7 @@ class TurnMachine:
         "opener",
         "passes",
         "penalties",
+        "plan",
         "players",
         "reached",
         "required_lead",
@@ -143,15 +139,18 @@ class TurnMachine:
         self, rules: Rules, players: int, opener: int, must_lead: Tile | None, boneyard: int
     ) -> None:
         self.rules = rules
+        plan = rules.turn_plan
+        self.plan = plan
+        """The rules compiled into what a turn reads (engine/turn_plan.py)."""
         self.players = players
-        self._board = rules.layout is not _LAYOUT_LINE
+        self._board = plan.layout is not _LAYOUT_LINE
         """A cross, a telephone or trains: the general path (`Board`), never the line's."""
         if self._board:
-            board = Board(rules.layout, players, rules.cross_quota, rules.doubles is _DOUBLES_ALONG)
+            board = Board(plan.layout, players, plan.cross_quota, plan.along)
             board.set_mover(opener)
             self.line: Line = board
         else:
-            self.line = Line(rules.doubles is _DOUBLES_ALONG)
+            self.line = Line(plan.along)
         self.opener = opener
         self.turn = opener
         self.must_lead = must_lead
@@ -174,8 +173,9 @@ class TurnMachine:
         self._clocks: list[_Clock] = []
         self.notes: list[TurnNote] = []
         """What the rules made happen after the last action (empty for most actions)."""
-        self._plain = rules.plain_turns
-        self._choice = not self._plain and rules.doubles is _DOUBLES_CHOICE
+        self._simple = plan.simple
+        """No phase beyond the simple turn (`TurnPlan.simple`): the steps below skip them."""
+        self._choice = plan.choice
         self.move_points = [0] * players
         """Points each seat scored by its placements this hand (`move_scoring` ends or
         placed-tile); they count towards the match at once."""
@@ -186,14 +186,13 @@ class TurnMachine:
         self.draws_this_turn = 0
         """Every draw of this turn, forced ones included (what Threes for luck counts; kept up
         to date outside the first version's fast paths)."""
-        if not self._plain:  # the first version's rules never read these
-            self.wins = [0] * players
-            """Threes for luck: each seat's win points, after cancelling against penalties."""
-            self.penalties = [0] * players
-            """Threes for luck: each seat's penalty points, after cancelling against wins."""
-            self._doubled = False
-            self._lucky = 0
-            self._exhausting = False
+        self.wins = [0] * players
+        """Threes for luck: each seat's win points, after cancelling against penalties."""
+        self.penalties = [0] * players
+        """Threes for luck: each seat's penalty points, after cancelling against wins."""
+        self._doubled = False
+        self._lucky = 0
+        self._exhausting = False
 
     # -- public facts ------------------------------------------------------------------------
 
@@ -210,9 +209,10 @@ class TurnMachine:
     @property
     def drawable(self) -> int:
         """Tiles that may still be drawn now (the reserve is never drawn)."""
-        if self.rules.drawing is _DRAWING_NEVER:
+        plan = self.plan
+        if not plan.draws:
             return 0
-        return max(0, self.boneyard_size - self.rules.reserve)
+        return max(0, self.boneyard_size - plan.reserve)
 
     @property
     def closed(self) -> list[Place]:
@@ -227,7 +227,7 @@ class TurnMachine:
             return False
         if self.forced_due:
             return True
-        limit = self.rules.draw_limit
+        limit = self.plan.draw_limit
         return not limit or self.drawn_this_turn < limit
 
     def must_draw_first(self) -> bool:
@@ -236,23 +236,26 @@ class TurnMachine:
 
     def pass_is_public_legal(self) -> bool:
         """Whether a pass can be legal (the seat must also hold no playable tile)."""
-        if self._plain:
-            return self.end is None and (not self.rules.must_draw_when_stuck or not self.drawable)
+        if self._simple:
+            plan = self.plan
+            return self.end is None and not (
+                plan.stuck_draw and plan.draws and self.boneyard_size > plan.reserve
+            )
         if self.end is not None or self.second_double or self.must_draw_first():
             return False
-        return not self.rules.must_draw_when_stuck or not self.draw_is_public_legal()
+        return not self.plan.stuck_draw or not self.draw_is_public_legal()
 
     def why_no_pass(self) -> str:
         if self.second_double:
             return "after a double only a second double or skip may follow"
         if self.must_draw_first():
             return f"they must first draw {self.forced_due} (the end total made them)"
-        reserve = self.rules.reserve
+        reserve = self.plan.reserve
         return f"they must draw while the boneyard holds more than {reserve} tiles"
 
     def why_no_draw(self) -> str:
-        rules = self.rules
-        if rules.drawing is _DRAWING_NEVER:
+        rules = self.plan
+        if not rules.draws:
             return "these rules have no drawing"
         if self.second_double:
             return "after a double only a second double or skip may follow"
@@ -301,11 +304,11 @@ class TurnMachine:
         what = f"play {tile.text}"
         self._check_turn(seat, what)
         line = self.line
-        if play.along and (not tile.is_double or self.rules.doubles is not _DOUBLES_CHOICE):
+        if play.along and (not tile.is_double or not self._choice):
             raise IllegalAction(
                 seat, what, "only a double may be laid along, and only when players choose"
             )
-        if not self._plain:
+        if not self._simple:
             if self.must_draw_first():
                 raise IllegalAction(seat, what, self.why_no_pass())
             if self.second_double and not tile.is_double:
@@ -351,19 +354,22 @@ class TurnMachine:
         self.must_lead = None
         self.passes = 0
         self.history.append((seat, play))
+        if self._simple:  # no notes, no scoring, no phase: the next seat, or a domino
+            if hand_left:
+                self.turn = seat + 1 if seat + 1 < self.players else 0
+                self.drawn_this_turn = 0
+            else:
+                self.end = _DOMINO
+                self.closer = seat
+            return
         if self.notes:
             self.notes = []
-        if not self._plain and self.rules.move_scoring is not _MOVES_NONE:
+        if self.plan.move_scoring is not _MOVES_NONE:
             self._score_placement(seat, tile, from_draw)
         if not hand_left:
             self.end = _DOMINO
             self.closer = seat
-            if not self._plain:
-                self._settle_draws(seat)
-            return
-        if self._plain:
-            self.turn = seat + 1 if seat + 1 < self.players else 0
-            self.drawn_this_turn = 0
+            self._settle_draws(seat)
             return
         if self.reached is not None:
             self.end = _TARGET
@@ -374,12 +380,12 @@ class TurnMachine:
         if (
             tile.is_double
             and place is not None
-            and self.rules.double_closes_ray
+            and self.plan.double_closes_ray
             and tile is not line.centre
         ):
             free = next(p for p in line.all_places if p.tile is tile)
             self._clocks.append(_Clock(free, seat, set()))
-        if tile.is_double and self.rules.two_doubles and not self.second_double:
+        if tile.is_double and self.plan.two_doubles and not self.second_double:
             self._doubles_this_turn += 1
             if self._doubles_this_turn == 1:
                 self.second_double = True
@@ -406,15 +412,24 @@ class TurnMachine:
             self.drawn_this_turn += 1
         if self.forced_due and not self.drawable:
             self.forced_due = 0
-        if not self._plain:
+        if not self._simple:
             self.draws_this_turn += 1
-            if self.rules.end_when_boneyard_empty and not self.drawable:
+            if self.plan.end_when_boneyard_empty and not self.drawable:
                 self._exhausting = True
         self.history.append((seat, DRAW))
         if self.notes:
             self.notes = []
 
     def _after_pass(self, seat: int) -> None:
+        if self._simple:  # no board, no notes, no phase: the next seat, or a block
+            self.passes += 1
+            self.history.append((seat, PASS))
+            if self.passes >= self.players:
+                self.end = _BLOCK
+            else:
+                self.turn = seat + 1 if seat + 1 < self.players else 0
+                self.drawn_this_turn = 0
+            return
         board = self.board if self._board else None
         if board is not None and board.trains and seat not in board.markers:
             # This pass opens the seat's train, so the seats that passed before it may have a
@@ -425,17 +440,13 @@ class TurnMachine:
         if self.notes:
             self.notes = []
         if self.passes >= self.players:
-            if not self._plain:
-                self._settle_draws(seat)
+            self._settle_draws(seat)
             self.end = _BLOCK
-        elif self._plain:
-            self.turn = seat + 1 if seat + 1 < self.players else 0
-            self.drawn_this_turn = 0
         else:
             self._end_turn(seat, placed=False)
 
     def _end_turn(self, seat: int, placed: bool) -> None:
-        rules = self.rules
+        rules = self.plan
         self._settle_draws(seat)
         if self._exhausting:
             self.end = _EXHAUSTED
@@ -494,7 +505,7 @@ class TurnMachine:
             self._cancel(seat)
             return
         self.move_points[seat] += points
-        if rules.target_check is _TARGET_IMMEDIATE and self.reached is None:
+        if self.plan.target_check is _TARGET_IMMEDIATE and self.reached is None:
             target = rules.target(self.players)
             if target and self.match_scores[seat] + self.move_points[seat] >= target:
                 self.reached = seat
@@ -504,7 +515,7 @@ class TurnMachine:
         brought no scoring move (all of them but those played at once to a scoring total)."""
         draws = self.draws_this_turn
         self.draws_this_turn = 0
-        if self.rules.move_scoring is not _MOVES_LUCK:
+        if self.plan.move_scoring is not _MOVES_LUCK:
             return
         unused = draws - self._lucky
         self._lucky = 0
@@ -522,7 +533,7 @@ class TurnMachine:
 
     def luck_tallies(self) -> tuple[tuple[int, int], ...]:
         """(win points, penalty points) of every seat so far (Threes for luck)."""
-        if self._plain:
+        if self._simple:
             return ((0, 0),) * self.players
         return tuple(zip(self.wins, self.penalties, strict=True))
 

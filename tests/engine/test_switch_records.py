@@ -9,9 +9,8 @@ from typing import Any
 import pytest
 
 from p2p_dominoes.engine import rules as rules_module
-from p2p_dominoes.engine.errors import InvalidRecord
 from p2p_dominoes.engine.field_spec import bool_field
-from p2p_dominoes.engine.rules import FIELDS, HOUSE, Rules
+from p2p_dominoes.engine.rules import FIELDS, Rules
 from p2p_dominoes.engine.rules_text import CONTROLS, FIELD_LABELS, value_text
 from p2p_dominoes.engine.switches import SWITCH, SWITCHES
 from p2p_dominoes.ui.rules_form import CONTROLS as EDITOR_CONTROLS
@@ -72,25 +71,6 @@ def _values(name: str) -> list[Any]:
         high = spec.high if spec.high is not None else low + 3
         return sorted({low, min(high, low + 1), min(high, 7), high} | set(spec.int_choices))
     return []
-
-
-@pytest.mark.skipif(not hasattr(Rules, "plain_turns"), reason="the turn plan replaced it")
-def test_the_turn_flag_names_exactly_the_switches_plain_turns_reads() -> None:
-    """`affects_turns` is what a turn plan reads; while `Rules.plain_turns` (a hand-kept list)
-    decides the fast paths, a switch that turns it off must carry the flag, and every flagged
-    switch must turn it off for some value (so neither list forgets one)."""
-    turns_off: set[str] = set()
-    for switch in SWITCHES:
-        for value in _values(switch.name):
-            for base in (HOUSE, *(rules_module.PRESETS[n] for n in ("draw", "fives", "kozel"))):
-                try:
-                    rules = Rules.from_dict({**base.to_dict(), switch.name: value})
-                except InvalidRecord:
-                    continue
-                if base.plain_turns and not rules.plain_turns:
-                    turns_off.add(switch.name)
-    flagged = {s.name for s in SWITCHES if s.affects_turns}
-    assert turns_off == flagged
 
 
 def test_a_page_note_puts_a_switch_on_the_rules_page_without_editing_the_page(

@@ -11,7 +11,7 @@ from p2p_dominoes.bots.search.position import PositionError
 from p2p_dominoes.engine.actions import Action, Draw, Pass, Play
 from p2p_dominoes.engine.hand import HandState
 from p2p_dominoes.engine.line import Line
-from p2p_dominoes.engine.rules import Drawing, MoveScoring, Rules
+from p2p_dominoes.engine.rules import MoveScoring, Rules
 from p2p_dominoes.engine.scoring import HandEnd, HandResult, score_hand
 from p2p_dominoes.engine.tiles import (
     TILES,
@@ -22,8 +22,6 @@ from p2p_dominoes.engine.tiles import (
 )
 from p2p_dominoes.engine.turns import TurnMachine
 
-_DRAWING_ANY_TIME: Final = Drawing.ANY_TIME
-_DRAWING_NEVER: Final = Drawing.NEVER
 _MOVES_NONE: Final = MoveScoring.NONE
 _BLOCK: Final = HandEnd.BLOCK
 _DOMINO: Final = HandEnd.DOMINO
@@ -62,8 +60,10 @@ _BY_RANK: Final[tuple[int, ...]] = tuple(t.index for t in _HEAVIEST_FIRST)
 _LOW: Final[tuple[int, ...]] = tuple(t.low for t in TILES)
 _HIGH: Final[tuple[int, ...]] = tuple(t.high for t in TILES)
 _PIPS: Final[tuple[int, ...]] = tuple(t.pips for t in TILES)
-_PLAY, _DRAW, _PASS = "play", "draw", "pass"
-"""What a play-out step does (compared by identity in the loop)."""
+_FITS: Final[tuple[int, ...]] = tuple(
+    VALUE_MASK[a] | VALUE_MASK[b] for a in range(7) for b in range(7)
+)
+"""_FITS[a * 7 + b]: the tiles that fit end a or end b."""
 _BOTH_ENDS: Final[tuple[int, ...]] = tuple(
     VALUE_MASK[a] & VALUE_MASK[b] if a != b else 0 for a in range(7) for b in range(7)
 )
@@ -71,7 +71,7 @@ _BOTH_ENDS: Final[tuple[int, ...]] = tuple(
 
 
 class FastHand:
-    """A hand under the first version's rules (`rules.plain_turns`) as bit masks and two end
+    """A hand under rules whose turns are simple (`TurnPlan.simple`) as bit masks and two end
     numbers: the same results as `HandState.apply`, without checks or history."""
 
     __slots__ = (
@@ -122,15 +122,16 @@ class FastHand:
     def fits(rules: Rules) -> bool:
         """Whether hands under `rules` can be played out here: plain turns, and a result that
         the pips left decide (a ceremony reads the hand's history, which is not kept)."""
-        return rules.plain_turns and not rules.ceremonies
+        return rules.turn_plan.simple and not rules.ceremonies
 
     def _set_rules(self, rules: Rules) -> None:
         self.rules = rules
-        self._any_time = rules.drawing is _DRAWING_ANY_TIME
-        self._never = rules.drawing is _DRAWING_NEVER
-        self._reserve = rules.reserve
-        self._at_once = rules.play_drawn_at_once
-        self._stuck_draw = rules.must_draw_when_stuck
+        plan = rules.turn_plan
+        self._any_time = plan.any_time
+        self._never = not plan.draws
+        self._reserve = plan.reserve
+        self._at_once = plan.at_once
+        self._stuck_draw = plan.stuck_draw
 
     def copy(self) -> FastHand:
         """An independent copy (a search copies a position once per move it tries)."""
@@ -265,71 +266,35 @@ class FastHand:
     def play_greedy(self, blocker: int = -1) -> HandResult:
         """Play the hand out with every seat greedy (`greedy_move`), except that seat
         `blocker` (if any) first prefers a play after which the next seat holds nothing that
-        fits (`blocking_move`); the result `HandState` would score."""
-        return self._play_out(None, blocker)
+        fits (`blocking_move`); the result `HandState` would score.
 
-    def play_random(self, rng: random.Random) -> HandResult:
-        """Play the hand out with uniform random moves: each step takes
-        `moves()[int(rng.random() * len(moves()))]` (the engine benchmark's play-out)."""
-        return self._play_out(rng, -1)
-
-    def _play_out(self, rng: random.Random | None, blocker: int) -> HandResult:
-        """The play-outs' loop, `step` and the choice inlined (a search's innermost loop):
-        uniform random moves with `rng`, else greedy with `blocker`; tests check both
+        The loop is `step` and the choice inlined (a search's innermost loop); tests check it
         against a loop over `step`."""
+        if self.end is not None:
+            return self.result()
         hands = self.hands
         a, b, turn, passes = self.a, self.b, self.turn, self.passes
         pending, must_lead = self.pending, self.must_lead
         players = self.players
         boneyard, drawn, size = self.boneyard, self.drawn, self.size
-        draws = not self._never
-        floor = self._reserve
-        any_time, at_once, stuck_draw = self._any_time, self._at_once, self._stuck_draw
-        uniform = rng.random if rng is not None else None
-        while self.end is None:
+        drawable = not self._never and size > self._reserve
+        at_once = self._at_once
+        fits = _FITS
+        while True:
             hand = hands[turn]
-            if pending:
-                playable = pending & hand
-            elif must_lead:
-                playable = must_lead & hand
+            if pending or must_lead:
+                playable = (pending or must_lead) & hand
             elif a < 0:
                 playable = hand
             else:
-                playable = hand & (VALUE_MASK[a] | VALUE_MASK[b])
-            index, on_a = 0, True
-            if uniform is not None:
-                # The pick-th of moves(): plays by tile (the one tile fitting two different
-                # ends twice, end a first), then draw, then pass.
-                both = _BOTH_ENDS[a * 7 + b] if a >= 0 and a != b else 0
-                plays = playable.bit_count() + (1 if playable & both else 0)
-                can_draw = draws and size > floor
-                drawing = not pending and can_draw and (any_time or not playable)
-                passing = not playable and not (stuck_draw and can_draw)
-                pick = int(uniform() * (plays + drawing + passing))
-                if pick < plays:
-                    mask = playable
-                    while True:
-                        low = mask & -mask
-                        if low & both:
-                            if pick < 2:
-                                break
-                            pick -= 2
-                        elif pick == 0:
-                            break
-                        else:
-                            pick -= 1
-                        mask ^= low
-                    index = low.bit_length() - 1
-                    on_a = pick == 0 if low & both else a >= 0 and bool(low & VALUE_MASK[a])
-                    kind = _PLAY
-                else:
-                    kind = _DRAW if drawing and pick == plays else _PASS
-            elif playable:
+                playable = hand & fits[a * 7 + b]
+            if playable:
                 if turn == blocker:
                     following = hands[turn + 1 if turn + 1 < players else 0]
                     index, on_a = _blocking_choice(playable, a, b, following)
                 else:
                     best = -1
+                    index = 0
                     while playable:
                         low = playable & -playable
                         i = low.bit_length() - 1
@@ -338,13 +303,6 @@ class FastHand:
                             index = i
                         playable ^= low
                     on_a = _LOW[index] == a or _HIGH[index] == a
-                kind = _PLAY
-            elif not pending and draws and size > floor:
-                kind = _DRAW
-            else:
-                assert not (stuck_draw and draws and size > floor)
-                kind = _PASS
-            if kind is _PLAY:
                 if a < 0:
                     a, b = _HIGH[index], _LOW[index]
                 elif on_a:
@@ -360,17 +318,110 @@ class FastHand:
                     self.closer = turn
                     break
                 turn = turn + 1 if turn + 1 < players else 0
-            elif kind is _DRAW:
+            elif not pending and drawable:
                 tile = boneyard[drawn]
                 drawn += 1
                 size -= 1
+                drawable = size > self._reserve
                 passes = 0
                 hands[turn] = hand | tile.bit
-                if (
-                    at_once
-                    and not must_lead
-                    and (a < 0 or (VALUE_MASK[a] | VALUE_MASK[b]) & tile.bit)
-                ):
+                if at_once and not must_lead and (a < 0 or fits[a * 7 + b] & tile.bit):
+                    pending = tile.bit
+            else:
+                assert not (self._stuck_draw and drawable)
+                passes += 1
+                if passes >= players:
+                    self.end = _BLOCK
+                    break
+                turn = turn + 1 if turn + 1 < players else 0
+        self.a, self.b, self.turn, self.passes = a, b, turn, passes
+        self.pending, self.must_lead, self.drawn, self.size = pending, must_lead, drawn, size
+        return self.result()
+
+    def play_random(self, rng: random.Random) -> HandResult:
+        """Play the hand out with uniform random moves: each step takes
+        `moves()[int(rng.random() * len(moves()))]` (the engine benchmark's play-out).
+
+        The loop is `step` and the pick inlined; tests check it against a loop over
+        `moves` and `step`."""
+        if self.end is not None:
+            return self.result()
+        hands = self.hands
+        a, b, turn, passes = self.a, self.b, self.turn, self.passes
+        pending, must_lead = self.pending, self.must_lead
+        players = self.players
+        boneyard, drawn, size = self.boneyard, self.drawn, self.size
+        drawable = not self._never and size > self._reserve
+        any_time, at_once = self._any_time, self._at_once
+        stuck_passes = not (self._stuck_draw and drawable)
+        uniform = rng.random
+        fits, both_ends = _FITS, _BOTH_ENDS
+        while True:
+            hand = hands[turn]
+            # The pick-th of moves(): plays by tile (the one tile fitting two different ends
+            # twice, end a first), then draw, then pass.
+            if pending or must_lead:
+                playable = (pending or must_lead) & hand
+                both = both_ends[a * 7 + b] if a >= 0 else 0
+            elif a < 0:
+                playable = hand
+                both = 0
+            else:
+                key = a * 7 + b
+                playable = hand & fits[key]
+                both = both_ends[key]
+            plays = playable.bit_count()
+            if playable & both:
+                plays += 1
+            if playable:
+                if not pending and drawable and any_time:
+                    pick = int(uniform() * (plays + 1))
+                    if pick == plays:
+                        pick = -1
+                else:
+                    pick = int(uniform() * plays)
+            elif not pending and drawable:
+                pick = -1 if int(uniform() * (1 + stuck_passes)) == 0 else -2
+            else:
+                pick = int(uniform()) - 2  # only a pass: the pick is always 0
+            if pick >= 0:
+                mask = playable
+                while True:
+                    low = mask & -mask
+                    if low & both:
+                        if pick < 2:
+                            break
+                        pick -= 2
+                    elif pick == 0:
+                        break
+                    else:
+                        pick -= 1
+                    mask ^= low
+                index = low.bit_length() - 1
+                if a < 0:
+                    a, b = _HIGH[index], _LOW[index]
+                elif pick == 0 if low & both else low & VALUE_MASK[a]:
+                    a = _PIPS[index] - a
+                else:
+                    b = _PIPS[index] - b
+                hand ^= low
+                hands[turn] = hand
+                passes = 0
+                pending = must_lead = 0
+                if not hand:
+                    self.end = _DOMINO
+                    self.closer = turn
+                    break
+                turn = turn + 1 if turn + 1 < players else 0
+            elif pick == -1:
+                tile = boneyard[drawn]
+                drawn += 1
+                size -= 1
+                drawable = size > self._reserve
+                stuck_passes = not (self._stuck_draw and drawable)
+                passes = 0
+                hands[turn] = hand | tile.bit
+                if at_once and not must_lead and (a < 0 or fits[a * 7 + b] & tile.bit):
                     pending = tile.bit
             else:
                 passes += 1

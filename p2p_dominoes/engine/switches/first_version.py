@@ -47,6 +47,7 @@ FIRST_VERSION: Final[tuple[Switch, ...]] = (
         text=reserve_text,
         page=Page(order=50),
         edit=Edit("deal", "choice", order=50, values=(0, 1, 2)),
+        affects_turns=True,
     ),
     Switch(
         enum_field("drawing", Drawing, switch="D3"),
@@ -67,6 +68,7 @@ FIRST_VERSION: Final[tuple[Switch, ...]] = (
         },
         page=None,
         origin="D3, W3",
+        affects_turns=True,
     ),
     Switch(
         bool_field("play_drawn_at_once", REQUIRED),
@@ -75,6 +77,7 @@ FIRST_VERSION: Final[tuple[Switch, ...]] = (
         page=Page(order=70),
         edit=Edit("deal", "bool", order=70),
         origin="[S001]",
+        affects_turns=True,
     ),
     Switch(
         enum_field(
@@ -113,6 +116,7 @@ FIRST_VERSION: Final[tuple[Switch, ...]] = (
         W("Цель в очках", "Target points"),
         text=targets_text,
         page=None,
+        affects_turns=True,
     ),
     Switch(
         enum_field("layout", Layout, Layout.LINE, switch="F1"),

@@ -43,6 +43,7 @@ LATER: Final[tuple[Switch, ...]] = (
         W("Кому нечем ходить, обязан прикупать", "A player who cannot play must draw"),
         values=YES_NO,
         page=None,
+        affects_turns=True,
     ),
     Switch(
         int_field("draw_limit", 0, 0, 28, "W1"),
@@ -137,6 +138,7 @@ LATER: Final[tuple[Switch, ...]] = (
         W("Сколько костей до открытия креста", "Tiles before the cross opens"),
         page=Page(order=280),
         edit=Edit("play", "number", order=150),
+        affects_turns=True,
     ),
     Switch(
         bool_field("double_closes_ray", False, "X1"),
@@ -244,6 +246,7 @@ LATER: Final[tuple[Switch, ...]] = (
         page=None,
         edit=Edit("scoring", "number", order=280),
         origin="[S004]",
+        affects_turns=True,
     ),
     Switch(
         enum_field("ends_award", EndsAward, EndsAward.QUOTIENT),
@@ -255,6 +258,7 @@ LATER: Final[tuple[Switch, ...]] = (
         page=None,
         edit=Edit("scoring", "choice", order=290),
         origin="[S004], S1",
+        affects_turns=True,
     ),
     Switch(
         enum_field("goal", Goal, Goal.REACH_WINS, switch="S5"),
@@ -284,6 +288,7 @@ LATER: Final[tuple[Switch, ...]] = (
         page=Page(order=240),
         edit=Edit("match", "choice", order=340),
         origin="[S004]",
+        affects_turns=True,
     ),
     Switch(
         bool_field("general", False, "C1"),

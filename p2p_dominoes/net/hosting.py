@@ -39,11 +39,11 @@ from p2p_dominoes.session import (
     Genesis,
     Identity,
     SeatInfo,
+    TableSession,
     default_registry,
     new_table_nonce,
     seat_commitment,
 )
-from p2p_dominoes.session.table import TableSession
 from p2p_dominoes.session.transcript import Transcript
 from p2p_dominoes.store import PeerAddress
 

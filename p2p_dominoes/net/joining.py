@@ -52,8 +52,13 @@ from p2p_dominoes.net.setup_lost import (
 )
 from p2p_dominoes.net.table_run import Inbox, TableRun
 from p2p_dominoes.peer_text import peer_text, quoted
-from p2p_dominoes.session import PROTOCOL_VERSION, PublicIdentity, new_table_nonce, seat_commitment
-from p2p_dominoes.session.table import TableSession
+from p2p_dominoes.session import (
+    PROTOCOL_VERSION,
+    PublicIdentity,
+    TableSession,
+    new_table_nonce,
+    seat_commitment,
+)
 from p2p_dominoes.session.transcript import Transcript
 from p2p_dominoes.store import PeerAddress
 

@@ -18,8 +18,7 @@ from p2p_dominoes.net.links import serve_link
 from p2p_dominoes.net.peer_options import PeerOptions
 from p2p_dominoes.net.strangers import StrangerTally
 from p2p_dominoes.net.table_run import Inbox
-from p2p_dominoes.session import PublicIdentity
-from p2p_dominoes.session.table import TableSession
+from p2p_dominoes.session import PublicIdentity, TableSession
 
 log = logging.getLogger("p2p_dominoes.net")
 

@@ -16,9 +16,8 @@ from p2p_dominoes.engine import Action, SeatView
 from p2p_dominoes.net.page_presence import PageState
 from p2p_dominoes.net.presence import PresenceWatch
 from p2p_dominoes.net.timing import Timing
-from p2p_dominoes.session import Identity
+from p2p_dominoes.session import Identity, TableSession
 from p2p_dominoes.session.events import Event
-from p2p_dominoes.session.table import TableSession
 
 HAND_BREAK: Final = 10.0
 """Seconds a person's peer pauses between hands (its player reads the summary) unless the

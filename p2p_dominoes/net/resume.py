@@ -19,8 +19,14 @@ from p2p_dominoes.net.said import said
 from p2p_dominoes.net.setup_lost import SETUP_RESUME_WAIT, setup_said
 from p2p_dominoes.net.table_run import Inbox, TableRun
 from p2p_dominoes.peer_text import peer_text
-from p2p_dominoes.session import GENESIS_SIGN, Envelope, InvalidMessage, default_registry
-from p2p_dominoes.session.table import Phase, TableSession
+from p2p_dominoes.session import (
+    GENESIS_SIGN,
+    Envelope,
+    InvalidMessage,
+    Phase,
+    TableSession,
+    default_registry,
+)
 from p2p_dominoes.session.transcript import Transcript
 from p2p_dominoes.store import (
     HandSecrets,

@@ -61,10 +61,9 @@ from p2p_dominoes.net.ticking import (
     ticker,
 )
 from p2p_dominoes.net.timing import Timing
-from p2p_dominoes.session import Envelope
+from p2p_dominoes.session import Envelope, Phase
 from p2p_dominoes.session.events import HandEnded, HandStarted, MatchEnded, TilesDealt, Update
 from p2p_dominoes.session.hand_messages import KEY_COMMIT
-from p2p_dominoes.session.table import Phase
 
 
 async def play_table(run: TableRun, nursery: trio.Nursery) -> int:

@@ -16,11 +16,11 @@ from p2p_dominoes.session import (
     Identity,
     InvalidMessage,
     PublicIdentity,
+    TableSession,
     Transcript,
     default_registry,
     opens_commitment,
 )
-from p2p_dominoes.session.table import TableSession
 from p2p_dominoes.store import (
     HandSecrets,
     PeerAddress,

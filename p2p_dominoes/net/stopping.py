@@ -18,7 +18,7 @@ from p2p_dominoes.net.setup_lost import (
 from p2p_dominoes.net.table_run import TableRun
 from p2p_dominoes.net.verdict import NoticeError, StopNotice, agrees, checked_notice
 from p2p_dominoes.peer_text import peer_text
-from p2p_dominoes.session.table import Phase, is_lottery_stall
+from p2p_dominoes.session import Phase, is_lottery_stall
 from p2p_dominoes.store import HandSecrets
 
 log = logging.getLogger("p2p_dominoes.net")

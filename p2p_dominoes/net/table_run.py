@@ -19,7 +19,7 @@ from p2p_dominoes.net.peer_options import PeerOptions
 from p2p_dominoes.net.setup_lost import SetupLost
 from p2p_dominoes.net.sync_limit import SyncGate
 from p2p_dominoes.net.verdict import StopNotice
-from p2p_dominoes.session.table import TableSession
+from p2p_dominoes.session import TableSession
 from p2p_dominoes.store import TableLog
 
 Outgoing = bytes | tuple[str, bytes]

@@ -19,8 +19,8 @@ from p2p_dominoes.net.presence import (
     Waiting,
 )
 from p2p_dominoes.net.table_run import Item, TableRun, Tick
+from p2p_dominoes.session import Phase
 from p2p_dominoes.session.events import Update
-from p2p_dominoes.session.table import Phase
 
 CATCH_UP_AFTER: Final = 2.0
 """Seconds without progress before a peer asks the others for what it may have missed (and

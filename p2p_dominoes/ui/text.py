@@ -12,6 +12,7 @@ from p2p_dominoes import words
 from p2p_dominoes.engine import Action, SeatView
 from p2p_dominoes.net.admission import LobbyControl, LobbyState
 from p2p_dominoes.peer_text import peer_text
+from p2p_dominoes.session import TableSession
 from p2p_dominoes.session.events import (
     CheatingDetected,
     Event,
@@ -20,7 +21,6 @@ from p2p_dominoes.session.events import (
     MatchEnded,
     OpenerChosen,
 )
-from p2p_dominoes.session.table import TableSession
 from p2p_dominoes.ui.narration import narrate
 from p2p_dominoes.ui.terminal import (
     BOARD_KEY,

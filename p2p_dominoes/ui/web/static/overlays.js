@@ -52,7 +52,8 @@ export function renderOverlay(s, { send, codeText, onClose }) {
   document.querySelector("main").inert = Boolean(kind);  // a modal: Tab stays in the summary
   if (!kind) { shownFor = null; if (wasOpen) onClose(); return; }
   const names = s.names;
-  const end = s.end;
+  // A table stopped in a later hand has no result of its own: the last one is an earlier hand's.
+  const end = kind === "stopped" && s.end && s.hand_number && s.end.hand_number !== s.hand_number ? null : s.end;
   const key = `${kind}:${end?.hand_number ?? 0}`;
   overlay.dataset.hand = String(end?.hand_number ?? 0);
   $("summary-title").textContent = kind === "stopped" ? t("stopped_title")

@@ -97,7 +97,8 @@ export function renderMe(bar, s, badges) {
 }
 
 export function renderBoneyard(node, s) {
-  if (!s.counts.length) { node.replaceChildren(); node.removeAttribute("aria-label"); return; }
+  if (!s.counts.length) { node.replaceChildren(); node.removeAttribute("aria-label"); node.removeAttribute("role"); return; }
+  node.setAttribute("role", "img");  // (an image only while it has words: the table is not inert now at a hand's end)
   if (s.boneyard_in_play === false) {  // rules without drawing: the undealt tiles are out of play
     const text = s.boneyard ? `${t("no_boneyard")} (${t("out_of_play", s.boneyard)})` : t("no_boneyard");
     node.setAttribute("aria-label", text);

@@ -307,6 +307,8 @@ function tick() {
   renderClock(aged(state));
 }
 
+let boardSign = "";  // what the board was last drawn from
+
 function drawBoard() {
   const s = state;
   const chosen = selected ? s.hand.find((h) => h.tile === selected) : null;
@@ -314,7 +316,7 @@ function drawBoard() {
   // The hand's last board: kept by the peer ("final_board"), or by the page for an older peer.
   const kept = !s.final_board && !s.line.length && moves.finalLine && !$("summary").hidden;
   const finalBoard = kept || Boolean(s.final_board);
-  renderBoard($("board"), {
+  const view = {
     shape: s.shape || "line",
     board: s.board, names: s.names, seat: s.seat,
     line: kept ? moves.finalLine.line : s.line,
@@ -326,8 +328,16 @@ function drawBoard() {
     leadOpen: !s.line.length && s.turn !== null && s.turn !== undefined && !finalBoard,
     fits: peerLost ? [] : fits,
     orient: chosen?.orient || {},
-    onPlay: playAt,
-  });
+    lang: lang(),
+  };
+  // Drawn again only when something on it changed (its tiles, places, choice, size, language):
+  // not for every snapshot, whose place buttons a tap would otherwise miss (issue 28 L1).
+  const surface = $("board").querySelector(".board-surface");
+  const sign = JSON.stringify([view, surface.clientWidth, surface.clientHeight]);
+  if (sign !== boardSign || moves.arrive) {
+    boardSign = sign;
+    renderBoard($("board"), { ...view, onPlay: playAt });
+  }
   moves.arrive = false;
 }
 

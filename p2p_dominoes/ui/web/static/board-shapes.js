@@ -153,7 +153,9 @@ export const crossRenderer = {
     const oy = (height - (b.y1 - b.y0) * u) / 2 - b.y0 * u;
     for (const tile of laid.tiles) {
       const cls = classesOf(tile, view) + (tile.root ? " centre" : "");
-      canvas.append(tileFace(tile.first, tile.second, ox + tile.x * u, oy + tile.y * u, u, tile.vertical, cls));
+      const face = tileFace(tile.first, tile.second, ox + tile.x * u, oy + tile.y * u, u, tile.vertical, cls);
+      face.dataset.tile = tile.key;
+      canvas.append(face);
     }
     for (const [ray, end] of Object.entries(laid.shut)) {  // a closed ray: a bar across its end
       const [x, y] = end;

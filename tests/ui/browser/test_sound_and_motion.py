@@ -4,7 +4,8 @@ Sound: a speaker button and a volume slider that look like what they are (not a 
 L2), off until the player turns sound on, then a clack for a tile laid and a chime for "your
 turn"; the choice is remembered by the browser across a reload.
 
-Motion: with motion allowed, a tile laid by the bot flies from the bot's seat to its place, and
+Motion: with motion allowed, the hand is dealt (its tiles come in one after another), a tile
+laid by the bot flies from the bot's seat to its place, and
 the player's own from the hand; the copy in flight takes no clicks. With prefers-reduced-motion
 nothing flies."""
 
@@ -30,6 +31,9 @@ FLIGHTS = """() => { window.__flights = [];
       clicks: getComputedStyle(node).pointerEvents, width: r.width });
   } }).observe(document.body, { childList: true });
 }"""
+DEAL = """() => { window.__dealt = false;
+  new MutationObserver(() => { if (document.getElementById("hand").classList.contains("dealing"))
+    window.__dealt = true; }).observe(document.getElementById("hand"), { attributes: true }); }"""
 SEAT = """(seat) => { const r = document.querySelector(`.seat[data-seat="${seat}"]`)
   .getBoundingClientRect();
   return { left: r.left, top: r.top, right: r.right, bottom: r.bottom }; }"""
@@ -99,8 +103,18 @@ def test_a_laid_tile_flies_from_its_seat_and_not_with_reduced_motion(
         page.on("pageerror", lambda error: errors.append(str(error)))
         page.on("dialog", lambda dialog: dialog.accept())
         page.goto(ann.url)
+        expect(page.locator("#create-button")).to_be_visible()
+        page.evaluate(DEAL)
         _start(page)
         page.evaluate(FLIGHTS)
+        page.wait_for_function("() => window.__dealt")  # the deal: the hand's tiles come in
+        animation = page.evaluate(
+            """() => { const hand = document.getElementById("hand");
+              const first = hand.querySelector(".tile-button");
+              return hand.classList.contains("dealing") && first
+                ? getComputedStyle(first).animationName : "deal"; }"""
+        )
+        assert animation == "deal", animation  # (while the hand is being dealt)
         _play(page, lambda: any(f["seat"] == 1 and f["kind"] == "play" for f in _flights(page)))
         flights = _flights(page)
         bots = [f for f in flights if f["kind"] == "play" and f["seat"] == 1]

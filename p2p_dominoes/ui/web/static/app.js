@@ -358,10 +358,20 @@ function drawBoard() {
   moves.arrive = false;
 }
 
+let dealtHand = null;  // the hand whose tiles were last dealt into the player's hand
+
 function drawHand() {
   renderHand($("hand"), {
     hand: state.hand, selected, fresh: moves.fresh, onChoose: chooseTile,
   });
+  // The deal: a new hand's tiles come in one after another (CSS; none with reduced motion).
+  if (state.hand.length && state.hand_number !== dealtHand && !state.final_board) {
+    dealtHand = state.hand_number;
+    const hand = $("hand");
+    [...hand.children].forEach((button, i) => button.style.setProperty("--i", String(i)));
+    hand.classList.add("dealing");
+    setTimeout(() => hand.classList.remove("dealing"), 1500);
+  }
 }
 
 function renderControls() {

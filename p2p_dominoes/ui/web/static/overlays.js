@@ -91,6 +91,9 @@ export function renderOverlay(s, options) {
   $("summary-stopped").hidden = kind !== "stopped";
   $("summary-stopped").textContent = s.stopped?.text || "";
   $("summary-points").textContent = end ? (pointsInWords(names, end) || end.words || "") : "";
+  // Kozel's ceremony (a General, an Admiral, the snotty goat…) gets its own line, large.
+  $("summary-ceremony").hidden = !end?.ceremony_text;
+  $("summary-ceremony").textContent = end?.ceremony_text ? t("ceremony", end.ceremony_text) : "";
   $("summary-result").hidden = !end;
   if (end) {
     $("summary-rows").replaceChildren(...names.map((name, seat) => el("tr", { className: (end.pairs ? seat % 2 : seat) === end.winner ? "winner" : "" },

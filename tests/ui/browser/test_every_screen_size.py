@@ -81,7 +81,9 @@ def test_every_game_fits_every_screen(
     problems = []
     for width, height in SIZES:
         page.set_viewport_size({"width": width, "height": height})
-        page.evaluate("new Promise((done) => requestAnimationFrame(() => done()))")
+        page.evaluate(  # (the page redraws on the frame after a resize: wait two)
+            "new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
+        )
         found = page.evaluate(CHECK)
         where = f"{game} {width}x{height}"
         if found["width"] > width:

@@ -361,8 +361,8 @@ function drawBoard() {
 let dealtHand = null;  // the hand whose tiles were last dealt into the player's hand
 
 function drawHand() {
-  renderHand($("hand"), {
-    hand: state.hand, selected, fresh: moves.fresh, onChoose: chooseTile,
+  renderHand($("hand"), {  // (locked while a move is on its way: no second move on an old view)
+    hand: state.hand, selected, fresh: moves.fresh, onChoose: chooseTile, locked: Boolean(pending),
   });
   // The deal: a new hand's tiles come in one after another (CSS; none with reduced motion).
   if (state.hand.length && state.hand_number !== dealtHand && !state.final_board) {
@@ -431,11 +431,12 @@ function act(message) {
   setTimeout(() => { if (pending && Date.now() >= pending.until) { pending = null; if (state) render(); } }, ACTION_HOLD_MS + 50);
   send(message);
   renderControls();
+  drawHand();
   return true;
 }
 
 function chooseTile(tile) {
-  if (!tile.fits.length || peerLost) return;
+  if (!tile.fits.length || peerLost || pending) return;
   const twoWays = Boolean(tile.orient?.[tile.fits[0]]);  // across or along: the player says which
   if (tile.fits.length === 1 && selected === tile.tile && !twoWays) { playAt(tile.fits[0]); return; }
   selected = tile.tile;

@@ -28,7 +28,7 @@ function handUnit(width, count, maxUnit) {
   return 30;
 }
 
-// view: { hand, selected, fresh: Set of keys, myTurn, onChoose(tile) }
+// view: { hand, selected, fresh: Set of keys, locked, onChoose(tile) }
 // Each tile's button is kept from one snapshot to the next and only changed where its state
 // changed: a tap is never lost to a button replaced under the finger (issue 28 L1).
 export function renderHand(container, view) {
@@ -39,7 +39,7 @@ export function renderHand(container, view) {
   const kept = new Map([...container.children].map((b) => [b.dataset.tile, b]));
   const buttons = view.hand.map((tile) => {
     const classes = ["tile-button"];
-    const playable = tile.fits.length > 0;
+    const playable = tile.fits.length > 0 && !view.locked;
     if (playable) classes.push("playable");
     if (view.selected === tile.tile) classes.push("selected");
     if (view.fresh.has(tile.tile)) classes.push("fresh");

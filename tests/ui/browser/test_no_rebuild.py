@@ -15,17 +15,21 @@ from playwright.sync_api import Page, expect
 from tests.ui.browser.conftest import Peer
 
 TAG = """() => {
+  const s = document.querySelector("#board .board-surface");
   window.__kept = { buttons: [...document.querySelectorAll("#hand .tile-button")],
                     board: document.querySelector("#board .board-svg"),
-                    markers: [...document.querySelectorAll("#board .marker-button")] };
+                    markers: [...document.querySelectorAll("#board .marker-button")],
+                    size: `${s.clientWidth}x${s.clientHeight}` };
   return window.__kept.buttons.length;
 }"""
 STILL = """() => {
+  const s = document.querySelector("#board .board-surface");
   const k = window.__kept;
   const now = [...document.querySelectorAll("#hand .tile-button")];
   return { buttons: k.buttons.every((b) => b.isConnected),
            same: now.length === k.buttons.length && now.every((b, i) => b === k.buttons[i]),
-           board: k.board.isConnected, markers: k.markers.every((m) => m.isConnected) };
+           board: k.board.isConnected, markers: k.markers.every((m) => m.isConnected),
+           resized: `${s.clientWidth}x${s.clientHeight}` !== k.size };
 }"""
 
 
@@ -60,7 +64,9 @@ def test_snapshots_do_not_replace_the_hand_or_the_board(
     assert sum(t > tagged for t in states) >= 2, "no snapshot came while the page waited"
     expect(page.locator("#turn.mine")).to_be_visible()
     kept = page.evaluate(STILL)
-    assert kept == {"buttons": True, "same": True, "board": True, "markers": True}, kept
+    assert kept["buttons"] and kept["same"], kept
+    # The board is drawn again only when its size changed (a seat's words grew a line).
+    assert (kept["board"] and kept["markers"]) or kept["resized"], kept
 
     # A tile laid: the buttons of the tiles still held are the same elements.
     playable = page.locator(".tile-button.playable")

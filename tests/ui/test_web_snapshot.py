@@ -190,7 +190,7 @@ def test_a_game_that_scores_during_play_shows_the_ends_total_and_the_hands_point
         fingerprints = [k.fingerprint for k in session.transcript.keys]
         shown = table_snapshot(session, ["a", "b"], fingerprints, TableProgress(), "en")
         assert shown["end_total"] == public.end_total()
-        assert f"End total: {public.end_total()}." in shown["description"]
+        assert f"The ends add up to {public.end_total()}." in shown["description"]
         if name == "fives":
             assert shown["hand_points"] == list(public.move_points) and shown["luck"] is None
         else:
@@ -225,9 +225,10 @@ def test_trains_on_the_page_name_their_seats_counted_from_1() -> None:
     labels = {end["end"]: end["label"] for end in english["ends"]}
     assert "(train of seat 1, " in labels["T0"] and "(train of seat 2, " in labels["T1"], labels
     assert "(поезд места 1, " in {e["end"]: e["label"] for e in russian["ends"]}["T0"]
-    assert "Trains: seat 1 — " in english["description"]
-    assert "; seat 2 — " in english["description"]
-    assert "Поезда: место 1 — " in russian["description"]
+    # The board in a player's words (issue 28 L5): the page's own train, the other's by name.
+    assert "The engine: [" in english["description"]
+    assert "Your train: " in english["description"] and "B's train: " in english["description"]
+    assert "Ваш поезд: " in russian["description"] and "Поезд игрока b: " in russian["description"]
     assert "seat 0" not in english["description"] and "место 0" not in russian["description"]
 
 

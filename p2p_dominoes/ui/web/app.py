@@ -149,9 +149,10 @@ def create_app(
 
     async def socket(websocket: WebSocket) -> None:
         try:
-            key = websocket.query_params.get("key")
+            offered = socket_key(websocket.headers.get("sec-websocket-protocol", ""))
+            key = offered if offered is not None else websocket.query_params.get("key")
             admitted = access.admits_socket(session_cookie(websocket), key)
-            await _serve_socket(websocket, hub, admitted)
+            await _serve_socket(websocket, hub, admitted, offered is not None)
         except* (WebSocketDisconnect, trio.BrokenResourceError, trio.ClosedResourceError):
             pass  # the page went away
         except* Exception as failed:  # one page's socket fails alone, never the peer
@@ -175,12 +176,29 @@ def _failure_text(failed: BaseException) -> str:
     return f"{type(failed).__name__}: {failed}"
 
 
-async def _serve_socket(websocket: WebSocket, hub: Hub, admitted: bool) -> None:
+SOCKET_PROTOCOL = "p2p-dominoes"
+"""The subprotocol a page's socket asks for, with its key as a second one ("key.<key>"): the
+key then never appears in the socket's URL, which the browser prints in its console whenever a
+connection fails (a peer being restarted; issue 28 L9)."""
+
+
+def socket_key(protocols: str) -> str | None:
+    """The key a page offered among its socket's subprotocols, or None (an older page: the
+    key is in the URL's query)."""
+    offered = [part.strip() for part in protocols.split(",")]
+    if SOCKET_PROTOCOL not in offered:
+        return None
+    return next((part[4:] for part in offered if part.startswith("key.")), "")
+
+
+async def _serve_socket(
+    websocket: WebSocket, hub: Hub, admitted: bool, by_protocol: bool = False
+) -> None:
     tab = websocket.query_params.get("tab", "")
     if not admitted or not well_formed(tab):
         await websocket.close(1008)  # before accepting: the client sees HTTP 403
         return
-    await websocket.accept()
+    await websocket.accept(subprotocol=SOCKET_PROTOCOL if by_protocol else None)
     holder = hub.holder()
     if holder not in (None, tab) and websocket.query_params.get("takeover") != "1":
         await websocket.send_text(json.dumps(elsewhere(takeover=True)))

@@ -37,7 +37,6 @@ from p2p_dominoes.engine import (
     Play,
     Rules,
     SeatView,
-    describe,
 )
 from p2p_dominoes.net import (
     HAND_BREAK,
@@ -76,7 +75,7 @@ from p2p_dominoes.session.events import (
 from p2p_dominoes.session.hand_messages import MAX_HANDS
 from p2p_dominoes.session.table import TableSession
 from p2p_dominoes.store import RuleSetError, TableSummary, list_rule_sets, list_tables, table_rules
-from p2p_dominoes.ui.narration import narrate
+from p2p_dominoes.ui.web.board_words import board_words, page_lines, page_said
 from p2p_dominoes.ui.web.hub import Hub
 from p2p_dominoes.ui.web.kozel_sheet import SheetRow
 from p2p_dominoes.ui.web.lobby_rules import lobby_rules
@@ -174,7 +173,7 @@ class WebUI:
         return True
 
     def say(self, line: str) -> None:
-        line = peer_text(line, 400)
+        line = page_said(peer_text(line, 400), self.lang)
         self.progress.log.append(line)
         self.controller.lobby_lines.append(line)
         if self.controller.joining is not None:
@@ -244,7 +243,7 @@ class WebUI:
                 progress.last_action = None
                 progress.recent_actions.clear()
                 progress.last_score, progress.last_score_serial = [], 0
-            progress.log.extend(narrate(event, names, self.lang, me=seat))
+            progress.log.extend(page_lines(event, names, self.lang, seat))
             if isinstance(event, ActionTaken):
                 progress.waiting_for = ""
         if any(isinstance(e, ActionTaken) for e in events) and self.session is not None:
@@ -254,9 +253,10 @@ class WebUI:
                 if flash:  # what the last move scored: every seat's page flashes it
                     progress.last_score = flash
                     progress.last_score_serial = progress.action_serial
-                self.hub.publish(
-                    {"type": "announce", "text": describe(hand.public.line, self.lang)}
-                )
+                line, rules = hand.public.line, self.session.rules
+                total = hand.public.end_total() if rules.reads_end_total and line.tiles else None
+                text = board_words(line, names, seat, self.lang, total)
+                self.hub.publish({"type": "announce", "text": text})
         self.publish()
 
     def waiting(self, name: str, seconds: float) -> None:

@@ -28,7 +28,7 @@ _WORDS: Final[dict[str, dict[str, str]]] = {
         "title": "Запись",
         "us": "Мы",
         "them": "Они",
-        "hand": "Партия",
+        "hand": "Сдача",  # as the summary says ("Сдача 3"), not «Партия» (issue 28 L8)
         "total": "Итого",
         "line": "{target}: кто дойдёт — козёл",
         "not_written": "не пишут: меньше {minimum}",

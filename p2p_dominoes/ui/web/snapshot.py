@@ -22,7 +22,6 @@ from p2p_dominoes.engine import (
     Play,
     SeatView,
     TurnNote,
-    describe,
     goal_text,
     match_text,
     note_text,
@@ -43,6 +42,7 @@ from p2p_dominoes.session.events import Blame
 from p2p_dominoes.session.table import Phase, TableSession, is_lottery_stall
 from p2p_dominoes.session.table_code import TableCode
 from p2p_dominoes.ui.board_shape import chain, oriented, shape_ends, shape_json
+from p2p_dominoes.ui.web.board_words import board_words
 from p2p_dominoes.ui.web.kozel_sheet import SheetRow, sheet_json
 
 _REASONS = {
@@ -404,7 +404,8 @@ def table_snapshot(
     data["counts"] = list(public.counts)
     data["boneyard"] = public.boneyard_size
     rules = session.rules
-    data["description"] = describe(public.line, lang, rules.reads_end_total)
+    total = public.end_total() if rules.reads_end_total and public.line.tiles else None
+    data["description"] = board_words(public.line, names, seat, lang, total)
     if rules.reads_end_total and public.line.tiles:  # a rule reads it: always in sight
         data["end_total"] = public.end_total()
     if rules.scores_during_play:

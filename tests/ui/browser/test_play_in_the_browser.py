@@ -337,7 +337,7 @@ def test_a_turn_played_from_the_keyboard_is_announced(
     expect(page.locator("#hand .tile-button:focus")).to_have_count(1)
     # The whole board is read on demand ("B", by key position as well).
     page.keyboard.press("b")
-    wait_said(page, r"^Tiles: .*Open places: ")
+    wait_said(page, r"^On the table, left to right: .*The left end needs ")  # (plain words)
     # The log can be scrolled from the keyboard.
     assert page.locator("#log").get_attribute("tabindex") == "0"
     # The player's own peer dies: the page says so at once and play is off.

@@ -15,9 +15,11 @@ import { renderSheet } from "./sheet.js";
 import { kozelEndWords } from "./kozel_live.js";
 import { enableDrag } from "./drag.js";
 import { renderLuck, renderScoreFlash } from "./score.js";
+import { play, setSound, setVolume, soundOn, volume } from "./sound.js";
+import { fly, leaving } from "./motion.js";
+import { whenAsked } from "./lobby.js";
 
 const LANG_KEY = "p2p-dominoes-lang";
-const SOUND_KEY = "p2p-dominoes-sound";  // "on": a beep when the turn comes (off by default)
 const ACTION_HOLD_MS = 2000;  // after a draw, pass or play: ignore more until the peer answers
 
 let state = null;
@@ -84,8 +86,11 @@ function receive(message) {
     if (kozel.ceremony) moves.recent = [kozel.ceremony, ...moves.recent].slice(0, 3);
     if (kozel.words) caption = caption ? `${caption}. ${kozel.words}` : kozel.words;
     if (pending && signature(state) !== pending.sign) pending = null;
+    const happened = moves.events.splice(0);
     render();
     announceChanges(prev, caption);
+    hear(prev, happened);
+    fly(state, happened);
   } else if (message.type === "announce") {
     description = message.text;
     $("board-text").textContent = message.text;
@@ -120,23 +125,35 @@ function announceChanges(prev, caption) {
   const mineBefore = prev && prev.screen === "table" && prev.turn === prev.seat && prev.hand_number === s.hand_number;
   const parts = [];
   if (caption) parts.push(caption);
-  if (mineNow && !mineBefore) { parts.push(t("your_turn")); beep(); }
+  if (mineNow && !mineBefore) parts.push(t("your_turn"));
   if (parts.length) announce(parts.join(". "));
 }
 
-// A short beep made on the spot (WebAudio; no sound file is fetched), when the player asked.
-let audio = null;
-function beep() {
-  if (localStorage.getItem(SOUND_KEY) !== "on" || !window.AudioContext) return;
-  audio = audio || new AudioContext();
-  const tone = audio.createOscillator();
-  const gain = audio.createGain();
-  tone.frequency.value = 660;
-  gain.gain.setValueAtTime(0.15, audio.currentTime);
-  gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.25);
-  tone.connect(gain).connect(audio.destination);
-  tone.start();
-  tone.stop(audio.currentTime + 0.25);
+// The sounds of what just happened (sound.js plays nothing unless the player turned it on):
+// one clack, draw or pass for the snapshot's moves, your turn, a hand or the match won.
+function hear(prev, happened) {
+  const s = state;
+  if (s.screen !== "table") return;
+  const last = happened.at(-1);
+  if (last) play(last.kind === "play" ? "clack" : last.kind);
+  const mineNow = s.turn !== null && s.turn === s.seat;
+  const mineBefore = prev && prev.screen === "table" && prev.turn === prev.seat && prev.hand_number === s.hand_number;
+  if (mineNow && !mineBefore) setTimeout(() => play("turn"), last ? 180 : 0);
+  const mine = (winner, pairs) => winner !== null && winner !== undefined && (pairs ? winner === (s.seat ?? 0) % 2 : winner === s.seat);
+  if (s.match?.over && !prev?.match?.over) {
+    if (mine(s.match.winner, s.match.pairs)) play("match_won");
+  } else if (s.end && s.end.hand_number !== prev?.end?.hand_number && mine(s.end.winner, s.end.pairs)) {
+    play("hand_won");
+  }
+}
+
+// The sound switch (a speaker that is on or off) and its volume, as this browser keeps them.
+function renderSound() {
+  const on = soundOn();
+  $("sound").setAttribute("aria-pressed", on ? "true" : "false");
+  $("sound").classList.toggle("on", on);
+  $("volume").value = String(volume());
+  $("volume").disabled = !on;
 }
 
 // Leaving the page mid-hand asks first (the table would wait for this player, then stop).
@@ -307,6 +324,8 @@ function tick() {
   renderClock(aged(state));
 }
 
+let boardSign = "";  // what the board was last drawn from
+
 function drawBoard() {
   const s = state;
   const chosen = selected ? s.hand.find((h) => h.tile === selected) : null;
@@ -314,7 +333,7 @@ function drawBoard() {
   // The hand's last board: kept by the peer ("final_board"), or by the page for an older peer.
   const kept = !s.final_board && !s.line.length && moves.finalLine && !$("summary").hidden;
   const finalBoard = kept || Boolean(s.final_board);
-  renderBoard($("board"), {
+  const view = {
     shape: s.shape || "line",
     board: s.board, names: s.names, seat: s.seat,
     line: kept ? moves.finalLine.line : s.line,
@@ -326,15 +345,33 @@ function drawBoard() {
     leadOpen: !s.line.length && s.turn !== null && s.turn !== undefined && !finalBoard,
     fits: peerLost ? [] : fits,
     orient: chosen?.orient || {},
-    onPlay: playAt,
-  });
+    lang: lang(),
+  };
+  // Drawn again only when something on it changed (its tiles, places, choice, size, language):
+  // not for every snapshot, whose place buttons a tap would otherwise miss (issue 28 L1).
+  const surface = $("board").querySelector(".board-surface");
+  const sign = JSON.stringify([view, surface.clientWidth, surface.clientHeight]);
+  if (sign !== boardSign || moves.arrive) {
+    boardSign = sign;
+    renderBoard($("board"), { ...view, onPlay: playAt });
+  }
   moves.arrive = false;
 }
 
+let dealtHand = null;  // the hand whose tiles were last dealt into the player's hand
+
 function drawHand() {
-  renderHand($("hand"), {
-    hand: state.hand, selected, fresh: moves.fresh, onChoose: chooseTile,
+  renderHand($("hand"), {  // (locked while a move is on its way: no second move on an old view)
+    hand: state.hand, selected, fresh: moves.fresh, onChoose: chooseTile, locked: Boolean(pending),
   });
+  // The deal: a new hand's tiles come in one after another (CSS; none with reduced motion).
+  if (state.hand.length && state.hand_number !== dealtHand && !state.final_board) {
+    dealtHand = state.hand_number;
+    const hand = $("hand");
+    [...hand.children].forEach((button, i) => button.style.setProperty("--i", String(i)));
+    hand.classList.add("dealing");
+    setTimeout(() => hand.classList.remove("dealing"), 1500);
+  }
 }
 
 function renderControls() {
@@ -394,11 +431,12 @@ function act(message) {
   setTimeout(() => { if (pending && Date.now() >= pending.until) { pending = null; if (state) render(); } }, ACTION_HOLD_MS + 50);
   send(message);
   renderControls();
+  drawHand();
   return true;
 }
 
 function chooseTile(tile) {
-  if (!tile.fits.length || peerLost) return;
+  if (!tile.fits.length || peerLost || pending) return;
   const twoWays = Boolean(tile.orient?.[tile.fits[0]]);  // across or along: the player says which
   if (tile.fits.length === 1 && selected === tile.tile && !twoWays) { playAt(tile.fits[0]); return; }
   selected = tile.tile;
@@ -409,6 +447,7 @@ function chooseTile(tile) {
 
 function playAt(end, along = false) {
   if (!selected) return;
+  leaving(selected);
   if (act({ type: "play", tile: selected, end, ...(along ? { along: true } : {}) })) {
     selected = null;
     focusHand = true;
@@ -473,11 +512,15 @@ function setup() {
     drop: (end, along) => playAt(end, along),
   });
   document.addEventListener("keydown", onKey);
-  $("sound").checked = localStorage.getItem(SOUND_KEY) === "on";
-  $("sound").addEventListener("change", () => {
-    localStorage.setItem(SOUND_KEY, $("sound").checked ? "on" : "off");
-    if ($("sound").checked) { audio = audio || (window.AudioContext ? new AudioContext() : null); audio?.resume(); }
+  renderSound();
+  $("sound").addEventListener("click", () => {
+    setSound(!soundOn());
+    renderSound();
+    play("turn");  // what it sounds like (nothing when just turned off)
   });
+  $("volume").addEventListener("input", () => setVolume(Number($("volume").value)));
+  $("volume").addEventListener("change", () => play("clack"));
+  whenAsked(() => play("ask"));
   window.addEventListener("beforeunload", (event) => {
     if (!midHand()) return;
     event.preventDefault();

@@ -117,7 +117,9 @@ export const lineRenderer = {
       const classes = ["tile"];
       if (tile.key === view.last) classes.push("last");
       if (tile.key === view.last && view.arrive) classes.push("arrive");
-      canvas.append(tileFace(tile.first, tile.second, ox + tile.x * u, oy + tile.y * u, u, tile.vertical, classes.join(" ")));
+      const face = tileFace(tile.first, tile.second, ox + tile.x * u, oy + tile.y * u, u, tile.vertical, classes.join(" "));
+      face.dataset.tile = tile.key;  // (the motion finds a tile's place by its key)
+      canvas.append(face);
     }
     container.replaceChildren(canvas);
     const places = {};

@@ -153,7 +153,9 @@ export const crossRenderer = {
     const oy = (height - (b.y1 - b.y0) * u) / 2 - b.y0 * u;
     for (const tile of laid.tiles) {
       const cls = classesOf(tile, view) + (tile.root ? " centre" : "");
-      canvas.append(tileFace(tile.first, tile.second, ox + tile.x * u, oy + tile.y * u, u, tile.vertical, cls));
+      const face = tileFace(tile.first, tile.second, ox + tile.x * u, oy + tile.y * u, u, tile.vertical, cls);
+      face.dataset.tile = tile.key;
+      canvas.append(face);
     }
     for (const [ray, end] of Object.entries(laid.shut)) {  // a closed ray: a bar across its end
       const [x, y] = end;
@@ -171,12 +173,37 @@ export const crossRenderer = {
   },
 };
 
-// Trains: the engine at the left, one row per train to its right (wrapping onto further lines
-// when long), each row under a label with its owner; the common train last, apart.
-const LABEL = 18;  // px of a row's label line
+// Trains: the engine at the left, one row per train to its right, each with its owner's label
+// (above the row, or in a column at its left when the board is short: a phone with a full hand);
+// the common train last, apart. A train longer than its row shows its newest tiles (the end
+// that is played on) after "+N" for the older ones: one train is never two rows, and the tiles
+// stay big enough to read on a phone (issue 28 M5).
+const LABEL = 14;  // px of a label line above a row
+const SIDE = 78;   // px of the label column in the short board's layout
+const MIN_ROW = 44;  // px: a row is as tall as a place's button, which so never covers a label
+const READABLE = 28;  // px: the unit tried for before a smaller one
 
-function trainLines(ray, perLine) {
-  return Math.max(1, Math.ceil((ray.tiles.length + (ray.open ? 1 : 0)) / perLine));
+// How the board is laid out: the unit, the row's height, and where the labels go.
+function trainsLayout(rays, width, height) {
+  const common = rays.some((ray) => ray.ray === "TC") ? 4 : 0;
+  const longest = Math.max(...rays.map((ray) => ray.tiles.length + (ray.open ? 1 : 0)));
+  const modes = [{ side: 0, label: LABEL }, { side: SIDE, label: 0 }];
+  const perOf = (unit, side) => Math.max(1, Math.floor((width - 1.4 * unit - 12 - side) / (2 * unit)));
+  for (const floor of [READABLE, 16]) {
+    for (const { side, label } of modes) {
+      const wanted = Math.max(3, Math.min(longest, perOf(READABLE, side)));
+      for (let unit = Math.floor(Math.min(56, height / 3)); unit >= floor; unit -= 1) {
+        const row = Math.max(unit, MIN_ROW) + 2;
+        const need = rays.length * (label + row + 2) + 6 + common;
+        if (need <= height && perOf(unit, side) >= wanted) return { u: unit, row, side, label, common, per: perOf(unit, side) };
+      }
+    }
+  }
+  const row = Math.max(16, Math.floor((height - 6 - common) / rays.length) - 2);  // no room: squeezed
+  const wanted = Math.max(3, Math.min(longest, perOf(READABLE, SIDE)));
+  let u = Math.min(row - 2, 40);
+  while (u > 12 && perOf(u, SIDE) < wanted) u -= 1;
+  return { u, row, side: SIDE, label: 0, common, per: perOf(u, SIDE) };
 }
 
 export const trainsRenderer = {
@@ -188,44 +215,65 @@ export const trainsRenderer = {
     const board = view.board;
     const places = {};
     const rays = board.rays;
-    // The largest unit at which every train's lines fit the height.
-    let u = 14;
-    let perLine = 1;
-    for (let unit = Math.min(56, height / 3); unit >= 14; unit -= 1) {
-      const engine = 1.4 * unit;
-      const per = Math.max(1, Math.floor((width - engine - 8) / (2 * unit)));
-      const rows = rays.reduce((sum, ray) => sum + trainLines(ray, per), 0);
-      const need = rays.length * (LABEL + 6) + rows * (unit + 4) + 10;
-      if (need <= height) { u = unit; perLine = per; break; }
-      u = unit; perLine = per;
-    }
-    const left = 1.4 * u + 4;
+    const { u, row, side, label: labelLine, common, per: perLine } = trainsLayout(rays, width, height);
+    const engineW = 1.4 * u + 4;
+    const left = engineW + side;
     let y = 2;
     const engineTop = y;
     for (const ray of rays) {
-      if (ray.ray === "TC") y += 8;  // the common train apart
+      if (ray.ray === "TC") y += common;  // the common train apart
       const owner = ray.ray === "TC" ? t("train_common") : rayWord(ray.ray, view);
-      const flag = ray.state === "open" ? ` · ⚑ ${t("train_open")}` : "";
-      const label = svg("text", { x: left, y: y + LABEL - 5, class: "train-label" + (ray.state === "open" ? " open" : ""), "data-ray": ray.ray });
-      label.textContent = owner + flag;
-      canvas.append(label);
-      y += LABEL;
-      const top = y;
-      ray.tiles.forEach((tile, i) => {
-        const line = Math.floor(i / perLine);
-        const x = left + (i % perLine) * 2 * u;
-        canvas.append(tileFace(tile.near, tile.far, x, top + line * (u + 4), u, false, classesOf({ key: tile.tile }, view)));
-      });
-      const n = ray.tiles.length;
-      if (ray.open) {
-        places[ray.ray] = { x: left + (n % perLine) * 2 * u, y: top + Math.floor(n / perLine) * (u + 4), w: 2 * u, h: u };
+      const open = ray.state === "open";
+      const label = svg("text", { class: "train-label" + (open ? " open" : ""), "data-ray": ray.ray });
+      if (side) {  // in the column at the row's left: the owner, and the flag under it
+        label.setAttribute("x", engineW);
+        label.setAttribute("y", y + row / 2 - (open ? 3 : -4));
+        label.textContent = owner;
+        if (owner.length * 6.2 > side - 4) {
+          label.setAttribute("textLength", side - 4);
+          label.setAttribute("lengthAdjust", "spacingAndGlyphs");
+        }
+        canvas.append(label);
+        if (open) {
+          const flag = svg("text", { x: engineW, y: y + row / 2 + 12, class: "train-label open", "data-ray": ray.ray });
+          flag.textContent = `⚑ ${t("train_open")}`;
+          canvas.append(flag);
+        }
+      } else {
+        label.setAttribute("x", left);
+        label.setAttribute("y", y + LABEL - 3);
+        label.textContent = owner + (open ? ` · ⚑ ${t("train_open")}` : "");
+        canvas.append(label);
       }
-      y = top + trainLines(ray, perLine) * (u + 4) + 6;
+      y += labelLine;
+      const top = y;
+      const tileTop = top + (row - 2 - u) / 2;
+      const room = perLine - (ray.open ? 1 : 0);  // tiles the row can show
+      const n = ray.tiles.length;
+      const hidden = n > room ? n - (room - 1) : 0;  // the older ones, counted in a "+N" slot
+      let slot = 0;
+      if (hidden) {
+        const more = svg("text", { x: left + u, y: tileTop + u * .68, class: "train-more", "text-anchor": "middle", "data-ray": ray.ray });
+        more.textContent = `+${hidden}`;
+        canvas.append(more);
+        slot = 1;
+      }
+      for (const tile of ray.tiles.slice(hidden)) {
+        const face = tileFace(tile.near, tile.far, left + slot * 2 * u, tileTop, u, false, classesOf({ key: tile.tile }, view));
+        face.dataset.ray = ray.ray;
+        face.dataset.tile = tile.tile;
+        canvas.append(face);
+        slot += 1;
+      }
+      if (ray.open) places[ray.ray] = { x: left + slot * 2 * u, y: top, w: 2 * u, h: row - 2 };
+      y = top + row + 2;
     }
     // The engine: the double every train starts from, upright at the left.
     const root = board.root;
     const ey = Math.max(engineTop, Math.min(height - 2 * u, (engineTop + y) / 2 - u));
-    canvas.prepend(tileFace(root.low, root.high, 2, ey, u, true, classesOf({ key: root.tile }, view) + " engine"));
+    const engine = tileFace(root.low, root.high, 2, ey, u, true, classesOf({ key: root.tile }, view) + " engine");
+    engine.dataset.tile = root.tile;
+    canvas.prepend(engine);
     container.replaceChildren(canvas);
     return { unit: u, places };
   },

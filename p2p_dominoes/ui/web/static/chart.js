@@ -7,10 +7,23 @@ import { t } from "./strings.js";
 const COLOURS = ["#0b5cad", "#a34700", "#1b1f24", "#6b3fa0"];
 const DASHES = ["", "8 4", "2 3", "10 3 2 3"];
 
+// Round ticks (a step of 1, 2 or 5 times a power of ten, four or five of them) from 0 to a top
+// at or above the highest score, so no line runs above the plot (issue 28 L3). The target has
+// its own labelled line.
+export function scale(highest) {
+  const rough = Math.max(1, highest) / 4;
+  const power = 10 ** Math.floor(Math.log10(rough));
+  const step = [1, 2, 5, 10].map((m) => m * power).find((v) => v >= rough);
+  const top = Math.max(step, Math.ceil(highest / step) * step);
+  const ticks = [];
+  for (let v = 0; v <= top + 1e-9; v += step) ticks.push(Math.round(v));
+  return { top, ticks };
+}
+
 export function renderChart(node, legend, s) {
   const W = 360, H = 180, L = 40, R = 12, T = 12, B = 34;
   const history = [new Array(s.names.length).fill(0), ...(s.history || [])];
-  const top = Math.max(s.target || 1, ...history.flat()) * 1.05;
+  const { top, ticks } = scale(Math.max(s.target || 1, ...history.flat()));
   const x = (i) => L + i * (W - L - R) / Math.max(1, history.length - 1);
   const y = (v) => H - B - (H - B - T) * v / top;
   node.setAttribute("viewBox", `0 0 ${W} ${H}`);
@@ -23,7 +36,7 @@ export function renderChart(node, legend, s) {
     label.textContent = String(i);
     node.append(label);
   });
-  for (const v of [0, Math.round(top / 2), ...(s.target ? [s.target] : [])]) {
+  for (const v of ticks) {
     const label = svg("text", { x: L - 5, y: y(v) + 4, class: "tick", "text-anchor": "end" });
     label.textContent = String(v);
     node.append(label);

@@ -144,10 +144,20 @@ function seatExtras(desk, place, send) {
 
 // The table this player hosts, before the start: who sits (removable) and who asks for a seat.
 // Every name comes from the network: it is only ever set as textContent.
+let askedBefore = new Set();  // the requests already shown (a new one is scrolled to, and heard)
+let onAsked = () => {};
+
+// Called when someone new asks for a seat (the page plays its sound).
+export function whenAsked(callback) {
+  onAsked = callback;
+}
+
 function renderHostLobby(s, send) {
   const desk = s.host_lobby;
+  const appeared = Boolean(desk) && $("host-lobby").hidden;
   $("host-lobby").hidden = !desk;
-  if (!desk) return;
+  if (!desk) { askedBefore = new Set(); return; }
+  if (appeared) $("host-lobby").scrollIntoView({ block: "start" });  // the host's table, at the top
   $("host-code").hidden = !desk.code;
   if (desk.code) $("host-code-words").textContent = `${desk.code[lang()] || desk.code.en} (${desk.code.digits})`;
   $("host-seats-title").textContent = t("seats_taken", desk.seats.length, desk.players) + (desk.pairs ? ` ${t("pairs_note")}` : "");
@@ -173,6 +183,10 @@ function renderHostLobby(s, send) {
   $("host-seats").replaceChildren(...items.filter((item) => !item.classList.contains("empty")));
   $("host-empty").replaceChildren(...items.filter((item) => item.classList.contains("empty")));
   $("no-requests").hidden = desk.pending.length > 0;
+  // The host looks at the page's top, or at another tab: the title says who asks (issue 28 M8).
+  if (desk.pending.length) document.title = `${desk.pending.map((r) => t("asks", r.name)).join(", ")} · ${t("title")}`;
+  const fresh = desk.pending.filter((r) => !askedBefore.has(r.number));
+  askedBefore = new Set(desk.pending.map((r) => r.number));
   $("requests").replaceChildren(...desk.pending.map((request) => {
     const item = el("li", { dataset: { request: request.number } },
       el("strong", { className: "name", textContent: t("asks", request.name) }),
@@ -186,6 +200,10 @@ function renderHostLobby(s, send) {
     }
     return item;
   }));
+  if (fresh.length) {
+    $("requests").querySelector(`[data-request="${fresh[0].number}"]`)?.scrollIntoView({ block: "nearest" });
+    onAsked();
+  }
   $("cancel-table").hidden = !("joining" in s || "bot_strategies" in s);  // a peer that knows "cancel"
 }
 

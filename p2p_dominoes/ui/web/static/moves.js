@@ -17,6 +17,7 @@ export const moves = {
   finalLine: null,  // the last line seen of the hand that ended (kept for the summary)
   serial: 0,        // the serial of the last move captioned (the peer's `recent_actions`)
   leadTile: null,   // key of the hand's first tile (the lead's index moves as tiles go left)
+  events: [],       // what happened since the page last looked: { kind, seat, key } (sound, motion)
 };
 
 function tileText(key) {
@@ -30,6 +31,7 @@ function nameOf(s, seat) {
 
 function played(s, seat, key, end, value) {
   const mine = seat === s.seat;
+  moves.events.push({ kind: "play", seat, key });
   moves.last = key;
   moves.arrive = true;
   delete moves.badges[seat];
@@ -43,6 +45,7 @@ function played(s, seat, key, end, value) {
 // A draw of `count` tiles (0: a tile drawn before became readable in my hand).
 function drew(s, seat, count, newKeys) {
   const badge = moves.badges[seat];
+  if (count || newKeys.length) moves.events.push({ kind: "draw", seat, key: newKeys[0] ?? null });
   if (count) moves.badges[seat] = { kind: "draw", count: (badge?.kind === "draw" ? badge.count : 0) + count };
   if (seat === s.seat) {
     for (const key of newKeys) moves.fresh.add(key);
@@ -52,6 +55,7 @@ function drew(s, seat, count, newKeys) {
 }
 
 function passed(s, seat) {
+  moves.events.push({ kind: "pass", seat, key: null });
   moves.badges[seat] = { kind: "pass", count: 0 };
   return seat === s.seat ? t("you_passed") : t("passed", nameOf(s, seat));
 }

@@ -4,13 +4,22 @@
 import { $, el } from "./dom.js";
 import { renderChart } from "./chart.js";
 import { t } from "./strings.js";
+import { faceRow, revealDone } from "./reveal.js";
 
 let dismissed = 0;  // hand number whose summary the player closed (for a peer with no pause)
 let shownFor = null;
+let latest = null;  // the snapshot last drawn (the reveal's timer draws the summary from it)
 
 function tileText(key) {
   const [a, b] = String(key).split("|");
   return t("tile_text", a, b);
+}
+
+// The tiles a player was left with: small faces, and their words for a screen reader.
+function leftTiles(keys) {
+  const words = keys.map(tileText).join(" ") || t("no_tiles");
+  if (!keys.length) return el("td", { className: "left-tiles", textContent: words });
+  return el("td", { className: "left-tiles" }, faceRow(keys, 12), el("span", { className: "visually-hidden", textContent: words }));
 }
 
 // "Ann went out: Bob's 8 + bot's 20 = 28 to Ann", checked against the peer's own arithmetic.
@@ -43,16 +52,30 @@ function wanted(s) {
   return s.end.hand_number > dismissed ? "hand" : null;
 }
 
-export function renderOverlay(s, { send, codeText, onClose }) {
+// The end of a hand is told on the table (issue 28 M7): the tiles left turn face up at the
+// seats, then the summary takes the hand's row under the board (never over it, on any screen).
+// The match's end is a winner's screen over the table; a stop, a modal with the next steps.
+export function renderOverlay(s, options) {
+  const { send, codeText, onClose } = options;
   const overlay = $("summary");
-  const kind = wanted(s);
+  let kind = wanted(s);
+  if ((kind === "hand" || kind === "match") && !revealDone(s, () => renderOverlay(latest, options))) kind = null;
+  latest = s;
   const wasOpen = !overlay.hidden;
+  const docked = kind === "hand";
   overlay.hidden = !kind;
-  document.body.classList.toggle("overlay-open", Boolean(kind));
-  document.querySelector("main").inert = Boolean(kind);  // a modal: Tab stays in the summary
+  overlay.classList.toggle("docked", docked);
+  overlay.classList.toggle("winner-screen", kind === "match");
+  const home = docked ? document.querySelector(".table-screen") : document.body;
+  if (kind && overlay.parentElement !== home) home.append(overlay);
+  overlay.querySelector(".dialog").setAttribute("aria-modal", docked ? "false" : "true");
+  document.body.classList.toggle("overlay-open", Boolean(kind) && !docked);
+  document.body.classList.toggle("hand-over", docked);
+  document.querySelector("main").inert = Boolean(kind) && !docked;  // a modal: Tab stays in it
   if (!kind) { shownFor = null; if (wasOpen) onClose(); return; }
   const names = s.names;
-  const end = s.end;
+  // A table stopped in a later hand has no result of its own: the last one is an earlier hand's.
+  const end = kind === "stopped" && s.end && s.hand_number && s.end.hand_number !== s.hand_number ? null : s.end;
   const key = `${kind}:${end?.hand_number ?? 0}`;
   overlay.dataset.hand = String(end?.hand_number ?? 0);
   $("summary-title").textContent = kind === "stopped" ? t("stopped_title")
@@ -68,11 +91,14 @@ export function renderOverlay(s, { send, codeText, onClose }) {
   $("summary-stopped").hidden = kind !== "stopped";
   $("summary-stopped").textContent = s.stopped?.text || "";
   $("summary-points").textContent = end ? (pointsInWords(names, end) || end.words || "") : "";
+  // Kozel's ceremony (a General, an Admiral, the snotty goat…) gets its own line, large.
+  $("summary-ceremony").hidden = !end?.ceremony_text;
+  $("summary-ceremony").textContent = end?.ceremony_text ? t("ceremony", end.ceremony_text) : "";
   $("summary-result").hidden = !end;
   if (end) {
     $("summary-rows").replaceChildren(...names.map((name, seat) => el("tr", { className: (end.pairs ? seat % 2 : seat) === end.winner ? "winner" : "" },
       el("th", { scope: "row", translate: "no", textContent: name }),
-      el("td", { className: "left-tiles", textContent: (end.hands[seat] || []).map(tileText).join(" ") || t("no_tiles") }),
+      leftTiles(end.hands[seat] || []),
       el("td", { textContent: String(end.pips[seat]) }),
       el("td", { textContent: end.points[seat] > 0 ? `+${end.points[seat]}` : String(end.points[seat]).replace("-", "−") }),
       el("td", { textContent: s.target ? t("scores_vs", s.scores[seat], s.target) : String(s.scores[seat]) }))));  // no target: a fixed number of hands

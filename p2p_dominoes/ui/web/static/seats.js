@@ -6,6 +6,7 @@ import { el } from "./dom.js";
 import { tileBacks } from "./tiles.js";
 import { t } from "./strings.js";
 import { isPartner } from "./kozel_live.js";
+import { revealed } from "./reveal.js";
 
 // Where the others sit, by how many players there are (turn order goes round clockwise).
 const POSITIONS = { 2: ["top"], 3: ["left", "right"], 4: ["left", "top", "right"] };
@@ -62,6 +63,8 @@ function seatCard(s, seat, badges, position) {
       el("span", { className: "action-badge", textContent: badgeText(badges[seat]) }),
       el("span", { className: "presence", textContent: presenceText(presence) })));
   if (presence?.bot) card.append(el("div", { className: "seat-fair", textContent: t("bot_fair") }));
+  const shown = revealed(s, seat, window.innerWidth > 700 ? 14 : 10);  // the hand's end: face up
+  if (shown) { card.classList.add("showing"); card.querySelector(".seat-tiles").replaceWith(shown); }
   return card;
 }
 
@@ -89,10 +92,13 @@ export function renderMe(bar, s, badges) {
       textContent: s.end_total === null || s.end_total === undefined ? "" : t("end_total", s.end_total) }),
     el("span", { className: "turn-badge", textContent: s.turn === me ? t("your_turn") : "" }),
     el("span", { className: "action-badge", textContent: badgeText(badges[me]) }));
+  const shown = revealed(s, me, window.innerWidth > 700 ? 16 : 12);
+  if (shown) bar.append(shown);
 }
 
 export function renderBoneyard(node, s) {
-  if (!s.counts.length) { node.replaceChildren(); node.removeAttribute("aria-label"); return; }
+  if (!s.counts.length) { node.replaceChildren(); node.removeAttribute("aria-label"); node.removeAttribute("role"); return; }
+  node.setAttribute("role", "img");  // (an image only while it has words: the table is not inert now at a hand's end)
   if (s.boneyard_in_play === false) {  // rules without drawing: the undealt tiles are out of play
     const text = s.boneyard ? `${t("no_boneyard")} (${t("out_of_play", s.boneyard)})` : t("no_boneyard");
     node.setAttribute("aria-label", text);

@@ -1,7 +1,8 @@
 // The socket to this player's own peer. The session cookie (HttpOnly, set when the one-time link
-// was opened) and the socket key (kept by enter.js in localStorage) authorise it. One tab at a
-// time holds the session; a tab keeps its id across reloads (sessionStorage), so a reload takes
-// the session back at once, while another tab is offered "use it here".
+// was opened) and the socket key (kept by enter.js in localStorage, sent as a subprotocol)
+// authorise it. One tab at a time holds the session; a tab keeps its id across reloads
+// (sessionStorage), so a reload takes the session back at once, while another tab is offered
+// "use it here".
 
 const SILENCE_MS = 12000;  // no message for this long (once heartbeats were heard): peer lost
 
@@ -21,9 +22,11 @@ function tabId() {
 
 // handlers: { open(), message(msg), lost(reason) } — lost is "closed" or "silent".
 export function connect(handlers, takeover = false) {
-  const key = encodeURIComponent(localStorage.getItem("p2p-dominoes-key") || "");
-  const query = `tab=${tabId()}&key=${key}` + (takeover ? "&takeover=1" : "");
-  const ws = new WebSocket(`ws://${location.host}/ws?${query}`);
+  // The key goes as a subprotocol, never in the URL: a failed connection's URL is printed in
+  // the browser's console (issue 28 L9). It is URL-safe base64, which a protocol name allows.
+  const key = localStorage.getItem("p2p-dominoes-key") || "";
+  const query = `tab=${tabId()}` + (takeover ? "&takeover=1" : "");
+  const ws = new WebSocket(`ws://${location.host}/ws?${query}`, ["p2p-dominoes", `key.${key}`]);
   socket = ws;
   ws.addEventListener("open", () => { if (socket === ws) handlers.open(); });
   ws.addEventListener("close", () => { if (socket === ws) handlers.lost("closed"); });

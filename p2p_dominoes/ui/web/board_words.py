@@ -15,59 +15,36 @@ from p2p_dominoes.net.said import said
 from p2p_dominoes.session.events import ActionTaken, Event, HandStarted
 from p2p_dominoes.ui.board_shape import chain, shape_json
 from p2p_dominoes.ui.narration import narrate
+from p2p_dominoes.words import template
 
-_WORDS: Final = {
-    "en": {
-        "empty": "Nothing on the table yet.",
-        "line": "On the table, left to right: {tiles}.",
-        "ends": "The left end needs {left}, the right end {right}.",
-        "closed_end": "closed",
-        "centre": "In the centre: {tile}.",
-        "engine": "The engine: {tile}.",
-        "arm": "{name}: {tiles}",
-        "needs": "needs {value}",
-        "closed": "closed",
-        "waiting": "not open yet",
-        "nothing": "no tiles",
-        "ray": "end {ray}",
-        "mine": "your train",
-        "of": "{name}'s train",
-        "common": "the common train",
-        "open": "open to all",
-        "total": "The ends add up to {total}.",
-        "hand": "Hand {n}: every player shuffles the tiles in turn, then they are dealt.",
-        "record": "The table's record is complete and signed; it can be downloaded.",
-        "plays_on": "  {who} plays {tile}{along} on the {value}",
-        "along": " along",
-    },
-    "ru": {
-        "empty": "На столе пока ничего нет.",
-        "line": "На столе слева направо: {tiles}.",
-        "ends": "Левому концу нужно {left}, правому {right}.",
-        "closed_end": "закрыт",
-        "centre": "В центре: {tile}.",
-        "engine": "Паровоз: {tile}.",
-        "arm": "{name}: {tiles}",
-        "needs": "нужно {value}",
-        "closed": "закрыт",
-        "waiting": "ещё не открыт",
-        "nothing": "костей нет",
-        "ray": "конец {ray}",
-        "mine": "ваш поезд",
-        "of": "поезд игрока {name}",
-        "common": "общий поезд",
-        "open": "открыт всем",
-        "total": "Сумма концов: {total}.",
-        "hand": "Сдача {n}: каждый игрок по очереди перемешивает кости, затем их раздают.",
-        "record": "Запись стола завершена и подписана; её можно скачать.",
-        "plays_on": "  {who} кладёт {tile}{along} на {value}",
-        "along": " вдоль",
-    },
-}
+_KEYS: Final = (
+    "board_words.empty",
+    "board_words.line",
+    "board_words.ends",
+    "board_words.closed_end",
+    "board_words.centre",
+    "board_words.engine",
+    "board_words.arm",
+    "board_words.needs",
+    "board_words.closed",
+    "board_words.waiting",
+    "board_words.nothing",
+    "board_words.ray",
+    "board_words.mine",
+    "board_words.of",
+    "board_words.common",
+    "board_words.open",
+    "board_words.total",
+    "board_words.hand",
+    "board_words.record",
+    "board_words.plays_on",
+    "board_words.along",
+)
+"""The catalogue's lines this module says (p2p_dominoes/words/*.po)."""
 
 
 def _w(lang: str) -> dict[str, str]:
-    return _WORDS["ru" if lang == "ru" else "en"]
+    return {key.removeprefix("board_words."): template(key, lang) for key in _KEYS}
 
 
 def _tiles(tiles: Sequence[dict[str, Any]], near: str, far: str) -> str:

@@ -62,7 +62,7 @@ from p2p_dominoes.net.page_presence import PageState
 from p2p_dominoes.net.presence import Presence
 from p2p_dominoes.net.verdict import task_words
 from p2p_dominoes.peer_text import peer_text
-from p2p_dominoes.session import Identity, PublicIdentity
+from p2p_dominoes.session import Identity, PublicIdentity, TableSession
 from p2p_dominoes.session.events import (
     ActionTaken,
     CheatingDetected,
@@ -73,7 +73,6 @@ from p2p_dominoes.session.events import (
     ShuffleVerified,
 )
 from p2p_dominoes.session.hand_messages import MAX_HANDS
-from p2p_dominoes.session.table import TableSession
 from p2p_dominoes.store import RuleSetError, TableSummary, list_rule_sets, list_tables, table_rules
 from p2p_dominoes.ui.web.board_words import board_words, page_lines, page_said
 from p2p_dominoes.ui.web.hub import Hub

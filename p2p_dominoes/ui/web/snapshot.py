@@ -38,8 +38,8 @@ from p2p_dominoes.net.admission import LobbyState
 from p2p_dominoes.net.join_code import join_code_digits, join_code_words
 from p2p_dominoes.net.presence import Presence
 from p2p_dominoes.net.verdict import verdict_line
+from p2p_dominoes.session import Phase, TableSession, is_lottery_stall
 from p2p_dominoes.session.events import Blame
-from p2p_dominoes.session.table import Phase, TableSession, is_lottery_stall
 from p2p_dominoes.session.table_code import TableCode
 from p2p_dominoes.ui.board_shape import chain, oriented, shape_ends, shape_json
 from p2p_dominoes.ui.web.board_words import board_words

@@ -52,7 +52,11 @@ def take_turn(page: Page, *, prefer_draw: bool = False, drag: bool = False) -> s
         drag_to_its_place(page)
         return "play"
     if playable.count():
-        playable.first.click()
+        # A tile chosen on an earlier turn whose move did not go (its place was redrawn under the
+        # click, or the answer to the previous move was still on its way) shows its places
+        # already, and a second tap on a tile with one place plays it at once: choose only anew.
+        if not page.locator(".tile-button.playable.selected").count():
+            playable.first.click()
         target = page.locator(".marker-button.target").first
         expect(target).to_be_focused()  # the place it goes, ready for Enter
         assert_table_fits(page)  # the targets too, now that they are shown

@@ -196,10 +196,14 @@ def test_a_match_on_a_laptop_and_a_phone_with_a_bot(
                 told = page.locator("#caption span", has_text=PLAYED[lang[page]])
                 expect(told).to_have_count(1)
                 actions["told"] += 1
-            # Once the hand is over (its tiles face up at the seats, then the summary) nothing is
-            # played any more: the controls need not fit then.
-            if not page.locator("#summary").is_visible() and not page.locator(".face-row").count():
-                assert_table_fits(page)
+            # While the hand is played its controls fit the screen. Once it is over (the last
+            # move may end it between two looks) the controls go and nothing is played.
+            if page.locator("#pass").is_visible():
+                try:
+                    assert_table_fits(page)
+                except AssertionError:
+                    if page.locator("#pass").is_visible():
+                        raise
             if done == "play" and actions["play"] >= 4 and "mid" not in shots:
                 shots.add("mid")
                 for each, name in ((laptop, "laptop"), (phone, "phone")):

@@ -331,6 +331,7 @@ async def test_what_a_peer_sent_before_a_send_failed_is_still_delivered(
     listener = await open_listener(interface="127.0.0.1", port=0)
     async with listener, trio.open_nursery() as nursery:
         accepted: list[tuple[trio.SocketStream, Cipher]] = []
+        handshaken = trio.Event()
 
         async def responder() -> None:
             stream = await listener._socket_listener.accept()
@@ -338,13 +339,13 @@ async def test_what_a_peer_sent_before_a_send_failed_is_still_delivered(
                 stream, alice, initiator=False, expect=None, authorize=None, timeout=2
             )
             accepted.append((stream, session.tx))
+            handshaken.set()
             await trio.sleep_forever()
 
         nursery.start_soon(responder)
         async with connect("127.0.0.1", listener.port, bob, expect=None, config=FAST) as c:
             with trio.fail_after(2):
-                while not accepted:
-                    await trio.sleep(0.01)
+                await handshaken.wait()
             await trio.testing.wait_all_tasks_blocked()
             stream, tx = accepted[0]
             last_words = [Data(b"the last move"), Data(b"the stop notice")]

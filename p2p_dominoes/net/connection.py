@@ -82,6 +82,12 @@ _DRAIN_TIMEOUT: Final = 1.0
 """Longest the reader goes on once a send failed: what the peer sent before it went (its last
 move, a stop notice) is still in the socket and is delivered before the connection ends."""
 
+_LAST_LOOK: Final = 0.25
+"""How long the reader still listens, once the peer's silence passed the timeout, before it
+names the peer silent. When this process itself did not run for a while (frozen, a closed lid, a
+starved machine) the expired deadline can be seen before the frames that wait in the socket — the
+peer's heartbeats, its last move, its stop notice: the last look reads them first."""
+
 _MESSAGE_OVERHEAD: Final = 64
 """Bytes a queued message is counted for beyond its payload (its object, roughly)."""
 
@@ -160,6 +166,10 @@ class Connection:
         ends)."""
         if trusted:
             self._settled.set()
+        self._on_kept: Callable[[], None] | None = None
+        """Set by the listener: called the moment the application trusts or holds this
+        connection, so that it stops counting as a stranger at once (not when a watcher runs:
+        meanwhile a newcomer could have closed it to make room)."""
         self._background_scope = trio.CancelScope()
         self._close_reason: str | None = None
         self._peer_fault = False
@@ -201,6 +211,8 @@ class Connection:
             return
         self._trusted = True
         self._settled.set()
+        if self._on_kept is not None:
+            self._on_kept()
 
     @property
     def held(self) -> bool:
@@ -217,6 +229,8 @@ class Connection:
             return
         self._held = True
         self._settled.set()
+        if self._on_kept is not None:
+            self._on_kept()
 
     @property
     def queued(self) -> tuple[int, int]:
@@ -390,6 +404,10 @@ class Connection:
                 with trio.move_on_at(min(self._last_heard + timeout, self._drain_until)) as scope:
                     self._read_scope = scope
                     frame = await reader.next()
+                if scope.cancelled_caught and not self._draining:
+                    with trio.move_on_after(_LAST_LOOK) as scope:
+                        self._read_scope = scope
+                        frame = await reader.next()
                 self._read_scope = None
                 if scope.cancelled_caught:
                     self._close_now(f"peer silent for {timeout:g} s")

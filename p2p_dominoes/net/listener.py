@@ -30,6 +30,7 @@ import socket
 from collections import Counter, OrderedDict
 from collections.abc import Callable
 from contextlib import suppress
+from functools import partial
 from typing import Final, Generic, TypeVar
 
 import trio
@@ -108,20 +109,31 @@ class _SourcePool(Generic[_T]):
     def count(self, source: str) -> int:
         return self._per_source.get(source, 0)
 
-    def to_evict(self, *, besides: object = None) -> _T | None:
-        """The oldest member of the source that holds the most (not ``besides``), or None.
+    def to_evict(
+        self, *, besides: object = None, spare: Callable[[_T], bool] = lambda item: False
+    ) -> _T | None:
+        """The oldest member of the source that holds the most, or None; never ``besides`` nor
+        a member ``spare`` says to spare (they still count for their source).
 
         Taking from the largest source first means a flood from many addresses displaces
         its own connections before it displaces a source that holds one (an honest peer).
         """
-        counts = Counter(s for item, s in self._members.items() if item is not besides)
-        if not counts:
+        candidates = [
+            (item, source)
+            for item, source in self._members.items()
+            if item is not besides and not spare(item)
+        ]
+        if not candidates:
             return None
-        largest = max(counts.values())
-        for item, source in self._members.items():
-            if item is not besides and counts[source] == largest:
-                return item
-        return None
+        counts = Counter(source for item, source in self._members.items() if item is not besides)
+        largest = max(counts[source] for _, source in candidates)
+        return next(item for item, source in candidates if counts[source] == largest)
+
+
+def _awaits_its_turn(stranger: Connection) -> bool:
+    """Whether a message of ``stranger``'s waits for its handler (a join request, say): the
+    handler decides within a moment, and a newcomer must not push it out before."""
+    return not stranger.closed and stranger.queued[0] > 0
 
 
 def _describe_failure(exc: BaseException) -> str:
@@ -392,8 +404,15 @@ class Listener:
         self, connection: Connection, source: str, serving: _Serving
     ) -> None:
         self._strangers.add(connection, source)
+        connection._on_kept = partial(self._keep, connection)
         try:
-            self._make_room(connection, serving.limits)
+            if not self._make_room(connection, serving.limits):
+                self._strangers_log.warn(
+                    connection.remote_address,
+                    "closed at once: every stranger's place awaits an answer",
+                )
+                connection._close_now("every stranger's place awaits an answer; try again")
+                return
             async with _running(connection), trio.open_nursery() as nursery:
                 nursery.start_soon(
                     self._watch_stranger,
@@ -410,17 +429,25 @@ class Listener:
             self._strangers.discard(connection)
             self._trusted.discard(connection)
 
-    def _make_room(self, newcomer: Connection, limits: _Limits) -> None:
-        """Close the oldest strangers while there are too many (never trusted connections)."""
+    def _keep(self, connection: Connection) -> None:
+        """The application kept ``connection`` (trusted or held): it is no stranger now."""
+        self._strangers.discard(connection)
+        self._trusted.add(connection)
+
+    def _make_room(self, newcomer: Connection, limits: _Limits) -> bool:
+        """Close the oldest strangers while there are too many (never a kept connection, nor a
+        stranger whose message awaits its handler: a request that arrived first is answered
+        before a newer connection may push it out). False when only the newcomer can go."""
         while len(self._strangers) > limits.strangers:
-            oldest = self._strangers.to_evict(besides=newcomer)
+            oldest = self._strangers.to_evict(besides=newcomer, spare=_awaits_its_turn)
             if oldest is None:
-                return
+                return False
             self._strangers.discard(oldest)
             self._strangers_log.warn(
                 oldest.remote_address, "untrusted connection closed to make room for newer ones"
             )
             oldest._close_now("closed to make room for newer connections")
+        return True
 
     async def _watch_stranger(
         self, connection: Connection, timeout: float, handler_scope: trio.CancelScope

@@ -200,12 +200,7 @@ async def _await_answer(
     admission = lobby.admission
     while True:
         verdict = admission.verdict(request.number)
-        if verdict is True:
-            return True
-        if verdict is False:
-            await refuse(connection, Refusal("refused", "the host refused you a seat"))
-            return False
-        if connection.closed:
+        if connection.closed:  # first: a "yes" to an asker already gone seats nobody
             if admission.withdraw(request.number) is not None:
                 lobby.options.say(
                     said(
@@ -216,6 +211,11 @@ async def _await_answer(
                     )
                 )
                 lobby.touch()
+            return False
+        if verdict is True:
+            return True
+        if verdict is False:
+            await refuse(connection, Refusal("refused", "the host refused you a seat"))
             return False
         if ready.is_set() or len(lobby.seated) >= lobby.players:
             admission.withdraw(request.number)

@@ -367,6 +367,48 @@ async def test_what_a_peer_sent_before_a_send_failed_is_still_delivered(
         nursery.cancel_scope.cancel()
 
 
+async def test_a_silence_seen_late_still_delivers_what_waits_in_the_socket(
+    alice: Identity, bob: Identity
+) -> None:
+    """Our process did not run for longer than the peer timeout (frozen, a closed lid); meanwhile
+    the peer sent its last words and went away. Waking up, the expired silence deadline may be
+    seen before the frames in the socket: they are still read before the peer is named silent."""
+    listener = await open_listener(interface="127.0.0.1", port=0)
+    async with listener, trio.open_nursery() as nursery:
+        accepted: list[tuple[trio.SocketStream, Cipher]] = []
+        handshaken = trio.Event()
+
+        async def responder() -> None:
+            stream = await listener._socket_listener.accept()
+            session = await handshake(
+                stream, alice, initiator=False, expect=None, authorize=None, timeout=2
+            )
+            accepted.append((stream, session.tx))
+            handshaken.set()
+            await trio.sleep_forever()
+
+        nursery.start_soon(responder)
+        async with connect("127.0.0.1", listener.port, bob, expect=None, config=FAST) as c:
+            with trio.fail_after(2):
+                await handshaken.wait()
+            await trio.testing.wait_all_tasks_blocked()
+            stream, tx = accepted[0]
+            last_words = [Data(b"the last move"), Data(b"the stop notice")]
+            frames = b"".join(tx.seal(encode_message(m)) for m in last_words)
+            with socket.socket(fileno=os.dup(stream.socket.fileno())) as raw:
+                raw.sendall(frames)
+                raw.shutdown(socket.SHUT_RDWR)
+            read_scope = c._read_scope
+            assert read_scope is not None
+            read_scope.cancel()  # the silence deadline, seen before the socket on waking
+            received = []
+            with trio.fail_after(2), pytest.raises(ConnectionClosed, match="without bye"):
+                while True:
+                    received.append(await c.receive())
+            assert received == last_words
+        nursery.cancel_scope.cancel()
+
+
 async def test_local_close_sends_bye_with_reason(alice: Identity, bob: Identity) -> None:
     async with serving(alice) as server:
         async with connect("127.0.0.1", server.port, bob, expect=None, config=FAST) as c:

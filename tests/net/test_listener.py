@@ -322,6 +322,80 @@ async def test_the_oldest_stranger_makes_room_and_trusted_ones_stay(alice: Ident
         nursery.cancel_scope.cancel()
 
 
+async def test_a_request_held_by_its_handler_is_no_stranger_from_that_moment(
+    alice: Identity,
+) -> None:
+    """A handler that keeps a connection (a join request held for the host's person) takes it
+    out of the strangers at once: a flood's newcomer arriving in the same instant makes room
+    among the strangers, never by closing the request that was just kept."""
+    asker = Identity.generate()
+    counted: list[int] = []
+
+    async def handler(conn: Connection) -> None:
+        if conn.peer == asker.public:
+            conn.hold()
+            counted.append(listener.strangers)  # no checkpoint since hold()
+        async for _ in conn:
+            pass
+
+    async with (
+        listening(alice, handler, config=LONG, max_strangers=1) as listener,
+        clients.dial_from("127.0.0.2", listener.port, asker, LONG) as held,
+    ):
+        await wait_until(lambda: bool(counted))
+        assert counted == [0]
+
+        pushed_out: list[str] = []
+
+        async def stranger(ip: str) -> None:
+            async with clients.dial_from(ip, listener.port, Identity.generate(), LONG) as conn:
+                with suppress(ConnectionClosed):
+                    await conn.receive()
+                pushed_out.append(ip)
+
+        async with trio.open_nursery() as nursery:
+            for n in range(3, 7):  # each newcomer pushes an older stranger out
+                nursery.start_soon(stranger, f"127.0.0.{n}")
+            await wait_until(lambda: len(pushed_out) == 3)
+            assert listener.strangers == 1 and listener.trusted == 1
+            nursery.cancel_scope.cancel()
+        assert not held.closed
+
+
+async def test_a_request_awaiting_its_handler_is_not_pushed_out_by_newer_strangers(
+    alice: Identity,
+) -> None:
+    """A flood's newcomers arrive while the handler has not yet read an earlier stranger's
+    request (a busy host): the newcomers are turned away, the request waits for its answer."""
+    asker = Identity.generate()
+    turn = trio.Event()
+    answered: list[tuple[object, bool]] = []
+
+    async def handler(conn: Connection) -> None:
+        if conn.peer == asker.public:
+            await turn.wait()  # the handler's turn comes late
+            answered.append((await conn.receive(), conn.closed))
+        async for _ in conn:
+            pass
+
+    async with (
+        listening(alice, handler, config=LONG, max_strangers=1) as listener,
+        clients.dial_from("127.0.0.2", listener.port, asker, LONG) as asking,
+    ):
+        await asking.send(b"a seat, please")
+        pool = listener._strangers
+        await wait_until(lambda: any(c.queued[0] for c in pool._members))
+        for n in range(3, 6):
+            async with clients.dial_from(
+                f"127.0.0.{n}", listener.port, Identity.generate(), LONG
+            ) as newcomer:
+                with pytest.raises(ConnectionClosed), trio.fail_after(5):
+                    await newcomer.receive()
+        turn.set()
+        await wait_until(lambda: bool(answered))
+        assert answered == [(Data(b"a seat, please"), False)]
+
+
 async def test_a_stranger_not_trusted_in_time_is_closed(alice: Identity, bob: Identity) -> None:
     config = TransportConfig(
         handshake_timeout=1.0, heartbeat_interval=0.1, peer_timeout=2.0, trust_timeout=0.5

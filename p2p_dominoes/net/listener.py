@@ -59,8 +59,10 @@ MAX_UNAUTHENTICATED: Final = 64
 """Handshakes in progress at a time; at the cap one of the largest source's is dropped."""
 MAX_UNAUTHENTICATED_PER_HOST: Final = 4
 """Handshakes in progress from one source (IPv4 address or IPv6 /64); more are closed at once."""
-MAX_STRANGERS: Final = 16
-"""Authenticated connections not yet trusted; at the cap one of the largest source's is closed."""
+MAX_STRANGERS: Final = 32
+"""Authenticated connections not yet trusted; at the cap one of the largest source's is closed
+(a stranger whose request awaits its handler last). Each holds at most a stranger's queue
+(``TransportConfig.stranger_bytes``), so all of them at most 16 MiB."""
 MAX_STRANGERS_PER_SOURCE: Final = 4
 """Authenticated, untrusted connections from one source; more are refused ``busy``."""
 MAX_CONNECTIONS: Final = 32
@@ -406,13 +408,7 @@ class Listener:
         self._strangers.add(connection, source)
         connection._on_kept = partial(self._keep, connection)
         try:
-            if not self._make_room(connection, serving.limits):
-                self._strangers_log.warn(
-                    connection.remote_address,
-                    "closed at once: every stranger's place awaits an answer",
-                )
-                connection._close_now("every stranger's place awaits an answer; try again")
-                return
+            self._make_room(connection, serving.limits)
             async with _running(connection), trio.open_nursery() as nursery:
                 nursery.start_soon(
                     self._watch_stranger,
@@ -434,20 +430,21 @@ class Listener:
         self._strangers.discard(connection)
         self._trusted.add(connection)
 
-    def _make_room(self, newcomer: Connection, limits: _Limits) -> bool:
-        """Close the oldest strangers while there are too many (never a kept connection, nor a
-        stranger whose message awaits its handler: a request that arrived first is answered
-        before a newer connection may push it out). False when only the newcomer can go."""
+    def _make_room(self, newcomer: Connection, limits: _Limits) -> None:
+        """Close the oldest strangers while there are too many: never a kept connection, and a
+        stranger whose message awaits its handler (a join request the host is about to read)
+        only when every other stranger's does too."""
         while len(self._strangers) > limits.strangers:
-            oldest = self._strangers.to_evict(besides=newcomer, spare=_awaits_its_turn)
+            oldest = self._strangers.to_evict(
+                besides=newcomer, spare=_awaits_its_turn
+            ) or self._strangers.to_evict(besides=newcomer)
             if oldest is None:
-                return False
+                return
             self._strangers.discard(oldest)
             self._strangers_log.warn(
                 oldest.remote_address, "untrusted connection closed to make room for newer ones"
             )
             oldest._close_now("closed to make room for newer connections")
-        return True
 
     async def _watch_stranger(
         self, connection: Connection, timeout: float, handler_scope: trio.CancelScope

@@ -41,9 +41,13 @@ def _seat(seat: int, names: Sequence[str], lang: str) -> str:
     return f"место {seat + 1}" if _ru(lang) else f"seat {seat + 1}"
 
 
-def pairs_result_text(result: HandResult, lang: str = "en", names: Sequence[str] = ()) -> str:
+def pairs_result_text(
+    result: HandResult, lang: str = "en", names: Sequence[str] = (), seat: int | None = None
+) -> str:
     """A Kozel hand in words: who went out (or the fish's pair totals), which pair records
-    what (both partners' pips), an amount under the minimum not written, and the ceremonies."""
+    what (both partners' pips), an amount under the minimum not written, and the ceremonies.
+    A fish's totals: read by `seat`, in its sheet's order («Мы / Они», us first, each named);
+    with no reader (the log, the record), the named pair's total first (issue 28 L8)."""
     ru = _ru(lang)
     pairs = pair_names(names, lang)
     seat_pips = result.seat_pips
@@ -63,6 +67,7 @@ def pairs_result_text(result: HandResult, lang: str = "en", names: Sequence[str]
                 else f"Fish: the pair totals are equal ({totals}), nobody records"
             )
         else:
+            totals = _fish_totals(result.pips, result.winner, seat, ru)
             head = (
                 f"Рыба: у пары {pairs[result.winner]} сумма меньше ({totals})"
                 if ru
@@ -91,6 +96,16 @@ def pairs_result_text(result: HandResult, lang: str = "en", names: Sequence[str]
         parts.append("никто ничего не записывает" if ru else "nobody records anything")
     text = "; ".join(parts) + "."
     return text + ceremonies_text(result, lang, names)
+
+
+def _fish_totals(pips: Sequence[int], winner: int, seat: int | None, ru: bool) -> str:
+    """Both pairs' totals in a fish: "мы 27 : они 7" from a reader's seat (the sheet's
+    columns), else "7 против 27", the smaller (the named winners') first."""
+    if seat is None:
+        first, second = pips[winner], pips[1 - winner]
+        return f"{first} против {second}" if ru else f"{first} against {second}"
+    us, them = pips[seat % 2], pips[1 - seat % 2]
+    return f"мы {us} : они {them}" if ru else f"us {us} : them {them}"
 
 
 def ceremonies_text(result: HandResult, lang: str = "en", names: Sequence[str] = ()) -> str:

@@ -224,7 +224,7 @@ def result_text(
 ) -> str:
     """How a hand ended and the arithmetic of its points, naming the winner (or, when losers
     record their own pips, who records what); `seat`: who reads it (Kozel's fish totals are
-    then in that seat's «Мы / Они» order)."""
+    then in that seat's Us / Them order, as its sheet)."""
     ru = _is_ru(lang)
     if result.end is HandEnd.UNFINISHED:
         if result.during_play is not None:  # Fives, Threes, Threes for luck: scored so far

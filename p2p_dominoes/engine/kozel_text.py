@@ -4,6 +4,7 @@ them", the ceremonies that triggered, and the goat pair with its title (Russian 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from p2p_dominoes.engine.ceremonies import ceremony_text, title_text
 from p2p_dominoes.engine.scoring import HandEnd, HandResult, MatchOutcome
@@ -46,7 +47,7 @@ def pairs_result_text(
 ) -> str:
     """A Kozel hand in words: who went out (or the fish's pair totals), which pair records
     what (both partners' pips), an amount under the minimum not written, and the ceremonies.
-    A fish's totals: read by `seat`, in its sheet's order («Мы / Они», us first, each named);
+    A fish's totals: read by `seat`, in its sheet's order (Us / Them, us first, each named);
     with no reader (the log, the record), the named pair's total first (issue 28 L8)."""
     ru = _ru(lang)
     pairs = pair_names(names, lang)
@@ -98,18 +99,24 @@ def pairs_result_text(
     return text + ceremonies_text(result, lang, names)
 
 
+_FISH: Final = {
+    True: ("{} против {}", "мы {} : они {}"),
+    False: ("{} against {}", "us {} : them {}"),
+}
+"""A fish's two totals in words (Russian, English): with no reader, and from a reader's side."""
+
+
 def _fish_totals(pips: Sequence[int], winner: int, seat: int | None, ru: bool) -> str:
-    """Both pairs' totals in a fish: "мы 27 : они 7" from a reader's seat (the sheet's
-    columns), else "7 против 27", the smaller (the named winners') first."""
+    """Both pairs' totals in a fish: "us 27 : them 7" from a reader's seat (the sheet's
+    columns), else "7 against 27", the smaller (the named winners') first."""
+    neutral, sided = _FISH[ru]
     if seat is None:
-        first, second = pips[winner], pips[1 - winner]
-        return f"{first} против {second}" if ru else f"{first} against {second}"
-    us, them = pips[seat % 2], pips[1 - seat % 2]
-    return f"мы {us} : они {them}" if ru else f"us {us} : them {them}"
+        return neutral.format(pips[winner], pips[1 - winner])
+    return sided.format(pips[seat % 2], pips[1 - seat % 2])
 
 
 def ceremonies_text(result: HandResult, lang: str = "en", names: Sequence[str] = ()) -> str:
-    """ " Admiral: …; Bob & Dan are «адмиралы»." — the ceremonies a hand triggered, the losers'
+    """ " Admiral: …; Bob & Dan are the admirals." — the ceremonies a hand triggered, the losers'
     title, and the winner's wipe (empty when none triggered)."""
     if not result.ceremonies or result.title is None:
         return ""

@@ -646,7 +646,7 @@ def _end_json(
     if result is None:
         return None
     if result.seat_pips:  # Kozel: the pairs' amounts, each seat shown with its pair's
-        words = result_text(result, lang, names, seat)  # (a fish's totals: «Мы / Они» order)
+        words = result_text(result, lang, names, seat)  # (a fish's totals: the sheet's order)
         return {
             "words": words,
             "text": words,

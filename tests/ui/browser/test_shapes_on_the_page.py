@@ -261,3 +261,32 @@ def test_a_long_train_on_a_laptop_board_counts_as_every_tile_laid(
     assert found["more"] == ["+2"], found
     assert found["faces"] == 20 and found["shown"] == 22, found
     assert not page.errors  # type: ignore[attr-defined]
+
+
+def test_a_closed_ray_is_drawn_with_a_bar_across_its_end(
+    peers: Callable[..., Peer], open_page: Callable[..., Page]
+) -> None:
+    """A house rule may close a ray (a double nobody covered): the telephone is drawn with a
+    bar across that ray's end, and the board is drawn at all (it once threw "not iterable")."""
+    page = open_page(peers("Ann", 47897))
+    expect(page.locator("#create-button")).to_be_visible()
+    board = _made_up_telephone(3, 1)
+    board["rays"][2]["open"] = None
+    board["rays"][2]["closed"] = True
+    found = page.evaluate(
+        """async (board) => {
+          const { crossRenderer } = await import("/static/board-shapes.js");
+          const host = document.createElement("div");
+          Object.assign(host.style, { position: "fixed", left: "0", top: "0", width: "600px",
+            height: "400px" });
+          document.body.append(host);
+          const { places } = crossRenderer.render(host, { board, seat: 0, names: ["Ann", "Bob"] });
+          const bars = [...host.querySelectorAll(".ray-closed")].map((bar) => bar.dataset.ray);
+          const tiles = host.querySelectorAll("svg g.tile").length;
+          host.remove();
+          return { bars, tiles, places: Object.keys(places).sort() };
+        }""",
+        board,
+    )
+    assert found == {"bars": ["C"], "tiles": 13, "places": ["A", "B", "D"]}, found
+    assert not page.errors  # type: ignore[attr-defined]

@@ -47,7 +47,7 @@ def _host(page: Page, rules: str) -> None:
     page.fill("#create-bots", "1")
     page.fill("#create-hands", "1")
     page.click("#create-button")
-    expect(page.locator("#table")).to_be_visible()
+    expect(page.locator("#table")).to_be_visible(timeout=30_000)  # (the bots start first)
 
 
 def _lit(page: Page) -> set[str]:

@@ -219,9 +219,12 @@ def action_text(
     return f"{who} " + ("пропускает ход" if ru else "passes")
 
 
-def result_text(result: HandResult, lang: str = "en", names: Sequence[str] = ()) -> str:
+def result_text(
+    result: HandResult, lang: str = "en", names: Sequence[str] = (), seat: int | None = None
+) -> str:
     """How a hand ended and the arithmetic of its points, naming the winner (or, when losers
-    record their own pips, who records what)."""
+    record their own pips, who records what); `seat`: who reads it (Kozel's fish totals are
+    then in that seat's Us / Them order, as its sheet)."""
     ru = _is_ru(lang)
     if result.end is HandEnd.UNFINISHED:
         if result.during_play is not None:  # Fives, Threes, Threes for luck: scored so far
@@ -230,7 +233,7 @@ def result_text(result: HandResult, lang: str = "en", names: Sequence[str] = ())
     if result.seat_pips and result.end in (HandEnd.DOMINO, HandEnd.BLOCK):  # Kozel's pairs
         from p2p_dominoes.engine.kozel_text import pairs_result_text
 
-        return pairs_result_text(result, lang, names)
+        return pairs_result_text(result, lang, names, seat)
     if result.end is HandEnd.VOID:
         if ru:
             return (

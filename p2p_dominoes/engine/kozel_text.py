@@ -4,6 +4,7 @@ them", the ceremonies that triggered, and the goat pair with its title (Russian 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from p2p_dominoes.engine.ceremonies import ceremony_text, title_text
 from p2p_dominoes.engine.scoring import HandEnd, HandResult, MatchOutcome
@@ -41,9 +42,13 @@ def _seat(seat: int, names: Sequence[str], lang: str) -> str:
     return f"место {seat + 1}" if _ru(lang) else f"seat {seat + 1}"
 
 
-def pairs_result_text(result: HandResult, lang: str = "en", names: Sequence[str] = ()) -> str:
+def pairs_result_text(
+    result: HandResult, lang: str = "en", names: Sequence[str] = (), seat: int | None = None
+) -> str:
     """A Kozel hand in words: who went out (or the fish's pair totals), which pair records
-    what (both partners' pips), an amount under the minimum not written, and the ceremonies."""
+    what (both partners' pips), an amount under the minimum not written, and the ceremonies.
+    A fish's totals: read by `seat`, in its sheet's order (Us / Them, us first, each named);
+    with no reader (the log, the record), the named pair's total first (issue 28 L8)."""
     ru = _ru(lang)
     pairs = pair_names(names, lang)
     seat_pips = result.seat_pips
@@ -63,6 +68,7 @@ def pairs_result_text(result: HandResult, lang: str = "en", names: Sequence[str]
                 else f"Fish: the pair totals are equal ({totals}), nobody records"
             )
         else:
+            totals = _fish_totals(result.pips, result.winner, seat, ru)
             head = (
                 f"Рыба: у пары {pairs[result.winner]} сумма меньше ({totals})"
                 if ru
@@ -93,8 +99,24 @@ def pairs_result_text(result: HandResult, lang: str = "en", names: Sequence[str]
     return text + ceremonies_text(result, lang, names)
 
 
+_FISH: Final = {
+    True: ("{} против {}", "мы {} : они {}"),
+    False: ("{} against {}", "us {} : them {}"),
+}
+"""A fish's two totals in words (Russian, English): with no reader, and from a reader's side."""
+
+
+def _fish_totals(pips: Sequence[int], winner: int, seat: int | None, ru: bool) -> str:
+    """Both pairs' totals in a fish: "us 27 : them 7" from a reader's seat (the sheet's
+    columns), else "7 against 27", the smaller (the named winners') first."""
+    neutral, sided = _FISH[ru]
+    if seat is None:
+        return neutral.format(pips[winner], pips[1 - winner])
+    return sided.format(pips[seat % 2], pips[1 - seat % 2])
+
+
 def ceremonies_text(result: HandResult, lang: str = "en", names: Sequence[str] = ()) -> str:
-    """ " Admiral: …; Bob & Dan are «адмиралы»." — the ceremonies a hand triggered, the losers'
+    """ " Admiral: …; Bob & Dan are the admirals." — the ceremonies a hand triggered, the losers'
     title, and the winner's wipe (empty when none triggered)."""
     if not result.ceremonies or result.title is None:
         return ""

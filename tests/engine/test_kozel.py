@@ -109,8 +109,20 @@ def test_a_fish_compares_the_pairs_totals_not_the_lowest_player() -> None:
     result = score_hand(KOZEL, BLOCK, [1, 6, 20, 7])
     assert result.winner == 1 and result.pips == (21, 13) and result.points == (21, 0)
     assert result_text(result, "en", NAMES) == (
-        "Fish: Bob & Dan have the smaller pair total (21 : 13); Ann & Cid record 1 + 20 = 21."
+        "Fish: Bob & Dan have the smaller pair total (13 against 21); Ann & Cid record 1 + 20 = 21."
     )
+
+
+def test_a_fish_s_totals_follow_the_sheet_of_the_seat_reading_them() -> None:
+    """Issue 28 L8: after the pair it names, a fish's sentence gave the other pair's total first
+    ("(21 : 13)" for Bob & Dan's 13). Read at a seat, it follows that seat's «Мы / Они» sheet,
+    us first and each named; with no reader (the log), the named pair's total comes first."""
+    result = score_hand(KOZEL, BLOCK, [1, 6, 20, 7])  # pairs: Ann & Cid 21, Bob & Dan 13
+    assert "(мы 21 : они 13)" in result_text(result, "ru", NAMES, seat=0)
+    assert "(мы 21 : они 13)" in result_text(result, "ru", NAMES, seat=2)
+    assert "(мы 13 : они 21)" in result_text(result, "ru", NAMES, seat=1)
+    assert "(us 13 : them 21)" in result_text(result, "en", NAMES, seat=3)
+    assert "у пары Bob & Dan сумма меньше (13 против 21)" in result_text(result, "ru", NAMES)
 
 
 def test_a_fish_with_equal_pair_totals_writes_nothing() -> None:

@@ -340,7 +340,7 @@ def table_snapshot(
         "resume_table": session.transcript.table_id.hex() if progress.resumable else None,
         "alert": progress.alert,
         "log": progress.log[-60:],
-        "end": _end_json(progress, lang, names),
+        "end": _end_json(progress, lang, names, seat),
         "sheet": sheet_json(session.rules, seat or 0, progress.sheet, names, lang, session.players),
         "pairs": session.rules.pairs,  # Kozel: partners opposite (the partner's badge)
         "match": {
@@ -640,15 +640,16 @@ def _pairs_match_json(
 
 
 def _end_json(
-    progress: TableProgress, lang: str, names: Sequence[str] = ()
+    progress: TableProgress, lang: str, names: Sequence[str] = (), seat: int | None = None
 ) -> dict[str, Any] | None:
     result = progress.last_result
     if result is None:
         return None
     if result.seat_pips:  # Kozel: the pairs' amounts, each seat shown with its pair's
+        words = result_text(result, lang, names, seat)  # (a fish's totals: the sheet's order)
         return {
-            "words": result_text(result, lang, names),
-            "text": result_text(result, lang, names),
+            "words": words,
+            "text": words,
             "hand_number": progress.last_hand_number,
             "end": result.end.value,
             "pairs": True,

@@ -39,7 +39,11 @@ CHECK = """() => {
                at: at ? `${at.tagName}#${at.id}.${at.className}` : null };
     });
   scrollTo(0, 0);
-  return { width: document.documentElement.scrollWidth, height: b.height,
+  const surface = board.querySelector(".board-surface");
+  const canvas = board.querySelector(".board-svg");
+  const drawnFor = canvas && ["width", "height"].map((side) => Number(canvas.getAttribute(side)));
+  const size = [Math.max(120, surface.clientWidth), Math.max(90, surface.clientHeight)];
+  return { width: document.documentElement.scrollWidth, height: b.height, drawnFor, size,
            boardHit: Boolean(hit && board.contains(hit)), out,
            covered: buttons.filter((x) => !x.ok) };
 }"""
@@ -90,6 +94,8 @@ def test_every_game_fits_every_screen(
             problems.append(f"{where}: {found['width']} px wide")
         if found["height"] < BOARD_AT_LEAST or not found["boardHit"]:
             problems.append(f"{where}: board {found['height']:.0f} px, hit {found['boardHit']}")
+        if found["drawnFor"] != found["size"]:  # drawn for the board's size, not an older one
+            problems.append(f"{where}: drawn for {found['drawnFor']}, the board is {found['size']}")
         if found["out"]:
             problems.append(f"{where}: outside the board {found['out'][:4]}")
         if found["covered"]:

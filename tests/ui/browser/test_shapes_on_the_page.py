@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from playwright.sync_api import Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.ui.browser.conftest import Peer, screenshot
 from tests.ui.browser.table_checks import accessibility_defects
@@ -46,7 +47,7 @@ def _host(page: Page, rules: str) -> None:
     page.fill("#create-bots", "1")
     page.fill("#create-hands", "1")
     page.click("#create-button")
-    expect(page.locator("#table")).to_be_visible()
+    expect(page.locator("#table")).to_be_visible(timeout=30_000)  # (the bots start first)
 
 
 def _lit(page: Page) -> set[str]:
@@ -123,10 +124,26 @@ def _play_a_hand(page: Page, rules: str, shot: str) -> dict[str, int]:
     return checked
 
 
+DRAWN = """(root) => {
+  const host = document.querySelector(root);
+  const faces = host.querySelectorAll("svg g.tile").length;
+  const older = [...host.querySelectorAll(".train-more")]
+    .reduce((sum, more) => sum + Number(more.textContent.replace("+", "")), 0);
+  return faces + older;
+}"""
+"""The tiles a board shows: its faces, and the older tiles each long train's "+N" stands for."""
+
+
 def _check_drawing(page: Page, s: dict[str, Any]) -> None:
-    """The board draws every tile laid, and its shape: rays or labelled trains."""
-    tiles = page.locator("#board svg g.tile")
-    expect(tiles).to_have_count(len(s["line"]))
+    """The board draws every tile laid, and its shape: rays or labelled trains. A train longer
+    than its row shows its newest tiles after "+N" for the N older ones (issue 28 M5): those
+    count as drawn. (Counting faces alone failed whenever a train outgrew its row.)"""
+    laid = len(s["line"])
+    try:
+        page.wait_for_function(f"() => ({DRAWN})('#board') === {laid}", timeout=5000)
+    except PlaywrightTimeout:
+        drawn = page.evaluate(DRAWN, "#board")
+        raise AssertionError(f"the board shows {drawn} tiles (faces, +N), {laid} laid") from None
     assert page.locator("#board-text").text_content() == s["description"]
     if not s["line"]:
         return
@@ -211,3 +228,65 @@ def _overlap(a: dict[str, float], b: dict[str, float]) -> bool:
         and a["y"] < b["y"] + b["h"] - 0.01
         and b["y"] < a["y"] + a["h"] - 0.01
     )
+
+
+def test_a_long_train_on_a_laptop_board_counts_as_every_tile_laid(
+    peers: Callable[..., Peer], open_page: Callable[..., Page]
+) -> None:
+    """A 14-tile train on the board of a 1280 x 800 table (854 x 300 px) outgrows its row: it
+    shows its newest tiles after "+2", so the faces alone are 2 short of the 22 tiles laid
+    (what once failed the hand above) while faces and "+N" together are all of them."""
+    page = open_page(peers("Ann", 47896))
+    expect(page.locator("#create-button")).to_be_visible()
+    found = page.evaluate(
+        """async () => {
+          const { trainsRenderer } = await import("/static/board-shapes.js");
+          const host = document.createElement("div");
+          host.id = "probe";
+          Object.assign(host.style, { position: "fixed", left: "0", top: "0", width: "854px",
+            height: "300px" });
+          document.body.append(host);
+          const tiles = (ray, n) => Array.from({ length: n }, (_, i) => (
+            { tile: `${i % 7}|${(i + 1) % 7}#${ray}${i}`, near: i % 7, far: (i + 1) % 7 }));
+          const board = { root: { tile: "6|6", low: 6, high: 6 }, rays: [
+            { ray: "T0", tiles: tiles("T0", 14), open: true, state: "private" },
+            { ray: "T1", tiles: tiles("T1", 3), open: true, state: "private" },
+            { ray: "TC", tiles: tiles("TC", 4), open: true, state: "started" } ] };
+          trainsRenderer.render(host, { board, seat: 0, names: ["Ann", "Bob"] });
+          return { faces: host.querySelectorAll("svg g.tile").length,
+            more: [...host.querySelectorAll(".train-more")].map((e) => e.textContent) };
+        }"""
+    )
+    found["shown"] = page.evaluate(DRAWN, "#probe")
+    assert found["more"] == ["+2"], found
+    assert found["faces"] == 20 and found["shown"] == 22, found
+    assert not page.errors  # type: ignore[attr-defined]
+
+
+def test_a_closed_ray_is_drawn_with_a_bar_across_its_end(
+    peers: Callable[..., Peer], open_page: Callable[..., Page]
+) -> None:
+    """A house rule may close a ray (a double nobody covered): the telephone is drawn with a
+    bar across that ray's end, and the board is drawn at all (it once threw "not iterable")."""
+    page = open_page(peers("Ann", 47897))
+    expect(page.locator("#create-button")).to_be_visible()
+    board = _made_up_telephone(3, 1)
+    board["rays"][2]["open"] = None
+    board["rays"][2]["closed"] = True
+    found = page.evaluate(
+        """async (board) => {
+          const { crossRenderer } = await import("/static/board-shapes.js");
+          const host = document.createElement("div");
+          Object.assign(host.style, { position: "fixed", left: "0", top: "0", width: "600px",
+            height: "400px" });
+          document.body.append(host);
+          const { places } = crossRenderer.render(host, { board, seat: 0, names: ["Ann", "Bob"] });
+          const bars = [...host.querySelectorAll(".ray-closed")].map((bar) => bar.dataset.ray);
+          const tiles = host.querySelectorAll("svg g.tile").length;
+          host.remove();
+          return { bars, tiles, places: Object.keys(places).sort() };
+        }""",
+        board,
+    )
+    assert found == {"bars": ["C"], "tiles": 13, "places": ["A", "B", "D"]}, found
+    assert not page.errors  # type: ignore[attr-defined]

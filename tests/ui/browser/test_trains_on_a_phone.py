@@ -65,7 +65,7 @@ def test_trains_on_a_phone_are_readable(
     page.fill("#create-bots", "2")
     page.fill("#create-hands", "1")
     page.click("#create-button")
-    expect(page.locator("#table")).to_be_visible()
+    expect(page.locator("#table")).to_be_visible(timeout=30_000)  # (the bots start first)
     most = turns = 0
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and not page.locator("#summary").is_visible():

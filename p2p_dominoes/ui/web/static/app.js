@@ -264,7 +264,6 @@ function renderTable() {
   if (selected && !s.hand.some((h) => h.tile === selected && h.fits.length)) selected = null;
   renderOverlay(s, { send, codeText, onClose: () => focusHandNow() });
   renderClock(s);
-  drawBoard();
   drawHand();
   renderBoneyard($("boneyard"), s);
   renderScoreFlash(s);
@@ -274,6 +273,7 @@ function renderTable() {
   const log = $("log");
   log.replaceChildren(...s.log.map((line) => el("p", { textContent: line })));
   log.scrollTop = log.scrollHeight;
+  drawBoard();  // last: the parts above (the hand's tile size, the sheet) decide the board's size
   document.title = myTurn() ? t("title_your_turn") : t("title");
   if (focusHand) { focusHand = false; focusHandNow(); }
 }
@@ -530,8 +530,15 @@ function setup() {
   let resizing = null;
   window.addEventListener("resize", () => {
     cancelAnimationFrame(resizing);
-    resizing = requestAnimationFrame(() => { if (state && state.screen === "table") { drawBoard(); drawHand(); } });
+    resizing = requestAnimationFrame(() => { if (state && state.screen === "table") { drawHand(); drawBoard(); } });
   });
+  // The board is drawn for its surface's size, and anything else can change that size after
+  // (a hand of another tile size or row count, a caption, the sheet, a font): it is drawn again
+  // whenever the size changes, after layout and before the frame is painted. (Drawn before the
+  // hand, it was once left at a size up to 34 px too tall: tiles and places below its edge.)
+  new ResizeObserver(() => {
+    if (state && state.screen === "table" && !elsewhereShown) drawBoard();
+  }).observe($("board").querySelector(".board-surface"));
   if (document.body.dataset.screen === "elsewhere") showElsewhere(false);  // no session cookie
   else start();
 }

@@ -99,7 +99,7 @@ function layCross(board, fw, fh) {
     const laid = layRay(ray, starts[ray.ray], DIRS[ray.ray], { w: fw, h: fh });
     tiles.push(...laid.placed);
     if (ray.open) slots[ray.ray] = laid.slot;
-    else if (ray.closed) shut[ray.ray] = { ...laid.end, dir: laid.dir };
+    else if (ray.closed) shut[ray.ray] = { at: laid.end, dir: laid.dir };
   }
   return { tiles, slots, shut };
 }
@@ -158,7 +158,7 @@ export const crossRenderer = {
       canvas.append(face);
     }
     for (const [ray, end] of Object.entries(laid.shut)) {  // a closed ray: a bar across its end
-      const [x, y] = end;
+      const [x, y] = end.at;  // (once spread into the object: "not iterable", no board drawn)
       const [dx, dy] = end.dir;
       const n = [-dy, dx];
       canvas.append(svg("line", { class: "ray-closed", "data-ray": ray,

@@ -88,6 +88,7 @@ export function renderOverlay(s, options) {
       : w !== null && w !== undefined ? (w === s.seat ? t("you_won") : t("match_won", names[w]))
       : (s.match.draw ? t("match_drawn") : t("match_stopped"));
   }
+  renderGoat(s, kind);
   $("summary-stopped").hidden = kind !== "stopped";
   $("summary-stopped").textContent = s.stopped?.text || "";
   $("summary-points").textContent = end ? (pointsInWords(names, end) || end.words || "") : "";
@@ -96,8 +97,11 @@ export function renderOverlay(s, options) {
   $("summary-ceremony").textContent = end?.ceremony_text ? t("ceremony", end.ceremony_text) : "";
   $("summary-result").hidden = !end;
   if (end) {
-    $("summary-rows").replaceChildren(...names.map((name, seat) => el("tr", { className: (end.pairs ? seat % 2 : seat) === end.winner ? "winner" : "" },
-      el("th", { scope: "row", translate: "no", textContent: name }),
+    const goats = kind === "match" && s.match.pairs ? (s.match.losers || []) : [];
+    $("summary-rows").replaceChildren(...names.map((name, seat) => el("tr", { className: goats.includes(seat % 2) ? "goat"
+      : (end.pairs ? seat % 2 : seat) === end.winner ? "winner" : "" },
+      el("th", { scope: "row", translate: "no", textContent: name },
+        ...(goats.includes(seat % 2) ? [el("span", { className: "goat-mark", textContent: ` (${t("goat_row")})` })] : [])),
       leftTiles(end.hands[seat] || []),
       el("td", { textContent: String(end.pips[seat]) }),
       el("td", { textContent: end.points[seat] > 0 ? `+${end.points[seat]}` : String(end.points[seat]).replace("-", "−") }),
@@ -126,6 +130,20 @@ export function renderOverlay(s, options) {
     if ("next_hand" in s) send({ type: "next_hand" });
     else { dismissed = end.hand_number; renderOverlay(s, { send, codeText, onClose }); }
   };
+}
+
+// Kozel's match end gives the goat its moment: the pair that reached the line, by name and
+// title («Козёл: Борис & bot-2!»), with a goat that runs in and hops (still with reduced
+// motion; it takes no clicks, so it never delays the buttons under it).
+function renderGoat(s, kind) {
+  const box = $("summary-goat");
+  const losers = kind === "match" && s.match?.pairs ? (s.match.losers || []) : [];
+  box.hidden = !losers.length;
+  if (!losers.length) return;
+  const names = s.names;
+  const pair = (p) => (names.length === 4 ? `${names[p]} & ${names[p + 2]}` : t("pair_n", p + 1));
+  const title = t(`title_${s.match.title || "goat"}`);
+  $("summary-goat-words").textContent = t("goat_moment", title.startsWith("title_") ? t("title_goat") : title, losers.map(pair).join(", "));
 }
 
 // The pause before the next hand, counting down (the page's clock redraws it every second).

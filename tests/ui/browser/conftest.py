@@ -12,7 +12,11 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Page, expect, sync_playwright
+
+# Playwright's `expect` waits 5 s by default; a table whose bots start as processes can take
+# longer on a loaded machine. An assertion still fails at once when its wait runs out.
+expect.set_options(timeout=20_000)
 
 ARTIFACTS = Path(__file__).resolve().parents[3] / "test-artifacts"
 DOCS_IMG = Path(__file__).resolve().parents[3] / "docs" / "img"

@@ -38,7 +38,7 @@ from p2p_dominoes.net.ad_record import instance_label, signed_bytes, txt_propert
 from p2p_dominoes.net.discovery import _plan
 from p2p_dominoes.net.finding import _choose, _listing
 from p2p_dominoes.session import Identity
-from p2p_dominoes.ui.web.controller import LOBBY_TABLES_BYTES, _table_rows
+from p2p_dominoes.ui.web.lobby_rows import LOBBY_TABLES_BYTES, table_rows
 from tests.net.conftest import HygieneViolation
 from tests.net.netns import (
     REPO_ROOT,
@@ -631,7 +631,7 @@ def test_join_by_name_takes_the_table_seen_before_its_namesakes_and_says_so() ->
 def test_the_lobby_push_is_bounded_and_cleaned() -> None:
     name = "\u202e" + "é" * 30
     tables = [_ad(n % 250, name=name) for n in range(MAX_TABLES_KEPT)]
-    rows = _table_rows(tables)
+    rows = table_rows(tables)
     assert len(rows) <= MAX_TABLES_LISTED
     size = len(json.dumps(rows, ensure_ascii=False).encode())
     assert size <= LOBBY_TABLES_BYTES

@@ -1,0 +1,76 @@
+"""The lobby's rows for the page: the tables found on the LAN, the unfinished tables to resume,
+this machine's addresses and where a join is going, as cleaned, bounded JSON values.
+
+Everything here comes from peers (ads, names in table logs) or from this machine, and is
+shown as text on the page: each value is cleaned (`peer_text`) and bounded, and the table list
+as a whole is held under `LOBBY_TABLES_BYTES`.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from p2p_dominoes.net import Target
+from p2p_dominoes.net.discovery import MAX_TABLES_LISTED, TableAd, lan_addresses
+from p2p_dominoes.peer_text import peer_text
+from p2p_dominoes.store import TableSummary
+
+
+def unfinished_row(table: TableSummary | None) -> dict[str, Any] | None:
+    """The unfinished table the lobby offers to resume: its id, name (cleaned), seat, players."""
+    if table is None:
+        return None
+    return {
+        "id": table.table_id.hex(),
+        "name": peer_text(table.name, 64) or table.table_id.hex()[:8],
+        "seat": table.seat + 1,
+        "players": [peer_text(name, 64) for name in table.players],
+        "messages": table.messages,
+    }
+
+
+@functools.lru_cache(maxsize=1)
+def own_addresses() -> tuple[str, ...]:
+    """This machine's LAN addresses (looked up once: every page update shows them)."""
+    return tuple(lan_addresses())
+
+
+LOBBY_TABLES_BYTES = 16_384
+"""Most bytes of JSON the lobby's table list may take in one push to the page."""
+
+
+def table_rows(tables: Sequence[TableAd]) -> list[dict[str, str]]:
+    """Page rows for at most ``MAX_TABLES_LISTED`` tables, text cleaned, within the byte cap."""
+    rows: list[dict[str, str]] = []
+    size = 2
+    for t in tables[:MAX_TABLES_LISTED]:
+        row = {
+            "table": peer_text(t.info.table_name, 64),
+            "host": peer_text(t.info.player_name, 64),
+            "fingerprint": t.info.fingerprint,  # before the genesis: the full one
+            "seats": f"{t.info.seats_taken}/{t.info.seats_total}",
+            "rules": peer_text(t.info.rules, 32),
+            "phase": t.info.phase,
+            "id": t.info.table_id.hex(),
+            "address": peer_text(_dialable(t), 64),
+            "pin": t.info.fingerprint,
+        }
+        size += len(json.dumps(row, ensure_ascii=False).encode("utf-8")) + 1
+        if size > LOBBY_TABLES_BYTES:
+            break
+        rows.append(row)
+    return rows
+
+
+def _dialable(table: TableAd) -> str:
+    host = table.addresses[0] if table.addresses else ""
+    return f"[{host}]:{table.port}" if ":" in host else f"{host}:{table.port}"
+
+
+def shown_target(target: Target) -> str:
+    """Where a join goes, as the lobby shows it (`HOST:PORT`, an IPv6 address in brackets)."""
+    host = target.addresses[0]
+    return f"[{host}]:{target.port}" if ":" in host else f"{host}:{target.port}"

@@ -12,8 +12,8 @@ from p2p_dominoes.net.admission import Admission, LobbyState, Request
 from p2p_dominoes.net.join_code import join_code_digits, join_code_words
 from p2p_dominoes.session import Identity
 from p2p_dominoes.session.table_code import word_lists
+from p2p_dominoes.ui.web.lobby_rows import host_lobby_snapshot
 from p2p_dominoes.ui.web.page_commands import Problem, check_host, check_join
-from p2p_dominoes.ui.web.snapshot import host_lobby_snapshot
 
 STATIC = Path(__file__).resolve().parents[2] / "p2p_dominoes" / "ui" / "web" / "static"
 HOST = {"type": "host", "players": 2, "bots": 0}

@@ -22,16 +22,10 @@ from p2p_dominoes.engine.turns import TurnNote
 from p2p_dominoes.session.events import ActionTaken, Event
 from p2p_dominoes.session.local import LocalTable
 from p2p_dominoes.ui.web.page_commands import action_from
-from p2p_dominoes.ui.web.snapshot import (
-    TableProgress,
-    chain,
-    drawn_this_turn,
-    orientation_options,
-    play_options,
-    result_words,
-    score_flash,
-    table_snapshot,
-)
+from p2p_dominoes.ui.web.page_moves import drawn_this_turn, orientation_options, play_options
+from p2p_dominoes.ui.web.score_words import result_words, score_flash
+from p2p_dominoes.ui.web.snapshot import chain, table_snapshot
+from p2p_dominoes.ui.web.table_progress import TableProgress
 from tests.engine.dealing import deal
 
 FIVES = PRESETS["fives"]

@@ -36,7 +36,13 @@ from p2p_dominoes.peer_text import peer_text
 from p2p_dominoes.session import Identity, PublicIdentity
 from p2p_dominoes.store import RuleSetError, TableSummary, list_tables, table_rules
 from p2p_dominoes.ui.web.hub import Hub
-from p2p_dominoes.ui.web.lobby_rows import own_addresses, shown_target, table_rows, unfinished_row
+from p2p_dominoes.ui.web.lobby_rows import (
+    host_lobby_snapshot,
+    own_addresses,
+    shown_target,
+    table_rows,
+    unfinished_row,
+)
 from p2p_dominoes.ui.web.lobby_rules import lobby_rules
 from p2p_dominoes.ui.web.page_commands import (
     Problem,
@@ -47,7 +53,6 @@ from p2p_dominoes.ui.web.page_commands import (
     saved_rule_sets,
 )
 from p2p_dominoes.ui.web.refusals import refusal
-from p2p_dominoes.ui.web.snapshot import host_lobby_snapshot
 from p2p_dominoes.ui.web.web_ui import WebUI
 
 log = logging.getLogger("p2p_dominoes.ui.web")

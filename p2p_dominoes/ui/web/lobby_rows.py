@@ -1,5 +1,6 @@
-"""The lobby's rows for the page: the tables found on the LAN, the unfinished tables to resume,
-this machine's addresses and where a join is going, as cleaned, bounded JSON values.
+"""The lobby for the page: the tables found on the LAN, the unfinished tables to resume, this
+machine's addresses, where a join is going, and the host's own table before its start (who
+sits, who asks), as cleaned, bounded JSON values.
 
 Everything here comes from peers (ads, names in table logs) or from this machine, and is
 shown as text on the page: each value is cleaned (`peer_text`) and bounded, and the table list
@@ -14,7 +15,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from p2p_dominoes.net import Target
+from p2p_dominoes.net.admission import LobbyState
 from p2p_dominoes.net.discovery import MAX_TABLES_LISTED, TableAd, lan_addresses
+from p2p_dominoes.net.join_code import join_code_digits, join_code_words
 from p2p_dominoes.peer_text import peer_text
 from p2p_dominoes.store import TableSummary
 
@@ -74,3 +77,41 @@ def shown_target(target: Target) -> str:
     """Where a join goes, as the lobby shows it (`HOST:PORT`, an IPv6 address in brackets)."""
     host = target.addresses[0]
     return f"[{host}]:{target.port}" if ":" in host else f"{host}:{target.port}"
+
+
+def host_lobby_snapshot(state: LobbyState | None, now: float) -> dict[str, Any] | None:
+    """The host's own table before the start: seats (removable) and who asks for a seat.
+
+    Names were cleaned (peer_text) by the lobby; the page still shows them as text only.
+    `now` is the admission clock's time, for the seconds each request has left.
+    """
+    if state is None:
+        return None
+    return {
+        "table": state.table,
+        "players": state.players,
+        "pairs": state.pairs,
+        "seats": [
+            {"seat": s.seat, "name": s.name, "fingerprint": s.fingerprint, "bot": s.bot}
+            for s in state.seats
+        ],
+        "pending": [
+            {
+                "number": r.number,
+                "name": r.name,
+                "fingerprint": r.key.fingerprint,
+                "short": r.key.short_fingerprint,
+                "source": r.source,
+                "seconds": max(0, round(r.deadline - now)),
+            }
+            for r in state.pending
+        ],
+        # The join code beside the table (the person reads it out): words in both languages.
+        "code": None
+        if state.code is None
+        else {
+            "en": join_code_words(state.code, "en"),
+            "ru": join_code_words(state.code, "ru"),
+            "digits": join_code_digits(state.code),
+        },
+    }

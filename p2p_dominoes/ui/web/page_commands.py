@@ -24,7 +24,7 @@ from p2p_dominoes.net.connection import normalize_fingerprint
 from p2p_dominoes.net.join_code import JoinCodeError, new_join_code, parse_join_code
 from p2p_dominoes.session.hand_messages import MAX_HANDS
 from p2p_dominoes.store import RuleSetError, list_rule_sets
-from p2p_dominoes.ui.web.snapshot import end_of, play_ends
+from p2p_dominoes.ui.web.page_moves import end_of, play_ends
 
 
 def lobby_answer(command: dict[str, Any]) -> tuple[str, int] | None:

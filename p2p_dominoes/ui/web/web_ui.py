@@ -36,13 +36,9 @@ from p2p_dominoes.ui.web.board_words import board_words, page_lines, page_said
 from p2p_dominoes.ui.web.hub import Hub
 from p2p_dominoes.ui.web.kozel_sheet import SheetRow
 from p2p_dominoes.ui.web.page_commands import action_from
-from p2p_dominoes.ui.web.snapshot import (
-    RECENT_ACTIONS,
-    TableProgress,
-    score_flash,
-    seat_scores,
-    table_snapshot,
-)
+from p2p_dominoes.ui.web.score_words import score_flash, seat_scores
+from p2p_dominoes.ui.web.snapshot import RECENT_ACTIONS, table_snapshot
+from p2p_dominoes.ui.web.table_progress import TableProgress
 
 PAGE_GRACE = 4.0
 """Seconds with no tab open before the other players are told this player's page closed."""

@@ -23,15 +23,17 @@ import trio
 from p2p_dominoes.engine import LANGUAGES, PRESETS
 from p2p_dominoes.net import (
     HAND_BREAK,
+    DiscoveryError,
     PeerFailure,
     PeerOptions,
+    TableAd,
     Target,
     host_table,
     join_table,
+    open_discovery,
     resume_table,
 )
 from p2p_dominoes.net.admission import LobbyControl, LobbyState
-from p2p_dominoes.net.discovery import DiscoveryError, TableAd, open_discovery
 from p2p_dominoes.peer_text import peer_text
 from p2p_dominoes.session import Identity, PublicIdentity
 from p2p_dominoes.store import RuleSetError, TableSummary, list_tables, table_rules

@@ -14,9 +14,8 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from p2p_dominoes.net import Target
+from p2p_dominoes.net import MAX_TABLES_LISTED, TableAd, Target, lan_addresses
 from p2p_dominoes.net.admission import LobbyState
-from p2p_dominoes.net.discovery import MAX_TABLES_LISTED, TableAd, lan_addresses
 from p2p_dominoes.net.join_code import join_code_digits, join_code_words
 from p2p_dominoes.peer_text import peer_text
 from p2p_dominoes.store import TableSummary

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 import trio
 
@@ -309,66 +309,68 @@ class PlayController:
             self.refuse("failed")
 
     async def _dispatch(self, command: dict[str, Any], nursery: trio.Nursery) -> None:
+        """Hand a command to its handler in `COMMANDS` (by its "type"); one with no type or an
+        unknown type is refused, and so is one that would start a table while one runs."""
         kind = command.get("type")
         if not isinstance(kind, str):
             self.refuse("no_type")
-        elif kind in ("play", "draw", "pass", "skip"):
-            if self.ui is not None:
-                with contextlib.suppress(trio.WouldBlock):  # clicks beyond the queue are dropped
-                    self.ui.actions_send.send_nowait(command)
-        elif kind == "next_hand":
-            if self.ui is not None:
-                self.ui.ready()  # a late click (the countdown ran out) changes nothing
-        elif kind == "record":
-            self._send_record()
-        elif kind == "lang":
-            self._switch_language(command)
-        elif kind in ("approve", "refuse", "remove"):
-            self._answer(command)
-        elif kind == "swap":
-            self._swap(command)
-        elif kind == "cancel":
-            self._cancel()
-        elif kind == "rule_sets":  # a set was saved or deleted (rules_api.py): list them anew
-            self.publish()
-        elif kind == "lobby":
-            ended = self.ui is not None and self.ui.session is not None and self.ui.session.finished
-            if not self.busy or ended:  # the peer may still linger for the others' last word
-                self.screen = "lobby"
-                self.error = None
-                self.publish()
-        elif kind in ("host", "rematch", "join", "resume") and self.busy:
-            self.refuse("running")
-        elif kind == "host":
-            settings = check_host(command, self.data_dir)
-            if isinstance(settings, Problem):
-                self.refuse(settings.key, settings.where, **dict(settings.values))
-                return
-            try:  # a saved set is read now: a rematch plays the same rules
-                settings["table_rules"] = table_rules(self.data_dir, settings["rules"])
-            except RuleSetError as exc:
-                self.refuse("rule_set", "rules", reason=peer_text(str(exc), 400))
-                return
-            self.last_host, self.last_join, self.rematch_keys = settings, None, frozenset()
-            self._start(nursery, partial(self._host, settings))
-        elif kind == "rematch":
-            self._rematch(nursery)
-        elif kind == "resume":
-            table, problem = self._resumable(command)
-            if table is None:
-                self.refuse(problem)
-                return
-            self.last_host, self.last_join = None, None  # no rematch of a resumed table
-            self._start(nursery, partial(self._resume, table.directory))
-        elif kind == "join":
-            target = check_join(command)
-            if isinstance(target, Problem):
-                self.refuse(target.key, target.where)
-                return
-            self.last_host, self.last_join = None, target
-            self._join_now(nursery, target)
-        else:
+        elif kind not in COMMANDS:
             self.refuse("unknown")
+        elif kind in STARTS and self.busy:
+            self.refuse("running")
+        else:
+            COMMANDS[kind](self, command, nursery)
+
+    def _queue_move(self, command: dict[str, Any]) -> None:
+        """A play, draw, pass or skip: queued for the turn (`WebUI.choose` checks it there)."""
+        if self.ui is not None:
+            with contextlib.suppress(trio.WouldBlock):  # clicks beyond the queue are dropped
+                self.ui.actions_send.send_nowait(command)
+
+    def _next_hand(self) -> None:
+        """The player is ready for the next hand."""
+        if self.ui is not None:
+            self.ui.ready()  # a late click (the countdown ran out) changes nothing
+
+    def _to_lobby(self) -> None:
+        """Back to the lobby screen, unless a table is still being played here."""
+        ended = self.ui is not None and self.ui.session is not None and self.ui.session.finished
+        if not self.busy or ended:  # the peer may still linger for the others' last word
+            self.screen = "lobby"
+            self.error = None
+            self.publish()
+
+    def _host_command(self, command: dict[str, Any], nursery: trio.Nursery) -> None:
+        """Open a table with the command's settings (its rules read now)."""
+        settings = check_host(command, self.data_dir)
+        if isinstance(settings, Problem):
+            self.refuse(settings.key, settings.where, **dict(settings.values))
+            return
+        try:  # a saved set is read now: a rematch plays the same rules
+            settings["table_rules"] = table_rules(self.data_dir, settings["rules"])
+        except RuleSetError as exc:
+            self.refuse("rule_set", "rules", reason=peer_text(str(exc), 400))
+            return
+        self.last_host, self.last_join, self.rematch_keys = settings, None, frozenset()
+        self._start(nursery, partial(self._host, settings))
+
+    def _resume_command(self, command: dict[str, Any], nursery: trio.Nursery) -> None:
+        """Resume the unfinished table the command names (the most recent without one)."""
+        table, problem = self._resumable(command)
+        if table is None:
+            self.refuse(problem)
+            return
+        self.last_host, self.last_join = None, None  # no rematch of a resumed table
+        self._start(nursery, partial(self._resume, table.directory))
+
+    def _join_command(self, command: dict[str, Any], nursery: trio.Nursery) -> None:
+        """Join the table at the command's address."""
+        target = check_join(command)
+        if isinstance(target, Problem):
+            self.refuse(target.key, target.where)
+            return
+        self.last_host, self.last_join = None, target
+        self._join_now(nursery, target)
 
     def _switch_language(self, command: dict[str, Any]) -> None:
         """The page's language for the texts made here from now on (log, reasons, board)."""
@@ -522,3 +524,33 @@ class PlayController:
                 "data": base64.b64encode(data).decode("ascii"),
             }
         )
+
+
+Handler = Callable[[PlayController, dict[str, Any], trio.Nursery], None]
+"""What a page command does: given the controller, the command and the nursery a table runs in."""
+
+STARTS: Final = frozenset({"host", "rematch", "join", "resume"})
+"""The commands that open, join or resume a table: refused while one runs."""
+
+COMMANDS: Final[dict[str, Handler]] = {
+    "play": lambda c, command, _: c._queue_move(command),
+    "draw": lambda c, command, _: c._queue_move(command),
+    "pass": lambda c, command, _: c._queue_move(command),
+    "skip": lambda c, command, _: c._queue_move(command),
+    "next_hand": lambda c, _, __: c._next_hand(),
+    "record": lambda c, _, __: c._send_record(),
+    "lang": lambda c, command, _: c._switch_language(command),
+    "approve": lambda c, command, _: c._answer(command),
+    "refuse": lambda c, command, _: c._answer(command),
+    "remove": lambda c, command, _: c._answer(command),
+    "swap": lambda c, command, _: c._swap(command),
+    "cancel": lambda c, _, __: c._cancel(),
+    # A rule set was saved or deleted (rules_api.py): list them anew.
+    "rule_sets": lambda c, _, __: c.publish(),
+    "lobby": lambda c, _, __: c._to_lobby(),
+    "host": PlayController._host_command,
+    "rematch": lambda c, _, nursery: c._rematch(nursery),
+    "resume": PlayController._resume_command,
+    "join": PlayController._join_command,
+}
+"""Each page command's type and what it does (`PlayController._dispatch` looks it up)."""

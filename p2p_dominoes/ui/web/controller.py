@@ -532,17 +532,23 @@ Handler = Callable[[PlayController, dict[str, Any], trio.Nursery], None]
 STARTS: Final = frozenset({"host", "rematch", "join", "resume"})
 """The commands that open, join or resume a table: refused while one runs."""
 
+
+def _move(controller: PlayController, command: dict[str, Any], _: trio.Nursery) -> None:
+    """A play, draw, pass or skip: queued for the turn."""
+    controller._queue_move(command)
+
+
+def _answer(controller: PlayController, command: dict[str, Any], _: trio.Nursery) -> None:
+    """The host approves, refuses or removes a seat."""
+    controller._answer(command)
+
+
 COMMANDS: Final[dict[str, Handler]] = {
-    "play": lambda c, command, _: c._queue_move(command),
-    "draw": lambda c, command, _: c._queue_move(command),
-    "pass": lambda c, command, _: c._queue_move(command),
-    "skip": lambda c, command, _: c._queue_move(command),
+    **dict.fromkeys(("play", "draw", "pass", "skip"), _move),
     "next_hand": lambda c, _, __: c._next_hand(),
     "record": lambda c, _, __: c._send_record(),
     "lang": lambda c, command, _: c._switch_language(command),
-    "approve": lambda c, command, _: c._answer(command),
-    "refuse": lambda c, command, _: c._answer(command),
-    "remove": lambda c, command, _: c._answer(command),
+    **dict.fromkeys(("approve", "refuse", "remove"), _answer),
     "swap": lambda c, command, _: c._swap(command),
     "cancel": lambda c, _, __: c._cancel(),
     # A rule set was saved or deleted (rules_api.py): list them anew.

@@ -33,8 +33,15 @@ from p2p_dominoes.commands.peer_run import mention_unfinished, run_peer, with_in
 from p2p_dominoes.commands.resume import run_resume
 from p2p_dominoes.commands.rules_option import RULES_HELP, rules_argument
 from p2p_dominoes.engine import FIELD, LANGUAGES
-from p2p_dominoes.net import DIAL_PATIENCE, PeerFailure, Target, find_table, host_table, join_table
-from p2p_dominoes.net.discovery import DiscoveryError
+from p2p_dominoes.net import (
+    DIAL_PATIENCE,
+    DiscoveryError,
+    PeerFailure,
+    Target,
+    find_table,
+    host_table,
+    join_table,
+)
 from p2p_dominoes.net.join_code import new_join_code
 from p2p_dominoes.peer_text import quoted
 from p2p_dominoes.session.hand_messages import MAX_HANDS

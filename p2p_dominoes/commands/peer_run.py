@@ -14,8 +14,7 @@ from typing import Any, TypeVar
 import trio
 
 from p2p_dominoes.commands.exits import Interrupted, UsageError
-from p2p_dominoes.net import PeerFailure, PeerOptions
-from p2p_dominoes.net.discovery import DiscoveryError
+from p2p_dominoes.net import DiscoveryError, PeerFailure, PeerOptions
 from p2p_dominoes.net.task_dump import with_task_dump
 from p2p_dominoes.peer_text import peer_text
 from p2p_dominoes.store import data_dir, discard_unfinished_writes

@@ -18,13 +18,7 @@ from p2p_dominoes.commands.exits import UsageError
 from p2p_dominoes.engine import hands_played_text, scores_text, seat_name
 from p2p_dominoes.session import TRANSCRIPT_MAGIC, TableCode
 from p2p_dominoes.session.verify import VerifyReport, verify_transcript
-from p2p_dominoes.store.table_log import (
-    LOG_FILE_NAME,
-    LOG_MAGIC,
-    TableLogError,
-    log_path,
-    parse_log,
-)
+from p2p_dominoes.store import LOG_FILE_NAME, LOG_MAGIC, TableLogError, log_path, parse_log
 from p2p_dominoes.words import line, plural
 
 MAX_FILE_SIZE = 256 * 1024 * 1024

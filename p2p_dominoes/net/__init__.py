@@ -16,6 +16,7 @@ from p2p_dominoes.net.ad_record import (
     txt_properties,
 )
 from p2p_dominoes.net.addresses import split_host_port
+from p2p_dominoes.net.advertisement import Advertisement
 from p2p_dominoes.net.backoff import Backoff
 from p2p_dominoes.net.connection import (
     AEAD_TAG_SIZE,
@@ -43,18 +44,16 @@ from p2p_dominoes.net.discovery import (
     MAX_TABLES_LISTED,
     PHASES,
     SERVICE_TYPE,
-    Advertisement,
     Discovery,
-    DiscoveryError,
     TableAd,
     TableInfo,
     browse_tables,
     instance_name,
-    lan_addresses,
     open_discovery,
 )
 from p2p_dominoes.net.errors import (
     ConnectionClosed,
+    DiscoveryError,
     FrameError,
     HandshakeError,
     IdentityMismatch,
@@ -109,6 +108,7 @@ from p2p_dominoes.net.listener import (
     RejectHook,
     open_listener,
 )
+from p2p_dominoes.net.mdns_interfaces import lan_addresses
 from p2p_dominoes.net.peer_options import HAND_BREAK, PeerFailure, PeerOptions, PeerUI
 from p2p_dominoes.net.resume import resume_table
 from p2p_dominoes.net.rules_words import advertised_rules, rules_lines

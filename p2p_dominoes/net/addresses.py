@@ -37,7 +37,7 @@ def dial_host(options: PeerOptions) -> str:
     address (127.0.0.1 without one)."""
     if options.interface:
         return f"[{options.interface}]" if ":" in options.interface else options.interface
-    from p2p_dominoes.net.discovery import lan_addresses
+    from p2p_dominoes.net.mdns_interfaces import lan_addresses
 
     addresses = lan_addresses()
     return addresses[0] if addresses else "127.0.0.1"

@@ -14,27 +14,27 @@ us ask again. Everything is bounded (pending names, kept and listed tables, thre
 failure in a callback or task ends the process: it is logged, per claimed source, and skipped.
 Presence is *not* taken from mDNS (a crashed peer's record lingers for ~19 minutes);
 connections' heartbeats say who is there.
+
+Here: `Discovery` (advertising and browsing on one zeroconf), `open_discovery` and
+`browse_tables`. Beside it: the ads this peer registers (`advertisement.py`), where mDNS runs
+(`mdns_interfaces.py`), the resolvers' queues (`resolve_queue.py`), the signed records
+(`ad_record.py`) and the cache of verified ads (`ad_cache.py`).
 """
 
 from __future__ import annotations
 
-import ipaddress
 import logging
 import math
 import secrets
-import time
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import asynccontextmanager, suppress
-from dataclasses import dataclass, replace
 from functools import partial
 from typing import Final
 
-import ifaddr
 import trio
 from zeroconf import Error as ZeroconfError
 from zeroconf import (
-    IPVersion,
     NonUniqueNameException,
     ServiceBrowser,
     ServiceInfo,
@@ -67,7 +67,10 @@ from p2p_dominoes.net.ad_record import (
     signed_addresses,
     txt_properties,
 )
-from p2p_dominoes.net.errors import NetError
+from p2p_dominoes.net.advertisement import SHUTDOWN_BUDGET, Advertisement, next_seq
+from p2p_dominoes.net.errors import DiscoveryError
+from p2p_dominoes.net.mdns_interfaces import Plan, is_loopback, plan_for
+from p2p_dominoes.net.resolve_queue import ResolveQueue
 from p2p_dominoes.net.strangers import StrangerLog
 from p2p_dominoes.session.identity import Identity
 
@@ -81,14 +84,11 @@ __all__ = [
     "PHASES",
     "SERVICE_TYPE",
     "TABLE_ID_SIZE",
-    "Advertisement",
     "Discovery",
-    "DiscoveryError",
     "TableAd",
     "TableInfo",
     "browse_tables",
     "instance_name",
-    "lan_addresses",
     "open_discovery",
 ]
 
@@ -112,9 +112,6 @@ _TYPE_TXT: Final = 16
 _TYPE_SRV: Final = 33
 _MAX_CANDIDATES: Final = 8
 _CLASS_IN: Final = 1
-_SHUTDOWN_BUDGET: Final = 8.0
-"""Seconds the shielded shutdown (closing record, goodbyes, threads) may take: a zeroconf
-thread swamped by a flood must not keep the peer from exiting (its threads are abandoned)."""
 _UNKNOWN_SOURCE: Final = "mDNS"
 
 
@@ -124,200 +121,6 @@ def _claimed_source(addresses: list[str]) -> str:
     return f"mDNS claiming {addresses[0]}" if addresses else _UNKNOWN_SOURCE
 
 
-class DiscoveryError(NetError):
-    """Discovery cannot run here (no usable interface) or an advertisement is invalid."""
-
-
-def _usable(ip: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
-    return not (ip.is_loopback or ip.is_link_local or ip.is_unspecified or ip.is_multicast)
-
-
-def lan_addresses() -> list[str]:
-    """This host's addresses that LAN peers can dial: no loopback, no link-local; IPv4 first."""
-    found: list[ipaddress.IPv4Address | ipaddress.IPv6Address] = []
-    for adapter in ifaddr.get_adapters():
-        for entry in adapter.ips:
-            raw = entry.ip if isinstance(entry.ip, str) else entry.ip[0]
-            try:
-                ip = ipaddress.ip_address(raw.split("%", 1)[0])
-            except ValueError:
-                continue
-            if _usable(ip) and ip not in found:
-                found.append(ip)
-    found.sort(key=lambda ip: ip.version)
-    return [str(ip) for ip in found]
-
-
-def _is_loopback(address: str) -> bool:
-    try:
-        return ipaddress.ip_address(address.split("%", 1)[0]).is_loopback
-    except ValueError:
-        return False
-
-
-@dataclass(frozen=True)
-class _Plan:
-    interfaces: list[str]
-    ip_version: IPVersion
-    advertised: list[str]
-
-
-def _plan(interface: str | None) -> _Plan:
-    """Which interfaces zeroconf binds and which addresses our records carry."""
-    if interface is not None:
-        try:
-            ip = ipaddress.ip_address(interface)
-        except ValueError:
-            raise DiscoveryError(f"interface must be an IP address, not {interface!r}") from None
-        if ip.is_unspecified or ip.is_multicast:
-            raise DiscoveryError(f"{interface} cannot be advertised")
-        version = IPVersion.V6Only if ip.version == 6 else IPVersion.V4Only
-        return _Plan([str(ip)], version, [str(ip)])
-    advertised = lan_addresses()
-    v4 = [a for a in advertised if ipaddress.ip_address(a).version == 4]
-    if not v4:
-        raise DiscoveryError(
-            "no LAN IPv4 address to run mDNS on; give one with --interface ADDRESS "
-            "(--interface 127.0.0.1 for play on this machine only)"
-        )
-    return _Plan(v4, IPVersion.V4Only, advertised)
-
-
-def _next_seq(previous: int) -> int:
-    """A sequence number above ``previous``: the wall clock in ms when it is ahead (so a host
-    that restarts a table's ad does not reuse numbers), else ``previous + 1``."""
-    return max(previous + 1, time.time_ns() // 1_000_000)
-
-
-class Advertisement:
-    """One registered, signed table ad; update it when seats or phase change; withdraw it
-    (a signed "closed" record, then goodbyes) when done."""
-
-    def __init__(
-        self,
-        discovery: Discovery,
-        identity: Identity,
-        service: ServiceInfo,
-        info: TableInfo,
-        seq: int,
-        label: str,
-    ) -> None:
-        self._discovery = discovery
-        self._identity = identity
-        self._service = service
-        self._info = info
-        self._seq = seq
-        self._label = label
-        self._withdrawn = False
-
-    @property
-    def info(self) -> TableInfo:
-        """What is advertised now."""
-        return self._info
-
-    @property
-    def instance(self) -> str:
-        """The full DNS-SD service instance name."""
-        return str(self._service.name)
-
-    @property
-    def seq(self) -> int:
-        """The sequence number of the record announced last."""
-        return self._seq
-
-    async def update(
-        self,
-        *,
-        seats_taken: int | None = None,
-        seats_total: int | None = None,
-        phase: str | None = None,
-        table_name: str | None = None,
-        player_name: str | None = None,
-        rules: str | None = None,
-    ) -> None:
-        """Re-announce, signed with a higher sequence number, with the given fields changed.
-
-        The table id and fingerprint (and so the instance name) never change. A failure to
-        announce is logged, not raised: the table goes on, discovery is best effort.
-        """
-        if self._withdrawn:
-            raise DiscoveryError("advertisement was withdrawn")
-        now = self._info
-        info = replace(
-            now,
-            seats_taken=now.seats_taken if seats_taken is None else seats_taken,
-            seats_total=now.seats_total if seats_total is None else seats_total,
-            phase=now.phase if phase is None else phase,
-            table_name=now.table_name if table_name is None else table_name,
-            player_name=now.player_name if player_name is None else player_name,
-            rules=now.rules if rules is None else rules,
-        )
-        await self._announce(info)
-
-    async def _announce(self, info: TableInfo) -> None:
-        seq = _next_seq(self._seq)
-        port = self._service.port
-        assert port is not None
-        service = self._discovery._service_info(self._identity, info, port, self._label, seq)
-        try:
-            await trio.to_thread.run_sync(
-                self._discovery._zc.update_service, service, abandon_on_cancel=True
-            )
-        except (ZeroconfError, OSError, RuntimeError) as exc:
-            log.warning("could not re-announce %r: %s", self.instance, exc)
-        self._service, self._info, self._seq = service, info, seq
-
-    async def withdraw(self) -> None:
-        """Announce a signed "closed" record, then send goodbyes (shielded: completes even
-        when cancelled, within ``_SHUTDOWN_BUDGET``). Browsers drop the table on the signed
-        record; a bare goodbye would only make them ask again. Idempotent."""
-        if self._withdrawn:
-            return
-        with trio.CancelScope(shield=True, deadline=trio.current_time() + _SHUTDOWN_BUDGET):
-            try:
-                await self._announce(replace(self._info, phase="closed"))
-            finally:
-                self._withdrawn = True
-                try:
-                    await trio.to_thread.run_sync(
-                        self._discovery._zc.unregister_service,
-                        self._service,
-                        abandon_on_cancel=True,
-                    )
-                except (ZeroconfError, OSError, RuntimeError) as exc:
-                    log.warning("could not withdraw %r: %s", self.instance, exc)
-        self._discovery._own_instances.discard(self.instance)
-        with suppress(ValueError):
-            self._discovery._adverts.remove(self)
-
-
-class _Queue:
-    """A bounded set of names waiting for a resolver, oldest first, each at most once."""
-
-    def __init__(self, limit: int) -> None:
-        self._names: OrderedDict[str, float] = OrderedDict()
-        self._limit = limit
-        self._lot = trio.lowlevel.ParkingLot()
-
-    def __contains__(self, name: str) -> bool:
-        return name in self._names
-
-    def put(self, name: str, due: float = 0.0) -> bool:
-        """Queue ``name`` (to be taken at ``due``, trio time); False when full or present."""
-        if name in self._names or len(self._names) >= self._limit:
-            return False
-        self._names[name] = due
-        self._lot.unpark()
-        return True
-
-    async def take(self) -> str:
-        while not self._names:
-            await self._lot.park()
-        name, due = self._names.popitem(last=False)
-        await trio.sleep_until(due)
-        return name
-
-
 class Discovery:
     """One zeroconf instance: advertises this peer's tables and browses everyone else's.
 
@@ -325,7 +128,7 @@ class Discovery:
     excluded, by fingerprint and by instance name); :meth:`wait_for_change` wakes on any change.
     """
 
-    def __init__(self, zc: Zeroconf, plan: _Plan, own_fingerprints: Iterable[str]) -> None:
+    def __init__(self, zc: Zeroconf, plan: Plan, own_fingerprints: Iterable[str]) -> None:
         self._zc = zc
         self._plan = plan
         self._own_fingerprints = {format_fingerprint(fp) for fp in own_fingerprints}
@@ -335,9 +138,9 @@ class Discovery:
         self._cache = AdCache()
         self._rejected: OrderedDict[str, float] = OrderedDict()
         self._changed = trio.Event()
-        self._fast = _Queue(_MAX_PENDING)
-        self._slow = _Queue(_MAX_PENDING // 4)
-        self._recheck = _Queue(_MAX_PENDING // 4)
+        self._fast = ResolveQueue(_MAX_PENDING)
+        self._slow = ResolveQueue(_MAX_PENDING // 4)
+        self._recheck = ResolveQueue(_MAX_PENDING // 4)
         self._strangers = StrangerLog(log)
 
     @property
@@ -369,9 +172,22 @@ class Discovery:
         self._changed.set()
         self._changed = trio.Event()
 
-    def _service_info(
+    @property
+    def zc(self) -> Zeroconf:
+        """The zeroconf instance this discovery runs (its ads are registered with it)."""
+        return self._zc
+
+    def withdrawn(self, advert: Advertisement) -> None:
+        """`advert` was withdrawn: its name is no longer ours, nor is it withdrawn at the end."""
+        self._own_instances.discard(advert.instance)
+        with suppress(ValueError):
+            self._adverts.remove(advert)
+
+    def service_info(
         self, identity: Identity, info: TableInfo, port: int, label: str, seq: int
     ) -> ServiceInfo:
+        """The DNS-SD record of `info` for our listener's `port`, signed by `identity` with
+        sequence number `seq`, carrying the addresses we advertise."""
         addresses = self.advertised_addresses
         properties = SignedAd.txt(
             identity, info, instance=label, port=port, seq=seq, addresses=addresses
@@ -399,10 +215,10 @@ class Discovery:
         if not self.advertised_addresses:
             raise DiscoveryError("no address to advertise")
         self._own_fingerprints.add(info.fingerprint)
-        seq = _next_seq(0)
+        seq = next_seq(0)
         for attempt in range(REGISTER_ATTEMPTS):
             label = instance_name(info, secrets.token_hex(3) if attempt else "")
-            service = self._service_info(identity, info, port, label, seq)
+            service = self.service_info(identity, info, port, label, seq)
             name = str(service.name)
             self._own_instances.add(name)
             self._forget_name(name)
@@ -508,8 +324,8 @@ class Discovery:
             if self._cache.close((ad.info.fingerprint, ad.info.table_id), ad.seq):
                 self._notify()
             return
-        local_only = all(_is_loopback(a) for a in self._plan.advertised)
-        addresses = tuple(a for a in ad.addresses if local_only or not _is_loopback(a))
+        local_only = all(is_loopback(a) for a in self._plan.advertised)
+        addresses = tuple(a for a in ad.addresses if local_only or not is_loopback(a))
         if not addresses:
             self._reject(name)
             return
@@ -553,7 +369,9 @@ class Discovery:
         if self._cache.forget_instance(name):
             self._notify()
 
-    async def _resolver(self, queue: _Queue, timeout_ms: int, then: Callable[[str], None]) -> None:
+    async def _resolver(
+        self, queue: ResolveQueue, timeout_ms: int, then: Callable[[str], None]
+    ) -> None:
         """Resolve queued names forever; ``then(name)`` when nothing answered in time."""
         while True:
             name = await queue.take()
@@ -613,7 +431,7 @@ async def open_discovery(
     ``own_fingerprints`` are ignored when browsing (our own ads are ignored in any case).
     Ads still registered when the block ends are withdrawn (signed "closed", then goodbyes).
     """
-    plan = _plan(interface)
+    plan = plan_for(interface)
     zc: Zeroconf = await trio.to_thread.run_sync(
         partial(Zeroconf, interfaces=plan.interfaces, ip_version=plan.ip_version, use_asyncio=False)
     )
@@ -641,14 +459,14 @@ async def open_discovery(
                     nursery.cancel_scope.cancel()
     finally:
         with trio.CancelScope(shield=True) as shutdown:
-            shutdown.deadline = trio.current_time() + _SHUTDOWN_BUDGET
+            shutdown.deadline = trio.current_time() + SHUTDOWN_BUDGET
             for advert in list(discovery._adverts):
                 await advert.withdraw()
             if browser is not None:
                 await trio.to_thread.run_sync(browser.cancel, abandon_on_cancel=True)
             await trio.to_thread.run_sync(zc.close, abandon_on_cancel=True)
         if shutdown.cancelled_caught:
-            log.warning("mDNS shutdown took longer than %g s; left it behind", _SHUTDOWN_BUDGET)
+            log.warning("mDNS shutdown took longer than %g s; left it behind", SHUTDOWN_BUDGET)
 
 
 async def browse_tables(

@@ -73,3 +73,7 @@ class ConnectionClosed(NetError):
         super().__init__(cleaned)
         self.reason = cleaned
         self.peer_fault = peer_fault
+
+
+class DiscoveryError(NetError):
+    """Discovery cannot run here (no usable interface) or an advertisement is invalid."""

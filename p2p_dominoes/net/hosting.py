@@ -15,10 +15,11 @@ import trio
 from p2p_dominoes.engine import Rules
 from p2p_dominoes.net.addresses import dial_host
 from p2p_dominoes.net.admission import HostDesk
+from p2p_dominoes.net.advertisement import Advertisement
 from p2p_dominoes.net.bot_processes import keep_bot, let_bots_finish, run_bot
 from p2p_dominoes.net.connection import Connection
-from p2p_dominoes.net.discovery import Advertisement, DiscoveryError, TableInfo, open_discovery
-from p2p_dominoes.net.errors import ConnectionClosed, NetError
+from p2p_dominoes.net.discovery import TableInfo, open_discovery
+from p2p_dominoes.net.errors import ConnectionClosed, DiscoveryError, NetError
 from p2p_dominoes.net.host_lobby import levels_by_seat
 from p2p_dominoes.net.links import serve_link
 from p2p_dominoes.net.listener import Listener, open_listener

@@ -18,7 +18,7 @@ from typing import Final
 
 import trio
 
-from p2p_dominoes.net.discovery import Advertisement
+from p2p_dominoes.net.advertisement import Advertisement
 from p2p_dominoes.net.errors import ConnectionClosed, NetError
 from p2p_dominoes.net.lobby import Refuse, encode_lobby
 from p2p_dominoes.net.lobby_member import LiveLobby

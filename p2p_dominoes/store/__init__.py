@@ -22,6 +22,20 @@ from p2p_dominoes.store.identity_file import (
     load_or_create_identity,
     write_identity_file,
 )
+from p2p_dominoes.store.log_records import (
+    LOG_FILE_NAME,
+    LOG_MAGIC,
+    LogContents,
+    LogCorrupted,
+    LogHeader,
+    PeerAddress,
+    TableLogBusy,
+    TableLogError,
+    log_path,
+    parse_log,
+    read_log,
+    transcript_bytes,
+)
 from p2p_dominoes.store.paths import (
     data_dir,
     default_data_dir,
@@ -42,22 +56,8 @@ from p2p_dominoes.store.rule_sets import (
     table_rules,
 )
 from p2p_dominoes.store.secrets import HandSecrets, SecretsFileError, secrets_path
-from p2p_dominoes.store.table_log import (
-    LOG_FILE_NAME,
-    LogContents,
-    LogCorrupted,
-    LogHeader,
-    LotteryStall,
-    PeerAddress,
-    TableLog,
-    TableLogBusy,
-    TableLogError,
-    TableSummary,
-    list_tables,
-    lottery_stalls,
-    read_log,
-    transcript_bytes,
-)
+from p2p_dominoes.store.table_list import LotteryStall, TableSummary, list_tables, lottery_stalls
+from p2p_dominoes.store.table_log import TableLog
 from p2p_dominoes.store.table_nonce import (
     NONCE_FILE_NAME,
     NonceFileError,
@@ -75,6 +75,7 @@ __all__ = [
     "BOT_FILE_NAME",
     "IDENTITY_FILE_NAME",
     "LOG_FILE_NAME",
+    "LOG_MAGIC",
     "MAX_TRANSCRIPT_FILE_SIZE",
     "NONCE_FILE_NAME",
     "RULES_DIR_NAME",
@@ -110,8 +111,10 @@ __all__ = [
     "load_or_create_identity",
     "load_rule_set",
     "load_transcript",
+    "log_path",
     "lottery_stalls",
     "name_problem",
+    "parse_log",
     "read_log",
     "rules_dir",
     "runtime_dir",

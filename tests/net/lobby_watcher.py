@@ -2,7 +2,7 @@
 
 Runs ``open_discovery`` like the web lobby does and prints one JSON line per half second: the
 tables listed (name, host, fingerprint, seats, phase) and the bytes of the table list a page
-push would carry (``ui.web.controller._table_rows``). Run only inside a network namespace made
+push would carry (``ui.web.lobby_rows.table_rows``). Run only inside a network namespace made
 by a test (``tests/net/netns.py``); it refuses to start anywhere else.
 """
 
@@ -16,7 +16,7 @@ import time
 import trio
 
 from p2p_dominoes.net import open_discovery
-from p2p_dominoes.ui.web.controller import _table_rows
+from p2p_dominoes.ui.web.lobby_rows import table_rows
 from tests.net.netns import isolation_problem
 
 
@@ -25,7 +25,7 @@ async def _watch(args: argparse.Namespace) -> None:
     async with open_discovery(interface=args.interface) as disco:
         while time.monotonic() - started < args.duration:
             tables = disco.tables()
-            rows = _table_rows(tables)
+            rows = table_rows(tables)
             line = {
                 "t": round(time.monotonic() - started, 2),
                 "tables": [

@@ -31,14 +31,13 @@ from p2p_dominoes.net import (
     TableAd,
     TableInfo,
     instance_name,
-    lan_addresses,
     open_discovery,
 )
 from p2p_dominoes.net.ad_record import instance_label, signed_bytes, txt_properties
-from p2p_dominoes.net.discovery import _plan
 from p2p_dominoes.net.finding import _choose, _listing
+from p2p_dominoes.net.mdns_interfaces import plan_for
 from p2p_dominoes.session import Identity
-from p2p_dominoes.ui.web.controller import LOBBY_TABLES_BYTES, _table_rows
+from p2p_dominoes.ui.web.lobby_rows import LOBBY_TABLES_BYTES, table_rows
 from tests.net.conftest import HygieneViolation
 from tests.net.netns import (
     REPO_ROOT,
@@ -146,16 +145,6 @@ def test_instance_names_are_unique_by_construction_and_fit() -> None:
     long = instance_name(_info(player_name="é" * 32))
     assert len(long.encode()) <= 63 and long.endswith(f"[{FP[:9]}/0001]")
     assert "." not in instance_name(_info(player_name="a.b.c"))
-
-
-def test_lan_addresses_exclude_loopback_and_link_local() -> None:
-    for address in lan_addresses():
-        assert not address.startswith(("127.", "169.254.", "fe80:")) and address != "::1"
-
-
-def test_loopback_interface_plan_advertises_only_it() -> None:
-    plan = _plan("127.0.0.1")
-    assert plan.interfaces == ["127.0.0.1"] and plan.advertised == ["127.0.0.1"]
 
 
 async def test_guard_stops_mdns_in_the_runners_namespace() -> None:
@@ -495,7 +484,7 @@ class _Service:
 
 
 def _browser() -> Discovery:
-    return Discovery(_Zeroconf(), _plan("10.213.0.9"), ())  # type: ignore[arg-type]
+    return Discovery(_Zeroconf(), plan_for("10.213.0.9"), ())  # type: ignore[arg-type]
 
 
 def _offer(
@@ -631,7 +620,7 @@ def test_join_by_name_takes_the_table_seen_before_its_namesakes_and_says_so() ->
 def test_the_lobby_push_is_bounded_and_cleaned() -> None:
     name = "\u202e" + "é" * 30
     tables = [_ad(n % 250, name=name) for n in range(MAX_TABLES_KEPT)]
-    rows = _table_rows(tables)
+    rows = table_rows(tables)
     assert len(rows) <= MAX_TABLES_LISTED
     size = len(json.dumps(rows, ensure_ascii=False).encode())
     assert size <= LOBBY_TABLES_BYTES

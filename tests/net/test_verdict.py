@@ -197,7 +197,8 @@ def test_a_notice_waits_for_our_transcript_to_agree() -> None:
 
 
 def test_a_page_stopped_by_another_seats_notice_shows_its_sentence() -> None:
-    from p2p_dominoes.ui.web.snapshot import TableProgress, stopped_json
+    from p2p_dominoes.ui.web.snapshot import stopped_json
+    from p2p_dominoes.ui.web.table_progress import TableProgress
 
     line = verdict_line("Bob", "draw_share")
     stopped = stopped_json(None, TableProgress(verdict=(1, line)), ["Ann", "Bob"], "en")

@@ -18,7 +18,7 @@ from p2p_dominoes.store import (
     TableLogError,
     read_log,
 )
-from p2p_dominoes.store.table_log import (
+from p2p_dominoes.store.log_records import (
     CHECK_SIZE,
     KIND_MESSAGE,
     LOG_MAGIC,

@@ -12,38 +12,38 @@ from p2p_dominoes.net.admission import Admission, LobbyState, Request
 from p2p_dominoes.net.join_code import join_code_digits, join_code_words
 from p2p_dominoes.session import Identity
 from p2p_dominoes.session.table_code import word_lists
-from p2p_dominoes.ui.web.controller import _check_host, _check_join, _Problem
-from p2p_dominoes.ui.web.snapshot import host_lobby_snapshot
+from p2p_dominoes.ui.web.lobby_rows import host_lobby_snapshot
+from p2p_dominoes.ui.web.page_commands import Problem, check_host, check_join
 
 STATIC = Path(__file__).resolve().parents[2] / "p2p_dominoes" / "ui" / "web" / "static"
 HOST = {"type": "host", "players": 2, "bots": 0}
 
 
 def test_the_pages_checkbox_asks_a_fresh_code_and_its_absence_asks_none() -> None:
-    on = _check_host({**HOST, "join_code": True})
-    off = _check_host({**HOST, "join_code": False})
-    older = _check_host(HOST)  # a command without the field (tests, scripts): no code
+    on = check_host({**HOST, "join_code": True})
+    off = check_host({**HOST, "join_code": False})
+    older = check_host(HOST)  # a command without the field (tests, scripts): no code
     assert isinstance(on, dict) and isinstance(off, dict) and isinstance(older, dict)
     assert isinstance(on["join_code"], bytes) and len(on["join_code"]) == 3
     assert off["join_code"] is None and older["join_code"] is None
-    again = _check_host({**HOST, "join_code": True})
+    again = check_host({**HOST, "join_code": True})
     assert isinstance(again, dict) and again["join_code"] != on["join_code"]  # (1 in 2^24)
-    wrong = _check_host({**HOST, "join_code": "yes"})
-    assert isinstance(wrong, _Problem) and wrong.key == "join_code"
+    wrong = check_host({**HOST, "join_code": "yes"})
+    assert isinstance(wrong, Problem) and wrong.key == "join_code"
 
 
 def test_a_joiners_typed_code_is_read_as_the_terminal_reads_it() -> None:
     code = bytes([0, 21, 184])
     join = {"type": "join", "address": "127.0.0.1:47800"}
     for typed in (join_code_words(code), join_code_words(code, "ru").upper(), "0 21 184"):
-        target = _check_join({**join, "code": typed})
-        assert not isinstance(target, _Problem) and target.code == code
+        target = check_join({**join, "code": typed})
+        assert not isinstance(target, Problem) and target.code == code
     for none in ({}, {"code": ""}, {"code": "   "}):
-        target = _check_join({**join, **none})
-        assert not isinstance(target, _Problem) and target.code is None
+        target = check_join({**join, **none})
+        assert not isinstance(target, Problem) and target.code is None
     for bad in ("apple pie", 7, "x" * 300, "1 2 999"):
-        problem = _check_join({**join, "code": bad})
-        assert isinstance(problem, _Problem) and problem.key == "join_code", bad
+        problem = check_join({**join, "code": bad})
+        assert isinstance(problem, Problem) and problem.key == "join_code", bad
 
 
 def test_the_hosts_lobby_carries_its_code_and_each_requests_short_fingerprint() -> None:

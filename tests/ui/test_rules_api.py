@@ -15,7 +15,7 @@ from p2p_dominoes.engine.rules_page import plain_page
 from p2p_dominoes.store import list_rule_sets, load_rule_set, save_rule_set
 from p2p_dominoes.ui.rules_form import CONTROLS, editable_fields
 from p2p_dominoes.ui.web import Hub, PageAccess, serve_page
-from p2p_dominoes.ui.web.controller import _host_settings
+from p2p_dominoes.ui.web.page_commands import host_settings
 from tests.ui.page_client import Login, Reply, http_get, log_in
 
 T = TypeVar("T")
@@ -266,25 +266,25 @@ async def test_the_rules_screen_shows_what_the_set_plays_next_to_each_switch(
 def test_a_table_may_be_created_with_a_saved_set_but_not_an_unknown_one(tmp_path: Path) -> None:
     save_rule_set(tmp_path, "quick", {"base": "block", "targets": [[2, 30], [3, 30], [4, 30]]})
     command = {"type": "host", "table": "Kitchen", "rules": "quick", "players": 2, "bots": 1}
-    settings = _host_settings(command, tmp_path)
+    settings = host_settings(command, tmp_path)
     assert settings is not None and settings["rules"] == "quick"
-    assert _host_settings(command) is None  # no data directory: presets only
-    assert _host_settings({**command, "rules": "nope"}, tmp_path) is None
-    assert _host_settings({**command, "rules": "house"}, tmp_path) is not None
+    assert host_settings(command) is None  # no data directory: presets only
+    assert host_settings({**command, "rules": "nope"}, tmp_path) is None
+    assert host_settings({**command, "rules": "house"}, tmp_path) is not None
 
 
 def test_the_create_form_takes_the_stall_timeout_bounds_of_its_switch_record() -> None:
     """The page once refused 1–9 s, which a rules file, the wire and the CLI accept."""
     from p2p_dominoes.engine.rules import FIELD
-    from p2p_dominoes.ui.web.controller import _check_host
+    from p2p_dominoes.ui.web.page_commands import check_host
     from p2p_dominoes.ui.web.refusals import refusal
 
     low, high = FIELD["stall_timeout_s"].bounds
     command = {"type": "host", "table": "Kitchen", "rules": "house", "players": 2, "bots": 1}
     for seconds in (low, 5, high):
-        assert _host_settings({**command, "stall_timeout": seconds}) is not None, seconds
+        assert host_settings({**command, "stall_timeout": seconds}) is not None, seconds
     for seconds in (low - 1, high + 1):
-        problem = _check_host({**command, "stall_timeout": seconds})
+        problem = check_host({**command, "stall_timeout": seconds})
         assert not isinstance(problem, dict)
         words = refusal(problem.key, "en", **dict(problem.values))
         assert words == f"The stall timeout is a whole number of seconds from {low} to {high}."

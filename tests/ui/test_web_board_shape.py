@@ -5,7 +5,7 @@ from p2p_dominoes.engine import Place, Side, parse_tile
 from p2p_dominoes.engine.board import Board
 from p2p_dominoes.engine.rules import Layout
 from p2p_dominoes.ui.board_shape import shape_ends, shape_json
-from p2p_dominoes.ui.web.snapshot import play_ends
+from p2p_dominoes.ui.web.page_moves import play_ends
 
 
 def end(board: Board, ray: str) -> Place:

@@ -19,7 +19,7 @@ from p2p_dominoes.net import Target
 from p2p_dominoes.session import Identity
 from p2p_dominoes.session.hand_messages import MAX_HANDS
 from p2p_dominoes.ui.web import Hub, PlayController, parse_command
-from p2p_dominoes.ui.web.controller import _action_from, _host_settings, _join_target
+from p2p_dominoes.ui.web.page_commands import action_from, host_settings, join_target
 
 IDENTITY = Identity.generate()
 KINDS = ["play", "draw", "pass", "skip", "record", "lobby", "host", "rematch", "join"]
@@ -156,10 +156,10 @@ class StubView:
 @given(commands)
 def test_a_page_move_is_a_legal_action_or_nothing(command: dict[str, Any]) -> None:
     lead = StubView().legal_plays()[0]
-    action = _action_from(command, StubView(), Line())  # type: ignore[arg-type]
+    action = action_from(command, StubView(), Line())  # type: ignore[arg-type]
     assert action in (None, DRAW, PASS, lead)
-    assert _host_settings(command) is None or isinstance(_host_settings(command), dict)
-    assert _join_target(command) is None or isinstance(_join_target(command), Target)
+    assert host_settings(command) is None or isinstance(host_settings(command), dict)
+    assert join_target(command) is None or isinstance(join_target(command), Target)
 
 
 deep = st.integers(min_value=1, max_value=5000).map(lambda n: "[" * n + "]" * n)

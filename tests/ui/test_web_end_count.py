@@ -21,17 +21,11 @@ from p2p_dominoes.engine.scoring import DuringPlay, HandResult
 from p2p_dominoes.engine.turns import TurnNote
 from p2p_dominoes.session.events import ActionTaken, Event
 from p2p_dominoes.session.local import LocalTable
-from p2p_dominoes.ui.web.controller import _action_from
-from p2p_dominoes.ui.web.snapshot import (
-    TableProgress,
-    chain,
-    drawn_this_turn,
-    orientation_options,
-    play_options,
-    result_words,
-    score_flash,
-    table_snapshot,
-)
+from p2p_dominoes.ui.web.page_commands import action_from
+from p2p_dominoes.ui.web.page_moves import drawn_this_turn, orientation_options, play_options
+from p2p_dominoes.ui.web.score_words import result_words, score_flash
+from p2p_dominoes.ui.web.snapshot import chain, table_snapshot
+from p2p_dominoes.ui.web.table_progress import TableProgress
 from tests.engine.dealing import deal
 
 FIVES = PRESETS["fives"]
@@ -63,17 +57,16 @@ def test_a_double_that_may_lie_either_way_offers_both_with_their_totals_and_poin
 def test_the_page_command_says_along_and_gets_the_along_play() -> None:
     state, view = _fives_after_4_6()
     line = state.line
-    across = _action_from({"type": "play", "tile": "6|6", "end": "right"}, view, line)
-    along = _action_from({"type": "play", "tile": "6|6", "end": "right", "along": True}, view, line)
+    across = action_from({"type": "play", "tile": "6|6", "end": "right"}, view, line)
+    along = action_from({"type": "play", "tile": "6|6", "end": "right", "along": True}, view, line)
     assert isinstance(across, Play) and not across.along
     assert isinstance(along, Play) and along.along
     assert (
-        _action_from({"type": "play", "tile": "6|6", "end": "right", "along": 1}, view, line)
-        is None
+        action_from({"type": "play", "tile": "6|6", "end": "right", "along": 1}, view, line) is None
     )
     # Along is only for a double.
     assert (
-        _action_from({"type": "play", "tile": "3|6", "end": "right", "along": True}, view, line)
+        action_from({"type": "play", "tile": "3|6", "end": "right", "along": True}, view, line)
         is None
     )
 

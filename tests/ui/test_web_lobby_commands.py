@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from p2p_dominoes.net.admission import Admission, LobbySeat, LobbyState, Request
 from p2p_dominoes.session import Identity
 from p2p_dominoes.ui.web import Hub, PlayController
-from p2p_dominoes.ui.web.snapshot import host_lobby_snapshot
+from p2p_dominoes.ui.web.lobby_rows import host_lobby_snapshot
 
 IDENTITY = Identity.generate()
 values = (

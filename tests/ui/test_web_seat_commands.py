@@ -12,7 +12,7 @@ import pytest
 
 from p2p_dominoes.net.admission import LobbySeat, LobbyState
 from p2p_dominoes.ui.terminal import LobbyAnswer, parse_lobby_answer, render_seats
-from p2p_dominoes.ui.web.controller import _join_target
+from p2p_dominoes.ui.web.page_commands import join_target
 from tests.ui.test_web_lobby_commands import IDENTITY, Control, send
 
 
@@ -46,7 +46,7 @@ def test_a_join_asks_for_seats_2_to_4_or_any(seat: object, asked: object) -> Non
     command: dict[str, Any] = {"type": "join", "address": "127.0.0.1:4000"}
     if seat is not None:
         command["seat"] = seat
-    target = _join_target(command)
+    target = join_target(command)
     if asked == "bad":
         assert target is None
     else:

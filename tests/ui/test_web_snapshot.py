@@ -16,16 +16,10 @@ from p2p_dominoes.engine import (
 from p2p_dominoes.net.presence import Presence
 from p2p_dominoes.session.events import Blame
 from p2p_dominoes.session.local import LocalTable
-from p2p_dominoes.ui.web.snapshot import (
-    TableProgress,
-    chain,
-    draw_and_pass,
-    end_of,
-    play_options,
-    result_words,
-    stopped_json,
-    table_snapshot,
-)
+from p2p_dominoes.ui.web.page_moves import draw_and_pass, end_of, play_options
+from p2p_dominoes.ui.web.score_words import result_words
+from p2p_dominoes.ui.web.snapshot import chain, stopped_json, table_snapshot
+from p2p_dominoes.ui.web.table_progress import TableProgress
 from tests.engine.dealing import deal
 
 

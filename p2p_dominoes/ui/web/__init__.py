@@ -2,10 +2,11 @@
 
 from p2p_dominoes.ui.web.access import PageAccess, PageSession, cookie_name
 from p2p_dominoes.ui.web.app import create_app, parse_command
-from p2p_dominoes.ui.web.controller import PlayController, WebUI
+from p2p_dominoes.ui.web.controller import PlayController
 from p2p_dominoes.ui.web.hub import Hub
 from p2p_dominoes.ui.web.redirect_file import remove_redirect_file, write_redirect_file
 from p2p_dominoes.ui.web.server import serve_page
+from p2p_dominoes.ui.web.web_ui import WebUI
 
 __all__ = [
     "Hub",

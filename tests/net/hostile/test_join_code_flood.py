@@ -32,7 +32,11 @@ from tests.net.netns import REPO_ROOT, namespace_support, remove_namespace
 
 REQUEST = re.compile(r'Request (\d+): "([^"]*)" asks for a seat — fingerprint ([A-Z2-7-]+)')
 LISTENING = re.compile(r"Listening on port (\d+)")
-SEATED_WITHIN = 5.0
+SEATED_WITHIN = 15.0
+"""What tells getting in from being kept out: the floods of issue 23 kept Bob out for 42-60 s and
+every joiner for 45 s, and Bob now waits well under a second on a quiet machine (the figures are
+printed). A second or two more is a loaded machine's scheduling (the join's own start-up took up
+to 30 s there), not the flood: the bound is no speed test."""
 FLOOD_ROUNDS = 3
 """Requests per source the flood makes before the honest joiner starts (so that it meets a
 flood in full swing), and again while nobody answers it."""

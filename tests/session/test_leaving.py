@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from p2p_dominoes.session import Envelope, Identity, Phase
+from p2p_dominoes.session import Envelope, Identity, Phase, Transcript
 from p2p_dominoes.session.events import (
     CheatingDetected,
     HandAbandoned,
@@ -18,7 +18,7 @@ from p2p_dominoes.session.events import (
     MatchEnded,
     SeatReplaced,
 )
-from p2p_dominoes.session.leave_messages import CONTINUE, GOODBYE, Continuation
+from p2p_dominoes.session.leave_messages import CONTINUE, CONTINUE_SIGN, GOODBYE, Continuation
 from p2p_dominoes.session.local import LocalTable
 from p2p_dominoes.session.verify import verify_transcript
 from tests.session.tables import (
@@ -176,3 +176,104 @@ def test_a_seat_gone_before_its_key_commit_voids_a_hand_nobody_was_dealt() -> No
     assert before.type.name == "key_commit" and before.seat == 1
     report = verify_transcript(table.sessions[0].transcript.to_bytes())
     assert report.ok and report.abandoned == [(2, 2, "stalled")]
+
+
+def _after_goodbye(seed: int, leaver: int = 2) -> LocalTable:
+    """A table stopped right after `leaver`'s goodbye reached every other seat (nobody has
+    proposed yet)."""
+    table, _ = three_seats(seed=seed)
+    table.run(until=in_hand_two)
+    table.leave(leaver)
+    table.run(until=lambda t: all(s.phase is Phase.LEAVING for _, s in t._live()))
+    return table
+
+
+def test_what_the_gone_seat_still_signs_is_dropped_not_blamed() -> None:
+    table = _after_goodbye(seed=15)
+    leaver = table.sessions[2]
+    assert leaver.hand is not None
+    # The leaver's peer signs one more message on its own head (as a stalled peer that wakes up
+    # would), and one on an earlier head whose place another seat filled: both are dropped by
+    # every other seat (before version 4 the second named its signer: `wrong-head`).
+    late = leaver._sign(GOODBYE, (leaver.hand.number, 2, "left")).encode()
+    entries = leaver.transcript.entries
+    filled = next(e for e in reversed(entries[:-1]) if e.envelope.seat != 2)
+    stale = resign(
+        Envelope.decode(late, REGISTRY),
+        _identity_of(table, 2),
+        (2, 2, "left"),
+        head=filled.envelope.head,
+    )
+    assert stale != late and Envelope.decode(stale, REGISTRY).head in {
+        e.envelope.head for e in entries
+    }
+    for data in (late, stale):
+        update = table.sessions[1].receive(data, 2)
+        assert update.events == [] and table.sessions[1].blame is None
+    assert table.sessions[1].phase is Phase.LEAVING
+
+
+def test_a_continuation_that_changes_a_seat_that_stayed_is_refused() -> None:
+    table = _after_goodbye(seed=17)
+    proposer = table.sessions[0]
+    honest = proposer.propose_continue("dan", Identity.generate().public)
+    envelope = Envelope.decode(honest.outgoing[0], REGISTRY)
+    seats = list(envelope.field("seats"))  # type: ignore[arg-type]
+    seats[1] = ("bob", Identity.generate().public.raw, None)  # bob "left" too, says seat 0
+    body = (*envelope.body[:2], tuple(seats), *envelope.body[3:])
+    update = table.sessions[1].receive(resign(envelope, _identity_of(table, 0), body), 0)
+    (blamed,) = [e for e in update.events if isinstance(e, CheatingDetected)]
+    assert (
+        blamed.blame.code == "bad-continue" and "seat 2, which did not leave" in blamed.blame.reason
+    )
+
+
+def test_the_leaver_cannot_take_its_own_seat_back_by_a_continuation() -> None:
+    table = _after_goodbye(seed=19)
+    proposer = table.sessions[0]
+    old_key = proposer.transcript.keys[2]
+    honest = proposer.propose_continue("cat again", Identity.generate().public)
+    envelope = Envelope.decode(honest.outgoing[0], REGISTRY)
+    seats = list(envelope.field("seats"))  # type: ignore[arg-type]
+    seats[2] = ("cat again", old_key.raw, old_key.raw)
+    body = (*envelope.body[:2], tuple(seats), *envelope.body[3:])
+    update = table.sessions[1].receive(resign(envelope, _identity_of(table, 0), body), 0)
+    (blamed,) = [e for e in update.events if isinstance(e, CheatingDetected)]
+    assert blamed.blame.code == "bad-continue" and "held a seat" in blamed.blame.reason
+
+
+def test_a_peer_that_asks_its_player_signs_only_when_told() -> None:
+    table = _after_goodbye(seed=21)
+    asked = table.sessions[1]
+    asked.agrees_by_default = False
+    table.run(until=lambda t: asked.phase is Phase.CONTINUE)
+    table.run(until=lambda t: not t.queue)  # everything in flight is delivered: it waits
+    assert asked.phase is Phase.CONTINUE and asked.expected == (1, asked.expected[1])
+    with pytest.raises(ValueError, match="no continuation"):
+        table.sessions[0].agree_to_continue()
+    table._broadcast(1, asked.agree_to_continue())
+    table.run()
+    _finished_the_same(table)
+
+
+def test_a_continue_sign_for_another_continuation_is_refused() -> None:
+    table = _after_goodbye(seed=23)
+    asked = table.sessions[1]
+    asked.agrees_by_default = False
+    table.run(until=lambda t: asked.phase is Phase.CONTINUE)
+    assert asked.hand is not None
+    wrong = asked._sign(CONTINUE_SIGN, (asked.hand.number, bytes(32)))
+    update = table.sessions[0].receive(wrong.encode(), 1)
+    (blamed,) = [e for e in update.events if isinstance(e, CheatingDetected)]
+    assert blamed.blame.seat == 1 and blamed.blame.code == "bad-continue"
+
+
+def test_a_saved_v4_record_loads_with_the_new_holders_key() -> None:
+    table, _ = three_seats(seed=3)
+    table.run(until=in_hand_two)
+    table.kill(2)
+    table.run()
+    data = table.sessions[0].transcript.to_bytes()
+    loaded = Transcript.from_bytes(data, REGISTRY)  # the chain and every signature, no rules
+    assert loaded.head == table.sessions[0].transcript.head
+    assert loaded.keys[2] == table.sessions[2].transcript.keys[2] != loaded.genesis.seats[2].key

@@ -19,6 +19,7 @@ from p2p_dominoes.session.events import Event, HandAbandoned, SeatReplaced
 from p2p_dominoes.session.hand_in_play import HandInPlay
 from p2p_dominoes.session.identity import PublicIdentity
 from p2p_dominoes.session.leave_messages import (
+    GOODBYE,
     LEFT,
     STALLED,
     Continuation,
@@ -45,16 +46,21 @@ def goodbye(session: TableSession, envelope: Envelope) -> Effect:
         raise bad("bad-goodbye", f"seat {said.seat + 1} is not at this table")
     if said.reason == LEFT and said.by != said.seat:
         raise bad("bad-goodbye", "a seat says it left only for itself")
+    waited = GOODBYE.name
     if said.reason == STALLED:
         expected = session.expected
         if said.by == said.seat or expected is None or expected[0] != said.seat:
             raise bad("bad-goodbye", f"the table does not wait for seat {said.seat + 1}")
+        waited = expected[1][0].name
 
     def effect() -> list[Event]:
         hand.gone = said.seat
         session.match.void_hand()
         session._move(Trigger.LEFT)
-        return [HandAbandoned(hand.number, said.seat, said.reason, said.by)]
+        events: list[Event] = [HandAbandoned(hand.number, said.seat, said.reason, said.by)]
+        if session.seat is not None and not session.goes_on_after_goodbye:
+            events += session._stop_for_goodbye(said.seat, waited)
+        return events
 
     return effect
 

@@ -106,6 +106,8 @@ class LocalTable:
             )
             for seat in range(len(names))
         ]
+        for session in sessions:
+            session.goes_on_after_goodbye = True  # v4: the router plays the continuation
         bot_rngs = [random.Random(f"{seed}/bot/{seat}") for seat in range(len(names))]
         return cls(sessions, bots, bot_rngs)
 
@@ -181,6 +183,7 @@ class LocalTable:
         )
         for entry in source.entries[1:]:
             follower.admit(entry.envelope)
+        follower.goes_on_after_goodbye = True
         self.replaced.append(self.sessions[gone])
         self.sessions[gone] = follower
         self.dead.discard(gone)

@@ -52,7 +52,14 @@ from p2p_dominoes.session.envelope import (
     MessageType,
 )
 from p2p_dominoes.session.errors import InvalidMessage
-from p2p_dominoes.session.events import Blame, Event, HandStarted, TableReady, Update
+from p2p_dominoes.session.events import (
+    Blame,
+    CheatingDetected,
+    Event,
+    HandStarted,
+    TableReady,
+    Update,
+)
 from p2p_dominoes.session.genesis_signing import next_genesis_signer, transcript_table_code
 from p2p_dominoes.session.hand_in_play import HandInPlay
 from p2p_dominoes.session.identity import Identity, PublicIdentity
@@ -140,6 +147,12 @@ class TableSession:
         self._table_nonce = table_nonce
         self.names = [seat.name for seat in genesis.seats]
         """Each seat's name now: the genesis's, or its new holder's after a continuation (v4)."""
+        self.goes_on_after_goodbye = False
+        """v4: whether this seat's peer goes on after a goodbye (proposes or signs the
+        continuation, starts the bot seat). Off, a goodbye stops the table for this peer naming
+        the seat that left, as a stall did before version 4: a peer whose network layer cannot
+        go on never waits for a continuation that will not come. An observer (verify) always
+        follows the record."""
         self.agrees_by_default = True
         """v4: sign a proposed continuation at once (a peer with no person to ask); a peer that
         asks its player sets this False and calls `agree_to_continue`."""
@@ -335,6 +348,15 @@ class TableSession:
             raise ValueError(f"identity does not hold seat {seat + 1} now")
         self.seat, self._identity = seat, identity
         return self.start()
+
+    def _stop_for_goodbye(self, seat: int, expected: str) -> list[Event]:
+        """v4, when this peer does not go on: the table stops naming the seat that left."""
+        index = len(self.transcript) - 1
+        reason = "left the table (its goodbye at this head); this peer does not go on without it"
+        blame = Blame(seat, reason, "stall", index=index, expected=expected)
+        self.blame = blame
+        self._move(Trigger.BLAMED)
+        return [CheatingDetected(blame)]
 
     def _leave_seat(self) -> None:
         """This peer's seat has a new holder (a continuation): it follows the table as an

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from p2p_dominoes.session import Envelope, Identity, Phase, Transcript
+from p2p_dominoes.session import Envelope, Identity, Phase, TableSession, Transcript
 from p2p_dominoes.session.events import (
     CheatingDetected,
     HandAbandoned,
@@ -277,3 +277,29 @@ def test_a_saved_v4_record_loads_with_the_new_holders_key() -> None:
     loaded = Transcript.from_bytes(data, REGISTRY)  # the chain and every signature, no rules
     assert loaded.head == table.sessions[0].transcript.head
     assert loaded.keys[2] == table.sessions[2].transcript.keys[2] != loaded.genesis.seats[2].key
+
+
+def test_a_peer_that_does_not_go_on_stops_naming_the_leaver() -> None:
+    """Until a peer's network layer can go on (`goes_on_after_goodbye`, off by default for a
+    seat), a goodbye stops its table as a stall did before version 4, naming the seat that
+    left: it never waits for a continuation that will not come."""
+    table, events = three_seats(seed=25)
+    table.run(until=in_hand_two)
+    genesis = table.sessions[0].transcript.entries[0].envelope
+    plain = TableSession(Transcript(genesis, REGISTRY), None, None)
+    assert plain.goes_on_after_goodbye is False  # every session starts with it off
+    for session in table.sessions:
+        session.goes_on_after_goodbye = False
+    table.leave(2)
+    table.run()
+    for seat in (0, 1):
+        session = table.sessions[seat]
+        assert session.phase is Phase.HALTED and session.blame is not None
+        assert (session.blame.seat, session.blame.code, session.blame.expected) == (
+            2,
+            "stall",
+            "goodbye",
+        )
+        assert [type(e) for e in events[seat][-2:]] == [HandAbandoned, CheatingDetected]
+    report = verify_transcript(table.sessions[0].transcript.to_bytes())
+    assert report.ok and not report.complete and report.abandoned == [(2, 2, "left")]

@@ -37,9 +37,10 @@ from p2p_dominoes.engine import (
     result_text,
 )
 from p2p_dominoes.peer_text import peer_text
-from p2p_dominoes.session.events import Event
+from p2p_dominoes.session.events import Event, SeatReplaced
 from p2p_dominoes.session.verify import verify_transcript
 from p2p_dominoes.ui import narrate
+from p2p_dominoes.ui.narration import holder
 
 
 def register(commands: Any) -> None:
@@ -95,6 +96,8 @@ def _replay_transcript(args: argparse.Namespace, data: bytes) -> int:
 
     def tell(event: Event) -> None:
         lines.extend(narrate(event, names, args.lang))
+        if isinstance(event, SeatReplaced):  # v4: the seat goes on under its new holder's name
+            names[event.seat] = holder(event, args.lang)
 
     report = verify_transcript(data, on_event=tell, on_names=names.extend)
     if args.json:

@@ -127,13 +127,39 @@ def run(args: argparse.Namespace) -> int:
         print(
             f"{args.file}: clean — {report.messages} messages, "
             f"{plural('verify.hands_audited', report.hands, 'en')}, "
-            f"{match_state(report)}, scores {scores_text(report.scores, report.names)}, "
+            f"{match_state(report)}, scores {scores_text(report.scores, names_now(report))}, "
             f"head {report.head.hex()[:16]}"
         )
+    if not args.json:
+        for text in leaving_lines(report):
+            print(f"{args.file}: {text}")
     if report.ok and report.code is not None and not args.json:
         # The code the players compared aloud, so an audit afterwards can confirm it.
         print(f"{args.file}: table code {report.code.line()}")
     return 0 if report.ok else 1
+
+
+def names_now(report: VerifyReport, lang: str = "en") -> list[str]:
+    """The seats' names at the record's end: a seat a continuation gave a new holder (v4) is
+    shown under that holder's name, marked with whose seat it was (it kept that score)."""
+    names = list(report.names)
+    for seat, before, name, _ in report.seat_changes:
+        names[seat] = line("narration.holder", lang, name=name, before=before)
+    return names
+
+
+def leaving_lines(report: VerifyReport, lang: str = "en") -> list[str]:
+    """v4 (PROTOCOL.md §16): one line a void hand a goodbye ended, one a seat change."""
+    lines = []
+    for number, seat, reason in report.abandoned:
+        name = seat_name(seat, report.names, lang)
+        why = line("verify.reason_left" if reason == "left" else "verify.reason_stalled", lang)
+        lines.append(line("verify.void_hand", lang, n=number, name=name, reason=why))
+    for seat, before, name, number in report.seat_changes:
+        lines.append(
+            line("verify.seat_change", lang, seat=seat + 1, before=before, name=name, n=number)
+        )
+    return lines
 
 
 def match_state(report: VerifyReport, lang: str = "en") -> str:
@@ -179,6 +205,14 @@ def report_summary(report: VerifyReport) -> dict[str, Any]:
             "title": outcome.title,
         },
         "head": report.head.hex(),
+        "void_hands": [
+            {"hand": number, "seat": seat, "reason": reason}
+            for number, seat, reason in report.abandoned
+        ],
+        "seat_changes": [
+            {"seat": seat, "before": before, "name": name, "from_hand": number}
+            for seat, before, name, number in report.seat_changes
+        ],
         "table_code": None if report.code is None else code_summary(report.code),
         "failure": None
         if failure is None

@@ -46,6 +46,9 @@ _TASK_OF_TYPE: Final[dict[str, str]] = {
     "draw_share": "verdict.draw_share",
     "hand_reveal": "verdict.show_tiles",
     "secret_reveal": "verdict.audit",
+    "goodbye": "verdict.left",
+    "continue": "verdict.go_on",
+    "continue_sign": "verdict.go_on",
 }
 """What each kind of message is, to a player (every type a seat can be waited for), as the
 catalogue's key of its words (p2p_dominoes/words)."""

@@ -1,13 +1,14 @@
 """This peer's own duties: the messages it must sign when its turn comes in a phase that is not
 a game decision (its genesis signature, key commit and reveal, shuffle, deal shares, its lead
-claim, draw shares, its hand reveal and its secret), and the body of its own v3 play.
+claim, draw shares, its hand reveal and its secret, v4: its signature on a continuation when it
+agrees by default), and the body of its own v3 play.
 
 Every message made here goes through the same validation as any peer's before it is sent.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from p2p_dominoes import mental
 from p2p_dominoes.engine import Play, Tile
@@ -20,6 +21,7 @@ from p2p_dominoes.session.envelope import FIRST_VERSION, SECOND_VERSION, Envelop
 from p2p_dominoes.session.events import Update
 from p2p_dominoes.session.genesis_signing import sign_genesis
 from p2p_dominoes.session.hand_in_play import HandInPlay
+from p2p_dominoes.session.leave_messages import CONTINUE_SIGN
 from p2p_dominoes.session.phases import Phase
 from p2p_dominoes.session.schema import Wire
 from p2p_dominoes.session.turns import place_body
@@ -33,13 +35,20 @@ def send_automatic(session: TableSession, update: Update) -> None:
     intake = session._intake
     while session.seat is not None:
         expected = session.expected
-        if expected is None or expected[0] != session.seat or session.phase is Phase.TURNS:
+        if expected is None or expected[0] != session.seat or session.phase in DECISIONS:
             return
+        if session.phase is Phase.CONTINUE and not session.agrees_by_default:
+            return  # a person is asked first (`TableSession.agree_to_continue`)
         envelope = session._automatic_message()
         if not intake.accept(envelope, update, own=True):
             return
         update.outgoing.append(envelope.encode())
         intake.drain(update)
+
+
+DECISIONS: Final = (Phase.TURNS, Phase.LEAVING)
+"""Phases whose message this peer never sends on its own: a game action, and the continuation
+(which names the new holder's key: `TableSession.propose_continue`)."""
 
 
 def automatic_message(session: TableSession) -> Envelope:
@@ -49,6 +58,8 @@ def automatic_message(session: TableSession) -> Envelope:
         identity, nonce = session._identity, session._table_nonce
         assert identity is not None and seat is not None and nonce is not None
         return sign_genesis(session.transcript, identity, seat, nonce)
+    if phase is Phase.CONTINUE:  # v4: the new holder's keys play no part here
+        return continue_sign_message(session)
     assert hand is not None and hand.keys is not None and seat is not None
     number, keys, rng = hand.number, hand.keys, session._rng
     if phase is Phase.COMMIT:
@@ -79,6 +90,13 @@ def automatic_message(session: TableSession) -> Envelope:
         return session._sign(msg.HAND_REVEAL, (number, reveals))
     assert phase is Phase.SECRET_REVEAL
     return session._sign(msg.SECRET_REVEAL, (number, mental.reveal_secret(keys).to_bytes()))
+
+
+def continue_sign_message(session: TableSession) -> Envelope:
+    """This seat's signature on the continuation proposed after a goodbye (§16)."""
+    hand = session.hand
+    assert hand is not None and hand.continuation is not None
+    return session._sign(CONTINUE_SIGN, (hand.number, hand.continuation))
 
 
 def _lead_claim(session: TableSession, hand: HandInPlay, seat: int) -> Envelope:

@@ -23,14 +23,19 @@ from p2p_dominoes.session.errors import InvalidMessage
 from p2p_dominoes.session.identity import SIGNATURE_SIZE, Identity, PublicIdentity
 from p2p_dominoes.session.schema import Record, Wire
 
-PROTOCOL_VERSION: Final = 3
-"""The version new tables are created with: v3 plays and lead claims that show the tile and not
-its deck position (PROTOCOL.md §10.6), on top of v2."""
+PROTOCOL_VERSION: Final = 4
+"""The version new tables are created with: v3 (plays and lead claims that show the tile and not
+its deck position, PROTOCOL.md §10.6) plus a table that goes on when a seat leaves (`goodbye`,
+`continue`, `continue_sign`, §16)."""
+THIRD_VERSION: Final = 3
+"""v3 without the leaving messages: still verified and resumed, never created."""
 FIRST_VERSION: Final = 1
 """The first version: still verified and resumed (its logs and vectors), never created."""
 SECOND_VERSION: Final = 2
 """v2 lead claims (PROTOCOL.md §10.5), void hands, skip: still verified and resumed."""
-SUPPORTED_VERSIONS: Final = frozenset({FIRST_VERSION, SECOND_VERSION, PROTOCOL_VERSION})
+SUPPORTED_VERSIONS: Final = frozenset(
+    {FIRST_VERSION, SECOND_VERSION, THIRD_VERSION, PROTOCOL_VERSION}
+)
 MAX_ENVELOPE_SIZE: Final = 64 * 1024
 TABLE_ID_SIZE: Final = 16
 HASH_SIZE: Final = 32

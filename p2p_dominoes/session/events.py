@@ -101,6 +101,31 @@ class HandRedealt(Event):
 
 
 @dataclass(frozen=True)
+class HandAbandoned(Event):
+    """v4 (§16): a goodbye made the hand in play void: nothing of it is revealed, it scores
+    nothing, and it is recorded as abandoned by `seat` (`reason` "left", or "stalled" in the
+    word of seat `by`)."""
+
+    number: int
+    seat: int
+    reason: str
+    by: int
+
+
+@dataclass(frozen=True)
+class SeatReplaced(Event):
+    """v4 (§16): every remaining seat checked the continuation (its own scores, the kept
+    seats' keys): `seat` goes from `before` to its new holder `name` (a fresh key), from hand
+    `next_hand` on; the seat keeps its score. Said when the continuation is proposed; the next
+    hand begins once every other seat has signed it."""
+
+    seat: int
+    before: str
+    name: str
+    next_hand: int
+
+
+@dataclass(frozen=True)
 class MatchEnded(Event):
     """The match is over: a seat reached the target (`outcome.over`), or the genesis's
     `max_hands` hands were played (`limit_reached`)."""

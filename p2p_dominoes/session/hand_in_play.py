@@ -73,6 +73,28 @@ class HandInPlay:
     claim_indices: list[int] = field(default_factory=list)
     action_indices: list[int] = field(default_factory=list)
     """The transcript index of each public action (play, draw, pass), for audit blame."""
+    gone: int | None = None
+    """v4: the seat a goodbye named; the hand is void (§16)."""
+    continuation: bytes | None = None
+    """v4: the message hash of the continue proposed after the goodbye."""
+    continue_signed: int = 0
+    """v4: how many of the other seats have signed the continuation so far."""
+
+    @property
+    def continue_signers(self) -> tuple[int, ...]:
+        """v4: the seats that sign the continuation, in seat order: all but the proposer (the
+        leaver's seat signs with its new holder's key)."""
+        return tuple(s for s in range(len(self.held)) if s != self.proposer)
+
+    @property
+    def proposer(self) -> int:
+        """v4: the lowest seat that is not gone: it proposes the continuation."""
+        return next(s for s in range(len(self.held)) if s != self.gone)
+
+    @property
+    def next_continue_signer(self) -> int:
+        """v4: the seat whose continue_sign comes next."""
+        return self.continue_signers[self.continue_signed]
 
     @property
     def deck(self) -> Deck:

@@ -17,6 +17,7 @@ from p2p_dominoes.session.checks import Effect
 from p2p_dominoes.session.envelope import Envelope
 from p2p_dominoes.session.errors import InvalidMessage
 from p2p_dominoes.session.events import Blame, CheatingDetected, Event, Update
+from p2p_dominoes.session.leave_messages import GOODBYE
 from p2p_dominoes.session.phases import Phase, Trigger
 from p2p_dominoes.session.transcript import EquivocationDetected, ReplayedMessage, Transcript
 from p2p_dominoes.session.validation import validate
@@ -102,9 +103,14 @@ class Intake:
             )
             return False
         except InvalidMessage as exc:
+            if exc.code == "gone" or (exc.code == "wrong-head" and self._from_gone(envelope)):
+                return False  # the seat left (§16): what it still sends is nobody's business
             if exc.code == "wrong-head" and envelope.head not in self._known_heads():
                 self._buffer(envelope)
                 return False
+            if exc.code == "wrong-head" and envelope.type == GOODBYE:
+                return False  # a goodbye on a head the table has left behind: the seat is then
+                # found stalled when the table waits for it (§16)
             if exc.seat is None:
                 impostor = self._impersonator(envelope) if exc.code == "bad-signature" else None
                 if impostor is None:
@@ -157,6 +163,12 @@ class Intake:
             if seat != envelope.seat and key.verify(envelope.signature, envelope.signed_bytes()):
                 return seat
         return None
+
+    def _from_gone(self, envelope: Envelope) -> bool:
+        """v4: a message of the seat a goodbye named, on a head before it (§16)."""
+        session = self._session
+        hand = session.hand
+        return hand is not None and hand.gone == envelope.seat and session.phase is Phase.LEAVING
 
     def _known_heads(self) -> set[bytes]:
         transcript = self._session.transcript

@@ -4,6 +4,11 @@ Used by `simulate --secure` and by the tests; a `Link` policy can drop, duplicat
 or tamper with messages between any two peers. When nothing is in flight and nobody can act, the
 router runs a catch-up round (each peer offers the messages after the others' heads), as the
 network layer does after a reconnection.
+
+v4 (PROTOCOL.md §16): a seat may `leave` (its goodbye) or be `kill`ed (it goes silent; when
+nothing else can happen, the lowest live seat says it stalled); the lowest remaining seat then
+proposes a fresh key for the seat, and a new session (an observer that followed the record,
+then took the seat) plays it with the same bot.
 """
 
 from __future__ import annotations
@@ -21,7 +26,7 @@ from p2p_dominoes.session.events import Blame, Event, Update
 from p2p_dominoes.session.genesis import Genesis, SeatInfo, new_table_id
 from p2p_dominoes.session.identity import Identity
 from p2p_dominoes.session.messages import default_registry
-from p2p_dominoes.session.table import TableSession
+from p2p_dominoes.session.table import Phase, TableSession
 from p2p_dominoes.session.table_code import new_table_nonce, seat_commitment
 from p2p_dominoes.session.transcript import Transcript
 
@@ -47,6 +52,13 @@ class LocalTable:
     on_event: EventSink | None = None
     queue: deque[tuple[int, int, bytes]] = field(default_factory=deque)
     delivered: int = 0
+    dead: set[int] = field(default_factory=set)
+    """Seats that left or went silent: nothing reaches them, their bots do not act."""
+    newcomer: Callable[[int], tuple[str, Identity, RandomSource]] | None = None
+    """v4: the name, fresh key and randomness of the new holder of a seat that left (default:
+    "<name> (bot)", a generated key, the system's randomness)."""
+    replaced: list[TableSession] = field(default_factory=list)
+    """The sessions of the seats that left, as they were when they went."""
 
     @classmethod
     def create(
@@ -94,6 +106,8 @@ class LocalTable:
             )
             for seat in range(len(names))
         ]
+        for session in sessions:
+            session.goes_on_after_goodbye = True  # v4: the router plays the continuation
         bot_rngs = [random.Random(f"{seed}/bot/{seat}") for seat in range(len(names))]
         return cls(sessions, bots, bot_rngs)
 
@@ -103,7 +117,7 @@ class LocalTable:
                 self.on_event(sender, event)
         for data in [*update.outgoing, *update.forwarded]:
             for receiver in range(len(self.sessions)):
-                if receiver != sender:
+                if receiver != sender and receiver not in self.dead:
                     for arriving in self.link(sender, receiver, data):
                         self.queue.append((sender, receiver, arriving))
 
@@ -111,23 +125,77 @@ class LocalTable:
         """Deliver one message or let one bot act; False when nothing could happen."""
         if self.queue:
             sender, receiver, data = self.queue.popleft()
+            if receiver in self.dead:
+                return True
             self.delivered += 1
             self._broadcast(receiver, self.sessions[receiver].receive(data, sender))
             return True
-        for seat, session in enumerate(self.sessions):
+        for seat, session in self._live():
+            expected = session.expected
+            if session.phase is Phase.LEAVING and expected is not None and expected[0] == seat:
+                self._replace(seat)
+                return True
             if session.awaiting_action:
                 action = self.bots[seat](session.view(), self.bot_rngs[seat])
                 self._broadcast(seat, session.act(action))
                 return True
         return False
 
+    def _live(self) -> list[tuple[int, TableSession]]:
+        return [(seat, s) for seat, s in enumerate(self.sessions) if seat not in self.dead]
+
+    def leave(self, seat: int) -> None:
+        """`seat` says goodbye (v4) and is gone from then on."""
+        self._broadcast(seat, self.sessions[seat].goodbye())
+        self.dead.add(seat)
+
+    def kill(self, seat: int) -> None:
+        """`seat` goes silent for good (a `kill -9`): the others find it stalled (v4)."""
+        self.dead.add(seat)
+
+    def _stalled(self) -> bool:
+        """The lowest live seat says a dead seat the table waits for stalled (v4)."""
+        for seat, session in self._live():
+            expected = session.expected
+            if expected is not None and expected[0] in self.dead and not session.finished:
+                try:
+                    update = session.goodbye(expected[0])
+                except ValueError:
+                    return False
+                self._broadcast(seat, update)
+                return True
+        return False
+
+    def _replace(self, proposer: int) -> None:
+        """`proposer` proposes a new holder for the gone seat; its session takes the seat."""
+        session = self.sessions[proposer]
+        hand = session.hand
+        assert hand is not None and hand.gone is not None
+        gone = hand.gone
+        if self.newcomer is not None:
+            name, identity, rng = self.newcomer(gone)
+        else:
+            name, identity, rng = f"{session.names[gone]} (bot)", Identity.generate(), SYSTEM_RANDOM
+        self._broadcast(proposer, session.propose_continue(name, identity.public))
+        source = session.transcript
+        follower = TableSession(
+            Transcript(source.entries[0].envelope, default_registry()), None, None, rng=rng
+        )
+        for entry in source.entries[1:]:
+            follower.admit(entry.envelope)
+        follower.goes_on_after_goodbye = True
+        self.replaced.append(self.sessions[gone])
+        self.sessions[gone] = follower
+        self.dead.discard(gone)
+        self._broadcast(gone, follower.take_seat(gone, identity))
+
     def catch_up(self) -> bool:
         """Offer every peer whose head differs the messages it may be missing."""
         sent = False
-        for receiver, behind in enumerate(self.sessions):
+        for receiver, behind in self._live():
             if behind.finished:
                 continue
-            for sender, ahead in enumerate(self.sessions):
+            for sender, ahead in self._live():
                 if sender == receiver or ahead.transcript.head == behind.transcript.head:
                     continue
                 for data in ahead.messages_after(behind.transcript.head):
@@ -136,19 +204,26 @@ class LocalTable:
         return sent
 
     def heads(self) -> tuple[bytes, ...]:
-        return tuple(s.transcript.head for s in self.sessions)
+        return tuple(s.transcript.head for _, s in self._live())
 
-    def run(self, max_steps: int = 1_000_000) -> None:
-        """Run until every session is finished (or halted), or nothing more can happen."""
-        for seat, session in enumerate(self.sessions):
+    def run(
+        self, max_steps: int = 1_000_000, until: Callable[[LocalTable], bool] | None = None
+    ) -> None:
+        """Run until every session is finished (or halted), or nothing more can happen; or,
+        with `until`, until nothing is in flight and `until(self)` holds (run again to go on)."""
+        for seat, session in self._live():
             self._broadcast(seat, session.start())
         stuck_at: tuple[bytes, ...] | None = None
         for _ in range(max_steps):
-            if all(s.finished for s in self.sessions):
+            if all(s.finished for _, s in self._live()):
+                return
+            if until is not None and not self.queue and until(self):
                 return
             if self.step():
                 continue
             if self.heads() == stuck_at or not self.catch_up():
+                if self._stalled():
+                    continue
                 return  # a catch-up round changed nothing: no progress is possible
             stuck_at = self.heads()
 

@@ -10,6 +10,10 @@ The order of a hand (PROTOCOL.md §10):
 commit → reveal → shuffles in seat order → deal shares in seat order → (lead claims) → turns
 (a draw is followed by the other seats' shares for the drawn position) → hand reveals → secrets →
 audit → next hand, until the match (or the number of hands the genesis fixes) is over.
+
+v4 (§16): in any phase of a hand a `goodbye` says a seat is gone; the hand is void (LEAVING),
+the lowest remaining seat proposes the continuation, every other seat signs it (CONTINUE), and
+the next hand begins with the leaver's seat held by its new key.
 """
 
 from __future__ import annotations
@@ -19,9 +23,10 @@ from collections.abc import Callable, Mapping
 from typing import Final
 
 from p2p_dominoes.session import hand_messages as msg
-from p2p_dominoes.session.envelope import SECOND_VERSION, MessageType
+from p2p_dominoes.session.envelope import SECOND_VERSION, THIRD_VERSION, MessageType
 from p2p_dominoes.session.genesis import GENESIS_SIGN
 from p2p_dominoes.session.hand_in_play import HandInPlay
+from p2p_dominoes.session.leave_messages import CONTINUE, CONTINUE_SIGN
 
 
 class Phase(enum.Enum):
@@ -37,6 +42,8 @@ class Phase(enum.Enum):
     DRAW_SHARES = "draw shares"
     HAND_REVEAL = "hand reveal"
     SECRET_REVEAL = "secret reveal"  # noqa: S105 - a phase name, not a password
+    LEAVING = "leaving"
+    CONTINUE = "continue"
     OVER = "over"
     HALTED = "halted"
 
@@ -57,7 +64,22 @@ class Trigger(enum.Enum):
     HANDS_SHOWN = "every seat showed its tiles: the secrets follow"
     MATCH_OVER = "the audit passed and the match is over"
     BLAMED = "a seat was named: the table stops"
+    LEFT = "a seat is gone (its goodbye, or another's word that it stalled): the hand is void"
+    PROPOSED = "the lowest remaining seat proposed the continuation: the others sign it"
 
+
+HAND_PHASES: Final = (
+    Phase.COMMIT,
+    Phase.REVEAL,
+    Phase.SHUFFLE,
+    Phase.DEAL,
+    Phase.LEAD_CLAIM,
+    Phase.TURNS,
+    Phase.DRAW_SHARES,
+    Phase.HAND_REVEAL,
+    Phase.SECRET_REVEAL,
+)
+"""The phases of a hand in play: a goodbye (v4) may come in any of them."""
 
 TRANSITIONS: Final[Mapping[tuple[Phase, Trigger], Phase]] = {
     (Phase.SETUP, Trigger.HAND_BEGINS): Phase.COMMIT,
@@ -75,6 +97,10 @@ TRANSITIONS: Final[Mapping[tuple[Phase, Trigger], Phase]] = {
     (Phase.HAND_REVEAL, Trigger.HANDS_SHOWN): Phase.SECRET_REVEAL,
     (Phase.SECRET_REVEAL, Trigger.HAND_BEGINS): Phase.COMMIT,  # the audit passed (or a redeal)
     (Phase.SECRET_REVEAL, Trigger.MATCH_OVER): Phase.OVER,
+    # v4 (§16): a goodbye makes the hand in play void, in whichever of its phases it comes.
+    **{(phase, Trigger.LEFT): Phase.LEAVING for phase in HAND_PHASES},
+    (Phase.LEAVING, Trigger.PROPOSED): Phase.CONTINUE,
+    (Phase.CONTINUE, Trigger.HAND_BEGINS): Phase.COMMIT,  # every remaining seat signed
     # A blame stops the table from any phase, OVER included (a message after the match's end).
     **{(phase, Trigger.BLAMED): Phase.HALTED for phase in Phase if phase is not Phase.HALTED},
 }
@@ -118,9 +144,20 @@ V3_PHASE_TYPES: Final[Mapping[Phase, tuple[MessageType, ...]]] = {
 """The message types each phase takes under protocol version 3 (§10.6 plays and claims)."""
 
 
+V4_PHASE_TYPES: Final[Mapping[Phase, tuple[MessageType, ...]]] = {
+    **V3_PHASE_TYPES,
+    Phase.LEAVING: (CONTINUE,),
+    Phase.CONTINUE: (CONTINUE_SIGN,),
+}
+"""The message types each phase takes under protocol version 4 (v3 and §16's leaving; the
+`goodbye` itself comes in any hand phase, checked before whose turn it is)."""
+
+
 def phase_types(version: int) -> Mapping[Phase, tuple[MessageType, ...]]:
     """The message types each phase takes under protocol `version`."""
-    return PHASE_TYPES if version <= SECOND_VERSION else V3_PHASE_TYPES
+    if version <= SECOND_VERSION:
+        return PHASE_TYPES
+    return V3_PHASE_TYPES if version == THIRD_VERSION else V4_PHASE_TYPES
 
 
 def _turn(hand: HandInPlay) -> int:
@@ -138,5 +175,7 @@ WHO_IS_NEXT: Final[Mapping[Phase, Callable[[HandInPlay], int]]] = {
     Phase.DRAW_SHARES: lambda hand: hand.draw_sharers[0],
     Phase.HAND_REVEAL: lambda hand: len(hand.revealed),
     Phase.SECRET_REVEAL: lambda hand: len(hand.secrets),
+    Phase.LEAVING: lambda hand: hand.proposer,
+    Phase.CONTINUE: lambda hand: hand.next_continue_signer,
 }
 """The seat whose message a hand's phase waits for (SETUP's signer is the genesis's own)."""

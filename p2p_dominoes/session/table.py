@@ -42,17 +42,32 @@ from p2p_dominoes.engine import (
 )
 from p2p_dominoes.engine.actions import Skip
 from p2p_dominoes.mental import SYSTEM_RANDOM, HandContext, HandKeys, RandomSource
-from p2p_dominoes.session import audit, duties, legacy
+from p2p_dominoes.session import audit, duties, leaving, legacy
 from p2p_dominoes.session import hand_messages as msg
-from p2p_dominoes.session.envelope import FIRST_VERSION, SECOND_VERSION, Envelope, MessageType
+from p2p_dominoes.session.envelope import (
+    FIRST_VERSION,
+    SECOND_VERSION,
+    THIRD_VERSION,
+    Envelope,
+    MessageType,
+)
 from p2p_dominoes.session.errors import InvalidMessage
-from p2p_dominoes.session.events import Blame, Event, HandStarted, TableReady, Update
+from p2p_dominoes.session.events import (
+    Blame,
+    CheatingDetected,
+    Event,
+    HandStarted,
+    TableReady,
+    Update,
+)
 from p2p_dominoes.session.genesis_signing import next_genesis_signer, transcript_table_code
 from p2p_dominoes.session.hand_in_play import HandInPlay
-from p2p_dominoes.session.identity import Identity
+from p2p_dominoes.session.identity import Identity, PublicIdentity
 from p2p_dominoes.session.intake import MAX_BUFFERED_PER_SEAT, Intake
+from p2p_dominoes.session.leave_messages import CONTINUE, GOODBYE, LEFT, STALLED
 from p2p_dominoes.session.phases import (
     FINAL,
+    HAND_PHASES,
     PHASE_TYPES,
     WHO_IS_NEXT,
     Phase,
@@ -130,6 +145,17 @@ class TableSession:
         ):
             raise ValueError(f"the table nonce does not open seat {seat + 1}'s commitment")
         self._table_nonce = table_nonce
+        self.names = [seat.name for seat in genesis.seats]
+        """Each seat's name now: the genesis's, or its new holder's after a continuation (v4)."""
+        self.goes_on_after_goodbye = False
+        """v4: whether this seat's peer goes on after a goodbye (proposes or signs the
+        continuation, starts the bot seat). Off, a goodbye stops the table for this peer naming
+        the seat that left, as a stall did before version 4: a peer whose network layer cannot
+        go on never waits for a continuation that will not come. An observer (verify) always
+        follows the record."""
+        self.agrees_by_default = True
+        """v4: sign a proposed continuation at once (a peer with no person to ask); a peer that
+        asks its player sets this False and calls `agree_to_continue`."""
         self.max_hands = genesis.max_hands
         self._hand_keys = hand_keys or mental.new_hand_keys
         self.match = Match(self.rules, self.players)
@@ -276,6 +302,66 @@ class TableSession:
         blame = Blame(seat, reason, "stall", index=index, expected=expected[1][0].name)
         self._intake.halt(blame, update)
         return update
+
+    # -- v4: a seat leaves, the table goes on (PROTOCOL.md §16) ----------------------------
+
+    def goodbye(self, seat: int | None = None) -> Update:
+        """Say that `seat` is gone: this peer's own seat by default ("left"), or the seat the
+        table waits for, past the stall limit ("stalled"). The hand in play becomes void.
+
+        ValueError when the table cannot take it now (not v4, no hand in play, or `seat` is not
+        the one the table waits for): nothing is signed then.
+        """
+        own = self.seat
+        if own is None:
+            raise ValueError("an observer says no goodbye")
+        gone = own if seat is None else seat
+        expected = self.expected
+        if self.version <= THIRD_VERSION or self.phase not in HAND_PHASES or self.hand is None:
+            raise ValueError(f"no goodbye while the table is at {self.phase.value}")
+        if gone != own and (expected is None or expected[0] != gone):
+            raise ValueError(f"the table does not wait for seat {gone + 1}")
+        reason = LEFT if gone == own else STALLED
+        return self.send(self._sign(GOODBYE, (self.hand.number, gone, reason)))
+
+    def propose_continue(self, name: str, key: PublicIdentity) -> Update:
+        """As the lowest remaining seat after a goodbye: propose that `key` (a fresh key, the
+        host's bot) holds the leaver's seat under `name` from the next hand on."""
+        hand, expected = self.hand, self.expected
+        if self.phase is not Phase.LEAVING or expected is None or expected[0] != self.seat:
+            raise ValueError("this peer does not propose the continuation now")
+        assert hand is not None
+        proposal = leaving.proposal(self, name, key)
+        return self.send(self._sign(CONTINUE, proposal.to_body()))
+
+    def agree_to_continue(self) -> Update:
+        """Sign the proposed continuation (when `agrees_by_default` is off: the player said yes)."""
+        expected = self.expected
+        if self.phase is not Phase.CONTINUE or expected is None or expected[0] != self.seat:
+            raise ValueError("there is no continuation for this seat to sign now")
+        return self.send(duties.continue_sign_message(self))
+
+    def take_seat(self, seat: int, identity: Identity) -> Update:
+        """An observer that followed the record up to a continuation becomes the new holder of
+        `seat` (its key is `identity`'s); returns what it must send now (its signature)."""
+        if self.seat is not None or self.transcript.keys[seat] != identity.public:
+            raise ValueError(f"identity does not hold seat {seat + 1} now")
+        self.seat, self._identity = seat, identity
+        return self.start()
+
+    def _stop_for_goodbye(self, seat: int, expected: str) -> list[Event]:
+        """v4, when this peer does not go on: the table stops naming the seat that left."""
+        index = len(self.transcript) - 1
+        reason = "left the table (its goodbye at this head); this peer does not go on without it"
+        blame = Blame(seat, reason, "stall", index=index, expected=expected)
+        self.blame = blame
+        self._move(Trigger.BLAMED)
+        return [CheatingDetected(blame)]
+
+    def _leave_seat(self) -> None:
+        """This peer's seat has a new holder (a continuation): it follows the table as an
+        observer from here on."""
+        self.seat, self._identity = None, None
 
     def admit(self, envelope: Envelope) -> list[Event]:
         """Validate and append one message or raise InvalidMessage naming its seat (for verify).

@@ -1,8 +1,9 @@
 """The hash-chained transcript: accepted envelopes in order, their head, and kept evidence.
 
 Each message names the head it was written on; the head after a message is its message hash.
-``append`` accepts a message only if it is signed by its seat's key (from the genesis) and
-extends the current head. A validly signed message from a seat for a place in the chain that
+``append`` accepts a message only if it is signed by its seat's key (from the genesis, or from
+the last `continue` that gave the seat a new holder, PROTOCOL.md §16) and extends the current
+head. A validly signed message from a seat for a place in the chain that
 seat already filled with a different message is equivocation: both are kept as evidence.
 """
 
@@ -23,6 +24,7 @@ from p2p_dominoes.session.envelope import (
 from p2p_dominoes.session.errors import InvalidMessage
 from p2p_dominoes.session.genesis import GENESIS, Genesis
 from p2p_dominoes.session.identity import Identity, PublicIdentity
+from p2p_dominoes.session.leave_messages import CONTINUE, Continuation
 from p2p_dominoes.session.schema import Wire
 
 TRANSCRIPT_MAGIC: Final = b"P2PD-TX\x01"
@@ -111,6 +113,9 @@ class Transcript:
         self._by_hash: dict[bytes, int] = {}
         self._by_head: dict[bytes, int] = {}
         self._equivocations: list[Equivocation] = []
+        self._keys = [seat.key for seat in info.seats]
+        """Each seat's key now: the genesis's, until a `continue` gives a seat a new holder."""
+        self._ever: set[PublicIdentity] = set(self._keys)
         encoded = genesis.encode()
         self._commit(genesis, encoded, message_hash(encoded))
 
@@ -133,8 +138,12 @@ class Transcript:
 
     @property
     def keys(self) -> tuple[PublicIdentity, ...]:
-        """Each seat's identity key, by seat number."""
-        return tuple(seat.key for seat in self._genesis.seats)
+        """Each seat's identity key now, by seat number (the genesis's, or a continuation's)."""
+        return tuple(self._keys)
+
+    def held_before(self, key: PublicIdentity) -> bool:
+        """Whether `key` held a seat of this table at any point (a new holder's key is fresh)."""
+        return key in self._ever
 
     @property
     def genesis_hash(self) -> bytes:
@@ -222,7 +231,7 @@ class Transcript:
             # many) costs a hash, never a second signature check.
             index = self._by_hash[digest]
             raise ReplayedMessage("replay", f"replays message #{index}", seat=seat)
-        envelope.verify(self._genesis.seats[envelope.seat].key)
+        envelope.verify(self._keys[envelope.seat])
         if envelope.head != self.head:
             position = self._by_head.get(envelope.head)
             if position is not None and self._entries[position].envelope.seat == seat:
@@ -243,6 +252,11 @@ class Transcript:
 
     def _commit(self, envelope: Envelope, encoded: bytes, digest: bytes) -> Entry:
         entry = Entry(len(self._entries), envelope, encoded, digest)
+        if envelope.type == CONTINUE:
+            for seat, new in enumerate(Continuation.of(envelope).seats):
+                if new.replaces is not None:  # the seat's new holder signs from here on
+                    self._keys[seat] = new.key
+                    self._ever.add(new.key)
         self._by_hash[digest] = entry.index
         self._by_head[envelope.head] = entry.index
         self._entries.append(entry)

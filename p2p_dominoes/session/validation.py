@@ -7,16 +7,17 @@ InvalidMessage that names the message's seat.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Final
 
 from p2p_dominoes.engine import IllegalAction, InvalidRecord
 from p2p_dominoes.mental import InvalidMessageError
-from p2p_dominoes.session import claims, deal, legacy, reveals, turns
+from p2p_dominoes.session import claims, deal, leaving, legacy, reveals, turns
 from p2p_dominoes.session import hand_messages as msg
 from p2p_dominoes.session.checks import Effect, Validator, bad
 from p2p_dominoes.session.envelope import Envelope
 from p2p_dominoes.session.genesis_signing import check_setup_message
+from p2p_dominoes.session.leave_messages import CONTINUE, CONTINUE_SIGN, GOODBYE
 from p2p_dominoes.session.phases import Phase
 
 if TYPE_CHECKING:
@@ -37,6 +38,8 @@ VALIDATORS: Final[Mapping[int, Validator]] = {
     msg.SKIP.code: turns.skip,
     msg.PLAY3.code: turns.play3,
     msg.LEAD_CLAIM3.code: claims.lead_claim3,
+    CONTINUE.code: leaving.continue_,
+    CONTINUE_SIGN.code: leaving.continue_sign,
 }
 """Each hand message type's validator, by type code (which types a version takes at which
 phase is `phases.phase_types`)."""
@@ -47,6 +50,13 @@ def validate(session: TableSession, envelope: Envelope, own: bool) -> Effect:
     joined the transcript, or InvalidMessage."""
     expected = session.expected
     kind = envelope.type
+    hand = session.hand
+    if hand is not None and hand.gone == envelope.seat and session.phase is Phase.LEAVING:
+        # v4: still signed by the gone seat's old key (sent before it left, or a stalled peer
+        # that woke up): dropped, never blamed (§16); after the continue that key signs nothing.
+        raise bad("gone", f"{kind.name} from seat {envelope.seat + 1}, which is gone")
+    if kind == GOODBYE:  # any seat, in any phase of a hand: before whose turn it is
+        return _checked(leaving.goodbye, session, envelope)
     if expected is None:
         if session.phase is Phase.SETUP:
             check_setup_message(session.transcript, envelope)
@@ -61,15 +71,21 @@ def validate(session: TableSession, envelope: Envelope, own: bool) -> Effect:
     if session.phase is Phase.SETUP:
         check_setup_message(session.transcript, envelope)
         return session._after_genesis_sign
-    hand = session.hand
     assert hand is not None
     if envelope.field("hand") != hand.number:
         raise bad(
             "wrong-hand",
             f"{kind.name} names hand {envelope.field('hand')!r}, not {hand.number}",
         )
+    return _checked(lambda s, e: VALIDATORS[kind.code](s, hand, e, own), session, envelope)
+
+
+def _checked(
+    check: Callable[[TableSession, Envelope], Effect], session: TableSession, envelope: Envelope
+) -> Effect:
+    """Run a validator; the lower layers' errors become the InvalidMessage naming the seat."""
     try:
-        return VALIDATORS[kind.code](session, hand, envelope, own)
+        return check(session, envelope)
     except InvalidMessageError as exc:
         raise bad("bad-proof", f"{exc.step}: {exc.reason}") from None
     except IllegalAction as exc:

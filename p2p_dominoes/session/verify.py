@@ -1,7 +1,8 @@
 """Offline verification of a saved transcript: the same checks a peer makes, message by message.
 
 Signatures, the hash chain, the expected seat and type of every message, every proof and share,
-every rule (including those only checkable at the end-of-hand audit) and every score.
+every rule (including those only checkable at the end-of-hand audit) and every score; v4: the
+chain through a goodbye and its continuation (the void hand, the seat's new key, §16).
 """
 
 from __future__ import annotations
@@ -11,7 +12,14 @@ from dataclasses import dataclass, field
 
 from p2p_dominoes.engine import HandEnd, MatchOutcome, seat_name
 from p2p_dominoes.session.errors import InvalidMessage
-from p2p_dominoes.session.events import Event, HandEnded, HandRedealt, MatchEnded
+from p2p_dominoes.session.events import (
+    Event,
+    HandAbandoned,
+    HandEnded,
+    HandRedealt,
+    MatchEnded,
+    SeatReplaced,
+)
 from p2p_dominoes.session.messages import default_registry
 from p2p_dominoes.session.table import Phase, TableSession
 from p2p_dominoes.session.table_code import TableCode
@@ -60,6 +68,10 @@ class VerifyReport:
     """The table code the players compared (None until every seat signed the genesis)."""
     max_hands: int | None = None
     """The match length the genesis signed (None: a whole match, to the rules' target)."""
+    abandoned: list[tuple[int, int, str]] = field(default_factory=list)
+    """v4 (§16): each hand made void by a goodbye: (hand number, seat, "left" | "stalled")."""
+    seat_changes: list[tuple[int, str, str, int]] = field(default_factory=list)
+    """v4 (§16): each continuation: (seat, its player before, its new holder, first hand)."""
 
     @property
     def ok(self) -> bool:
@@ -117,6 +129,11 @@ def verify_transcript(
                         report.void_hands += 1
                     if isinstance(event, MatchEnded):
                         report.outcome = event.outcome
+                    if isinstance(event, HandAbandoned):
+                        report.abandoned.append((event.number, event.seat, event.reason))
+                    if isinstance(event, SeatReplaced):
+                        change = (event.seat, event.before, event.name, event.next_hand)
+                        report.seat_changes.append(change)
             report.messages = index + 1
     except InvalidMessage as exc:
         report.code = session.table_code if session is not None else None

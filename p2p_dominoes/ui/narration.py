@@ -19,11 +19,13 @@ from p2p_dominoes.session.events import (
     ActionTaken,
     CheatingDetected,
     Event,
+    HandAbandoned,
     HandEnded,
     HandRedealt,
     HandStarted,
     MatchEnded,
     OpenerChosen,
+    SeatReplaced,
     ShuffleVerified,
     TableReady,
     TilesDealt,
@@ -84,6 +86,16 @@ def narrate(
     if isinstance(event, HandRedealt):
         lines = _shown(event.hands, name, lang)
         return [*lines, line("narration.redeal", lang)]
+    if isinstance(event, HandAbandoned):  # v4: a goodbye voided the hand
+        if event.reason == "left":
+            return [line("narration.left", lang, n=event.number, name=name(event.seat))]
+        by = name(event.by)
+        return [line("narration.stalled_gone", lang, n=event.number, name=name(event.seat), by=by)]
+    if isinstance(event, SeatReplaced):  # v4: every remaining seat signed the continuation
+        taken = line(
+            "narration.seat_taken", lang, name=event.name, before=event.before, n=event.next_hand
+        )
+        return [taken]
     if isinstance(event, MatchEnded):
         if event.outcome.over:
             return [match_text(event.outcome, event.scores, lang, names)]
@@ -102,3 +114,9 @@ def narrate(
             text += line("narration.forwarded", lang, name=name(event.blame.via))
         return [text]
     return []
+
+
+def holder(event: SeatReplaced, lang: str = "en") -> str:
+    """The seat's name from a continuation on: its new holder, marked with whose seat it was."""
+    lang = "ru" if lang == "ru" else "en"
+    return line("narration.holder", lang, name=event.name, before=event.before)

@@ -8,6 +8,7 @@ import pytest
 
 from p2p_dominoes.benchmarks import session
 from p2p_dominoes.cli import main
+from p2p_dominoes.session import PROTOCOL_VERSION
 
 
 def test_meter_splits_nested_time_into_exclusive_parts() -> None:
@@ -40,7 +41,8 @@ def test_the_cli_prints_json_with_the_promised_keys(capsys: pytest.CaptureFixtur
     assert entry["hands"] == 1 and entry["clean"]
     assert set(entry["cpu_per_hand_s"]) == {"setup", "turns", "end of hand", "total"}
     assert "shuffle" in entry["per_type_cpu_per_hand_s"]
-    assert entry["protocol_version"] == 3 and out["seats_v2"]["2"]["protocol_version"] == 2
+    assert entry["protocol_version"] == PROTOCOL_VERSION
+    assert out["seats_v2"]["2"]["protocol_version"] == 2
     assert out["seats_v2"]["2"]["clean"] and out["seats_v2"]["2"]["hands"] == 1
     assert "goal" not in out  # the goal is stated for 4 seats only
 

@@ -6,7 +6,8 @@ a mutated body as the sender, or as anyone else). Every message of every hand is
 message type is fuzzed in every phase it occurs in, for every preset (each at one table size,
 the sizes it allows taken in turn, so the run grows by one table per preset, not three) and a
 four-seat version 2 table with two doubles a turn, for `skip` and the v2 `play` and
-`lead_claim`.
+`lead_claim`, and a three-seat version 4 table a seat leaves (`goodbye`, `continue`,
+`continue_sign`).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from p2p_dominoes.bots import random_bot
 from p2p_dominoes.engine import DRAW, PASS, PRESETS, TILES, Rules
 from p2p_dominoes.engine.actions import LEADS, PLAYS_ON
 from p2p_dominoes.engine.line import PLACES
+from p2p_dominoes.mental import SYSTEM_RANDOM, RandomSource
 from p2p_dominoes.session import Envelope, Identity, Phase, TableSession, default_registry
 from p2p_dominoes.session.local import LocalTable
 
@@ -26,7 +28,15 @@ REGISTRY = default_registry()
 TWO_DOUBLES = "house+two_doubles@v2"
 """A table with two doubles a turn, so that `skip` messages are fuzzed too, at protocol
 version 2, so that the v2 `play` and `lead_claim` validators are (every other table is v3)."""
-_RULES = {**PRESETS, TWO_DOUBLES: Rules.from_dict({"base": "house", "two_doubles": True})}
+LEAVE = "draw+leave@v4"
+"""A version 4 `draw` table where seat 2 says goodbye in hand 2 and a newcomer takes its seat,
+so that `goodbye`, `continue` and `continue_sign` (and the LEAVING and CONTINUE phases) are
+fuzzed too (PROTOCOL.md §16)."""
+_RULES = {
+    **PRESETS,
+    TWO_DOUBLES: Rules.from_dict({"base": "house", "two_doubles": True}),
+    LEAVE: PRESETS["draw"],
+}
 _VERSIONS = {TWO_DOUBLES: 2}
 CONFIGS = (
     *(
@@ -36,6 +46,7 @@ CONFIGS = (
         )
     ),
     (4, TWO_DOUBLES),
+    (3, LEAVE),
 )
 
 
@@ -75,34 +86,55 @@ def copy_session(session: TableSession) -> TableSession:
 
 @cache
 def checkpoints(players: int, preset: str) -> tuple[Checkpoint, ...]:
-    """One checkpoint per message of one honest hand at this table."""
-    ids = tuple(Identity.generate() for _ in range(players))
+    """One checkpoint per message of one honest hand at this table (for `LEAVE`: of hand 1,
+    hand 2 up to the goodbye, the continuation and hand 3)."""
+    ids = [Identity.generate() for _ in range(players)]
+    leaving = preset == LEAVE
     table = LocalTable.create(
         _RULES[preset],
         [f"p{s}" for s in range(players)],
         [random_bot] * players,
         seed=players,
         identities=ids,
-        max_hands=1,
+        max_hands=2 if leaving else 1,
         **({"protocol_version": _VERSIONS[preset]} if preset in _VERSIONS else {}),
     )
+
+    def newcomer(seat: int) -> tuple[str, Identity, RandomSource]:
+        ids[seat] = Identity.generate()  # the seat's key from the continuation on
+        return "newcomer", ids[seat], SYSTEM_RANDOM
+
+    table.newcomer = newcomer
     points: list[Checkpoint] = []
     seen: set[bytes] = set()
+    left = False
     for seat, session in enumerate(table.sessions):
         table._broadcast(seat, session.start())
-    while table.queue or any(s.awaiting_action for s in table.sessions):
+    while True:
         if table.queue:
             sender, receiver, data = table.queue[0]
-            if data not in seen:
+            if data not in seen and receiver not in table.dead:
                 seen.add(data)
                 session = table.sessions[receiver]
                 envelope = Envelope.decode(data, REGISTRY)
-                points.append(
-                    Checkpoint(ids, copy_session(session), sender, data, envelope, session.phase)
+                point = Checkpoint(
+                    tuple(ids), copy_session(session), sender, data, envelope, session.phase
                 )
-        table.step()
+                points.append(point)
+        elif leaving and not left and _in_hand_two(table):
+            table.leave(2)
+            left = True
+            continue
+        if not table.step():
+            break
     assert all(s.phase is Phase.OVER for s in table.sessions)
+    assert left or not leaving
     return tuple(points)
+
+
+def _in_hand_two(table: LocalTable) -> bool:
+    hand = table.sessions[0].hand
+    return hand is not None and hand.number == 2 and bool(hand.public and hand.public.history)
 
 
 def all_messages() -> list[bytes]:

@@ -210,3 +210,12 @@ def test_a_page_stopped_by_another_seats_notice_shows_its_sentence() -> None:
         "drawn tile.",
         "next": ["lobby", "record"],
     }
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_a_goodbye_and_a_continuation_are_said_as_what_the_player_did(lang: str) -> None:
+    left = verdict_line("Cat", "goodbye", lang)
+    assert ("Cat left the table" if lang == "en" else "Cat ушёл(а) из-за стола") in left
+    for type_name in ("continue", "continue_sign"):
+        said = task_words(type_name, "Ann", lang)
+        assert said == task_words("continue", "Ann", lang) != task_words(None, "Ann", lang)

@@ -6,11 +6,12 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from p2p_dominoes.bots import Bot, random_bot
+from p2p_dominoes.bots import Bot, greedy_bot, random_bot
 from p2p_dominoes.engine import PRESETS, Rules
 from p2p_dominoes.mental import RandomSource
+from p2p_dominoes.mental.randomness import DeterministicRandom
 from p2p_dominoes.session import Envelope, Identity, TableSession, default_registry
-from p2p_dominoes.session.events import Event, HandEnded, MatchEnded, Update
+from p2p_dominoes.session.events import Event, HandEnded, HandStarted, MatchEnded, Update
 from p2p_dominoes.session.local import Link, LocalTable, faithful_link
 from p2p_dominoes.session.schema import Wire
 
@@ -137,3 +138,50 @@ def force(table: LocalTable, seat: int, data: bytes) -> None:
 
 def seeded(seed: int) -> random.Random:
     return random.Random(seed)
+
+
+LEAVING_HANDS = 3
+"""Counted hands of the three-seat tables a seat leaves (v4, PROTOCOL.md §16)."""
+
+
+def three_seats(seed: int = 3, version: int | None = None) -> tuple[LocalTable, list[list[Event]]]:
+    """A three-seat v4 table of greedy bots ("ann", "bob", "cat"), reproducible by `seed`, with
+    the events each seat saw."""
+    extra = {} if version is None else {"protocol_version": version}
+    table = LocalTable.create(
+        PRESETS["draw"],
+        ["ann", "bob", "cat"],
+        [greedy_bot] * 3,
+        seed=seed,
+        max_hands=LEAVING_HANDS,
+        rngs=[DeterministicRandom(f"leave/{seed}/{s}".encode()) for s in range(3)],
+        **extra,  # type: ignore[arg-type]
+    )
+    events: list[list[Event]] = [[] for _ in range(3)]
+    table.on_event = lambda seat, event: events[seat].append(event)
+    return table, events
+
+
+def in_hand_two(table: LocalTable) -> bool:
+    """Hand 2 has had a move at seat 0 (the table is quiet when `run(until=…)` asks)."""
+    session = table.sessions[0]
+    hand = session.hand
+    return (
+        hand is not None
+        and hand.number == 2
+        and hand.public is not None
+        and bool(hand.public.history)
+    )
+
+
+def kill_at_hand_two(table: LocalTable) -> None:
+    """Seat 2 dies as seat 0 begins hand 2: the table next waits for seat 2's key commit."""
+    previous = table.on_event
+
+    def watch(seat: int, event: Event) -> None:
+        if previous is not None:
+            previous(seat, event)
+        if seat == 0 and isinstance(event, HandStarted) and event.number == 2:
+            table.kill(2)
+
+    table.on_event = watch

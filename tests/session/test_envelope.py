@@ -268,7 +268,7 @@ def test_whole_envelope_as_map_rejected() -> None:
     [
         (2, b"\xcc\x01"),  # seat 1 as uint8: an int wider than needed
         (2, b"\xd0\x01"),  # seat 1 as int8
-        (0, b"\xcd\x00\x03"),  # version 3 as uint16
+        (0, b"\xcd\x00\x04"),  # version 4 as uint16
         (1, b"\xc5\x00\x10" + bytes(range(16))),  # table id as bin16
         (4, b"\xd1\x00\x64"),  # type 100 as int16
     ],

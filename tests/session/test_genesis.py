@@ -163,7 +163,7 @@ def test_transcript_must_start_with_genesis() -> None:
         Transcript(table.transcript.entries[1].envelope, default_registry())
 
 
-@pytest.mark.parametrize("version", [True, 4, 0, "1"])
+@pytest.mark.parametrize("version", [True, 5, 0, "1"])
 def test_genesis_version_must_be_supported_int(version: object) -> None:
     with pytest.raises(InvalidMessage, match="not supported"):
         Genesis(TABLE_ID, RULES, seats(2), version)  # type: ignore[arg-type]

@@ -26,7 +26,15 @@ from p2p_dominoes.session import (
     next_phase,
 )
 from p2p_dominoes.session.local import LocalTable
-from p2p_dominoes.session.phases import FINAL, PHASE_TYPES, V3_PHASE_TYPES, WHO_IS_NEXT
+from p2p_dominoes.session.phases import (
+    FINAL,
+    HAND_PHASES,
+    PHASE_TYPES,
+    V3_PHASE_TYPES,
+    V4_PHASE_TYPES,
+    WHO_IS_NEXT,
+)
+from tests.session.tables import in_hand_two, kill_at_hand_two, three_seats
 
 SESSION = Path(__file__).resolve().parents[2] / "p2p_dominoes" / "session"
 REDEAL = Rules.from_dict(
@@ -76,9 +84,12 @@ def test_a_move_the_table_does_not_hold_raises() -> None:
 
 def test_every_phase_that_waits_names_its_types_and_whose_turn_it_is() -> None:
     waiting = set(Phase) - FINAL
-    assert set(PHASE_TYPES) == set(V3_PHASE_TYPES) == waiting
+    leaving = {Phase.LEAVING, Phase.CONTINUE}  # v4 only (§16)
+    assert set(PHASE_TYPES) == set(V3_PHASE_TYPES) == waiting - leaving
+    assert set(V4_PHASE_TYPES) == waiting
     assert set(WHO_IS_NEXT) == waiting - {Phase.SETUP}  # the genesis says who signs next
-    assert all(PHASE_TYPES[p] and V3_PHASE_TYPES[p] for p in waiting)
+    assert all(V4_PHASE_TYPES[p] for p in waiting)
+    assert all(PHASE_TYPES[p] and V3_PHASE_TYPES[p] for p in waiting - leaving)
 
 
 def _table(rules: Rules, seed: int, hands: int) -> LocalTable:
@@ -123,12 +134,28 @@ def test_honest_tables_take_only_the_tables_moves_and_nearly_all_of_them(
     waiting = sessions[1 - expected[0]]
     waiting.stall(expected[0], 30.0)
     assert waiting.phase is Phase.HALTED
+    # v4: a seat gone in turns, and one gone before its key commit (§16).
+    in_turns, _ = three_seats(seed=3)
+    in_turns.run(until=in_hand_two)
+    in_turns.kill(2)
+    in_turns.run()
+    at_commit, _ = three_seats(seed=13)
+    kill_at_hand_two(at_commit)
+    at_commit.run()
+    assert all(s.phase is Phase.OVER for s in [*in_turns.sessions, *at_commit.sessions])
     assert taken <= set(TRANSITIONS)
     # Not taken here: a deal no claim phase follows that nobody can open (a rules set whose
-    # fallback redeals without a rank list), and a blame from the other phases.
-    unseen = {(Phase.DEAL, Trigger.NO_OPENER)} | {
-        (phase, Trigger.BLAMED) for phase in Phase if phase not in (Phase.SETUP, Phase.HALTED)
-    }
+    # fallback redeals without a rank list), a blame from the other phases, and a goodbye in
+    # the other phases of a hand (the same check and move as in turns: test_leaving).
+    unseen = (
+        {(Phase.DEAL, Trigger.NO_OPENER)}
+        | {(phase, Trigger.BLAMED) for phase in Phase if phase not in (Phase.SETUP, Phase.HALTED)}
+        | {
+            (phase, Trigger.LEFT)
+            for phase in HAND_PHASES
+            if phase not in (Phase.TURNS, Phase.COMMIT)
+        }
+    )
     assert taken == set(TRANSITIONS) - unseen
 
 

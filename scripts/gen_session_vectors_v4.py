@@ -1,0 +1,190 @@
+#!/usr/bin/env python3
+"""Write protocol/vectors/session_leave_v4.json and .p2pd: a version 4 table a seat leaves.
+
+Three peers (`alice`, `bob`, `carol`: identities from `SHA-256(label)`, the fixed table id, one
+`DeterministicRandom` per seat, greedy bots) play `draw` for two counted hands through
+`LocalTable`. During hand 2's turns, when nothing is in flight, `carol` (seat 2) says goodbye
+(PROTOCOL.md §16): hand 2 is void; seat 0 proposes `erin` (identity `SHA-256("erin")`, its
+randomness from `session-vector-v4/erin`) for seat 2, seats 1 and 2 sign, and hand 3 is played
+to the match's end. A second implementation of version 4 must accept the transcript and, fed the
+same inputs and actions, produce it byte for byte.
+
+Run from the repository root: `PYTHONPATH=. python scripts/gen_session_vectors_v4.py`;
+`--check` exits 1 if the files on disk differ.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from p2p_dominoes.bots import greedy_bot
+from p2p_dominoes.engine import Rules
+from p2p_dominoes.mental import RandomSource
+from p2p_dominoes.mental.randomness import DeterministicRandom
+from p2p_dominoes.session.events import Event, HandAbandoned, HandEnded, SeatReplaced
+from p2p_dominoes.session.identity import Identity
+from p2p_dominoes.session.leave_messages import CONTINUE, GOODBYE, Continuation, Goodbye
+from p2p_dominoes.session.local import LocalTable
+from p2p_dominoes.session.verify import verify_transcript
+
+VECTORS = Path(__file__).resolve().parent.parent / "protocol" / "vectors"
+OUTPUT = VECTORS / "session_leave_v4.json"
+TRANSCRIPT = VECTORS / "session_leave_v4.p2pd"
+VERSION = 4
+
+TABLE_ID = bytes(range(16))
+NAMES = ("alice", "bob", "carol")
+NEWCOMER = "erin"
+LEAVER = 2
+RULES = {"base": "draw", "name": "draw"}
+"""The table's rules file (a preset, docs/rules.md)."""
+RNG_LABEL = "session-vector-v4/seat/{seat}"
+NEWCOMER_RNG = "session-vector-v4/erin"
+NONCE_LABEL = "session-vector-v4/table-nonce/{seat}"
+BOT_SEED = 0
+MAX_HANDS = 2
+
+
+def _identity(label: str) -> Identity:
+    return Identity.from_private_bytes(hashlib.sha256(label.encode()).digest())
+
+
+def _in_hand_two(table: LocalTable) -> bool:
+    hand = table.sessions[0].hand
+    return hand is not None and hand.number == 2 and bool(hand.public and hand.public.history)
+
+
+def _newcomer(seat: int) -> tuple[str, Identity, RandomSource]:
+    return NEWCOMER, _identity(NEWCOMER), DeterministicRandom(NEWCOMER_RNG.encode())
+
+
+def play() -> tuple[LocalTable, list[Event]]:
+    """Play the vector table; the table and seat 0's events."""
+    seen: list[Event] = []
+    table = LocalTable.create(
+        Rules.from_dict(RULES),
+        NAMES,
+        [greedy_bot] * 3,
+        seed=BOT_SEED,
+        max_hands=MAX_HANDS,
+        rngs=[DeterministicRandom(RNG_LABEL.format(seat=s).encode()) for s in range(3)],
+        identities=[_identity(name) for name in NAMES],
+        table_id=TABLE_ID,
+        nonces=[hashlib.sha256(NONCE_LABEL.format(seat=s).encode()).digest() for s in range(3)],
+        protocol_version=VERSION,
+    )
+    table.newcomer = _newcomer
+    table.on_event = lambda seat, event: seen.append(event) if seat == 0 else None
+    table.run(until=_in_hand_two)
+    table.leave(LEAVER)
+    table.run()
+    return table, seen
+
+
+def build() -> tuple[dict[str, Any], bytes]:
+    """The vectors as a JSON-ready object, and the transcript file's bytes."""
+    table, seen = play()
+    if any(table.blames) or len(set(table.heads())) != 1:
+        raise RuntimeError(f"the vector table did not run cleanly: {table.blames}")
+    transcript = table.sessions[0].transcript
+    data = transcript.to_bytes()
+    report = verify_transcript(data)
+    if not report.ok or not report.complete or not report.seat_changes:
+        raise RuntimeError(f"the vector transcript does not verify: {report.failure}")
+    (goodbye,) = [Goodbye.of(e) for e in transcript if e.type == GOODBYE]
+    (proposal,) = [Continuation.of(e) for e in transcript if e.type == CONTINUE]
+    ended = [e for e in seen if isinstance(e, HandEnded)]
+    (abandoned,) = [e for e in seen if isinstance(e, HandAbandoned)]
+    (replaced,) = [e for e in seen if isinstance(e, SeatReplaced)]
+    messages = [
+        {
+            "index": entry.index,
+            "seat": entry.envelope.seat,
+            "type": entry.envelope.type.code,
+            "name": entry.envelope.type.name,
+            "head": entry.envelope.head.hex(),
+            "hash": entry.hash.hex(),
+            "envelope": entry.encoded.hex(),
+        }
+        for entry in transcript.entries
+    ]
+    vectors = {
+        "description": (
+            "A 3-seat protocol version 4 table of `draw` where seat 2 says goodbye during hand "
+            "2 (PROTOCOL.md §16): hand 2 is void, seat 0 proposes erin for seat 2, seats 1 and "
+            "2 sign, hand 3 ends the match. Generated by scripts/gen_session_vectors_v4.py; the "
+            "transcript file is session_leave_v4.p2pd."
+        ),
+        "protocol_version": VERSION,
+        "rules": RULES,
+        "max_hands": MAX_HANDS,
+        "table_id": TABLE_ID.hex(),
+        "seats": [
+            {
+                "seat": s,
+                "name": NAMES[s],
+                "identity_label": NAMES[s],
+                "public_key": _identity(NAMES[s]).public.raw.hex(),
+                "rng_seed": RNG_LABEL.format(seat=s),
+                "table_nonce_label": NONCE_LABEL.format(seat=s),
+            }
+            for s in range(3)
+        ],
+        "newcomer": {
+            "seat": LEAVER,
+            "name": NEWCOMER,
+            "identity_label": NEWCOMER,
+            "public_key": _identity(NEWCOMER).public.raw.hex(),
+            "rng_seed": NEWCOMER_RNG,
+        },
+        "bots": {"strategies": ["greedy"] * 3, "seed": BOT_SEED},
+        "goodbye": {"hand": goodbye.hand, "seat": goodbye.seat, "reason": goodbye.reason},
+        "continuation": {
+            "hand": proposal.hand,
+            "left": proposal.left,
+            "seats": [
+                {
+                    "name": seat.name,
+                    "key": seat.key.raw.hex(),
+                    "replaces": None if seat.replaces is None else seat.replaces.hex(),
+                }
+                for seat in proposal.seats
+            ],
+            "scores": list(proposal.scores),
+            "next_hand": proposal.next_hand,
+        },
+        "void_hand": abandoned.number,
+        "seat_change": {"seat": replaced.seat, "before": replaced.before, "name": replaced.name},
+        "hands_ended": [e.number for e in ended],
+        "messages": messages,
+        "head": transcript.head.hex(),
+        "transcript_file_sha256": hashlib.sha256(data).hexdigest(),
+        "scores": list(report.scores),
+    }
+    return vectors, data
+
+
+def render() -> tuple[str, bytes]:
+    """The JSON file's exact text and the transcript file's exact bytes."""
+    vectors, data = build()
+    return json.dumps(vectors, indent=1, sort_keys=True) + "\n", data
+
+
+def main(argv: list[str]) -> int:
+    """Write the vectors, or with --check compare them with the files."""
+    text, data = render()
+    if "--check" in argv:
+        same = OUTPUT.read_text() == text and TRANSCRIPT.read_bytes() == data
+        return 0 if same else 1
+    OUTPUT.write_text(text)
+    TRANSCRIPT.write_bytes(data)
+    print(f"wrote {OUTPUT} and {TRANSCRIPT}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))

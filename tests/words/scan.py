@@ -19,9 +19,17 @@ from p2p_dominoes.words import LANGUAGES
 
 PACKAGE: Final = Path(__file__).resolve().parent.parent.parent / "p2p_dominoes"
 
-LOOKUPS: Final = {"line": "", "plural": "", "template": "", "said": "net.", "setup_said": "setup."}
+LOOKUPS: Final = {
+    "line": "",
+    "plural": "",
+    "template": "",
+    "said": "net.",
+    "setup_said": "setup.",
+    "Said": "",
+}
 """The functions that take a catalogue key first, and what each puts before the key it is
-given (`said("seated", …)` looks up ``net.seated``)."""
+given (`said("seated", …)` looks up ``net.seated``; `Said("engine.…")`, engine/words.py, keeps a
+key for a rule's label)."""
 
 KEY: Final = re.compile(r"[a-z][a-z0-9_]*(\.[a-z0-9_]+)+")
 """How a key looks: `<area>.<name>` in lower case (a name may have parts: ``net.os.reset``)."""

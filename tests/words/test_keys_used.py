@@ -40,6 +40,7 @@ def test_the_scan_finds_lookups_and_keys_in_tables() -> None:
         "line(key, lang)\n"
         'plural("verify.hands_audited", 3, "ru")\n'
         'error.said("en")\n'
+        'LABEL = Said("engine.control.d3")\n'
         '"board.not a key"\n'
         '"other.thing"\n'
     )
@@ -51,5 +52,6 @@ def test_the_scan_finds_lookups_and_keys_in_tables() -> None:
         "setup.host_lost",
         "lobby.help",
         "verify.hands_audited",
+        "engine.control.d3",
     }
     assert Use("net.seated", "m.py:3") in set(uses_in(source, "m.py", set()))

@@ -2,8 +2,8 @@
 
 `check_rules` reads a draft (every field of a rules object, as `rules.draft_of` gives it) and
 returns findings, each naming the switches involved and why, in Russian and English. A
-*conflict* means the set cannot be saved or played ("такой набор не сохранится"); an *inert*
-finding greys a switch that changes nothing in the assembled game ("гаснет с пояснением").
+*conflict* means the set cannot be saved or played ("such a set will not be saved"); an *inert*
+finding greys a switch that changes nothing in the assembled game ("greys out, with a reason").
 
 Each row is declared once, on its predicate, with its code, fields and both texts (`@row`,
 rows.py): structure_rows.py holds V1–V4, conflict_rows.py K1–K19 (K2 retired),

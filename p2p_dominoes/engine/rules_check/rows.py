@@ -118,7 +118,7 @@ def fill(
 
 
 def players_text(counts: Sequence[int], lang: str) -> str:
-    """ "4", "3 and 4", "2, 3 and 4" (ru: «3 и 4»): player counts as words read them."""
+    """ "4", "3 and 4", "2, 3 and 4": player counts as words read them."""
     words = [str(n) for n in counts]
     joiner = " и " if lang == "ru" else " and "
     if len(words) <= 1:

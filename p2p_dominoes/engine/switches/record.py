@@ -24,7 +24,7 @@ EditKind = Literal["choice", "bool", "number"]
 
 @dataclass(frozen=True)
 class Page:
-    """The switch's own control on the rules page («Договорённости»; `rules_text.CONTROLS`)."""
+    """The switch's own control on the rules page (its "agreements"; `rules_text.CONTROLS`)."""
 
     key: str = ""
     """The control's key: the switch id of the rules study (T2, X1, …), else the field name

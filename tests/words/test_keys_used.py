@@ -3,15 +3,18 @@ looked up somewhere: a word cannot go missing, nor linger after its code is gone
 
 from __future__ import annotations
 
+from p2p_dominoes.engine.rules_check import ROWS
 from p2p_dominoes.net.lobby_lines import REFUSED_BECAUSE
 from p2p_dominoes.words import keys
 from tests.words.scan import Use, package_uses, uses_in
 
 DYNAMIC: frozenset[str] = frozenset(
-    {f"net.refused_{code}" for code in REFUSED_BECAUSE} | {"net.refused_other"}
+    {f"net.refused_{code}" for code in REFUSED_BECAUSE}
+    | {"net.refused_other"}
+    | {row.key for row in ROWS}
 )
 """Keys made from data rather than written out: a lobby refusal's words by its code
-(`net/lobby_lines.refusal_line`)."""
+(`net/lobby_lines.refusal_line`), a rules check row's by its code (`engine.check.k1`)."""
 
 
 def _areas() -> set[str]:

@@ -174,9 +174,7 @@ _SEVERAL: Final[tuple[tuple[int, Control], ...]] = (
     ),
     (
         80,
-        Control(
-            "O1", ("first_opener", "next_opener"), Said("engine.control.o1"), _opening
-        ),
+        Control("O1", ("first_opener", "next_opener"), Said("engine.control.o1"), _opening),
     ),
     (
         90,

@@ -1,6 +1,6 @@
-"""One text in both languages: `Said`, a catalogue entry (p2p_dominoes/words, by its key), or
-`Words`, the two strings inline (the form the labels not yet moved to the catalogues take);
-`Text` is either, called with a language."""
+"""One text in both languages, kept in the catalogues (p2p_dominoes/words) under its key:
+`Said`, the form every label of the rules takes (a switch's label and values, a preset's name,
+a control's label), read with a language."""
 
 from __future__ import annotations
 
@@ -13,17 +13,6 @@ from p2p_dominoes.engine.errors import InvalidRecord
 LANGUAGES: Final = ("en", "ru")
 
 
-@dataclass(frozen=True)
-class Words:
-    """One text in both languages."""
-
-    ru: str
-    en: str
-
-    def __call__(self, lang: str) -> str:
-        return self.ru if check_lang(lang) == "ru" else self.en
-
-
 def check_lang(lang: str) -> str:
     """`lang` when it is one of LANGUAGES, else a clear error."""
     if lang not in LANGUAGES:
@@ -33,23 +22,22 @@ def check_lang(lang: str) -> str:
 
 @dataclass(frozen=True)
 class Said:
-    """One text in both languages, kept in the catalogues under `key` (``engine.…``)."""
+    """One text in both languages, kept in the catalogues under `key` (``engine.…``); read
+    as it stands (a label has no fields to fill)."""
 
     key: str
 
     @property
     def ru(self) -> str:
-        return words.line(self.key, "ru")
+        return words.template(self.key, "ru")
 
     @property
     def en(self) -> str:
-        return words.line(self.key, "en")
+        return words.template(self.key, "en")
 
     def __call__(self, lang: str) -> str:
-        return words.line(self.key, check_lang(lang))
+        return words.template(self.key, check_lang(lang))
 
 
-Text = Words | Said
-"""A text in both languages, inline or in the catalogues."""
-
-W = Words
+Text = Said
+"""A text in both languages (the name the records' annotations use)."""

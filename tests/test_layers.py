@@ -15,7 +15,7 @@ from typing import Final
 PACKAGE = Path(__file__).resolve().parent.parent / "p2p_dominoes"
 
 MAY_IMPORT: Final[dict[str, frozenset[str]]] = {
-    "engine": frozenset(),
+    "engine": frozenset({"words"}),
     "mental": frozenset(),
     "bots": frozenset({"engine"}),
     "session": frozenset({"engine", "mental", "bots"}),

@@ -42,7 +42,7 @@ class Pass:
 
 @dataclass(frozen=True, slots=True)
 class Skip:
-    """Decline the second double of a turn («Пропустить»); legal only right after a double
+    """Decline the second double of a turn (the page's "Skip"); legal only right after a double
     when two doubles a turn are allowed."""
 
     def __str__(self) -> str:

@@ -1,8 +1,8 @@
-"""Kozel's old ceremonies («Старые церемонии»): which titles a hand's ending gives its losers.
+"""Kozel's old ceremonies (seed 003): which titles a hand's ending gives its losers.
 
 Read only from public plays (which tile was laid, by whom, in which order), so every peer
 computes them alike. A ceremony counts only when the hand ends by domino; the key doubles are
-6:6 («кабан») and 0:0 («пустышка») (RULES_V2 §2.3). Seniority: admiral > snotty goat > general.
+6:6 (the boar) and 0:0 (the blank) (RULES_V2 §2.3). Seniority: admiral > snotty goat > general.
 """
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Final
 
+from p2p_dominoes import words
 from p2p_dominoes.engine.actions import Action, Play
 from p2p_dominoes.engine.rules import Rules
 from p2p_dominoes.engine.tiles import Tile, parse_tile
@@ -23,33 +24,20 @@ SENIORITY: Final = ("admiral", "snotty_goat", "general")
 GOAT: Final = "goat"
 """The plain title of the pair (or player) that reaches a target that loses."""
 
-TITLES: Final[dict[str, tuple[str, str]]] = {
-    GOAT: ("козёл", "goat"),
-    "general": ("генеральские козлы", "generals' goats"),
-    "admiral": ("адмиралы", "admirals"),
-    "snotty_goat": ("сопливые козлы", "snotty goats"),
+TITLES: Final[dict[str, str]] = {
+    GOAT: "engine.title.goat",
+    "general": "engine.title.general",
+    "admiral": "engine.title.admiral",
+    "snotty_goat": "engine.title.snotty_goat",
 }
-"""Each title in Russian and English."""
+"""Each title's words (their catalogue key)."""
 
-CEREMONY_NAMES: Final[dict[str, tuple[str, str]]] = {
-    "general": ("Генерал", "General"),
-    "admiral": ("Адмирал", "Admiral"),
-    "snotty_goat": ("Сопливый козёл", "Snotty goat"),
+CEREMONIES: Final[dict[str, str]] = {
+    "general": "engine.ceremony.general",
+    "admiral": "engine.ceremony.admiral",
+    "snotty_goat": "engine.ceremony.snotty_goat",
 }
-"""Each ceremony's name in Russian and English."""
-
-CEREMONY_WHY: Final[dict[str, tuple[str, str]]] = {
-    "general": (
-        "партия закрыта дублем 6:6 или закрывший сам выложил оба ключевых дубля",
-        "the hand was closed on 6:6, or the closer laid both key doubles himself",
-    ),
-    "admiral": (
-        "партия закрыта двумя ключевыми дублями подряд (6:6 и 0:0)",
-        "the hand was closed by the two key doubles in a row (6:6 and 0:0)",
-    ),
-    "snotty_goat": ("партия закрыта пустышкой 0:0", "the hand was closed on the blank 0:0"),
-}
-"""What made each ceremony trigger, in Russian and English."""
+"""Each ceremony's name and what made it trigger (their catalogue key)."""
 
 
 def laid_tiles(history: Iterable[tuple[int, Action]]) -> list[tuple[int, Tile]]:
@@ -77,14 +65,14 @@ def triggered(rules: Rules, closer: int | None, laid: Sequence[tuple[int, Tile]]
 
 
 def title_text(title: str, lang: str = "en") -> str:
-    """A title in words: «генеральские козлы» / "generals' goats"."""
-    ru, en = TITLES[title]
-    return ru if lang.startswith("ru") else en
+    """A title in words: "generals' goats" (Russian for any `lang` starting "ru")."""
+    return words.line(TITLES[title], _language(lang))
 
 
 def ceremony_text(name: str, lang: str = "en") -> str:
     """A ceremony's name and why it triggered: "Admiral: the hand was closed by …"."""
-    ru = lang.startswith("ru")
-    label = CEREMONY_NAMES[name][0 if ru else 1]
-    why = CEREMONY_WHY[name][0 if ru else 1]
-    return f"{label}: {why}"
+    return words.line(CEREMONIES[name], _language(lang))
+
+
+def _language(lang: str) -> str:
+    return "ru" if lang.startswith("ru") else "en"

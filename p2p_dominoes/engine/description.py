@@ -1,184 +1,135 @@
-"""The board described in words (English and Russian), for accessible text and records."""
+"""The board described in words (English and Russian), for accessible text and records.
+
+The words are the catalogues' (p2p_dominoes/words, keys ``engine.*``); this module puts them
+together: which sentence, which names and numbers in it."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Final
 
+from p2p_dominoes import words
 from p2p_dominoes.engine.actions import Action, Draw, Play, Skip
 from p2p_dominoes.engine.board import COMMON, Board
-from p2p_dominoes.engine.errors import InvalidRecord
 from p2p_dominoes.engine.line import TRAIN_PORTS, Line, Place, Side
 from p2p_dominoes.engine.rules import Goal, HandScoring, Rules
 from p2p_dominoes.engine.scoring import HandEnd, HandResult, MatchOutcome
 from p2p_dominoes.engine.tiles import Tile
 from p2p_dominoes.engine.turns import TurnNote
+from p2p_dominoes.engine.words import LANGUAGES as LANGUAGES
+from p2p_dominoes.engine.words import check_lang
 
-
-@dataclass(frozen=True)
-class _Wording:
-    tiles: str
-    connections: str
-    places: str
-    none: str
-    sides: dict[Side, str]
-    ends: dict[Side, str]
-    closed: str
-    end_total: str
-    train: str
-    common: str
-    trains: str
-    seat: str
-    states: dict[str, str]
-    common_name: str
-
-
-_WORDINGS: Final[dict[str, _Wording]] = {
-    "en": _Wording(
-        tiles="Tiles",
-        connections="Connections",
-        places="Open places",
-        none="none",
-        sides={
-            Side.HIGH: "high end",
-            Side.LOW: "low end",
-            Side.A: "side A",
-            Side.B: "side B",
-            Side.C: "end C",
-            Side.D: "end D",
-        },
-        ends={Side.A: "end A", Side.B: "end B"},
-        closed="Closed places",
-        end_total="End total",
-        train="train of seat {seat}",
-        common="common train",
-        trains="Trains",
-        seat="seat {seat}",
-        states={
-            "open": "open to all",
-            "private": "private",
-            "started": "open to all",
-            "not-started": "not started",
-        },
-        common_name="common",
-    ),
-    "ru": _Wording(
-        tiles="Кости",
-        connections="Соединения",
-        places="Допустимые места продолжения",
-        none="нет",
-        sides={
-            Side.HIGH: "конец с большим значением",
-            Side.LOW: "конец с меньшим значением",
-            Side.A: "линия A",
-            Side.B: "линия B",
-            Side.C: "конец C",
-            Side.D: "конец D",
-        },
-        ends={Side.A: "конец A", Side.B: "конец B"},
-        closed="Закрытые места",
-        end_total="Сумма концов",
-        train="поезд места {seat}",
-        common="общий поезд",
-        trains="Поезда",
-        seat="место {seat}",
-        states={
-            "open": "открыт всем",
-            "private": "закрыт",
-            "started": "открыт всем",
-            "not-started": "не начат",
-        },
-        common_name="общий",
-    ),
+_SIDES: Final[dict[Side, str]] = {
+    Side.HIGH: "engine.board.high_end",
+    Side.LOW: "engine.board.low_end",
+    Side.A: "engine.board.side_a",
+    Side.B: "engine.board.side_b",
+    Side.C: "engine.board.end_c",
+    Side.D: "engine.board.end_d",
 }
+"""The catalogue key of each end or side that is not a train."""
 
-LANGUAGES: Final = tuple(_WORDINGS)
+_ENDS: Final[dict[Side, str]] = {Side.A: "engine.board.end_a", Side.B: "engine.board.end_b"}
+"""The sides of a double laid along the line, which are its ends."""
+
+_STATES: Final[dict[str, str]] = {
+    "open": "engine.board.open",
+    "private": "engine.board.private",
+    "started": "engine.board.open",
+    "not-started": "engine.board.not_started",
+}
+"""A train's state in words."""
 
 
 def side_name(side: Side, lang: str = "en") -> str:
-    """The words for an end or side: "low end", "side A", "конец с меньшим значением",
+    """The words for an end or side: "low end", "side A", "end C",
     "train of seat 1" … (seats counted from 1, as people read them; records count from 0)."""
-    w = _wording(lang)
-    if side in w.sides:
-        return w.sides[side]
+    check_lang(lang)
+    if side in _SIDES:
+        return words.line(_SIDES[side], lang)
     if side is Side.TC:
-        return w.common
-    return w.train.format(seat=TRAIN_PORTS.index(side) + 1)
+        return words.line("engine.board.common_train", lang)
+    return words.line("engine.board.train", lang, seat=TRAIN_PORTS.index(side) + 1)
 
 
 def describe(line: Line, lang: str = "en", end_total: bool = False) -> str:
     """Tiles in play order, connections in the order made, open places sorted by tile; then
     places closed for good, and the end total when a rule reads it. Trains name their seats
     counted from 1, like every other text a person reads."""
-    w = _wording(lang)
+    check_lang(lang)
+    none = words.line("engine.board.none", lang)
 
     def part(tile: Tile, side: Side) -> str:
-        if tile.is_double and line.lies_along(tile) and side in w.ends:
-            return w.ends[side]
-        if side in w.sides:
-            return w.sides[side]
+        if tile.is_double and line.lies_along(tile) and side in _ENDS:
+            return words.line(_ENDS[side], lang)
         return side_name(side, lang)
 
-    tiles = ", ".join(t.text for t in line.tiles) or w.none
+    tiles = ", ".join(t.text for t in line.tiles) or none
     connections = (
         "; ".join(
             f"{c.table_tile.text} ({part(c.table_tile, c.table_side)}) – "
             f"{c.new_tile.text} ({part(c.new_tile, c.new_side)})"
             for c in line.connections
         )
-        or w.none
+        or none
     )
     places = (
         "; ".join(
             f"{p.tile.text} ({part(p.tile, p.side)}, {p.value})" for p in line.sorted_places()
         )
-        or w.none
+        or none
     )
-    text = f"{w.tiles}: {tiles}. {w.connections}: {connections}."
+    text = (
+        f"{words.line('engine.board.tiles', lang)}: {tiles}. "
+        f"{words.line('engine.board.connections', lang)}: {connections}."
+    )
     if isinstance(line, Board) and line.trains and line.tiles:
         states = "; ".join(
-            f"{w.common_name if key == COMMON else w.seat.format(seat=int(key) + 1)} — "
-            f"{w.states[state]}"
+            f"{_train_owner(key, lang)} — {words.line(_STATES[state], lang)}"
             for key, state in line.train_states()
         )
-        text += f" {w.trains}: {states}."
-    text += f" {w.places}: {places}."
+        text += f" {words.line('engine.board.trains', lang)}: {states}."
+    text += f" {words.line('engine.board.places', lang)}: {places}."
     if line.closed:
         closed = "; ".join(
             f"{p.tile.text} ({part(p.tile, p.side)}, {p.value})"
             for p in sorted(line.closed, key=Place.sort_key)
         )
-        text += f" {w.closed}: {closed}."
+        text += f" {words.line('engine.board.closed', lang)}: {closed}."
     if end_total and line.tiles:
-        text += f" {w.end_total}: {line.end_total()}."
+        text += f" {words.line('engine.board.end_total', lang)}: {line.end_total()}."
     return text
 
 
-def _wording(lang: str) -> _Wording:
-    try:
-        return _WORDINGS[lang]
-    except KeyError:
-        raise InvalidRecord(f"unknown language {lang!r} (languages: en, ru)") from None
+def _train_owner(key: int | str, lang: str) -> str:
+    """Whose train: "common", or "seat 2" (the board's keys count seats from 0)."""
+    if key == COMMON:
+        return words.line("engine.board.common", lang)
+    return words.line("engine.seat", lang, seat=int(key) + 1)
 
 
 def seat_name(seat: int, names: Sequence[str] = (), lang: str = "en") -> str:
     """What a person reads for a seat: its player's name, else "seat 1" … (one-based)."""
+    check_lang(lang)
     if 0 <= seat < len(names) and names[seat]:
         return names[seat]
-    return f"место {seat + 1}" if _is_ru(lang) else f"seat {seat + 1}"
+    return words.line("engine.seat", lang, seat=seat + 1)
 
 
-def _is_ru(lang: str) -> bool:
-    return _wording(lang) is _WORDINGS["ru"]
+def _named(seat: int, names: Sequence[str]) -> bool:
+    return 0 <= seat < len(names) and bool(names[seat])
 
 
 def _sentence_start(seat: int, names: Sequence[str], lang: str) -> str:
     """`seat_name`, capitalised when it is the one-based stand-in ("Seat 2 wins …")."""
     name = seat_name(seat, names, lang)
-    if 0 <= seat < len(names) and names[seat]:
+    if _named(seat, names):
         return name
-    return name[:1].upper() + name[1:]
+    return _capital(name)
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
 
 
 def scores_text(scores: Sequence[int], names: Sequence[str] = ()) -> str:
@@ -200,23 +151,23 @@ def action_text(
     """One action in words; `drawn` shows the drawn tile (only to those allowed to see it).
 
     The seat is named by `names` when given, else as "seat 1" … (one-based)."""
-    ru = _is_ru(lang)
     who = seat_name(seat, names, lang)
     if isinstance(action, Play):
-        verb = "кладёт" if ru else "plays"
-        lie = (" вдоль" if ru else " along") if action.along else ""
-        if action.place is None:
-            return f"{who} {verb} {action.tile.text}{lie}"
-        on = "к" if ru else "on"
+        tile = action.tile.text
         place = action.place
+        if place is None:
+            key = "engine.play_along" if action.along else "engine.play"
+            return words.line(key, lang, who=who, tile=tile)
         where = f"{place.tile.text} ({side_name(place.side, lang)})"
-        return f"{who} {verb} {action.tile.text}{lie} {on} {where}"
+        key = "engine.play_along_on" if action.along else "engine.play_on"
+        return words.line(key, lang, who=who, tile=tile, where=where)
     if isinstance(action, Draw):
-        verb = "берёт из базара" if ru else "draws"
-        return f"{who} {verb}" + (f" {drawn.text}" if drawn is not None else "")
+        if drawn is None:
+            return words.line("engine.draw", lang, who=who)
+        return words.line("engine.draw_tile", lang, who=who, tile=drawn.text)
     if isinstance(action, Skip):
-        return f"{who} " + ("не кладёт второй дубль" if ru else "lays no second double")
-    return f"{who} " + ("пропускает ход" if ru else "passes")
+        return words.line("engine.skip", lang, who=who)
+    return words.line("engine.pass", lang, who=who)
 
 
 def result_text(
@@ -225,25 +176,19 @@ def result_text(
     """How a hand ended and the arithmetic of its points, naming the winner (or, when losers
     record their own pips, who records what); `seat`: who reads it (Kozel's fish totals are
     then in that seat's Us / Them order, as its sheet)."""
-    ru = _is_ru(lang)
+    check_lang(lang)
     if result.end is HandEnd.UNFINISHED:
         if result.during_play is not None:  # Fives, Threes, Threes for luck: scored so far
             return _so_far_text(result, lang, names)
-        return "Сдача не окончена." if ru else "The hand is unfinished."
+        return words.line("engine.result.unfinished", lang)
     if result.seat_pips and result.end in (HandEnd.DOMINO, HandEnd.BLOCK):  # Kozel's pairs
         from p2p_dominoes.engine.kozel_text import pairs_result_text
 
         return pairs_result_text(result, lang, names, seat)
     if result.end is HandEnd.VOID:
-        if ru:
-            return (
-                "Сдача пересдаётся: рыба не засчитывается."
-                if result.pips != (0,) * len(result.pips)
-                else "Сдача пересдаётся: зайти некому."
-            )
         if any(result.pips):
-            return "The hand is redealt: blocked hands do not count."
-        return "The hand is redealt: nobody could open it."
+            return words.line("engine.result.void_blocked", lang)
+        return words.line("engine.result.void_unopened", lang)
     if (
         result.scoring in (HandScoring.NONE, HandScoring.LUCK_SETTLEMENT)
         or result.move_points
@@ -262,25 +207,16 @@ def result_text(
     if result.end is HandEnd.DOMINO:
         assert result.winner is not None
         who = seat_name(result.winner, names, lang)
-        if ru:
-            return f"Домино: {who} выкладывает последнюю кость, {result.arithmetic()}."
-        return f"Domino by {who}: {result.arithmetic()}."
+        return words.line("engine.result.domino", lang, who=who, sum=result.arithmetic())
     if result.winner is None:
-        if ru:
-            return "Блокировка: наименьшая сумма разделена, никто не получает очков."
-        return "Block: the lowest total is shared, nobody scores."
+        return words.line("engine.result.block_shared", lang)
     who = seat_name(result.winner, names, lang)
-    if ru:
-        return (
-            f"Блокировка: наименьшая сумма только у одного игрока — {who}, {result.arithmetic()}."
-        )
-    return f"Block: {who} has the single lowest total, {result.arithmetic()}."
+    return words.line("engine.result.block", lang, who=who, sum=result.arithmetic())
 
 
 def _so_far_text(result: HandResult, lang: str, names: Sequence[str]) -> str:
     """An unfinished hand scored during play: each seat's points so far (for luck, each net
     with its wins and penalties)."""
-    ru = _is_ru(lang)
     if len(result.points) == 2 and len(result.pips) == 4:  # partners: a pair's points
         who = [
             f"{seat_name(seat, names, lang)} & {seat_name(seat + 2, names, lang)}"
@@ -293,35 +229,29 @@ def _so_far_text(result: HandResult, lang: str, names: Sequence[str]) -> str:
             f"{name} {net:+d} ({won} − {lost})"
             for name, net, (won, lost) in zip(who, result.points, result.tallies, strict=True)
         )
-        if ru:
-            return f"Сдача не окончена; итог на сейчас (выигрыш − штраф): {listed}."
-        return f"The hand is unfinished; nets so far (wins − penalties): {listed}."
+        return words.line("engine.result.so_far_nets", lang, listed=listed)
     listed = ", ".join(f"{name} {points}" for name, points in zip(who, result.points, strict=True))
-    if ru:
-        return f"Сдача не окончена; очки за партию на сейчас: {listed}."
-    return f"The hand is unfinished; points this hand so far: {listed}."
+    return words.line("engine.result.so_far", lang, listed=listed)
 
 
 def _play_points_text(result: HandResult, lang: str, names: Sequence[str]) -> str:
     """A hand scored during play (Fives, Threes, Threes for luck): how it ended, the bonuses,
     and each seat's points (for luck: each net and what the winner records)."""
-    ru = _is_ru(lang)
     if result.end is HandEnd.DOMINO and result.closer is not None:
         who = seat_name(result.closer, names, lang)
-        head = f"Домино: {who} выкладывает последнюю кость" if ru else f"Domino by {who}"
+        head = words.line("engine.points.domino", lang, who=who)
     elif result.end is HandEnd.EXHAUSTED:
-        head = "Базар исчерпан, партия окончена" if ru else "The boneyard ran out: the hand ends"
+        head = words.line("engine.points.exhausted", lang)
     elif result.end is HandEnd.TARGET and result.winner is not None:
         who = seat_name(result.winner, names, lang)
-        head = f"{who} набирает цель по ходу партии" if ru else f"{who} reached the target in play"
-        head = head[:1].upper() + head[1:]
+        head = _capital(words.line("engine.points.target", lang, who=who))
     else:
-        head = "Рыба" if ru else "Block"
+        head = words.line("engine.points.block", lang)
     parts = [head]
     for seat, bonus in enumerate(result.bonuses):
         if bonus:
             who = seat_name(seat, names, lang)
-            parts.append(f"надбавка +{bonus}: {who}" if ru else f"bonus +{bonus} to {who}")
+            parts.append(words.line("engine.points.bonus", lang, bonus=bonus, who=who))
     listed = ", ".join(
         f"{seat_name(seat, names, lang)} {points:+d}"
         if result.scoring is HandScoring.LUCK_SETTLEMENT
@@ -329,23 +259,15 @@ def _play_points_text(result: HandResult, lang: str, names: Sequence[str]) -> st
         for seat, points in enumerate(result.points)
     )
     if result.scoring is HandScoring.LUCK_SETTLEMENT:
-        parts.append(
-            f"итог (выигрыш − штраф): {listed}" if ru else f"nets (wins − penalties): {listed}"
-        )
+        parts.append(words.line("engine.points.nets", lang, listed=listed))
         if result.winner is None:
-            parts.append(
-                "лучший итог разделён, никто не записывает"
-                if ru
-                else "the best net is shared, nobody records"
-            )
+            parts.append(words.line("engine.points.shared", lang))
         else:
             who = seat_name(result.winner, names, lang)
             paid = result.settlement[result.winner]
-            parts.append(
-                f"побеждает {who} и записывает {paid}" if ru else f"{who} wins and records {paid}"
-            )
+            parts.append(words.line("engine.points.wins", lang, who=who, paid=paid))
     else:
-        parts.append(f"очки за партию: {listed}" if ru else f"points this hand: {listed}")
+        parts.append(words.line("engine.points.points", lang, listed=listed))
     return "; ".join(parts) + "."
 
 
@@ -353,63 +275,41 @@ def _seats_text(seats: Sequence[int], names: Sequence[str], lang: str) -> str:
     listed = [seat_name(s, names, lang) for s in seats]
     if len(listed) < 2:
         return "".join(listed)
-    joint = " и " if _is_ru(lang) else " and "
-    return ", ".join(listed[:-1]) + joint + listed[-1]
+    return words.line("engine.seats_and", lang, seats=", ".join(listed[:-1]), last=listed[-1])
 
 
 def _penalty_text(result: HandResult, lang: str, names: Sequence[str]) -> str:
     """A hand where the losers record their own pips: who went out, who records what."""
-    ru = _is_ru(lang)
     recorders = result.recorders
-    amounts = result.amounts or result.points
     if recorders:
         what = _seats_text(recorders, names, lang)
-        sum_text = result.arithmetic()
-        writes = (
-            (
-                f"{what} записывает {sum_text}"
-                if len(recorders) == 1
-                else f"{what} записывают {sum_text}"
-            )
-            if ru
-            else f"{what} record{'s' if len(recorders) == 1 else ''} {sum_text}"
+        writes = words.plural(
+            "engine.penalty.records", len(recorders), lang, who=what, sum=result.arithmetic()
         )
     else:
-        writes = "никто ничего не записывает" if ru else "nobody records anything"
-    del amounts
+        writes = words.line("engine.nobody_records", lang)
     if result.end is HandEnd.DOMINO:
         assert result.closer is not None
         who = seat_name(result.closer, names, lang)
-        if ru:
-            return f"Домино: {who} выкладывает последнюю кость; {writes}."
-        return f"Domino by {who}: {writes}."
+        return words.line("engine.penalty.domino", lang, who=who, writes=writes)
     if result.winner is None:
-        if ru:
-            return f"Рыба: наименьшая сумма разделена; {writes}."
-        return f"Block: the lowest total is shared; {writes}."
+        return words.line("engine.penalty.shared", lang, writes=writes)
     who = seat_name(result.winner, names, lang)
-    if ru:
-        return f"Рыба: меньше всего очков — {who}; {writes}."
-    return f"Block: {who} has the single lowest total; {writes}."
+    return words.line("engine.penalty.block", lang, who=who, writes=writes)
 
 
 def _minimum_text(result: HandResult, lang: str) -> str:
     """The amounts the minimum to record dropped, and what rounding made of the rest."""
-    ru = _is_ru(lang)
     out = ""
     amounts = result.amounts or result.points
     dropped = [a for a, p in zip(amounts, result.points, strict=True) if a and not p]
     rounded = [(a, p) for a, p in zip(amounts, result.points, strict=True) if p and a != p]
     if rounded:
         pairs = ", ".join(f"{a} → {p}" for a, p in rounded)
-        out += f" Округление: {pairs}." if ru else f" Rounded: {pairs}."
+        out += " " + words.line("engine.minimum.rounded", lang, pairs=pairs)
     if dropped:
         listed = ", ".join(map(str, dropped))
-        out += (
-            f" Меньше минимума не пишут: {listed}."
-            if ru
-            else f" Under the minimum, not recorded: {listed}."
-        )
+        out += " " + words.line("engine.minimum.dropped", lang, listed=listed)
     return out
 
 
@@ -422,39 +322,28 @@ def match_text(
         from p2p_dominoes.engine.kozel_text import pairs_match_text
 
         return pairs_match_text(outcome, scores, lang, names)
-    ru = _is_ru(lang)
+    check_lang(lang)
     listed = scores_text(scores, names)
     if not outcome.over:
-        return f"Счёт: {listed}." if ru else f"Scores: {listed}."
+        return words.line("engine.match.scores", lang, listed=listed)
     lost = ""
     if outcome.losers:
         who = _seats_text(outcome.losers, names, lang)
-        if ru:
-            verb = (
-                "доходит до цели и проигрывает"
-                if len(outcome.losers) == 1
-                else ("доходят до цели и проигрывают")
-            )
-            lost = f"{who} {verb}. "
-        else:
-            lost = f"{who} reached the target and lost. "
-        lost = lost[:1].upper() + lost[1:]
+        lost = _capital(words.plural("engine.match.losers", len(outcome.losers), lang, who=who))
+        lost += " "
     if outcome.winner is None:
-        return lost + (
-            f"Матч окончен вничью: {listed}." if ru else f"The match is drawn: {listed}."
-        )
-    if ru:
-        return lost + f"Матч выигрывает {seat_name(outcome.winner, names, lang)}: {listed}."
-    return lost + f"{_sentence_start(outcome.winner, names, lang)} wins the match: {listed}."
+        return lost + words.line("engine.match.drawn", lang, listed=listed)
+    who = seat_name(outcome.winner, names, lang)
+    won = words.line("engine.match.won", lang, who=who, listed=listed)
+    if not _named(outcome.winner, names) and won.startswith(who):
+        won = _capital(won)  # "Seat 2 wins …" (a name stays as it is)
+    return lost + won
 
 
 def hands_played_text(hands: int, max_hands: int, lang: str = "en") -> str:
     """ "Match finished after 2 of 2 hands": a match that ended after its agreed hands."""
-    if _is_ru(lang):
-        word = "сдачи" if max_hands % 10 == 1 and max_hands % 100 != 11 else "сдач"
-        return f"Матч окончен после {hands} из {max_hands} {word}"
-    word = "hand" if max_hands == 1 else "hands"
-    return f"Match finished after {hands} of {max_hands} {word}"
+    check_lang(lang)
+    return words.plural("engine.match.hands_played", max_hands, lang, hands=hands)
 
 
 def match_length_text(
@@ -467,79 +356,48 @@ def match_length_text(
 def note_text(note: TurnNote, lang: str = "en", names: Sequence[str] = ()) -> str:
     """What a rule made happen after an action, in words (an extra turn, a forced draw, a
     closed place, a second double that may follow)."""
-    ru = _is_ru(lang)
     who = seat_name(note.seat, names, lang)
     if note.kind == "extra_turn":
-        if ru:
-            return f"Сумма концов {note.total}: {who} ходит ещё раз."
-        return f"The ends total {note.total}: {who} moves again."
+        return words.line("engine.note.extra_turn", lang, total=note.total, who=who)
     if note.kind == "forced_draw":
-        if ru:
-            return f"Сумма концов {note.total}: {who} сначала берёт из базара {note.count}."
-        return f"The ends total {note.total}: {who} must first draw {note.count}."
-    if note.kind == "score":
-        return _score_note(note, _sentence_start(note.seat, names, lang), lang)
-    if note.kind == "penalty":
-        who = _sentence_start(note.seat, names, lang)
-        if ru:
-            return (
-                f"{who}: штраф {note.points} — взятых из базара костей без результативного "
-                f"хода: {note.count}."
-            )
-        return (
-            f"{who}: {note.points} penalty points — drawn tiles that brought no scoring "
-            f"move: {note.count}."
+        return words.line(
+            "engine.note.forced_draw", lang, total=note.total, who=who, count=note.count
         )
+    start = _sentence_start(note.seat, names, lang)
+    if note.kind == "score":
+        return _score_note(note, start, lang)
+    if note.kind == "penalty":
+        return words.plural("engine.note.penalty", note.points, lang, who=start, count=note.count)
     if note.kind == "closed":
         assert note.place is not None
-        tile = note.place.tile.text
-        if ru:
-            return f"{tile} никто не покрыл: это место закрыто навсегда."
-        return f"Nobody covered {tile}: that place is closed for good."
-    if ru:
-        return (
-            f"{_sentence_start(note.seat, names, lang)} может положить второй дубль или пропустить."
-        )
-    return f"{_sentence_start(note.seat, names, lang)} may lay a second double, or skip."
+        return words.line("engine.note.closed", lang, tile=note.place.tile.text)
+    return words.line("engine.note.second_double", lang, who=start)
 
 
-_SCORE_REASONS: Final[dict[str, tuple[str, str]]] = {
-    "ends": ("сумма концов {total}", "{total} at the ends"),
-    "placed-tile": ("очки выложенной кости", "the pips of the tile laid"),
-    "first-double": ("первый дубль", "the first double"),
-    "scoring-double": (
-        "результативный ход дублем, сумма концов {total}",
-        "a scoring double, {total} at the ends",
-    ),
-    "scoring-move": (
-        "результативный ход, сумма концов {total}",
-        "a scoring move, {total} at the ends",
-    ),
-    "lucky-draw": (
-        "нужная кость из базара, сумма концов {total}",
-        "the drawn tile scores, {total} at the ends",
-    ),
+_SCORE_REASONS: Final[dict[str, str]] = {
+    "ends": "engine.reason.ends",
+    "placed-tile": "engine.reason.placed_tile",
+    "first-double": "engine.reason.first_double",
+    "scoring-double": "engine.reason.scoring_double",
+    "scoring-move": "engine.reason.scoring_move",
+    "lucky-draw": "engine.reason.lucky_draw",
 }
+"""Why a move scored (`TurnNote.why`, by `move_scoring`): its words' catalogue key."""
 
 
 def _score_note(note: TurnNote, who: str, lang: str) -> str:
     """ "+2: 10 at the ends" with the scorer's name; the reason per `move_scoring`."""
-    ru_text, en_text = _SCORE_REASONS.get(note.why, (note.why, note.why))
-    if _is_ru(lang):
-        return f"{who}: +{note.points} ({ru_text.format(total=note.total)})."
-    return f"{who}: +{note.points} ({en_text.format(total=note.total)})."
+    key = _SCORE_REASONS.get(note.why)
+    why = note.why if key is None else words.line(key, lang, total=note.total)
+    return words.line("engine.note.score", lang, who=who, points=note.points, why=why)
 
 
 def goal_text(rules: Rules, players: int, lang: str = "en") -> str:
     """The match's goal in words: "Whoever reaches 101 loses." …"""
-    ru = _is_ru(lang)
+    check_lang(lang)
     if rules.goal is Goal.FIXED_HANDS:
-        hands = rules.hands_limit
-        if ru:
-            word = "сдачи" if hands % 10 == 1 and hands % 100 != 11 else "сдач"
-            return f"Матч из {hands} {word}."
-        return f"The match is {hands} hand{'s' if hands != 1 else ''}."
+        return words.plural("engine.goal.hands", rules.hands_limit, lang)
     target = rules.target(players)
     if rules.goal is Goal.REACH_LOSES:
-        return f"Кто дойдёт до {target}, проигрывает." if ru else f"Whoever reaches {target} loses."
-    return f"Кто первым наберёт {target}, выигрывает." if ru else f"First to {target} wins."
+        return words.line("engine.goal.reach_loses", lang, target=target)
+    return words.line("engine.goal.first_to", lang, target=target)

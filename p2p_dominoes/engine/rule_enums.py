@@ -59,7 +59,7 @@ class Fallback(StrEnum):
 
 
 class BlockScoring(StrEnum):
-    """How a blocked hand is scored («Рыба»)."""
+    """How a blocked hand is scored (the seed's "fish")."""
 
     LOWEST_TAKES = "lowest-takes"  # the unique lowest wins the hand, as at a domino
     LOWEST_TAKES_DIFFERENCE = "lowest-takes-difference"  # amounts less the lowest's pips
@@ -84,14 +84,14 @@ class Doubles(StrEnum):
 
 
 class Teams(StrEnum):
-    """Whether seats play alone or in pairs («мы и они»)."""
+    """Whether seats play alone or in pairs ("us and them")."""
 
     NONE = "none"
     OPPOSITE_PAIRS = "opposite-pairs"  # seats 0+2 against 1+3
 
 
 class HandScoring(StrEnum):
-    """What is recorded when a hand ends («Кто и что записывает»)."""
+    """What is recorded when a hand ends (the seed's "Who records what")."""
 
     LOSERS_OWN = "losers-own"  # each loser records their own pips (bad points)
     WORST_OWN = "worst-own"  # only the worst loser records (bad points)
@@ -113,7 +113,7 @@ class EndsAward(StrEnum):
 
 
 class Goal(StrEnum):
-    """How a match ends («Цель»)."""
+    """How a match ends (the seed's "Goal")."""
 
     REACH_WINS = "reach-wins"
     REACH_LOSES = "reach-loses"  # the classic: whoever reaches the target loses

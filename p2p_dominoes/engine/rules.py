@@ -378,7 +378,7 @@ HOUSE: Final = _preset(
     goal="reach-loses",
     targets=[[2, 101], [3, 101], [4, 101]],
 )
-"""The game seed 003 plays «по умолчанию»: 7 each, lowest double opens, draw until you can play,
+"""The game seed 003 plays "by default": 7 each, lowest double opens, draw until you can play,
 losers record their pips, and whoever reaches 101 loses."""
 
 _FIVES_VALUES: Final[dict[str, Any]] = dict(
@@ -403,7 +403,7 @@ _FIVES_VALUES: Final[dict[str, Any]] = dict(
 )
 
 FIVES: Final = _preset(name="fives", targets=[[2, 25], [3, 20], [4, 20]], **_FIVES_VALUES)
-"""Fives («пятерное домино», seed 004): a point for every five at the open ends, one draw a
+"""Fives (the seed's "five dominoes", seed 004): a point for every five at the open ends, one draw a
 turn, +2 for going out, +1 for the single lowest hand when the boneyard runs out; to 25 / 20."""
 
 THREES: Final = _preset(
@@ -411,7 +411,7 @@ THREES: Final = _preset(
     name="threes",
     targets=[[2, 33], [3, 22], [4, 22]],
 )
-"""Threes («тройное домино», seed 004): Fives counted in threes, to 33 for two and 22 for more."""
+"""Threes ("three dominoes", seed 004): Fives counted in threes, to 33 for two and 22 for more."""
 
 THREES_LUCK: Final = _preset(
     **{
@@ -430,7 +430,7 @@ THREES_LUCK: Final = _preset(
     name="threes-luck",
     targets=[],
 )
-"""Threes for luck («тройное домино на счастье», seed 004): up to five draws a turn to try one's
+"""Threes for luck ("three dominoes for luck", seed 004): up to five draws a turn to try one's
 luck, 5 / 7 / 8 / 10 win points and 5 penalty points a tile; one hand, the winner takes the
 difference."""
 
@@ -452,7 +452,7 @@ _KOZEL_VALUES: Final[dict[str, Any]] = dict(
 )
 
 KOZEL: Final = _preset(name="kozel", **_KOZEL_VALUES)
-"""Kozel («Козёл», seed 003): four in two pairs, partners opposite; the whole set is dealt, no
+"""Kozel ("the goat", seed 003): four in two pairs, partners opposite; the whole set is dealt, no
 boneyard, pass when stuck; 1:1 opens every hand; the losing pair records its pips, under 13 is not
 written; the pair that reaches 101 is the goat. The old ceremonies are off."""
 
@@ -467,11 +467,11 @@ KOZEL_CEREMONIES: Final = _preset(
 """Kozel with the old ceremonies on: General, Admiral, Snotty goat, and the winner's total wiped."""
 
 CROSS: Final = dataclasses.replace(HOUSE, name="cross", layout=Layout.CROSS)
-"""The cross («Крест (Осёл)», seed 003): the house game on a cross of four rays from the first
+"""The cross ("Cross (Donkey)", seed 003): the house game on a cross of four rays from the first
 double; the side rays open once each line side holds a tile."""
 
 TELEPHONE: Final = dataclasses.replace(HOUSE, name="telephone", layout=Layout.TELEPHONE)
-"""The telephone («Центр (Телефон)», seed 003): the house game with all four rays of the first
+"""The telephone ("Centre (Telephone)", seed 003): the house game with all four rays of the first
 double open at once."""
 
 TRAINS: Final = dataclasses.replace(
@@ -481,7 +481,7 @@ TRAINS: Final = dataclasses.replace(
     first_fallback=Fallback.REDEAL,
     next_fallback=Fallback.REDEAL,
 )
-"""Trains («Поезда», seed 003): the house game from a double engine, a train per seat and a
+"""Trains (seed 003): the house game from a double engine, a train per seat and a
 common one; a seat that must pass opens its train to all until it feeds it again. With no double
 dealt the hand is dealt again."""
 

@@ -3,7 +3,7 @@ with each switch it names marked, and the table's current choice shown next to i
 
 The page texts are package data (`rules_page_ru.txt`, `rules_page_en.txt`); a switch in them is
 ``{{switch:FIELD|words}}`` or ``{{switch:FIELD/CONTROL|words}}`` when one field has two controls
-(`drawing` is both «есть ли базар» and «можно ли покупать, когда ход и так есть»), and
+(`drawing` is both "is there a boneyard" and "may you draw while holding a play"), and
 ``{{switch:FIELD}}`` when the words are the switch's label (its record's). ``{{notes}}`` is where
 the «Other house rules» list takes one line for each switch whose record has a `page_note` (a
 switch the page's own text does not mention: a new switch needs no edit of the page files).
@@ -21,10 +21,11 @@ from p2p_dominoes.engine.errors import InvalidRecord
 from p2p_dominoes.engine.rules_check import check_rules, greyed_fields
 from p2p_dominoes.engine.rules_text import CONTROL, Control, control_of
 from p2p_dominoes.engine.switches import SWITCH, SWITCHES
+from p2p_dominoes.engine.words import check_lang
+from p2p_dominoes.words import line
 
 _MARK: Final = re.compile(r"\{\{switch:([a-z_]+)(?:/([A-Za-z0-9-]+))?(?:\|([^{}]*))?\}\}")
 _NOTES: Final = "{{notes}}"
-_NOW: Final = {"ru": ("сейчас", "не действует"), "en": ("now", "no effect here")}
 
 
 class Segment(NamedTuple):
@@ -49,8 +50,7 @@ class Mark(NamedTuple):
 @cache
 def page_source(lang: str = "ru") -> str:
     """The page with its switch markers (package data)."""
-    if lang not in _NOW:
-        raise InvalidRecord(f"unknown language {lang!r} (languages: en, ru)")
+    check_lang(lang)
     return resources.files(__package__).joinpath(f"rules_page_{lang}.txt").read_text("utf-8")
 
 
@@ -100,8 +100,9 @@ def segments(draft: Mapping[str, Any], lang: str = "ru") -> list[Segment]:
 
 def render_text(draft: Mapping[str, Any], lang: str = "ru") -> str:
     """The page for a terminal: each switch followed by the table's choice, e.g.
-    «… [сейчас: прикуп до хода]», and «; не действует» when it changes nothing here."""
-    now, dead = _NOW[lang]
+    "… [now: draw until you can play]", and "; no effect here" when it changes nothing here."""
+    now = line("engine.page.now", check_lang(lang))
+    dead = line("engine.page.no_effect", lang)
     parts = []
     for seg in segments(draft, lang):
         parts.append(seg.text)

@@ -1,9 +1,11 @@
-"""Rules in words (Russian and English), in the seed's own vocabulary («Договорённости»).
+"""Rules in words (Russian and English), in the seed's own vocabulary (its "agreements").
 
 Every field and every value has a label; the seed's controls (`CONTROLS`, sketch §1.7) map one
-choice onto one or more fields — «Если ходить нечем: до хода · одну кость и пас · прикуп по
-желанию» is (`must_draw_when_stuck`, `draw_limit`). `describe_rules` says what a rule set is in
-plain words: the preset it starts from and every control that differs (what a joiner reads).
+choice onto one or more fields — "When you cannot play: draw until you can play · draw one, then
+pass · draw at will" is (`must_draw_when_stuck`, `draw_limit`). The words are the catalogues'
+(p2p_dominoes/words, keys ``engine.preset.*``, ``engine.control.*``, ``engine.rules.*``).
+`describe_rules` says what a rule set is in plain words: the preset it starts from and every
+control that differs (what a joiner reads).
 """
 
 from __future__ import annotations
@@ -15,29 +17,31 @@ from typing import Any, Final
 from p2p_dominoes.engine.switches import SWITCH, SWITCHES
 from p2p_dominoes.engine.switches.texts import OPENERS
 from p2p_dominoes.engine.words import LANGUAGES as LANGUAGES
-from p2p_dominoes.engine.words import W, Words, check_lang
+from p2p_dominoes.engine.words import Said, Text, check_lang
+from p2p_dominoes.words import line, plural
 
-FIELD_LABELS: Final[dict[str, Words]] = {s.name: s.label for s in SWITCHES}
+FIELD_LABELS: Final[dict[str, Text]] = {s.name: s.label for s in SWITCHES}
 """Every field's label (its record's)."""
-VALUE_LABELS: Final[dict[str, Mapping[Any, Words]]] = {
+VALUE_LABELS: Final[dict[str, Mapping[Any, Text]]] = {
     s.name: s.values for s in SWITCHES if s.values
 }
 """The words for each value of every field that lists them (its record's)."""
 
-PRESET_LABELS: Final[dict[str, Words]] = {
-    "draw": W("Домино с базаром (по Pagat)", "Draw dominoes (as Pagat has it)"),
-    "draw-until-play": W("Прикуп до хода", "Draw until you can play"),
-    "block": W("Без базара", "Block dominoes (no drawing)"),
-    "house": W("Домино (по умолчанию)", "Dominoes (the default game)"),
-    "fives": W("Пятерное домино", "Fives"),
-    "threes": W("Тройное домино", "Threes"),
-    "threes-luck": W("Тройное домино на счастье", "Threes for luck"),
-    "kozel": W("Козёл", "Kozel (the goat)"),
-    "kozel-ceremonies": W("Козёл со старыми церемониями", "Kozel with the old ceremonies"),
-    "cross": W("Крест (Осёл)", "The cross (Donkey)"),
-    "telephone": W("Центр (Телефон)", "The telephone"),
-    "trains": W("Поезда", "Trains"),
+PRESET_LABELS: Final[dict[str, Text]] = {
+    "draw": Said("engine.preset.draw"),
+    "draw-until-play": Said("engine.preset.draw_until_play"),
+    "block": Said("engine.preset.block"),
+    "house": Said("engine.preset.house"),
+    "fives": Said("engine.preset.fives"),
+    "threes": Said("engine.preset.threes"),
+    "threes-luck": Said("engine.preset.threes_luck"),
+    "kozel": Said("engine.preset.kozel"),
+    "kozel-ceremonies": Said("engine.preset.kozel_ceremonies"),
+    "cross": Said("engine.preset.cross"),
+    "telephone": Said("engine.preset.telephone"),
+    "trains": Said("engine.preset.trains"),
 }
+"""Each preset's name in words."""
 
 
 def field_label(name: str, lang: str = "en") -> str:
@@ -46,9 +50,9 @@ def field_label(name: str, lang: str = "en") -> str:
 
 
 def preset_label(name: str, lang: str = "en") -> str:
-    """A preset's name in words («Домино (по умолчанию)»), or the name itself."""
-    words = PRESET_LABELS.get(name)
-    return words(lang) if words is not None else name
+    """A preset's name in words ("Dominoes (the default game)"), or the name itself."""
+    label = PRESET_LABELS.get(name)
+    return label(lang) if label is not None else name
 
 
 def value_text(name: str, value: Any, lang: str = "en") -> str:
@@ -63,12 +67,13 @@ def value_text(name: str, value: Any, lang: str = "en") -> str:
 
 @dataclass(frozen=True)
 class Control:
-    """One control of «Настройки → Договорённости»: its label and the fields one choice sets."""
+    """One control of the seed's "Settings → Agreements": its label and the fields one choice
+    sets."""
 
     key: str
     """The switch id of the rules study (D2, W1, …), or the field name for the rest."""
     fields: tuple[str, ...]
-    label: Words
+    label: Text
     text: Callable[[Mapping[str, Any], str], str]
     """The current choice in words."""
 
@@ -79,7 +84,7 @@ def _field_text(name: str) -> Callable[[Mapping[str, Any], str], str]:
 
 def _boneyard(draft: Mapping[str, Any], lang: str) -> str:
     has = draft["drawing"] != "never"
-    return ("есть" if has else "нет") if lang == "ru" else ("yes" if has else "no")
+    return line("engine.rules.boneyard_yes" if has else "engine.rules.boneyard_no", lang)
 
 
 def _buy_while_able(draft: Mapping[str, Any], lang: str) -> str:
@@ -88,32 +93,25 @@ def _buy_while_able(draft: Mapping[str, Any], lang: str) -> str:
 
 def _when_stuck(draft: Mapping[str, Any], lang: str) -> str:
     must, limit = draft["must_draw_when_stuck"], draft["draw_limit"]
-    ru = lang == "ru"
     if not must:
-        text = "прикуп по желанию" if ru else "draw at will"
         if limit:
-            text += f" (до {limit} за ход)" if ru else f" (up to {limit} a turn)"
-        return text
+            return line("engine.rules.draw_at_will_limit", lang, limit=limit)
+        return line("engine.rules.draw_at_will", lang)
     if limit == 0:
-        return "прикуп до хода" if ru else "draw until you can play"
+        return line("engine.rules.draw_until", lang)
     if limit == 1:
-        return "одну кость и пас" if ru else "draw one, then pass"
-    return f"до {limit} костей, потом пас" if ru else f"up to {limit} tiles, then pass"
+        return line("engine.rules.draw_one", lang)
+    return plural("engine.rules.draw_up_to", limit, lang)
 
 
 def _opening(draft: Mapping[str, Any], lang: str) -> str:
     first, later = draft["first_opener"], draft["next_opener"]
-    ru = lang == "ru"
     if (first, later) == ("lottery", "rotate"):
-        return (
-            "любая кость (первого по жребию, дальше по кругу)"
-            if ru
-            else "any tile (the first opener by lot, then clockwise)"
-        )
+        return line("engine.rules.opening_lottery", lang)
     if first == later:
         return OPENERS[first](lang)
     one, rest = OPENERS[first](lang), OPENERS[later](lang)
-    return f"{rest} (первую раздачу — {one})" if ru else f"{rest} (the first hand: {one})"
+    return line("engine.rules.opening_first", lang, rest=rest, one=one)
 
 
 def _fallbacks(draft: Mapping[str, Any], lang: str) -> str:
@@ -121,12 +119,11 @@ def _fallbacks(draft: Mapping[str, Any], lang: str) -> str:
     later = value_text("next_fallback", draft["next_fallback"], lang)
     if first == later:
         return first
-    return f"{first}; дальше — {later}" if lang == "ru" else f"{first}; later hands: {later}"
+    return line("engine.rules.fallback_later", lang, first=first, later=later)
 
 
 def _who_records(draft: Mapping[str, Any], lang: str) -> str:
     hand, move = draft["hand_scoring"], draft["move_scoring"]
-    ru = lang == "ru"
     if move == "none":
         return value_text("hand_scoring", hand, lang)
     if (hand, move, draft["ends_modulus"], draft["ends_award"]) == (
@@ -135,41 +132,34 @@ def _who_records(draft: Mapping[str, Any], lang: str) -> str:
         5,
         "total",
     ):
-        return "свободные концы по пять" if ru else "open ends in fives"
+        return line("engine.rules.fives_ends", lang)
     if (hand, move) == ("none", "placed-tile"):
-        return "очки выложенной кости" if ru else "the pips of the tile laid"
+        return line("engine.rules.placed_tile", lang)
     during = value_text("move_scoring", move, lang)
     end = value_text("hand_scoring", hand, lang)
-    return (
-        f"по ходу — {during}; в конце — {end}" if ru else f"during play {during}; at the end {end}"
-    )
+    return line("engine.rules.during_end", lang, during=during, end=end)
 
 
 def _goal(draft: Mapping[str, Any], lang: str) -> str:
     goal = draft["goal"]
-    ru = lang == "ru"
     if goal == "fixed-hands":
-        count = draft["hands_limit"]
-        return f"фиксированное число раздач: {count}" if ru else f"a fixed number of hands: {count}"
+        return line("engine.rules.fixed_hands", lang, count=draft["hands_limit"])
     targets = draft["targets"]
     one = len({t for _, t in targets}) == 1
-    target = str(targets[0][1]) if one else ("цели" if ru else "the target")
-    words = (
-        (f"дойти до {target} — проиграть" if ru else f"reach {target} and lose")
-        if goal == "reach-loses"
-        else (f"дойти до {target} — выиграть" if ru else f"reach {target} and win")
-    )
-    return words if one else f"{words} ({value_text('targets', targets, lang)})"
+    target = str(targets[0][1]) if one else line("engine.rules.the_target", lang)
+    key = "engine.rules.reach_loses" if goal == "reach-loses" else "engine.rules.reach_wins"
+    said = line(key, lang, target=target)
+    return said if one else f"{said} ({value_text('targets', targets, lang)})"
 
 
 _SEVERAL: Final[tuple[tuple[int, Control], ...]] = (
-    (30, Control("D3", ("drawing",), W("Есть ли базар", "Is there a boneyard"), _boneyard)),
+    (30, Control("D3", ("drawing",), Said("engine.control.d3"), _boneyard)),
     (
         40,
         Control(
             "W1",
             ("must_draw_when_stuck", "draw_limit"),
-            W("Если ходить нечем", "When you cannot play"),
+            Said("engine.control.w1"),
             _when_stuck,
         ),
     ),
@@ -178,22 +168,20 @@ _SEVERAL: Final[tuple[tuple[int, Control], ...]] = (
         Control(
             "W3",
             ("drawing",),
-            W("Можно ли покупать, когда ход и так есть", "May you draw while holding a play"),
+            Said("engine.control.w3"),
             _buy_while_able,
         ),
     ),
     (
         80,
-        Control(
-            "O1", ("first_opener", "next_opener"), W("Правило захода", "Opening rule"), _opening
-        ),
+        Control("O1", ("first_opener", "next_opener"), Said("engine.control.o1"), _opening),
     ),
     (
         90,
         Control(
             "O1-fallback",
             ("first_fallback", "next_fallback"),
-            W("Запасное правило захода", "Fallback opening rule"),
+            Said("engine.control.o1_fallback"),
             _fallbacks,
         ),
     ),
@@ -202,11 +190,11 @@ _SEVERAL: Final[tuple[tuple[int, Control], ...]] = (
         Control(
             "S1",
             ("hand_scoring", "move_scoring", "ends_modulus", "ends_award"),
-            W("Кто и что записывает", "Who records what"),
+            Said("engine.control.s1"),
             _who_records,
         ),
     ),
-    (230, Control("S5", ("goal", "targets", "hands_limit"), W("Цель", "Goal"), _goal)),
+    (230, Control("S5", ("goal", "targets", "hands_limit"), Said("engine.control.s5"), _goal)),
 )
 """The controls that set several fields, or one field in the seed's own words, with their
 places among the switches' own controls (each switch's record gives its own: `Page`)."""
@@ -257,19 +245,15 @@ def describe_rules(draft: Mapping[str, Any], lang: str = "en") -> list[str]:
     whose choice differs from that preset's."""
     from p2p_dominoes.engine.rules import PRESETS
 
-    ru = check_lang(lang) == "ru"
+    check_lang(lang)
     base_name = base_of(draft)
     start = preset_label(base_name, lang)
     named = draft["name"]
     if named == base_name:
-        head = f"Правила: {start}" if ru else f"Rules: {start}"
+        head = line("engine.rules.head", lang, start=start)
     else:
-        head = (
-            f"Правила «{named}», на основе: {start}"
-            if ru
-            else f"Rules {named!r}, based on: {start}"
-        )
+        head = line("engine.rules.head_named", lang, named=named, start=start)
     changed = changed_controls(draft, PRESETS[base_name].to_dict())
-    lines = [head + (" — без изменений" if ru else ", unchanged") if not changed else head + ":"]
+    lines = [line("engine.rules.unchanged", lang, head=head) if not changed else head + ":"]
     lines += [f"{c.label(lang)}: {c.text(draft, lang)}" for c in changed]
     return lines

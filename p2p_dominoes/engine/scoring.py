@@ -1,4 +1,4 @@
-"""Scoring a finished hand and deciding a match, for every «Кто и что записывает» switch.
+"""Scoring a finished hand and deciding a match, for every "Who records what" switch.
 
 Points belong to units (a seat; a pair once partnerships exist). Recorded points are gains under
 `leader-takes` and penalties under `losers-own`/`worst-own`; the goal reads them accordingly.
@@ -403,7 +403,7 @@ def score_block(rules: Rules, pips: Sequence[int]) -> HandResult:
 class MatchOutcome:
     """Whether the match is over after a fully scored hand, and who won it (None on a draw).
 
-    `losers` are the units that reached a target that loses (the classic «козёл»)."""
+    `losers` are the units that reached a target that loses (the classic goat)."""
 
     over: bool
     winner: int | None

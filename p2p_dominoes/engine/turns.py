@@ -51,7 +51,7 @@ _LINE_PLACES: Final = 56
 """Places with an id from here on are a centre's short ends or a trains engine's ports."""
 
 FORCED_DRAWS = 2
-"""Tiles the next seat must draw when the end total hits `forced_draw_sum` («прикуп двух»)."""
+"""Tiles the next seat must draw when the end total hits `forced_draw_sum` ("draw two")."""
 
 _NO_SCORES = tuple((0,) * n for n in range(5))
 """Match scores of 0 for each player count (what a hand starts from unless told)."""
@@ -63,7 +63,7 @@ LUCK_SCORING_DOUBLE = 7
 LUCK_SCORING_MOVE = 5
 """Threes for luck: a non-double whose placement scores."""
 LUCK_DRAWN = 10
-"""Threes for luck: a tile drawn this turn whose placement scores («нужная кость»)."""
+"""Threes for luck: a tile drawn this turn whose placement scores (the seed's "the tile needed")."""
 LUCK_PENALTY = 5
 """Threes for luck: penalty points for each tile drawn in a turn that brought no scoring move."""
 
@@ -526,7 +526,7 @@ class TurnMachine:
             self.notes.append(TurnNote("penalty", seat, count=unused, points=points, why="draws"))
 
     def _cancel(self, seat: int) -> None:
-        """Wins cancel penalties at once («гасить»): each seat carries one or the other."""
+        """Wins cancel penalties at once ("put out"): each seat carries one or the other."""
         cancelled = min(self.wins[seat], self.penalties[seat])
         self.wins[seat] -= cancelled
         self.penalties[seat] -= cancelled

@@ -81,23 +81,18 @@ def test_a_page_note_puts_a_switch_on_the_rules_page_without_editing_the_page(
     without a note the page is the seed's text."""
     from p2p_dominoes.engine import rules_page
     from p2p_dominoes.engine.rules import draft_of
-    from p2p_dominoes.engine.words import W
+    from p2p_dominoes.engine.words import Said
 
     name = "end_when_boneyard_empty"
     assert name not in {m.field for m in rules_page.marks("en")}
-    noted = dataclasses.replace(
-        SWITCH[name], page_note=W("и очки за концы на этом кончаются", "and so does ends scoring")
-    )
+    # Any catalogue entry serves as the note: "the first double" / "первый дубль".
+    noted = dataclasses.replace(SWITCH[name], page_note=Said("engine.reason.first_double"))
     monkeypatch.setattr(
         rules_page, "SWITCHES", tuple(noted if s.name == name else s for s in SWITCHES)
     )
     for lang, line in (
-        ("en", "- The hand ends when the boneyard runs out [now: on] — and so does ends scoring\n"),
-        (
-            "ru",
-            "- Партия кончается, когда базар исчерпан [сейчас: вкл] — и очки за концы на этом "
-            "кончаются\n",
-        ),
+        ("en", "- The hand ends when the boneyard runs out [now: on] — the first double\n"),
+        ("ru", "- Партия кончается, когда базар исчерпан [сейчас: вкл] — первый дубль\n"),
     ):
         assert name in {m.field for m in rules_page.marks(lang)}
         page = rules_page.render_text(draft_of("fives"), lang)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -19,9 +19,18 @@ from p2p_dominoes.words import LANGUAGES
 
 PACKAGE: Final = Path(__file__).resolve().parent.parent.parent / "p2p_dominoes"
 
-LOOKUPS: Final = {"line": "", "plural": "", "template": "", "said": "net.", "setup_said": "setup."}
+LOOKUPS: Final = {
+    "line": "",
+    "plural": "",
+    "template": "",
+    "said": "net.",
+    "setup_said": "setup.",
+    "Said": "",
+    "Say": "",
+}
 """The functions that take a catalogue key first, and what each puts before the key it is
-given (`said("seated", …)` looks up ``net.seated``)."""
+given (`said("seated", …)` looks up ``net.seated``; `Said("engine.…")`, engine/words.py, keeps a
+key for a rule's label; `Say("engine.check.…")` one for a check row's placeholder)."""
 
 KEY: Final = re.compile(r"[a-z][a-z0-9_]*(\.[a-z0-9_]+)+")
 """How a key looks: `<area>.<name>` in lower case (a name may have parts: ``net.os.reset``)."""
@@ -57,9 +66,12 @@ def fields(text: str) -> set[str]:
     return {name for _, name, _, _ in Formatter().parse(text) if name}
 
 
-def problems(by_lang: dict[str, dict[str, tuple[str, ...]]]) -> list[str]:
+def problems(
+    by_lang: dict[str, dict[str, tuple[str, ...]]], leaves_out: Mapping[str, set[str]] = {}
+) -> list[str]:
     """What is wrong between the languages' entries: a key one language lacks, an empty text,
-    a plain line in one and a plural in the other, or fields that differ."""
+    a plain line in one and a plural in the other, or fields that differ (`leaves_out`: fields
+    of a key that a language may say without, such as a number its sentence does not name)."""
     found = []
     every = set().union(*by_lang.values())
     for key in sorted(every):
@@ -71,7 +83,10 @@ def problems(by_lang: dict[str, dict[str, tuple[str, ...]]]) -> list[str]:
                 found.append(f"{key}: empty in {lang}")
         if len({len(texts) > 1 for texts in present.values()}) > 1:
             found.append(f"{key}: a plural in one language only")
-        names = {lang: set().union(*(fields(t) for t in texts)) for lang, texts in present.items()}
+        names = {
+            lang: set().union(*(fields(t) for t in texts), leaves_out.get(key, set()))
+            for lang, texts in present.items()
+        }
         if len({frozenset(n) for n in names.values()}) > 1:
             found.append(f"{key}: fields differ: {names}")
     return found

@@ -12,11 +12,18 @@ from p2p_dominoes.words import LANGUAGES, keys, line, plural, template
 from p2p_dominoes.words.catalogue import catalogue
 from tests.words.scan import catalogues, entries, problems
 
+LEAVES_OUT: dict[str, set[str]] = {"engine.check.n14": {"N"}}
+"""Fields a language may leave out: the Russian of check row N14 says "such an end total"
+without its number (the rules check's words, kept to the byte)."""
+
 
 def test_every_key_is_in_both_languages_with_the_same_fields() -> None:
     by_lang = {lang: entries(found) for lang, found in catalogues().items()}
     assert set(by_lang) == set(LANGUAGES)
-    assert problems(by_lang) == []
+    assert problems(by_lang, LEAVES_OUT) == []
+    assert [found.split(": ")[:2] for found in problems(by_lang)] == [
+        ["engine.check.n14", "fields differ"]
+    ]  # the allowance is needed, and is the only one
     assert keys("en") == keys("ru") == set(by_lang["en"])
 
 

@@ -3,15 +3,18 @@ looked up somewhere: a word cannot go missing, nor linger after its code is gone
 
 from __future__ import annotations
 
+from p2p_dominoes.engine.rules_check import ROWS
 from p2p_dominoes.net.lobby_lines import REFUSED_BECAUSE
 from p2p_dominoes.words import keys
 from tests.words.scan import Use, package_uses, uses_in
 
 DYNAMIC: frozenset[str] = frozenset(
-    {f"net.refused_{code}" for code in REFUSED_BECAUSE} | {"net.refused_other"}
+    {f"net.refused_{code}" for code in REFUSED_BECAUSE}
+    | {"net.refused_other"}
+    | {row.key for row in ROWS}
 )
 """Keys made from data rather than written out: a lobby refusal's words by its code
-(`net/lobby_lines.refusal_line`)."""
+(`net/lobby_lines.refusal_line`), a rules check row's by its code (`engine.check.k1`)."""
 
 
 def _areas() -> set[str]:
@@ -40,6 +43,7 @@ def test_the_scan_finds_lookups_and_keys_in_tables() -> None:
         "line(key, lang)\n"
         'plural("verify.hands_audited", 3, "ru")\n'
         'error.said("en")\n'
+        'LABEL = Said("engine.control.d3")\n'
         '"board.not a key"\n'
         '"other.thing"\n'
     )
@@ -51,5 +55,6 @@ def test_the_scan_finds_lookups_and_keys_in_tables() -> None:
         "setup.host_lost",
         "lobby.help",
         "verify.hands_audited",
+        "engine.control.d3",
     }
     assert Use("net.seated", "m.py:3") in set(uses_in(source, "m.py", set()))

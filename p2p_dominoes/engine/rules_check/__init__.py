@@ -1,9 +1,10 @@
 """The rules editor's check: which switches cannot hold together, and which have no effect.
 
 `check_rules` reads a draft (every field of a rules object, as `rules.draft_of` gives it) and
-returns findings, each naming the switches involved and why, in Russian and English. A
-*conflict* means the set cannot be saved or played ("такой набор не сохранится"); an *inert*
-finding greys a switch that changes nothing in the assembled game ("гаснет с пояснением").
+returns findings, each naming the switches involved and why, in Russian and English (the
+catalogues' ``engine.check.*``, read when a finding's text is). A
+*conflict* means the set cannot be saved or played ("such a set will not be saved"); an *inert*
+finding greys a switch that changes nothing in the assembled game ("greys out, with a reason").
 
 Each row is declared once, on its predicate, with its code, fields and both texts (`@row`,
 rows.py): structure_rows.py holds V1–V4, conflict_rows.py K1–K19 (K2 retired),
@@ -16,9 +17,8 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from types import MappingProxyType
 from typing import Final
 
 from p2p_dominoes.engine.rules_check import conflict_rows, no_effect_rows, structure_rows
@@ -27,6 +27,7 @@ from p2p_dominoes.engine.rules_check.rows import (
     REGISTERED,
     Hit,
     Kind,
+    Params,
     Row,
     fill,
     params_key,
@@ -38,6 +39,34 @@ _ROW_MODULES: Final = (structure_rows, conflict_rows, no_effect_rows)
 
 ROWS: Final[tuple[Row, ...]] = tuple(sorted(REGISTERED, key=lambda r: r.order))
 """Every row, in the order findings are reported (a record's first conflict is the first)."""
+
+
+class FindingText(Mapping[str, str]):
+    """A finding's text by language, {"ru": …, "en": …}, placeholders filled: each language
+    read from the catalogues when it is first asked for (rules are checked on import, for the
+    presets, and their words are not needed then)."""
+
+    LANGUAGES: Final = ("ru", "en")
+
+    def __init__(self, row: Row, params: Params, shown: Sequence[int]) -> None:
+        self._row, self._params, self._shown = row, params, tuple(shown)
+        self._said: dict[str, str] = {}
+
+    def __getitem__(self, lang: str) -> str:
+        if lang not in self.LANGUAGES:
+            raise KeyError(lang)
+        if lang not in self._said:
+            self._said[lang] = fill(self._row.text_in(lang), lang, self._params, self._shown)
+        return self._said[lang]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.LANGUAGES)
+
+    def __len__(self) -> int:
+        return len(self.LANGUAGES)
+
+    def __repr__(self) -> str:
+        return repr(dict(self))
 
 
 @dataclass(frozen=True)
@@ -87,7 +116,7 @@ def _check(draft: Mapping[str, object]) -> list[Finding]:
     d = Draft(draft)
     found: list[Finding] = []
     for row in ROWS:
-        hits: dict[tuple[tuple[str, ...], tuple[tuple[str, str, str], ...]], list[int]] = {}
+        hits: dict[tuple[tuple[str, ...], Params], list[int]] = {}
         for n in d.counts if row.each_count else (0,):
             hit = row.test(d, n)
             for one in [] if hit is None else [hit] if isinstance(hit, Hit) else hit:
@@ -96,9 +125,7 @@ def _check(draft: Mapping[str, object]) -> list[Finding]:
         for (fields, params), counts in hits.items():
             players = () if not row.each_count or counts == list(d.counts) else tuple(counts)
             shown = counts if row.each_count else list(d.counts)
-            text = MappingProxyType(
-                {lang: fill(getattr(row, lang), lang, params, shown) for lang in ("ru", "en")}
-            )
+            text = FindingText(row, params, shown)
             found.append(Finding(row.kind, row.code, fields, players, text))
     return _conflict_first(found)
 

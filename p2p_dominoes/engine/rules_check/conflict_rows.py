@@ -32,8 +32,6 @@ RETIRED: Final = {
     "K1",
     ("teams", "hand_sizes"),
     doc="`teams = opposite-pairs` and a supported count ≠ 4",
-    ru="Игра парами — только вчетвером: партнёры сидят напротив.",
-    en="Partnership play needs exactly four players (partners sit opposite).",
 )
 def _k1(d: Draft, n: int) -> Hit | None:
     return when(d.pairs_play and n != 4)
@@ -44,9 +42,6 @@ def _k1(d: Draft, n: int) -> Hit | None:
     "K3",
     ("layout", "doubles"),
     doc="`layout` cross or telephone with `doubles = along`",
-    ru="Крест и телефон растут из дубля, лежащего поперёк; когда все дубли вдоль, центра нет.",
-    en="Cross and telephone grow from a double laid crosswise; with every double lengthwise "
-    "there is no centre.",
 )
 def _k3(d: Draft, n: int) -> Hit | None:
     return when(
@@ -59,10 +54,6 @@ def _k3(d: Draft, n: int) -> Hit | None:
     "K4",
     ("layout", "first_opener", "next_opener"),
     doc="`layout = trains` and an opener that is not a double rule",
-    ru="Поезда начинаются от дубля: заходить должен дубль (младший, старший, назначенный или "
-    "по дню недели).",
-    en="Trains start from a double: the lead must be a double (lowest, highest, assigned or "
-    "weekday).",
 )
 def _k4(d: Draft, n: int) -> Hit | None:
     if d.s("layout") != Layout.TRAINS:
@@ -77,10 +68,6 @@ def _k4(d: Draft, n: int) -> Hit | None:
     ("layout", "first_fallback", "next_fallback"),
     doc="`layout = trains`, a double rule whose fallback is not `redeal`, at a count without "
     "the full deal",
-    ru="Без дубля поезда не начать: если дубля ни у кого нет, раздачу нужно пересдать "
-    "(запасное правило «пересдать»; при {players} игроках раздаётся не весь набор).",
-    en="Trains cannot start without a double: when nobody holds one the deal must be redone "
-    "(fallback 'redeal'; with {players} players not every tile is dealt).",
 )
 def _k5(d: Draft, n: int) -> Hit | None:
     if d.s("layout") != Layout.TRAINS or d.full_deal(n):
@@ -98,8 +85,6 @@ def _k5(d: Draft, n: int) -> Hit | None:
     "K6",
     ("layout", "teams"),
     doc="`layout = trains` with `teams = opposite-pairs`",
-    ru="Поезда у каждого свои; игра парами с поездами не определена.",
-    en="Each player has their own train; trains are not defined for partnership play.",
 )
 def _k6(d: Draft, n: int) -> Hit | None:
     return when(d.s("layout") == Layout.TRAINS and d.pairs_play)
@@ -110,9 +95,6 @@ def _k6(d: Draft, n: int) -> Hit | None:
     "K7",
     ("hand_scoring", "move_scoring"),
     doc="bad polarity (`hand_scoring` losers-own / worst-own) with `move_scoring ≠ none`",
-    ru="Очки на руках проигравших — штраф, а очки за ходы — выигрыш: их нельзя писать в один счёт.",
-    en="Pips the losers record are penalties and points scored during play are gains; they "
-    "cannot share one score.",
 )
 def _k7(d: Draft, n: int) -> Hit | None:
     return when(d.bad and d.s("move_scoring") != MoveScoring.NONE)
@@ -123,16 +105,13 @@ def _k7(d: Draft, n: int) -> Hit | None:
     "K8",
     ("goal", "hand_scoring"),
     doc="bad polarity with `goal = reach-wins`, or good polarity with `goal = reach-loses`",
-    ru="Цель противоречит записи очков: кто первым дойдёт до цели, тот здесь {who}.",
-    en="The goal contradicts what is recorded: whoever reaches the target first is the {who} "
-    "player here.",
 )
 def _k8(d: Draft, n: int) -> Hit | None:
     goal = d.s("goal")
     if d.bad and goal == Goal.REACH_WINS:
-        return Hit(params={"who": Say("худший", "worst")})
+        return Hit(params={"who": Say("engine.check.k8_worst")})
     if not d.bad and goal == Goal.REACH_LOSES:
-        return Hit(params={"who": Say("лучший", "best")})
+        return Hit(params={"who": Say("engine.check.k8_best")})
     return None
 
 
@@ -141,8 +120,6 @@ def _k8(d: Draft, n: int) -> Hit | None:
     "K9",
     ("hand_scoring", "move_scoring", "domino_bonus", "block_bonus"),
     doc="`hand_scoring = none`, `move_scoring = none` and both bonuses 0",
-    ru="Никто ничего не записывает: выберите, кто и что записывает.",
-    en="Nothing is ever recorded: choose who records what.",
 )
 def _k9(d: Draft, n: int) -> Hit | None:
     return when(
@@ -158,8 +135,6 @@ def _k9(d: Draft, n: int) -> Hit | None:
     "K10",
     ("block_scoring", "hand_scoring"),
     doc="`block_scoring = all-to-worst` with `hand_scoring = leader-takes`",
-    ru="«Вся сумма проигравшему» при «забирает лидер» наградила бы худшего.",
-    en="'The whole sum to the loser' would reward the worst hand when recorded points are gains.",
 )
 def _k10(d: Draft, n: int) -> Hit | None:
     return when(
@@ -173,8 +148,6 @@ def _k10(d: Draft, n: int) -> Hit | None:
     "K11",
     ("winner_reset", "hand_scoring"),
     doc="`winner_reset` with good polarity",
-    ru="Обнулять счёт победителя можно, только когда очки — штраф.",
-    en="Wiping the winner's score only makes sense when points are penalties.",
 )
 def _k11(d: Draft, n: int) -> Hit | None:
     return when(d.b("winner_reset") and not d.bad)
@@ -185,8 +158,6 @@ def _k11(d: Draft, n: int) -> Hit | None:
     "K12",
     ("domino_bonus", "block_bonus", "hand_scoring"),
     doc="`domino_bonus` or `block_bonus` > 0 with bad polarity",
-    ru="Надбавки — выигрыш, а записанные очки здесь — штраф.",
-    en="Bonuses are gains, but here recorded points are penalties.",
 )
 def _k12(d: Draft, n: int) -> Hit | None:
     return when(d.bad and (d.i("domino_bonus") > 0 or d.i("block_bonus") > 0))
@@ -198,8 +169,6 @@ def _k12(d: Draft, n: int) -> Hit | None:
     ("extra_turn_sum", "forced_draw_sum"),
     doc="`extra_turn_sum = forced_draw_sum ≠ 0` at a count with a boneyard (without one the "
     "draw-two never fires, N1)",
-    ru="Лишний ход и прикуп двух не могут срабатывать на одну сумму {N}.",
-    en="Extra turn and draw-two cannot fire on the same end total {N}.",
 )
 def _k13(d: Draft, n: int) -> Hit | None:
     total = d.i("extra_turn_sum")  # neither fires without a boneyard (N1) or past the most (N14)
@@ -212,8 +181,6 @@ def _k13(d: Draft, n: int) -> Hit | None:
     "K14",
     ("move_scoring", "hand_scoring"),
     doc="`move_scoring = luck` without `hand_scoring = luck-settlement`, or the reverse",
-    ru="Счёт «на счастье» идёт только со своим расчётом в конце партии.",
-    en="Threes-for-luck scoring during play goes only with its own end-of-hand settlement.",
 )
 def _k14(d: Draft, n: int) -> Hit | None:
     return when(
@@ -227,8 +194,6 @@ def _k14(d: Draft, n: int) -> Hit | None:
     "K15",
     ("goal", "hands_limit"),
     doc="`goal = fixed-hands` with `hands_limit = 0`",
-    ru="Укажите, сколько раздач играть.",
-    en="Say how many hands to play.",
 )
 def _k15(d: Draft, n: int) -> Hit | None:
     return when(d.s("goal") == Goal.FIXED_HANDS and d.i("hands_limit") == 0)
@@ -239,8 +204,6 @@ def _k15(d: Draft, n: int) -> Hit | None:
     "K16",
     ("first_opener", "next_opener", "weekday"),
     doc="an opener is `weekday-double` and `weekday = 0`",
-    ru="Укажите день недели.",
-    en="Choose the day of the week.",
 )
 def _k16(d: Draft, n: int) -> Hit | None:
     used = tuple(f for f, rule, _, _ in d.openers() if rule == Opener.WEEKDAY_DOUBLE)
@@ -252,8 +215,6 @@ def _k16(d: Draft, n: int) -> Hit | None:
     "K17",
     ("next_opener", "next_fallback"),
     doc="`next_opener = previous-winner` with `next_fallback = redeal`",
-    ru="После ничьей пересдача повторялась бы без конца: выберите другое запасное правило.",
-    en="After a hand with no winner the redeal would repeat for ever: choose another fallback.",
 )
 def _k17(d: Draft, n: int) -> Hit | None:
     return when(
@@ -269,10 +230,6 @@ def _k17(d: Draft, n: int) -> Hit | None:
     "above the largest amount a hand can record at some count (no boneyard: the heaviest "
     "hand that can be dealt; else every tile in play but one; after rounding), so nothing "
     "is ever recorded and the match never ends",
-    ru="Минимум для записи больше любой суммы партии (при {players} игроках не больше {most}): "
-    "никто ничего не запишет и до цели не дойдёт.",
-    en="The minimum to record is more than any hand can give (with {players} players at most "
-    "{most}): nothing would ever be recorded and nobody would reach the target.",
 )
 def _k18(d: Draft, n: int) -> Hit | None:
     # Found here, not in the sketch: a minimum above every amount a hand can record means
@@ -296,10 +253,6 @@ def _k18(d: Draft, n: int) -> Hit | None:
     doc="**(found here)** `target_check = immediate` with `goal = reach-loses` while placements "
     "score (`move_scoring` ends or placed-tile): a target reached mid-hand ends the match "
     "naming the reacher the hand's winner, which a losing target contradicts",
-    ru="Цель, до которой доходят на свою беду, нельзя проверять посреди раздачи: проверяйте в "
-    "конце раздачи.",
-    en="A target that loses cannot end the match in the middle of a hand: check it at the "
-    "hand's end.",
 )
 def _k19(d: Draft, n: int) -> Hit | None:
     # Found here: a target reached mid-hand ends the match naming the reacher its hand's winner,

@@ -1,10 +1,10 @@
-"""A check row: its code, the fields it names, its predicate, and its two texts, declared
-together with `@row` on the predicate itself (so the words sit next to the code they describe).
+"""A check row: its code, the fields it names and its predicate, declared together with `@row`
+on the predicate itself; its words are the catalogues' entry ``engine.check.<code>`` (``k1``…).
 
 A predicate reads a draft (`Draft`) for one player count and returns None (the row does not
 fire), one `Hit`, or several. The row's texts are `str.format` templates: `{players}` names the
 player counts the finding covers; any other placeholder comes from the hit's `params`, where a
-`Say` reads differently in each language.
+`Say` is a catalogue entry (``engine.check.<row>_…``), read in each language.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Final, Literal
 
 from p2p_dominoes.engine.rule_fields import FIELD
+from p2p_dominoes.words import line, template
 
 if TYPE_CHECKING:
     from p2p_dominoes.engine.rules_check.draft import Draft
@@ -25,10 +26,12 @@ KINDS: Final = {"V": "conflict", "K": "conflict", "N": "inert"}
 
 @dataclass(frozen=True)
 class Say:
-    """A placeholder value that reads differently in each language."""
+    """A placeholder value that reads differently in each language: its catalogue key."""
 
-    ru: str
-    en: str
+    key: str
+
+    def __call__(self, lang: str) -> str:
+        return template(self.key, lang)
 
 
 @dataclass(frozen=True)
@@ -50,12 +53,27 @@ class Row:
     code: str
     fields: tuple[str, ...]
     test: Test
-    ru: str
-    en: str
     each_count: bool = True
     """Evaluated once per supported player count ({players} then names the counts)."""
     doc: str = ""
     """When it fires, in the words of docs/rules.md's table (generated from it)."""
+
+    @property
+    def key(self) -> str:
+        """The catalogue key of the row's text: ``engine.check.k1`` for K1."""
+        return f"engine.check.{self.code.lower()}"
+
+    def text_in(self, lang: str) -> str:
+        """The row's text in `lang` ("ru", else English), its placeholders not filled."""
+        return template(self.key, lang)
+
+    @property
+    def ru(self) -> str:
+        return self.text_in("ru")
+
+    @property
+    def en(self) -> str:
+        return self.text_in("en")
 
     @property
     def order(self) -> tuple[int, int]:
@@ -73,12 +91,10 @@ def row(
     fields: tuple[str, ...],
     *,
     doc: str,
-    ru: str,
-    en: str,
     each_count: bool = True,
 ) -> Callable[[Test], Test]:
-    """Declare the decorated predicate as check row `code`, with its fields, when it fires in
-    the docs' words, and both texts."""
+    """Declare the decorated predicate as check row `code`, with its fields and when it fires
+    in the docs' words (its texts: the catalogues' ``engine.check.<code>``)."""
     if KINDS.get(code[:1]) != kind or not code[1:].isdigit():
         raise ValueError(f"check row {code!r}: a {kind} row's code is V1…, K1… or N1…")
     unknown = [name for name in fields if name not in FIELD]
@@ -86,7 +102,7 @@ def row(
         raise ValueError(f"check row {code}: unknown field {unknown} or a second row {code}")
 
     def declare(test: Test) -> Test:
-        REGISTERED.append(Row(kind, code, fields, test, ru, en, each_count, doc))
+        REGISTERED.append(Row(kind, code, fields, test, each_count, doc))
         return test
 
     return declare
@@ -97,30 +113,29 @@ def when(condition: bool, **params: str | int | Say) -> Hit | None:
     return Hit(params=params) if condition else None
 
 
-def params_key(params: Mapping[str, str | int | Say]) -> tuple[tuple[str, str, str], ...]:
-    """The params as a hashable key: (name, ru, en) each (findings that agree share one)."""
-    out = []
-    for key, value in sorted(params.items()):
-        if isinstance(value, Say):
-            out.append((key, value.ru, value.en))
-        else:
-            out.append((key, str(value), str(value)))
-    return tuple(out)
+Params = tuple[tuple[str, "str | Say"], ...]
+"""A hit's params as a hashable key: (name, words) each (findings that agree share one)."""
 
 
-def fill(
-    template: str, lang: str, params: tuple[tuple[str, str, str], ...], counts: Sequence[int]
-) -> str:
+def params_key(params: Mapping[str, str | int | Say]) -> Params:
+    """The params as a hashable key (`Params`), numbers as text; words are read only when a
+    finding's text is."""
+    return tuple(
+        (key, value if isinstance(value, Say) else str(value))
+        for key, value in sorted(params.items())
+    )
+
+
+def fill(text: str, lang: str, params: Params, counts: Sequence[int]) -> str:
     """A row's text in `lang`, its placeholders filled."""
-    values = {key: ru if lang == "ru" else en for key, ru, en in params}
+    values = {key: value(lang) if isinstance(value, Say) else value for key, value in params}
     values["players"] = players_text(counts, lang)
-    return template.format(**values)
+    return text.format(**values)
 
 
 def players_text(counts: Sequence[int], lang: str) -> str:
-    """ "4", "3 and 4", "2, 3 and 4" (ru: «3 и 4»): player counts as words read them."""
-    words = [str(n) for n in counts]
-    joiner = " и " if lang == "ru" else " and "
-    if len(words) <= 1:
-        return "".join(words)
-    return ", ".join(words[:-1]) + joiner + words[-1]
+    """ "4", "3 and 4", "2, 3 and 4": player counts as words read them."""
+    listed = [str(n) for n in counts]
+    if len(listed) <= 1:
+        return "".join(listed)
+    return line("engine.seats_and", lang, seats=", ".join(listed[:-1]), last=listed[-1])

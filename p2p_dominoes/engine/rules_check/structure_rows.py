@@ -15,10 +15,6 @@ from p2p_dominoes.engine.rules_check.rows import Hit, Say, row, when
     "V1",
     ("hand_sizes",),
     doc="`hand_sizes` empty, out of order, repeated, a count outside 2–4 or a size below 1",
-    ru="Раздача задаётся для 2, 3 или 4 игроков, по возрастанию и без повторов, хотя бы по "
-    "одной кости каждому.",
-    en="Hand sizes name 2, 3 or 4 players, in ascending order without repeats, at least one "
-    "tile each.",
     each_count=False,
 )
 def _v1(d: Draft, n: int) -> Hit | None:
@@ -41,8 +37,6 @@ def _v1(d: Draft, n: int) -> Hit | None:
     doc="players × size > 28 at a count (the reserve is the last tiles of the boneyard, never "
     "more than it holds: where the whole set is dealt there is no boneyard and no reserve, "
     "N1)",
-    ru="Столько костей в наборе нет: при {players} игроках по {size} не помещаются в 28 костей.",
-    en="Not enough tiles: {size} each for {players} players exceed the 28 of the set.",
 )
 def _v2(d: Draft, n: int) -> Hit | None:
     # The reserve is at most the boneyard: no boneyard, no reserve (N1), not a conflict.
@@ -55,8 +49,6 @@ def _v2(d: Draft, n: int) -> Hit | None:
     ("targets", "goal"),
     doc="`targets` do not name the same counts as `hand_sizes` (or a target below 1); `targets` "
     "not `[]` with `goal = fixed-hands`",
-    ru="Цели не совпадают с раздачей: {why}.",
-    en="The targets do not match the deal: {why}.",
     each_count=False,
 )
 def _v3(d: Draft, n: int) -> Hit | None:
@@ -65,15 +57,12 @@ def _v3(d: Draft, n: int) -> Hit | None:
     if fixed:
         return when(
             bool(counts),
-            why=Say("при игре на число раздач целей нет", "a fixed number of hands has no targets"),
+            why=Say("engine.check.v3_a_fixed_number_of"),
         )
     ok = counts == list(d.counts) and all(t >= 1 for _, t in d.target_pairs) and bool(counts)
     return when(
         not ok,
-        why=Say(
-            "нужна цель не меньше 1 для каждого числа игроков",
-            "each player count needs a target of at least 1",
-        ),
+        why=Say("engine.check.v3_each_player_count_needs"),
     )
 
 
@@ -83,8 +72,6 @@ def _v3(d: Draft, n: int) -> Hit | None:
     ("first_opener",),
     doc="`first_opener` is `rotate` / `previous-winner`, or `first_fallback` is "
     "`previous-opener` / `rotate`",
-    ru="В первой раздаче прошлой ещё нет: правило «{rule}» для неё не годится.",
-    en="The first hand has no previous hand: '{rule}' cannot decide it.",
     each_count=False,
 )
 def _v4(d: Draft, n: int) -> Hit | list[Hit] | None:
@@ -97,11 +84,11 @@ def _v4(d: Draft, n: int) -> Hit | list[Hit] | None:
 
 
 _OPENER_WORDS: Final[dict[str, Say]] = {
-    Opener.ROTATE: Say("по кругу от прошлого заходившего", "clockwise from the last opener"),
-    Opener.PREVIOUS_WINNER: Say("победитель прошлой партии", "the previous hand's winner"),
-    Fallback.PREVIOUS_OPENER: Say("прошлый заходивший", "the previous opener"),
+    Opener.ROTATE: Say("engine.check.opener_clockwise_from_the_last"),
+    Opener.PREVIOUS_WINNER: Say("engine.check.opener_the_previous_hand_s"),
+    Fallback.PREVIOUS_OPENER: Say("engine.check.opener_the_previous_opener"),
 }
 
 
-def _opener_words(rule: str) -> Say:
-    return _OPENER_WORDS.get(rule, Say(rule, rule))
+def _opener_words(rule: str) -> Say | str:
+    return _OPENER_WORDS.get(rule, rule)

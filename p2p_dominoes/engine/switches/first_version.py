@@ -27,23 +27,23 @@ from p2p_dominoes.engine.switches.texts import (
     seconds_text,
     targets_text,
 )
-from p2p_dominoes.engine.words import W
+from p2p_dominoes.engine.words import Said
 
 FIRST_VERSION: Final[tuple[Switch, ...]] = (
     Switch(
         FieldSpec("name", "str"),
-        W("Название", "Name"),
+        Said("engine.switch.name"),
         page=Page(order=10),
     ),
     Switch(
         FieldSpec("hand_sizes", "pairs", switch="D2"),
-        W("Сколько костей раздавать", "Tiles dealt to each player"),
+        Said("engine.switch.hand_sizes"),
         text=hand_sizes_text,
         page=Page(order=20),
     ),
     Switch(
         int_field("reserve", REQUIRED, 0, 27, "W2"),
-        W("Можно ли забрать последнюю кость с базара", "May the last boneyard tile be taken"),
+        Said("engine.switch.reserve"),
         text=reserve_text,
         page=Page(order=50),
         edit=Edit("deal", "choice", order=50, values=(0, 1, 2)),
@@ -51,20 +51,11 @@ FIRST_VERSION: Final[tuple[Switch, ...]] = (
     ),
     Switch(
         enum_field("drawing", Drawing, switch="D3"),
-        W(
-            "Есть ли базар; можно ли покупать, когда ход и так есть",
-            "Is there a boneyard; may you draw while holding a play",
-        ),
+        Said("engine.switch.drawing"),
         values={
-            "any-time": W(
-                "базар есть, покупать можно и при ходе",
-                "a boneyard; drawing allowed while holding a play",
-            ),
-            "when-stuck": W(
-                "базар есть, покупать — только когда ходить нечем",
-                "a boneyard; draw only when you cannot play",
-            ),
-            "never": W("базара нет", "no boneyard"),
+            "any-time": Said("engine.switch.drawing.any_time"),
+            "when-stuck": Said("engine.switch.drawing.when_stuck"),
+            "never": Said("engine.switch.drawing.never"),
         },
         page=None,
         origin="D3, W3",
@@ -72,7 +63,7 @@ FIRST_VERSION: Final[tuple[Switch, ...]] = (
     ),
     Switch(
         bool_field("play_drawn_at_once", REQUIRED),
-        W("Подходящую взятую кость кладут сразу", "A drawn tile that fits is played at once"),
+        Said("engine.switch.play_drawn_at_once"),
         values=YES_NO,
         page=Page(order=70),
         edit=Edit("deal", "bool", order=70),
@@ -88,44 +79,44 @@ FIRST_VERSION: Final[tuple[Switch, ...]] = (
                 o.value for o in Opener if o not in (Opener.ROTATE, Opener.PREVIOUS_WINNER)
             ),
         ),
-        W("Правило захода в первой раздаче", "Opening rule of the first hand"),
+        Said("engine.switch.first_opener"),
         values=OPENERS,
         page=None,
         edit=Edit("opening", "choice", order=80),
     ),
     Switch(
         enum_field("next_opener", Opener, switch="O1"),
-        W("Правило захода в следующих раздачах", "Opening rule of later hands"),
+        Said("engine.switch.next_opener"),
         values=OPENERS,
         page=None,
         edit=Edit("opening", "choice", order=100),
     ),
     Switch(
         enum_field("block_scoring", BlockScoring, switch="S2"),
-        W("Рыба", "Blocked hand"),
+        Said("engine.switch.block_scoring"),
         values={
-            "lowest-takes": W("забирает тот, у кого меньше", "the lowest takes"),
-            "lowest-takes-difference": W("разница", "the difference"),
-            "all-to-worst": W("вся сумма проигравшему", "the whole sum to the loser"),
+            "lowest-takes": Said("engine.switch.block_scoring.lowest_takes"),
+            "lowest-takes-difference": Said("engine.switch.block_scoring.lowest_takes_difference"),
+            "all-to-worst": Said("engine.switch.block_scoring.all_to_worst"),
         },
         page=Page(order=200),
         edit=Edit("scoring", "choice", order=230),
     ),
     Switch(
         FieldSpec("targets", "pairs", switch="S5"),
-        W("Цель в очках", "Target points"),
+        Said("engine.switch.targets"),
         text=targets_text,
         page=None,
         affects_turns=True,
     ),
     Switch(
         enum_field("layout", Layout, Layout.LINE, switch="F1"),
-        W("Форма стола", "Table shape"),
+        Said("engine.switch.layout"),
         values={
-            "line": W("в одну линию", "one line"),
-            "cross": W("крест (осёл)", "cross (donkey)"),
-            "telephone": W("центр (телефон)", "centre (telephone)"),
-            "trains": W("поезда", "trains"),
+            "line": Said("engine.switch.layout.line"),
+            "cross": Said("engine.switch.layout.cross"),
+            "telephone": Said("engine.switch.layout.telephone"),
+            "trains": Said("engine.switch.layout.trains"),
         },
         affects_turns=True,
         page=Page(order=270),
@@ -133,7 +124,7 @@ FIRST_VERSION: Final[tuple[Switch, ...]] = (
     ),
     Switch(
         int_field("stall_timeout_s", 180, 1, 86_400),
-        W("Сколько ждать хода игрока, секунд", "Seconds to wait for a player"),
+        Said("engine.switch.stall_timeout_s"),
         text=seconds_text,
         page=Page(order=340),
         edit=Edit("table", "number", order=400),

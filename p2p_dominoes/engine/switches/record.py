@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
 from p2p_dominoes.engine.field_spec import FieldSpec
-from p2p_dominoes.engine.words import Words
+from p2p_dominoes.engine.words import Text
 
 LAST: Final = 10_000
 """The order of a control placed after every other one (a new switch's, unless it says)."""
@@ -24,7 +24,7 @@ EditKind = Literal["choice", "bool", "number"]
 
 @dataclass(frozen=True)
 class Page:
-    """The switch's own control on the rules page («Договорённости»; `rules_text.CONTROLS`)."""
+    """The switch's own control on the rules page (its "agreements"; `rules_text.CONTROLS`)."""
 
     key: str = ""
     """The control's key: the switch id of the rules study (T2, X1, …), else the field name
@@ -41,7 +41,7 @@ class Edit:
     """The editor's group: deal, opening, play, scoring, match, kozel or table."""
     kind: EditKind
     """choice: a list of every value played; bool: a tick box; number: a number box."""
-    hint: Words | None = None
+    hint: Text | None = None
     order: int = LAST
     """Where the control stands in the editor (lower first; groups are drawn apart)."""
     values: tuple[Any, ...] = ()
@@ -55,9 +55,9 @@ class Switch:
     """One switch, declared once (engine/switches/first_version.py and later.py)."""
 
     spec: FieldSpec
-    label: Words
-    values: Mapping[Any, Words] = field(default_factory=dict)
-    """Words for each value (every value of an enum or a yes/no switch)."""
+    label: Text
+    values: Mapping[Any, Text] = field(default_factory=dict)
+    """Words for each value (every value of an enum or a yes/no switch; catalogue entries)."""
     text: Callable[[Any, str], str] | None = None
     """Words for a value `values` does not hold (numbers, pairs), in a language."""
     affects_turns: bool = False
@@ -66,7 +66,7 @@ class Switch:
     """Its own control on the rules page; None when a control over several fields sets it."""
     edit: Edit | None = None
     """Its own control in the editor; None when a control over several fields sets it."""
-    page_note: Words | None = None
+    page_note: Text | None = None
     """A line for the rules page's «Other house rules» list, after its label (for a switch the
     page's text does not mention; engine/rules_page.py)."""
     origin: str = ""

@@ -6,46 +6,48 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Final
 
-from p2p_dominoes.engine.words import W, check_lang
+from p2p_dominoes import words
+from p2p_dominoes.engine.words import Said, check_lang
 
 OPENERS: Final = {
-    "lottery": W("по жребию, любой костью", "by lot, any tile"),
-    "rotate": W("следующий по кругу, любой костью", "the next seat clockwise, any tile"),
-    "previous-winner": W("победитель прошлой партии", "the previous hand's winner"),
-    "lowest-double": W("младший дубль", "the lowest double"),
-    "highest-double": W("старший дубль", "the highest double"),
-    "assigned-double": W("назначенный дубль", "the assigned double"),
-    "weekday-double": W("очередь по дню недели", "the double of the weekday"),
-    "heaviest-tile": W("самая тяжёлая кость", "the heaviest tile"),
+    "lottery": Said("engine.value.openers.lottery"),
+    "rotate": Said("engine.value.openers.rotate"),
+    "previous-winner": Said("engine.value.openers.previous_winner"),
+    "lowest-double": Said("engine.value.openers.lowest_double"),
+    "highest-double": Said("engine.value.openers.highest_double"),
+    "assigned-double": Said("engine.value.openers.assigned_double"),
+    "weekday-double": Said("engine.value.openers.weekday_double"),
+    "heaviest-tile": Said("engine.value.openers.heaviest_tile"),
 }
 FALLBACKS: Final = {
-    "heaviest-tile": W("самая тяжёлая кость", "the heaviest tile"),
-    "lottery": W("по жребию", "by lot"),
-    "previous-opener": W("прошлый заходивший", "the previous opener"),
-    "rotate": W("следующий по кругу", "the next seat clockwise"),
-    "redeal": W("пересдать", "redeal"),
+    "heaviest-tile": Said("engine.value.fallbacks.heaviest_tile"),
+    "lottery": Said("engine.value.fallbacks.lottery"),
+    "previous-opener": Said("engine.value.fallbacks.previous_opener"),
+    "rotate": Said("engine.value.fallbacks.rotate"),
+    "redeal": Said("engine.value.fallbacks.redeal"),
 }
-YES_NO: Final = {True: W("да", "yes"), False: W("нет", "no")}
-ON_OFF: Final = {True: W("вкл", "on"), False: W("выкл", "off")}
+YES_NO: Final = {True: Said("engine.value.yes_no.yes"), False: Said("engine.value.yes_no.no")}
+ON_OFF: Final = {True: Said("engine.value.on_off.yes"), False: Said("engine.value.on_off.no")}
 WEEKDAYS: Final = (
-    W("не задан", "not set"),
-    W("понедельник", "Monday"),
-    W("вторник", "Tuesday"),
-    W("среда", "Wednesday"),
-    W("четверг", "Thursday"),
-    W("пятница", "Friday"),
-    W("суббота", "Saturday"),
-    W("воскресенье", "Sunday"),
+    Said("engine.value.weekdays.not_set"),
+    Said("engine.value.weekdays.monday"),
+    Said("engine.value.weekdays.tuesday"),
+    Said("engine.value.weekdays.wednesday"),
+    Said("engine.value.weekdays.thursday"),
+    Said("engine.value.weekdays.friday"),
+    Said("engine.value.weekdays.saturday"),
+    Said("engine.value.weekdays.sunday"),
 )
 PLAYERS: Final = {
-    2: W("вдвоём", "2 players"),
-    3: W("втроём", "3 players"),
-    4: W("вчетвером", "4 players"),
+    2: Said("engine.value.players.2"),
+    3: Said("engine.value.players.3"),
+    4: Said("engine.value.players.4"),
 }
 
 
-def _ru(lang: str) -> bool:
-    return check_lang(lang) == "ru"
+def _said(key: str, lang: str, **values: object) -> str:
+    """The catalogue's line `key` in `lang` (which must be "en" or "ru")."""
+    return words.line(key, check_lang(lang), **values)
 
 
 def per_count(pairs: Any, lang: str, text: Callable[[int], str]) -> str:
@@ -60,34 +62,31 @@ def per_count(pairs: Any, lang: str, text: Callable[[int], str]) -> str:
 
 
 def hand_sizes_text(value: Any, lang: str) -> str:
-    ru = _ru(lang)
-    return per_count(value, lang, lambda size: f"по {size}" if ru else f"{size} each")
+    return per_count(value, lang, lambda size: _said("engine.value.each", lang, n=size))
 
 
 def targets_text(value: Any, lang: str) -> str:
     if not value:
-        return "нет" if _ru(lang) else "none"
+        return _said("engine.value.none", lang)
     return per_count(value, lang, str)
 
 
 def reserve_text(value: Any, lang: str) -> str:
-    ru = _ru(lang)
     if value == 0:
-        return "да" if ru else "yes"
+        return _said("engine.value.yes_no.yes", lang)
     if value == 1:
-        return "нет" if ru else "no"
-    return f"нет (последние {value} не берут)" if ru else f"no (the last {value} stay)"
+        return _said("engine.value.yes_no.no", lang)
+    return _said("engine.value.reserve_stay", lang, n=value)
 
 
 def draw_limit_text(value: Any, lang: str) -> str:
-    ru = _ru(lang)
     if value == 0:
-        return "без предела" if ru else "no limit"
-    return f"до {value}" if ru else f"up to {value}"
+        return _said("engine.value.no_limit", lang)
+    return _said("engine.value.up_to", lang, n=value)
 
 
 def end_sum_text(value: Any, lang: str) -> str:
-    return ("выкл" if _ru(lang) else "off") if value == 0 else str(value)
+    return _said("engine.value.on_off.no", lang) if value == 0 else str(value)
 
 
 def double_text(value: Any, lang: str) -> str:
@@ -101,21 +100,20 @@ def weekday_text(value: Any, lang: str) -> str:
 
 
 def min_record_text(value: Any, lang: str) -> str:
-    ru = _ru(lang)
     if value == 0:
-        return "нет" if ru else "none"
+        return _said("engine.value.none", lang)
     if value == 13:
-        return "13 (правило козла)" if ru else "13 (the Kozel rule)"
+        return _said("engine.value.kozel_minimum", lang)
     return str(value)
 
 
 def hands_limit_text(value: Any, lang: str) -> str:
-    return ("не задано" if _ru(lang) else "not set") if value == 0 else str(value)
+    return _said("engine.value.not_set", lang) if value == 0 else str(value)
 
 
 def seconds_text(value: Any, lang: str) -> str:
-    return f"{value} с" if _ru(lang) else f"{value} s"
+    return _said("engine.value.seconds", lang, n=value)
 
 
 def bonus_text(value: Any, lang: str) -> str:
-    return ("нет" if _ru(lang) else "none") if value == 0 else f"+{value}"
+    return _said("engine.value.none", lang) if value == 0 else f"+{value}"

@@ -20,6 +20,7 @@ table has shown (`bots.search`), as a bot peer with only its own tiles would hav
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections.abc import Callable, Sequence
@@ -27,6 +28,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from p2p_dominoes.bots import partner as _partner
+from p2p_dominoes.bots.objective import Objective
 from p2p_dominoes.bots.search import (
     DRAW_MOVE,
     LEAD,
@@ -41,9 +43,9 @@ from p2p_dominoes.bots.search import (
     unseen_mask,
 )
 from p2p_dominoes.bots.strategies import Bot, greedy_bot, random_bot
-from p2p_dominoes.engine import Action, HandResult, HandState, HandView, Play, SeatView
-from p2p_dominoes.engine.rules import MoveScoring, Rules
-from p2p_dominoes.engine.tiles import TILES, VALUE_MASK, mask_of
+from p2p_dominoes.engine import DRAW, Action, HandResult, HandState, HandView, Play, SeatView
+from p2p_dominoes.engine.rules import HandScoring, MoveScoring
+from p2p_dominoes.engine.tiles import TILES, VALUE_MASK, mask_of, pips_in
 from p2p_dominoes.engine.turns import placement_points
 from p2p_dominoes.engine.view import legal_actions
 
@@ -118,20 +120,6 @@ def _medium(view: SeatView, rng: random.Random, cannot: Sequence[int] | None) ->
 
 
 # -- hard and expert ----------------------------------------------------------------------------
-
-
-def _outcome_value(result: HandResult, seat: int, rules: Rules) -> float:
-    """How good a finished hand is for `seat`'s unit (the seat, or its pair: the partner's win
-    is ours): winning it, then the points margin."""
-    points = result.points
-    unit = rules.unit_of(seat)
-    value = 1.0 if result.winner == unit else 0.0
-    if len(points) > unit and len(points) > 1:
-        mine = points[unit]
-        others = [p for s, p in enumerate(points) if s != unit]
-        margin = (min(others) - mine) if rules.bad_points else (mine - max(others))
-        value += 0.01 * margin
-    return value
 
 
 def _play_out(state: HandState, rng: random.Random, pair: int | None = None) -> HandResult:
@@ -242,8 +230,10 @@ def _action_values(
     actions: Sequence[Action],
     started: float,
     modelled: bool = False,
-) -> list[float]:
-    """The summed outcome of each action over the samples the budget allows. `modelled`
+) -> list[list[float]]:
+    """Each action's value in every sample the budget allows (`Objective.value` of the hand's
+    end: the estimated chance of winning the match; the samples are the same for every
+    action, so two actions' values pair up sample by sample). `modelled`
     (`expert`), under plain turns without partners: sample as if the opponents played `greedy`
     (`OpponentModel`, the strongest that the table does not contradict: `_modelled`), and play
     our own seat out as a blocker (`FastHand.play_greedy(blocker)`); with partners, once at
@@ -252,13 +242,24 @@ def _action_values(
     view = sampler.view
     seat = view.seat
     rules = view.rules
-    totals = [0.0] * len(actions)
+    players = len(view.tile_counts)
+    facts = sampler.facts
+    objective = Objective(rules, seat, players, facts.match_scores, facts.target)
+    value = objective.value
+    totals: list[list[float]] = [[] for _ in actions]
     plain = FastHand.fits(rules)
     moves = [fast_move(sampler.public, a) for a in actions] if plain else []
     pairs = rules.pairs and len(view.tile_counts) == 4
     lacks = _lacked_numbers(view) if pairs else []
     unscored = rules.move_scoring is _MOVES_NONE
-    exact = modelled and plain and pairs and unscored and sum(view.tile_counts) <= _EXACT_TILES
+    exact = (
+        modelled
+        and plain
+        and pairs
+        and unscored
+        and sum(view.tile_counts) <= _EXACT_TILES
+        and not _may_end_match(objective, view, facts.target)
+    )
     modelled = modelled and plain and unscored
     models = (OpponentModel.HEAVY,) if pairs else (OpponentModel.GREEDY, OpponentModel.STUCK_DRAWS)
     opening = _PAIRS_OPENING if pairs else None
@@ -281,20 +282,20 @@ def _action_values(
                 trial = fast.copy()
                 trial.step(move)
                 if exact:
-                    totals[index] += (trial.solve(seat) + 1) / 2
+                    totals[index].append((trial.solve(seat) + 1) / 2)
                     continue
                 if pairs:
                     result = _play_pairs(trial, seat % 2, lacks)
                 else:
                     result = trial.play_greedy(blocker)
-                totals[index] += _outcome_value(result, seat, rules)
+                totals[index].append(value(result))
         else:
             state = sampler.position(hidden)
             for index, action in enumerate(actions):
                 copy = copy_state(state)
                 copy.apply(seat, action)
                 result = copy.result or _play_out(copy, rng, seat % 2 if pairs else None)
-                totals[index] += _outcome_value(result, seat, rules)
+                totals[index].append(value(result))
         if deadline is not None and time.perf_counter() >= deadline:
             break
     return totals
@@ -312,9 +313,45 @@ def _search(view: SeatView, rng: random.Random, budget: Budget, modelled: bool =
     # The heuristic's choice first: it wins ties.
     preferred = _medium(view, rng, sampler.cannot)
     actions.sort(key=lambda a: a != preferred)
-    totals = _action_values(sampler, rng, budget, actions, started, modelled)
+    values = _action_values(sampler, rng, budget, actions, started, modelled)
+    totals = [sum(v) for v in values]
+    if view.rules.hand_scoring is _LUCK and DRAW in actions and not _draw_worth_it(actions, values):
+        totals[actions.index(DRAW)] = -math.inf
     best = max(range(len(actions)), key=lambda i: (totals[i], -i))
     return actions[best]
+
+
+def _may_end_match(objective: Objective, view: SeatView, target: int) -> bool:
+    """Whether this hand may end the match: some unit's total plus every pip still in hands
+    reaches the target (then the points decide, not only who wins the hand)."""
+    if target <= 0:
+        return True
+    left = _ALL_PIPS - pips_in(mask_of(view.line.tiles))
+    return max(objective.scores) + left >= target
+
+
+_LUCK: Final = HandScoring.LUCK_SETTLEMENT
+_ALL_PIPS: Final = sum(t.pips for t in TILES)
+_WORTH_IT: Final = 2.0
+"""Standard errors by which a voluntary draw must beat the best play under Threes for luck."""
+
+
+def _draw_worth_it(actions: Sequence[Action], values: Sequence[Sequence[float]]) -> bool:
+    """Under Threes for luck a voluntary draw costs a penalty unless the drawn tile scores at
+    once: it is worth it only when it beats the best play by more than the samples' noise
+    (`_WORTH_IT` standard errors of the difference, paired sample by sample)."""
+    draw = actions.index(DRAW)
+    plays = [i for i, a in enumerate(actions) if isinstance(a, Play)]
+    if not plays:
+        return True
+    best = max(plays, key=lambda i: sum(values[i]))
+    differences = [d - p for d, p in zip(values[draw], values[best], strict=False)]
+    count = len(differences)
+    if count < 2:
+        return False
+    mean = sum(differences) / count
+    spread = sum((x - mean) ** 2 for x in differences) / (count - 1)
+    return mean > _WORTH_IT * math.sqrt(spread / count)
 
 
 def hard(view: SeatView, rng: random.Random, budget: Budget) -> Action:

@@ -230,6 +230,7 @@ def _action_values(
     actions: Sequence[Action],
     started: float,
     modelled: bool = False,
+    score: Callable[[HandResult], float] | None = None,
 ) -> list[list[float]]:
     """Each action's value in every sample the budget allows (`Objective.value` of the hand's
     end: the estimated chance of winning the match; the samples are the same for every
@@ -238,14 +239,15 @@ def _action_values(
     (`OpponentModel`, the strongest that the table does not contradict: `_modelled`), and play
     our own seat out as a blocker (`FastHand.play_greedy(blocker)`); with partners, once at
     most `_EXACT_TILES` tiles are left in hands and nothing can be drawn: solve each sample
-    exactly (`FastHand.solve`: win 1, nobody ½, loss 0) instead of playing it out."""
+    exactly (`FastHand.solve`: win 1, nobody ½, loss 0) instead of playing it out. `score`:
+    value each finished hand so instead of by the objective (never solved then)."""
     view = sampler.view
     seat = view.seat
     rules = view.rules
     players = len(view.tile_counts)
     facts = sampler.facts
     objective = Objective(rules, seat, players, facts.match_scores, facts.target)
-    value = objective.value
+    value = objective.value if score is None else score
     totals: list[list[float]] = [[] for _ in actions]
     plain = FastHand.fits(rules)
     moves = [fast_move(sampler.public, a) for a in actions] if plain else []
@@ -259,6 +261,7 @@ def _action_values(
         and unscored
         and sum(view.tile_counts) <= _EXACT_TILES
         and not _may_end_match(objective, view, facts.target)
+        and score is None
     )
     modelled = modelled and plain and unscored
     models = (OpponentModel.HEAVY,) if pairs else (OpponentModel.GREEDY, OpponentModel.STUCK_DRAWS)
@@ -314,11 +317,33 @@ def _search(view: SeatView, rng: random.Random, budget: Budget, modelled: bool =
     preferred = _medium(view, rng, sampler.cannot)
     actions.sort(key=lambda a: a != preferred)
     values = _action_values(sampler, rng, budget, actions, started, modelled)
+    return actions[choice(view, actions, values)]
+
+
+def choice(view: SeatView, actions: Sequence[Action], values: Sequence[Sequence[float]]) -> int:
+    """The index of the action a search takes from its values per sample: the best sum (the
+    first on a tie), a voluntary draw under Threes for luck only when it is worth it."""
     totals = [sum(v) for v in values]
     if view.rules.hand_scoring is _LUCK and DRAW in actions and not _draw_worth_it(actions, values):
         totals[actions.index(DRAW)] = -math.inf
-    best = max(range(len(actions)), key=lambda i: (totals[i], -i))
-    return actions[best]
+    return max(range(len(actions)), key=lambda i: (totals[i], -i))
+
+
+def searched_values(
+    view: SeatView,
+    rng: random.Random,
+    budget: Budget,
+    score: Callable[[HandResult], float] | None = None,
+) -> tuple[list[Action], list[list[float]]]:
+    """`expert`'s legal actions (its heuristic's choice first) and each one's value in every
+    sample (`_action_values`; `score` values the finished hands instead of the objective):
+    what a hand's review reads. The same `rng` state gives the same samples."""
+    actions = legal_actions(view)
+    sampler = Sampler(view)
+    preferred = _medium(view, rng, sampler.cannot)
+    actions.sort(key=lambda a: a != preferred)
+    started = time.perf_counter()
+    return actions, _action_values(sampler, rng, budget, actions, started, True, score)
 
 
 def _may_end_match(objective: Objective, view: SeatView, target: int) -> bool:

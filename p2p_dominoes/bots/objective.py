@@ -67,7 +67,9 @@ class Objective:
         totals = self.after(result)
         unit = self.unit
         if self._fixed:
-            return _decided(totals, unit, self._bad) + _MARGIN * _margin(result, unit, self._bad)
+            return _decided(totals, unit, self._bad) + _MARGIN * hand_margin(
+                result, unit, self._bad
+            )
         target = self._target
         if self._reach_loses:
             if max(totals) >= target:
@@ -88,7 +90,7 @@ def _decided(totals: Sequence[int], unit: int, best_low: bool) -> float:
     return 1.0 if list(totals).count(best) == 1 else 0.5
 
 
-def _margin(result: HandResult, unit: int, bad: bool) -> float:
+def hand_margin(result: HandResult, unit: int, bad: bool) -> float:
     """The hand's points for `unit` against the best other unit's (penalties: fewer is better;
     Threes for luck: the nets, wins − penalties)."""
     points = result.points

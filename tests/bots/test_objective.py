@@ -11,7 +11,7 @@ import random
 
 import pytest
 
-from p2p_dominoes.bots.levels import Budget, Level, expert, hard
+from p2p_dominoes.bots.levels import Budget, Level, expert, hard, medium
 from p2p_dominoes.bots.objective import Objective
 from p2p_dominoes.bots.search import snapshot
 from p2p_dominoes.engine import DRAW, PASS, PRESETS, HandState, HandView, Play, Rules, Tile
@@ -92,7 +92,7 @@ def test_fives_takes_the_point_when_going_out_is_out_of_reach() -> None:
         assert chosen in scoring, (seed, chosen)
 
 
-@pytest.mark.parametrize("level", [hard, expert])
+@pytest.mark.parametrize("level", [medium, hard, expert])
 def test_threes_for_luck_never_draws_before_leading(level: Level) -> None:
     # Seat 0 must lead [4|4] (the lowest double) and may draw first to try its luck: a drawn
     # tile pays 5 unless it scores at once, which no lead can use. The old objective drew here

@@ -7,7 +7,10 @@ table has shown (`bots.search`), as a bot peer with only its own tiles would hav
   follow, leave ends the next player is known or likely to lack; under rules that score during
   play, the points of the placement first.
 - hard: determinized Monte Carlo: for each sample of the hidden tiles, every legal action is
-  played out to the hand's end with every seat `greedy`; the best mean outcome wins. With
+  played out to the hand's end with every seat `greedy`; the best mean outcome wins, an
+  outcome valued by the match it leaves behind (`bots/objective.py`: the target, the points
+  made during play, Kozel's minimum and goat, Threes for luck's nets; under Threes for luck a
+  voluntary draw only when it clearly beats the best play). With
   partners (Kozel) the outcome is the pair's (the partner going out is our win) and the pair's
   two seats play the play-outs as `partner` does (keep the partner moving, block the others).
 - expert: the same search with about three times the samples, up to a time cap; under plain

@@ -8,6 +8,7 @@ import pytest
 
 from p2p_dominoes.bots import BOTS, bot_named
 from p2p_dominoes.bots.levels import (
+    LEVEL_BUDGETS,
     LEVEL_FUNCTIONS,
     Budget,
     _lacked_numbers,
@@ -204,3 +205,26 @@ def test_with_partners_expert_solves_its_samples_once_sixteen_tiles_are_left(
             assert left_at_solve == []
     assert decided_late and left_at_solve
     assert max(left_at_solve) <= 15  # solved after one of at most 16 tiles is laid
+
+
+def test_expert_thinks_as_long_as_hard_on_the_validated_path(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """At a table `expert`'s cap is 0.09 s on the fast path and `hard`'s 0.25 s where a sample
+    costs more (Fives: turn switches); a budget given explicitly (`--think-ms`) is kept."""
+    from p2p_dominoes.bots import levels
+
+    seen: list[Budget] = []
+
+    def recorded(view: object, rng: object, budget: Budget, modelled: bool = False) -> object:
+        seen.append(budget)
+        return None
+
+    monkeypatch.setattr(levels, "_search", recorded)
+    rng = random.Random("budgets")
+    for name in ("fives", "draw"):
+        state = _start(PRESETS[name], 2, rng)
+        expert(HandView(state, state.turn), rng, LEVEL_BUDGETS["expert"])
+    explicit = Budget(200, 0.016)
+    expert(HandView(state, state.turn), rng, explicit)
+    assert [b.seconds for b in seen] == [0.25, 0.09, 0.016]

@@ -6,7 +6,9 @@ each new match moves A one seat on, so every seat order is played about equally.
 hand is won by the unit (seat or pair) that went out or won the block (a blocked hand with no
 winner is won by nobody: a tie); a match by the unit the match outcome names. Both sides'
 decisions are timed, every call of the bot (forced passes and single plays included), so the
-two means compare like with like.
+two means compare like with like: in the calling thread's CPU time (`time.thread_time`), which
+other processes on a loaded machine do not add to, and beside it in wall-clock time (what a
+seconds cap reads). `--matches` plays whole matches only (none cut short by the hand count).
 """
 
 from __future__ import annotations
@@ -68,8 +70,13 @@ class BotDuel:
     points: int = 0
     hands_by_seat: list[int] = field(default_factory=list)
     decision_seconds: list[float] = field(default_factory=list)
+    """Bot A's decisions in thread CPU seconds."""
     against_seconds: list[float] = field(default_factory=list)
-    """Bot B's decision times, every seat of B's together."""
+    """Bot B's decision times (thread CPU), every seat of B's together."""
+    decision_wall: list[float] = field(default_factory=list)
+    """Bot A's decisions in wall-clock seconds."""
+    against_wall: list[float] = field(default_factory=list)
+    """Bot B's decisions in wall-clock seconds."""
     settings: dict[str, object] = field(default_factory=dict)
     """Options that shaped the duel (a time cap, an opponent's parameters), reported as given."""
 
@@ -118,6 +125,9 @@ class BotDuel:
             "against_decisions": len(self.against_seconds),
             "against_ms_per_decision": _rounded(decision_ms(self.against_seconds)),
             "time_ratio": None if ratio is None else float(f"{ratio:.4g}"),
+            "clock": "thread CPU",
+            "wall_ms_per_decision": _rounded(decision_ms(self.decision_wall)),
+            "against_wall_ms_per_decision": _rounded(decision_ms(self.against_wall)),
             **self.settings,
         }
 
@@ -126,14 +136,19 @@ def _rounded(figures: Mapping[str, float]) -> dict[str, float]:
     return {key: round(value, 4) for key, value in figures.items()}
 
 
-def timed_bot(bot: Bot, into: list[float]) -> Bot:
-    """`bot`, appending the seconds each of its decisions took to `into`."""
-    clock = time.perf_counter
+def timed_bot(bot: Bot, into: list[float], wall: list[float] | None = None) -> Bot:
+    """`bot`, appending the thread CPU seconds each of its decisions took to `into` (and the
+    wall-clock seconds to `wall`). Thread CPU time counts only this thread's work: neither
+    other processes on a shared machine nor a bot's waiting adds to it."""
+    clock = time.thread_time
+    walls = time.perf_counter
 
     def decide(view: SeatView, rng: random.Random) -> Action:
-        started = clock()
+        started, started_wall = clock(), walls()
         action = bot(view, rng)
         into.append(clock() - started)
+        if wall is not None:
+            wall.append(walls() - started_wall)
         return action
 
     return decide
@@ -147,17 +162,25 @@ def duel(
     hands: int,
     seed: int,
     observer: HandObserver | None = None,
+    matches: int | None = None,
 ) -> BotDuel:
-    """Play `hands` hands of `rules` (whole matches, then a last one cut short): A against B;
-    `observer` sees every deal and action (as `play_hand` calls it)."""
+    """Play `hands` hands of `rules` (whole matches, then a last one cut short), or with
+    `matches` that many whole matches (`hands` then unused): A against B, A's seat (pair)
+    moving on each match; `observer` sees every deal and action (as `play_hand` calls it)."""
     rules.check_players(players)
     result = BotDuel(bot[0], against[0], rules.name, players, seed, hands_by_seat=[0] * players)
     result.units = rules.units(players)
-    timed = timed_bot(bot[1], result.decision_seconds)
-    timed_against = timed_bot(against[1], result.against_seconds)
+    timed = timed_bot(bot[1], result.decision_seconds, result.decision_wall)
+    timed_against = timed_bot(against[1], result.against_seconds, result.against_wall)
     rng = random.Random(seed)
     seat_of_a = 0
-    while result.hands < hands:
+    if matches is not None:
+        hands = 1 << 62  # the match count decides
+
+    def more() -> bool:
+        return result.hands < hands if matches is None else result.matches < matches
+
+    while more():
         # With partners A plays both seats of one pair (0 and 2, then 1 and 3), B the other.
         unit_of_a = rules.unit_of(seat_of_a)
         seats_of_a = [s for s in range(players) if rules.unit_of(s) == unit_of_a]
@@ -190,9 +213,11 @@ def run_bots_bench(
     as_json: bool = False,
     out: Callable[[str], None] = print,
     settings: Mapping[str, object] | None = None,
+    matches: int | None = None,
 ) -> int:
-    """Print the duel's figures (one JSON object with `as_json`); `settings` are reported."""
-    result = duel(rules, players, bot, against, hands, seed)
+    """Print the duel's figures (one JSON object with `as_json`); `settings` are reported;
+    `matches`: that many whole matches instead of `hands` hands."""
+    result = duel(rules, players, bot, against, hands, seed, matches=matches)
     result.settings.update(settings or {})
     print_duel(result, rules.pairs, as_json, out)
     return 0
@@ -235,16 +260,19 @@ def _duel_lines(result: BotDuel, pairs: bool) -> list[str]:
         f"  matches won: {result.matches_won} of {result.matches} = "
         f"{100 * result.match_win_rate:.1f} % (95 %: {100 * m_low:.1f}–{100 * m_high:.1f} %)",
         f"  points per hand: {result.points / result.hands:.2f}",
-        _time_line(bot, result.decision_seconds),
-        _time_line(against, result.against_seconds),
-        "  time ratio (A's mean / B's mean): " + ("—" if ratio is None else f"{ratio:.3g}"),
+        _time_line(bot, result.decision_seconds, result.decision_wall),
+        _time_line(against, result.against_seconds, result.against_wall),
+        "  time ratio (A's mean / B's mean, thread CPU): "
+        + ("—" if ratio is None else f"{ratio:.3g}"),
     ]
     return lines
 
 
-def _time_line(name: str, seconds: Sequence[float]) -> str:
+def _time_line(name: str, seconds: Sequence[float], wall: Sequence[float]) -> str:
     ms = decision_ms(seconds)
+    walls = decision_ms(wall)
     return (
-        f"  {name}'s time per decision: mean {ms['mean']:.3f} ms, p95 {ms['p95']:.3f} ms, "
-        f"max {ms['max']:.3f} ms ({len(seconds)} decisions)"
+        f"  {name}'s time per decision (thread CPU): mean {ms['mean']:.3f} ms, "
+        f"p95 {ms['p95']:.3f} ms, max {ms['max']:.3f} ms ({len(seconds)} decisions); "
+        f"wall clock: mean {walls['mean']:.3f} ms, p95 {walls['p95']:.3f} ms"
     )

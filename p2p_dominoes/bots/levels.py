@@ -7,7 +7,10 @@ table has shown (`bots.search`), as a bot peer with only its own tiles would hav
   follow, leave ends the next player is known or likely to lack; under rules that score during
   play, the points of the placement first.
 - hard: determinized Monte Carlo: for each sample of the hidden tiles, every legal action is
-  played out to the hand's end with every seat `greedy`; the best mean outcome wins. With
+  played out to the hand's end with every seat `greedy`; the best mean outcome wins, an
+  outcome valued by the match it leaves behind (`bots/objective.py`: the target, the points
+  made during play, Kozel's minimum and goat, Threes for luck's nets; under Threes for luck a
+  voluntary draw only when it clearly beats the best play). With
   partners (Kozel) the outcome is the pair's (the partner going out is our win) and the pair's
   two seats play the play-outs as `partner` does (keep the partner moving, block the others).
 - expert: the same search with about three times the samples, up to a time cap; under plain
@@ -20,6 +23,7 @@ table has shown (`bots.search`), as a bot peer with only its own tiles would hav
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections.abc import Callable, Sequence
@@ -27,6 +31,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from p2p_dominoes.bots import partner as _partner
+from p2p_dominoes.bots.objective import Objective
 from p2p_dominoes.bots.search import (
     DRAW_MOVE,
     LEAD,
@@ -41,9 +46,9 @@ from p2p_dominoes.bots.search import (
     unseen_mask,
 )
 from p2p_dominoes.bots.strategies import Bot, greedy_bot, random_bot
-from p2p_dominoes.engine import Action, HandResult, HandState, HandView, Play, SeatView
-from p2p_dominoes.engine.rules import MoveScoring, Rules
-from p2p_dominoes.engine.tiles import TILES, VALUE_MASK, mask_of
+from p2p_dominoes.engine import DRAW, Action, HandResult, HandState, HandView, Play, SeatView
+from p2p_dominoes.engine.rules import HandScoring, MoveScoring
+from p2p_dominoes.engine.tiles import TILES, VALUE_MASK, mask_of, pips_in
 from p2p_dominoes.engine.turns import placement_points
 from p2p_dominoes.engine.view import legal_actions
 
@@ -118,20 +123,6 @@ def _medium(view: SeatView, rng: random.Random, cannot: Sequence[int] | None) ->
 
 
 # -- hard and expert ----------------------------------------------------------------------------
-
-
-def _outcome_value(result: HandResult, seat: int, rules: Rules) -> float:
-    """How good a finished hand is for `seat`'s unit (the seat, or its pair: the partner's win
-    is ours): winning it, then the points margin."""
-    points = result.points
-    unit = rules.unit_of(seat)
-    value = 1.0 if result.winner == unit else 0.0
-    if len(points) > unit and len(points) > 1:
-        mine = points[unit]
-        others = [p for s, p in enumerate(points) if s != unit]
-        margin = (min(others) - mine) if rules.bad_points else (mine - max(others))
-        value += 0.01 * margin
-    return value
 
 
 def _play_out(state: HandState, rng: random.Random, pair: int | None = None) -> HandResult:
@@ -242,23 +233,39 @@ def _action_values(
     actions: Sequence[Action],
     started: float,
     modelled: bool = False,
-) -> list[float]:
-    """The summed outcome of each action over the samples the budget allows. `modelled`
+    score: Callable[[HandResult], float] | None = None,
+) -> list[list[float]]:
+    """Each action's value in every sample the budget allows (`Objective.value` of the hand's
+    end: the estimated chance of winning the match; the samples are the same for every
+    action, so two actions' values pair up sample by sample). `modelled`
     (`expert`), under plain turns without partners: sample as if the opponents played `greedy`
     (`OpponentModel`, the strongest that the table does not contradict: `_modelled`), and play
     our own seat out as a blocker (`FastHand.play_greedy(blocker)`); with partners, once at
     most `_EXACT_TILES` tiles are left in hands and nothing can be drawn: solve each sample
-    exactly (`FastHand.solve`: win 1, nobody ½, loss 0) instead of playing it out."""
+    exactly (`FastHand.solve`: win 1, nobody ½, loss 0) instead of playing it out. `score`:
+    value each finished hand so instead of by the objective (never solved then)."""
     view = sampler.view
     seat = view.seat
     rules = view.rules
-    totals = [0.0] * len(actions)
+    players = len(view.tile_counts)
+    facts = sampler.facts
+    objective = Objective(rules, seat, players, facts.match_scores, facts.target)
+    value = objective.value if score is None else score
+    totals: list[list[float]] = [[] for _ in actions]
     plain = FastHand.fits(rules)
     moves = [fast_move(sampler.public, a) for a in actions] if plain else []
     pairs = rules.pairs and len(view.tile_counts) == 4
     lacks = _lacked_numbers(view) if pairs else []
     unscored = rules.move_scoring is _MOVES_NONE
-    exact = modelled and plain and pairs and unscored and sum(view.tile_counts) <= _EXACT_TILES
+    exact = (
+        modelled
+        and plain
+        and pairs
+        and unscored
+        and sum(view.tile_counts) <= _EXACT_TILES
+        and not _may_end_match(objective, view, facts.target)
+        and score is None
+    )
     modelled = modelled and plain and unscored
     models = (OpponentModel.HEAVY,) if pairs else (OpponentModel.GREEDY, OpponentModel.STUCK_DRAWS)
     opening = _PAIRS_OPENING if pairs else None
@@ -281,20 +288,20 @@ def _action_values(
                 trial = fast.copy()
                 trial.step(move)
                 if exact:
-                    totals[index] += (trial.solve(seat) + 1) / 2
+                    totals[index].append((trial.solve(seat) + 1) / 2)
                     continue
                 if pairs:
                     result = _play_pairs(trial, seat % 2, lacks)
                 else:
                     result = trial.play_greedy(blocker)
-                totals[index] += _outcome_value(result, seat, rules)
+                totals[index].append(value(result))
         else:
             state = sampler.position(hidden)
             for index, action in enumerate(actions):
                 copy = copy_state(state)
                 copy.apply(seat, action)
                 result = copy.result or _play_out(copy, rng, seat % 2 if pairs else None)
-                totals[index] += _outcome_value(result, seat, rules)
+                totals[index].append(value(result))
         if deadline is not None and time.perf_counter() >= deadline:
             break
     return totals
@@ -312,9 +319,67 @@ def _search(view: SeatView, rng: random.Random, budget: Budget, modelled: bool =
     # The heuristic's choice first: it wins ties.
     preferred = _medium(view, rng, sampler.cannot)
     actions.sort(key=lambda a: a != preferred)
-    totals = _action_values(sampler, rng, budget, actions, started, modelled)
-    best = max(range(len(actions)), key=lambda i: (totals[i], -i))
-    return actions[best]
+    values = _action_values(sampler, rng, budget, actions, started, modelled)
+    return actions[choice(view, actions, values)]
+
+
+def choice(view: SeatView, actions: Sequence[Action], values: Sequence[Sequence[float]]) -> int:
+    """The index of the action a search takes from its values per sample: the best sum (the
+    first on a tie), a voluntary draw under Threes for luck only when it is worth it."""
+    totals = [sum(v) for v in values]
+    if view.rules.hand_scoring is _LUCK and DRAW in actions and not _draw_worth_it(actions, values):
+        totals[actions.index(DRAW)] = -math.inf
+    return max(range(len(actions)), key=lambda i: (totals[i], -i))
+
+
+def searched_values(
+    view: SeatView,
+    rng: random.Random,
+    budget: Budget,
+    score: Callable[[HandResult], float] | None = None,
+) -> tuple[list[Action], list[list[float]]]:
+    """`expert`'s legal actions (its heuristic's choice first) and each one's value in every
+    sample (`_action_values`; `score` values the finished hands instead of the objective):
+    what a hand's review reads. The same `rng` state gives the same samples."""
+    actions = legal_actions(view)
+    sampler = Sampler(view)
+    preferred = _medium(view, rng, sampler.cannot)
+    actions.sort(key=lambda a: a != preferred)
+    started = time.perf_counter()
+    return actions, _action_values(sampler, rng, budget, actions, started, True, score)
+
+
+def _may_end_match(objective: Objective, view: SeatView, target: int) -> bool:
+    """Whether this hand may end the match: some unit's total plus every pip still in hands
+    reaches the target (then the points decide, not only who wins the hand)."""
+    if target <= 0:
+        return True
+    left = _ALL_PIPS - pips_in(mask_of(view.line.tiles))
+    return max(objective.scores) + left >= target
+
+
+_LUCK: Final = HandScoring.LUCK_SETTLEMENT
+_ALL_PIPS: Final = sum(t.pips for t in TILES)
+_WORTH_IT: Final = 2.0
+"""Standard errors by which a voluntary draw must beat the best play under Threes for luck."""
+
+
+def _draw_worth_it(actions: Sequence[Action], values: Sequence[Sequence[float]]) -> bool:
+    """Under Threes for luck a voluntary draw costs a penalty unless the drawn tile scores at
+    once: it is worth it only when it beats the best play by more than the samples' noise
+    (`_WORTH_IT` standard errors of the difference, paired sample by sample)."""
+    draw = actions.index(DRAW)
+    plays = [i for i, a in enumerate(actions) if isinstance(a, Play)]
+    if not plays:
+        return True
+    best = max(plays, key=lambda i: sum(values[i]))
+    differences = [d - p for d, p in zip(values[draw], values[best], strict=False)]
+    count = len(differences)
+    if count < 2:
+        return False
+    mean = sum(differences) / count
+    spread = sum((x - mean) ** 2 for x in differences) / (count - 1)
+    return mean > _WORTH_IT * math.sqrt(spread / count)
 
 
 def hard(view: SeatView, rng: random.Random, budget: Budget) -> Action:
@@ -324,7 +389,12 @@ def hard(view: SeatView, rng: random.Random, budget: Budget) -> Action:
 
 def expert(view: SeatView, rng: random.Random, budget: Budget) -> Action:
     """`hard`'s search with a larger budget (see `LEVEL_BUDGETS`), an opponent model in its
-    samples and a blocker's play-outs (see `_action_values`; docs/bots.md)."""
+    samples and a blocker's play-outs (see `_action_values`; docs/bots.md). With its table
+    budget, on the validated path (turn switches: Fives, Threes; ceremonies), where a sample
+    costs about ten times as much, it may think as long as `hard` (`SLOW_PATH_SECONDS`):
+    within 0.09 s it searched fewer samples there than `hard` does."""
+    if budget is _EXPERT_BUDGET and not FastHand.fits(view.rules):
+        budget = _EXPERT_SLOW_PATH
     return _search(view, rng, budget, modelled=True)
 
 
@@ -335,6 +405,11 @@ LEVEL_BUDGETS: Final[dict[str, Budget]] = {
     "expert": Budget(200, 0.09),
 }
 """Each level's budget at a table (the seconds cap keeps a slow machine from stalling it)."""
+
+_EXPERT_BUDGET: Final = LEVEL_BUDGETS["expert"]
+SLOW_PATH_SECONDS: Final = 0.25
+"""`expert`'s seconds cap at a table on the validated path (`hard`'s)."""
+_EXPERT_SLOW_PATH: Final = Budget(_EXPERT_BUDGET.samples, SLOW_PATH_SECONDS)
 
 LEVEL_FUNCTIONS: Final[dict[str, Level]] = {
     "easy": easy,

@@ -124,6 +124,12 @@ def register(commands: Any) -> None:
         metavar="H",
         help="hands to play, 1–1,000,000 (default 2000)",
     )
+    bots.add_argument(
+        "--matches",
+        type=int_between(1, 100_000),
+        metavar="M",
+        help="play M whole matches instead of --hands hands (seats alternating each match)",
+    )
     bots.add_argument("--seed", type=int_between(0, 2**64 - 1), default=1, help="random seed")
     bots.add_argument("--json", action="store_true", help="print one JSON object")
     bots.set_defaults(run=_run_bots)
@@ -147,6 +153,7 @@ def _run_bots(args: argparse.Namespace) -> int:
         args.seed,
         as_json=args.json,
         settings=settings,
+        matches=args.matches,
     )
 
 
@@ -198,6 +205,8 @@ def _run_alphabeta(
         raise UsageError("--against alphabeta plays four in two pairs: leave out --players")
     if args.rules not in (None, "block"):
         raise UsageError("--against alphabeta plays block by pairs: leave out --rules")
+    if args.matches is not None:
+        raise UsageError("--against alphabeta counts hands: use --hands, not --matches")
     return run_alphabeta_bench(
         bot,
         args.hands,

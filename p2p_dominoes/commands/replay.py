@@ -15,6 +15,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from p2p_dominoes.bots.review import REVIEW_SAMPLES, review_hand
+from p2p_dominoes.commands.arguments import int_between
 from p2p_dominoes.commands.exits import EXIT_UNVERIFIED, UsageError
 from p2p_dominoes.commands.verify import (
     WHAT_IS_READ,
@@ -26,6 +28,7 @@ from p2p_dominoes.commands.verify import (
 from p2p_dominoes.engine import (
     LANGUAGES,
     EngineError,
+    HandRecord,
     Replay,
     action_text,
     actions_scored,
@@ -41,6 +44,7 @@ from p2p_dominoes.session.events import Event, SeatReplaced
 from p2p_dominoes.session.verify import verify_transcript
 from p2p_dominoes.ui import narrate
 from p2p_dominoes.ui.narration import holder
+from p2p_dominoes.ui.review_text import review_lines
 
 
 def register(commands: Any) -> None:
@@ -56,12 +60,32 @@ def register(commands: Any) -> None:
     parser.add_argument("file", type=Path, help=f"a JSON hand record, or {WHAT_IS_READ}")
     parser.add_argument("--lang", default="en", choices=LANGUAGES)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument(
+        "--review",
+        type=int,
+        metavar="SEAT",
+        help="after a finished hand record: for each decision of SEAT (from 1), what expert "
+        "would have played from that seat's view and what the choice cost; the costliest "
+        "three marked",
+    )
+    parser.add_argument(
+        "--samples",
+        type=int_between(1, 5000),
+        metavar="N",
+        help=f"--review: samples a decision (default {REVIEW_SAMPLES})",
+    )
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.samples is not None and args.review is None:
+        raise UsageError("--samples is for --review")
     source, data = read_input(args.file)
     record = as_transcript(source, data)
+    if record is not None and args.review is not None:
+        raise UsageError(
+            f"--review reads a JSON hand record (export writes one), not {WHAT_IS_READ}"
+        )
     if record is not None:
         transcript, dropped = record
         if dropped and not args.json:
@@ -82,10 +106,49 @@ def run(args: argparse.Namespace) -> int:
     except EngineError as exc:  # a hand record whose play breaks its rules: it fails its check
         print(f"p2p-dominoes replay: {peer_text(f'{args.file}: {exc}', 1000)}", file=sys.stderr)
         return EXIT_UNVERIFIED
+    if args.review is not None:
+        return _review(args, hand, outcome)
     if args.json:
         print(json.dumps(replay_summary(outcome, args.lang), ensure_ascii=False))
     else:
         _print_replay(outcome, args.lang)
+    return 0
+
+
+def _review(args: argparse.Namespace, hand: HandRecord, outcome: Replay) -> int:
+    """`--review SEAT`: the replay, then the review of that seat's decisions."""
+    players = len(hand.hands)
+    if not 1 <= args.review <= players:
+        raise UsageError(f"--review takes a seat from 1 to {players}, not {args.review}")
+    if outcome.state.result is None:
+        raise UsageError(f"{args.file}: the hand is not finished; a review needs its end")
+    seat = args.review - 1
+    samples = REVIEW_SAMPLES if args.samples is None else args.samples
+    rows = review_hand(hand, seat, samples)
+    names = hand.players
+    if args.json:
+        summary = replay_summary(outcome, args.lang)
+        summary["review"] = {
+            "seat": seat,
+            "samples": samples,
+            "rows": [
+                {
+                    "index": r.index,
+                    "played": action_text(r.seat, r.played, None, args.lang, names),
+                    "best": action_text(r.seat, r.best, None, args.lang, names),
+                    "same": r.played == r.best,
+                    "points": round(r.points, 3),
+                    "chance": round(r.chance, 4),
+                    "costly": r.costly,
+                }
+                for r in rows
+            ],
+        }
+        print(json.dumps(summary, ensure_ascii=False))
+        return 0
+    _print_replay(outcome, args.lang)
+    for text in review_lines(rows, seat, samples, args.lang, names):
+        print(text)
     return 0
 
 

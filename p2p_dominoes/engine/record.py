@@ -371,8 +371,9 @@ def _claimed_lead(record: HandRecord) -> Tile | None:
     return best
 
 
-def replay(record: HandRecord, lang: str = "en") -> Replay:
-    """Validate and replay every action; an illegal one raises InvalidRecord naming it."""
+def start_state(record: HandRecord) -> HandState:
+    """The hand as dealt, before its first action, with the match scores before it (what
+    `replay` starts from; a hand's review replays it again decision by decision)."""
     must_lead = _claimed_lead(record)
     state = HandState(record.rules, record.hands, record.boneyard, record.opener, must_lead)
     state.match_scores = (
@@ -380,6 +381,12 @@ def replay(record: HandRecord, lang: str = "en") -> Replay:
         if record.rules.pairs
         else record.scores
     )
+    return state
+
+
+def replay(record: HandRecord, lang: str = "en") -> Replay:
+    """Validate and replay every action; an illegal one raises InvalidRecord naming it."""
+    state = start_state(record)
     out = Replay(state, record)
     for index, raw in enumerate(record.actions):
         seat = raw["seat"]

@@ -154,7 +154,12 @@ def test_the_text_report_names_both_sides_times(capsys: pytest.CaptureFixture[st
     argv = ["bench", "bots", "--against", "alphabeta", "--players", "4", "--hands", "3"]
     assert main([*argv, *CHEAP]) == 0
     text = capsys.readouterr().out
-    for words in ("hands won:", "won by nobody", "alphabeta's time per decision:", "time ratio"):
+    for words in (
+        "hands won:",
+        "won by nobody",
+        "alphabeta's time per decision (thread CPU):",
+        "time ratio",
+    ):
         assert words in text, text
 
 

@@ -33,6 +33,17 @@ def test_bot_a_moves_a_seat_on_each_match_and_every_hand_is_counted() -> None:
     assert len(played.against_seconds) > played.hands  # and, apart, bot B's
 
 
+def test_whole_matches_are_played_with_seats_alternating() -> None:
+    played = duel(
+        DRAW_RULES, 2, ("greedy", greedy_bot), ("random", random_bot), 1, seed=4, matches=6
+    )
+    # Six whole matches (the one-hand budget is ignored), A's seat moving on each one.
+    assert played.matches == 6 and played.hands > 6
+    assert all(n > 0 for n in played.hands_by_seat)
+    assert len(played.decision_wall) == len(played.decision_seconds) > played.hands
+    assert len(played.against_wall) == len(played.against_seconds) > played.hands
+
+
 def test_the_same_seed_plays_the_same_duel() -> None:
     first = duel(DRAW_RULES, 2, ("greedy", greedy_bot), ("random", random_bot), 120, seed=9)
     again = duel(DRAW_RULES, 2, ("greedy", greedy_bot), ("random", random_bot), 120, seed=9)
@@ -54,12 +65,30 @@ def test_the_cli_prints_the_promised_json(capsys: pytest.CaptureFixture[str]) ->
     assert 0 <= out["match_win_rate"] <= 1
     assert set(out["ms_per_decision"]) == {"mean", "p95", "max"}
     assert out["ms_per_decision"]["mean"] > 0
+    assert out["clock"] == "thread CPU" and out["against_wall_ms_per_decision"]["mean"] > 0
+
+
+def test_the_cli_plays_whole_matches(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["bench", "bots", "--rules", "fives", "--bot", "greedy", "--against", "random"]
+    assert main([*argv, "--matches", "4", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["matches"] == 4 and out["hands"] >= 4
+    assert main(["bench", "bots", "--against", "alphabeta", "--matches", "3"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--matches" in err
 
 
 def test_the_text_report_names_every_figure(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["bench", "bots", "--hands", "40"]) == 0
     text = capsys.readouterr().out
-    for words in ("hands won:", "95 %:", "matches won:", "points per hand:", "per decision:"):
+    for words in (
+        "hands won:",
+        "95 %:",
+        "matches won:",
+        "points per hand:",
+        "per decision (thread CPU):",
+        "wall clock:",
+    ):
         assert words in text, text
 
 

@@ -8,16 +8,17 @@ import pytest
 
 from p2p_dominoes.bots import BOTS, bot_named
 from p2p_dominoes.bots.levels import (
+    LEVEL_BUDGETS,
     LEVEL_FUNCTIONS,
     Budget,
     _lacked_numbers,
-    _outcome_value,
     _partner_move,
     _play_pairs,
     expert,
     hard,
     medium,
 )
+from p2p_dominoes.bots.objective import Objective
 from p2p_dominoes.bots.partner import partner_bot
 from p2p_dominoes.bots.search import FastHand, snapshot
 from p2p_dominoes.bots.strategies import greedy_bot
@@ -93,12 +94,12 @@ def test_with_partners_the_search_counts_the_partners_win_as_its_own() -> None:
     for state in _kozel_hands(30, "pairs"):
         result = state.result
         assert result is not None
-        values = [_outcome_value(result, seat, rules) for seat in range(4)]
+        values = [Objective(rules, seat, 4, (0,) * 4, 101).value(result) for seat in range(4)]
         # Partners (0 and 2, 1 and 3) value a hand alike: the pair's result is theirs.
         assert values[0] == values[2] and values[1] == values[3]
-        if result.winner is not None:
+        if result.winner is not None and any(result.points):
             won += 1
-            assert values[result.winner] >= 1.0 > values[1 - result.winner]
+            assert values[result.winner] > 0.5 > values[1 - result.winner]
     assert won
 
 
@@ -166,7 +167,8 @@ def test_the_pair_objective_prefers_the_partners_win_to_the_seats_own() -> None:
         trial = fast.copy()
         trial.step(move)
         result = _play_pairs(trial, 1, [0, 0, 0, 0])
-        outcomes.append((_outcome_value(result, 3, rules), result.closer, move))
+        value = Objective(rules, 3, 4, (0,) * 4, 101).value(result)
+        outcomes.append((value, result.closer, move))
     best_value, best_closer, _ = max(outcomes)
     own = [o for o in outcomes if o[1] == 3]
     # Playing for itself, seat 3 would take the move after which it goes out; for the pair, the
@@ -203,3 +205,26 @@ def test_with_partners_expert_solves_its_samples_once_sixteen_tiles_are_left(
             assert left_at_solve == []
     assert decided_late and left_at_solve
     assert max(left_at_solve) <= 15  # solved after one of at most 16 tiles is laid
+
+
+def test_expert_thinks_as_long_as_hard_on_the_validated_path(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """At a table `expert`'s cap is 0.09 s on the fast path and `hard`'s 0.25 s where a sample
+    costs more (Fives: turn switches); a budget given explicitly (`--think-ms`) is kept."""
+    from p2p_dominoes.bots import levels
+
+    seen: list[Budget] = []
+
+    def recorded(view: object, rng: object, budget: Budget, modelled: bool = False) -> object:
+        seen.append(budget)
+        return None
+
+    monkeypatch.setattr(levels, "_search", recorded)
+    rng = random.Random("budgets")
+    for name in ("fives", "draw"):
+        state = _start(PRESETS[name], 2, rng)
+        expert(HandView(state, state.turn), rng, LEVEL_BUDGETS["expert"])
+    explicit = Budget(200, 0.016)
+    expert(HandView(state, state.turn), rng, explicit)
+    assert [b.seconds for b in seen] == [0.25, 0.09, 0.016]

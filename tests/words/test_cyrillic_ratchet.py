@@ -19,8 +19,10 @@ from tests.words.scan import PACKAGE
 CYRILLIC: Final = re.compile("[\u0400-\u04ff]")
 
 ALLOWED: Final[dict[str, int]] = {
+    # `TableCode.line`'s docstring shows what it prints: a few of the table code's Russian words,
+    # protocol data (the same index is the same word on every peer) read from
+    # session/table_code_words.txt, not words to translate, so no catalogue entry.
     "session/table_code.py": 1,
-    "ui/web/table_progress.py": 1,
 }
 """The modules (below p2p_dominoes/) still allowed Cyrillic, and on how many lines at most."""
 
@@ -83,6 +85,6 @@ def test_the_modules_this_move_emptied_stay_empty() -> None:
     counts = package_counts()
     emptied = ("net/", "commands/", "words/", "ui/narration", "ui/terminal", "ui/board_text")
     page = ("ui/web/refusals.py", "ui/web/snapshot_words.py", "ui/web/rules_api.py")
-    page += ("ui/web/kozel_sheet.py", "ui/rules_form.py")
+    page += ("ui/web/kozel_sheet.py", "ui/rules_form.py", "ui/web/table_progress.py")
     for folder in (*emptied, *page, "engine/"):
         assert not [name for name in counts if name.startswith(folder)], folder

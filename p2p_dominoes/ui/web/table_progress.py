@@ -37,7 +37,7 @@ class TableProgress:
     match_outcome: MatchOutcome | None = None
     """The match's end as the engine decided it (its pair and title under Kozel)."""
     sheet: list[SheetRow] = field(default_factory=list)
-    """Kozel: every audited hand with the pairs' totals after it (the «Мы / Они» sheet)."""
+    """Kozel: every audited hand with the pairs' totals after it (the Us / Them sheet)."""
     presence: Presence | None = None
     """Connections, turns and whom we wait for, as the runtime last reported them."""
     next_hand: int = 0

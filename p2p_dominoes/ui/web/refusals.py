@@ -76,6 +76,18 @@ _TEXTS: Final[dict[str, tuple[str, str]]] = {
     ),
     "not_paused": ("No hand is waiting to start.", "Новая партия не ждёт начала."),
     "cancelled": ("Cancelled.", "Отменено."),
+    "review": (
+        'A review command names a hand by its number ("hand").',
+        "Команда разбора называет сдачу по номеру («hand»).",
+    ),
+    "no_review": (
+        "Only the hand that just ended can be reviewed, once it is over.",
+        "Разобрать можно только что оконченную сдачу.",
+    ),
+    "reviewing": (
+        "A review is already being worked out.",
+        "Разбор уже готовится.",
+    ),
 }
 
 

@@ -30,6 +30,7 @@ def _rows_shown(page: Page, costly_words: str) -> None:
     if marked.count():  # a hand played exactly as expert would have has nothing to mark
         assert marked.count() <= 3
         expect(marked.first.locator(".costly-mark")).to_contain_text(costly_words)
+        expect(page.locator("#review-legend")).to_be_visible()
     expect(page.locator("#review-total")).not_to_be_empty()
 
 
@@ -69,5 +70,11 @@ def test_the_summary_reviews_the_players_own_hand_in_both_languages(
     expect(page.locator("#review-rows tr")).to_have_count(rows)
     _rows_shown(page, "одна из трёх самых дорогих")
     expect(page.locator("#review-total")).to_contain_text("Всего")
+    for width, height in ((390, 844), (1280, 800)):  # the rows fit, also on a phone
+        page.set_viewport_size({"width": width, "height": height})
+        page.evaluate("new Promise((done) => requestAnimationFrame(() => done()))")
+        box = page.locator(".review-scroll")
+        fits = box.evaluate("(e) => e.scrollWidth <= e.clientWidth + 1")
+        assert fits, (width, box.evaluate("(e) => [e.scrollWidth, e.clientWidth]"))
     assert violations(page) == before
     assert not page.errors  # type: ignore[attr-defined]

@@ -21,12 +21,13 @@ export function renderReview(s, hand, send) {
   box.setAttribute("aria-busy", review.working ? "true" : "false");
   $("review-table").hidden = !review.rows.length;
   $("review-rows").replaceChildren(...review.rows.map((row) => el("tr", { className: row.costly ? "costly" : "" },
-    el("th", { scope: "row", textContent: String(row.index) }),
+    el("th", { scope: "row" }, String(row.index),
+      ...(row.costly ? [el("span", { className: "costly-mark" }, el("span", { "aria-hidden": "true", textContent: " ★" }),
+        el("span", { className: "visually-hidden", textContent: ` (${t("review_costly")})` }))] : [])),
     el("td", { textContent: row.played }),
     el("td", { textContent: row.best ?? t("review_agrees") }),
     el("td", { textContent: row.points }),
-    el("td", {},
-      el("span", { textContent: row.chance }),
-      ...(row.costly ? [el("span", { className: "costly-mark", textContent: ` ★ ${t("review_costly")}` })] : [])))));
+    el("td", { textContent: row.chance }))));
+  $("review-legend").hidden = !review.rows.some((row) => row.costly);
   $("review-total").textContent = review.total;
 }

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Final
 
+from p2p_dominoes.words import line
+
 _TEXTS: Final[dict[str, tuple[str, str]]] = {
     "no_type": ('A command has a "type".', "У команды должен быть «type»."),
     "failed": ("That command could not be carried out.", "Эту команду не удалось выполнить."),
@@ -76,22 +78,20 @@ _TEXTS: Final[dict[str, tuple[str, str]]] = {
     ),
     "not_paused": ("No hand is waiting to start.", "Новая партия не ждёт начала."),
     "cancelled": ("Cancelled.", "Отменено."),
-    "review": (
-        'A review command names a hand by its number ("hand").',
-        "Команда разбора называет сдачу по номеру («hand»).",
-    ),
-    "no_review": (
-        "Only the hand that just ended can be reviewed, once it is over.",
-        "Разобрать можно только что оконченную сдачу.",
-    ),
-    "reviewing": (
-        "A review is already being worked out.",
-        "Разбор уже готовится.",
-    ),
 }
+
+
+CATALOGUED: Final[dict[str, str]] = {
+    "review": "review.refused.command",
+    "no_review": "review.refused.none",
+    "reviewing": "review.refused.busy",
+}
+"""Refusals whose words are in the catalogues (p2p_dominoes/words/*.po): key to message id."""
 
 
 def refusal(key: str, lang: str, **values: object) -> str:
     """The line for refusal `key` in `lang` ("ru", else English)."""
+    if key in CATALOGUED:
+        return line(CATALOGUED[key], lang, **values)
     english, russian = _TEXTS[key]
     return (russian if lang == "ru" else english).format(**values)

@@ -39,6 +39,9 @@ _KEYS: Final[dict[str, str]] = {
     "nothing_to_cancel": "page.refusal.nothing_to_cancel",
     "not_paused": "page.refusal.not_paused",
     "cancelled": "page.refusal.cancelled",
+    "review": "review.refused.command",
+    "no_review": "review.refused.none",
+    "reviewing": "review.refused.busy",
 }
 """Each refusal's catalogue key (``rule_set`` passes on the rules check's own reason)."""
 

@@ -90,15 +90,17 @@ def _hand_vectors() -> dict[str, Any]:
         label, rng = _seed(f"keys/{seat}")
         k = new_hand_keys(ctx, seat, rng)
         keys.append(k)
-        key_vectors.append({
-            "seat": seat,
-            "seed": label,
-            "secret_le": k.secret.to_bytes().hex(),
-            "public_key": k.reveal.public_key.raw.hex(),
-            "lottery": k.reveal.lottery.hex(),
-            "key_commit_message": k.commit.to_bytes().hex(),
-            "key_reveal_message": k.reveal.to_bytes().hex(),
-        })
+        key_vectors.append(
+            {
+                "seat": seat,
+                "seed": label,
+                "secret_le": k.secret.to_bytes().hex(),
+                "public_key": k.reveal.public_key.raw.hex(),
+                "lottery": k.reveal.lottery.hex(),
+                "key_commit_message": k.commit.to_bytes().hex(),
+                "key_reveal_message": k.reveal.to_bytes().hex(),
+            }
+        )
     joint = combine_keys(ctx, [k.commit for k in keys], [k.reveal for k in keys])
     deck = start = starting_deck(joint)
     shuffles, steps = [], []
@@ -107,14 +109,16 @@ def _hand_vectors() -> dict[str, Any]:
         replay = DeterministicRandom(label.encode())
         step = shuffle_deck(ctx, seat, joint, deck, rng)
         steps.append(step)
-        shuffles.append({
-            "seat": seat,
-            "seed": label,
-            "permutation": random_permutation(28, replay),
-            "deck": step.deck.to_bytes().hex(),
-            "proof": step.proof.to_bytes().hex(),
-            "shuffle_message": step.to_bytes().hex(),
-        })
+        shuffles.append(
+            {
+                "seat": seat,
+                "seed": label,
+                "permutation": random_permutation(28, replay),
+                "deck": step.deck.to_bytes().hex(),
+                "proof": step.proof.to_bytes().hex(),
+                "shuffle_message": step.to_bytes().hex(),
+            }
+        )
         deck = step.deck
     final = check_shuffles(ctx, steps, joint)
     shares, share_vectors, tiles, reveals, reveal_vectors = [], [], {}, [], []
@@ -127,10 +131,14 @@ def _hand_vectors() -> dict[str, Any]:
                 label, rng = _seed(f"share/{seat}/{position}")
                 share = make_share(ctx, keys[seat], final, position, rng)
                 mine.append(share)
-                share_vectors.append({
-                    "seat": seat, "position": position, "seed": label,
-                    "share_message": share.to_bytes().hex(),
-                })
+                share_vectors.append(
+                    {
+                        "seat": seat,
+                        "position": position,
+                        "seed": label,
+                        "share_message": share.to_bytes().hex(),
+                    }
+                )
             shares.extend(mine)
             tile = open_position(ctx, keys[owner], joint, final, position, mine)
             tiles[position] = tile
@@ -138,20 +146,34 @@ def _hand_vectors() -> dict[str, Any]:
                 label, rng = _seed(f"reveal/{owner}/{position}")
                 reveal = reveal_tile(ctx, keys[owner], final, position, tile, rng)
                 reveals.append(reveal)
-                reveal_vectors.append({
-                    "seat": owner, "position": position, "tile": tile_text(tile), "seed": label,
-                    "tile_reveal_message": reveal.to_bytes().hex(),
-                })
+                reveal_vectors.append(
+                    {
+                        "seat": owner,
+                        "position": position,
+                        "tile": tile_text(tile),
+                        "seed": label,
+                        "tile_reveal_message": reveal.to_bytes().hex(),
+                    }
+                )
     secrets = [reveal_secret(k) for k in keys]
-    report = audit(HandRecord(
-        ctx, tuple(k.commit for k in keys), tuple(k.reveal for k in keys), tuple(steps),
-        tuple(shares), tuple(reveals), tuple(secrets),
-    ))
+    report = audit(
+        HandRecord(
+            ctx,
+            tuple(k.commit for k in keys),
+            tuple(k.reveal for k in keys),
+            tuple(steps),
+            tuple(shares),
+            tuple(reveals),
+            tuple(secrets),
+        )
+    )
     assert report.ok and report.tiles is not None
     return {
         "context": {
-            "version": ctx.version, "table_id_hex": ctx.table_id.hex(),
-            "hand_number": ctx.hand_number, "seats": ctx.seats,
+            "version": ctx.version,
+            "table_id_hex": ctx.table_id.hex(),
+            "hand_number": ctx.hand_number,
+            "seats": ctx.seats,
             "encoding": ctx.to_bytes().hex(),
         },
         "keys": key_vectors,
@@ -178,8 +200,7 @@ def build_vectors() -> dict[str, Any]:
         "version": 1,
         "spec": "protocol/MENTAL_POKER.md",
         "tile_points": [
-            {"index": t, "tile": tile_text(t), "point": tile_point(t).raw.hex()}
-            for t in range(28)
+            {"index": t, "tile": tile_text(t), "point": tile_point(t).raw.hex()} for t in range(28)
         ],
         "generators": [{"index": k, "point": g.raw.hex()} for k, g in enumerate(generators(29))],
         "test_drbg": _drbg_vectors(),

@@ -35,10 +35,24 @@ WATCH = """() => {
 def start(name: str, lan_port: int, data: Path) -> tuple[subprocess.Popen[str], str, float]:
     began = time.monotonic()
     process = subprocess.Popen(
-        [sys.executable, "-m", "p2p_dominoes", "play", "--no-browser", "--name", name,
-         "--lan-port", str(lan_port), "--interface", "127.0.0.1", "--no-mdns",
-         "--data-dir", str(data / name)],
-        stdout=subprocess.PIPE, text=True,
+        [
+            sys.executable,
+            "-m",
+            "p2p_dominoes",
+            "play",
+            "--no-browser",
+            "--name",
+            name,
+            "--lan-port",
+            str(lan_port),
+            "--interface",
+            "127.0.0.1",
+            "--no-mdns",
+            "--data-dir",
+            str(data / name),
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
     )
     assert process.stdout is not None
     found = re.search(r"open (\S+)", process.stdout.readline())

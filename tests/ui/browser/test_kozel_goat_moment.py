@@ -1,6 +1,7 @@
 """Kozel's goat gets its moment at the match's end, and a ceremony is stamped onto the hand's
 summary (issue 28): the pair that reached the line by name and title, in both languages, with a
-goat that runs in and hops; their rows marked; none of it moving with prefers-reduced-motion,
+goat that runs in and hops, and bleats once (its own short cue, only with sound on and a
+volume above nothing); their rows marked; none of it moving with prefers-reduced-motion,
 and none of it in the way of a click. A match that ends on a goat takes many hands, so the
 page's own summary module draws the end as the peer sends it."""
 
@@ -89,4 +90,75 @@ def test_with_reduced_motion_the_goat_and_the_ceremony_stand_still(
     expect(page.locator("#summary-goat")).to_be_visible()
     assert page.evaluate(MOVING, ".goat-figure") == 0
     assert page.evaluate(HIT, "to-lobby")
+    assert not page.errors  # type: ignore[attr-defined]
+
+
+HEARD = """() => { window.__heard = [];
+  document.addEventListener("p2p-sound", (e) => window.__heard.push(e.detail)); }"""
+
+CLOSE = """async () => {
+  const { renderOverlay } = await import("/static/overlays.js");
+  renderOverlay({ screen: "table", names: ["Ann", "Bob", "Cid", "Dan"], seat: 0, end: null,
+    scores: [0, 0, 0, 0], history: [], hand_number: 1, turn: 0, code: null, pairs: true,
+    match: { over: false } }, { send() {}, codeText() { return ""; }, onClose() {} });
+}"""
+
+# The goat's cue rendered offline: how loud it gets, for how long it is heard, and how many
+# times its loudness wobbles (a bleat: "meh-eh-eh"), against the plain "your turn" chime.
+LISTEN = """async (name) => {
+  const { rendered } = await import("/static/sound.js");
+  const samples = await rendered(name, 2);
+  const rate = 22050, frame = Math.round(rate / 200);  // 5 ms frames
+  const loud = [];
+  for (let i = 0; i + frame <= samples.length; i += frame) {
+    let sum = 0;
+    for (let j = i; j < i + frame; j += 1) sum += samples[j] * samples[j];
+    loud.push(Math.sqrt(sum / frame));
+  }
+  const peak = Math.max(...loud);
+  const heard = loud.map((v, i) => [v, i]).filter(([v]) => v > peak / 20).map(([, i]) => i);
+  let wobbles = 0;
+  for (let i = 2; i < loud.length - 2; i += 1) {
+    if (loud[i] > peak / 8 && loud[i] > loud[i - 2] * 1.05 && loud[i] >= loud[i - 1]
+      && loud[i] > loud[i + 2] * 1.05 && loud[i] >= loud[i + 1]) wobbles += 1;
+  }
+  return { peak, seconds: (heard.at(-1) - heard[0] + 1) / 200, wobbles };
+}"""
+
+
+def test_the_goat_bleats_at_its_moment_only_with_sound_on(
+    peers: Callable[..., Peer], open_page: Callable[..., Page]
+) -> None:
+    page = open_page(peers("Ann", 48033))
+    expect(page.locator("#create-button")).to_be_visible()
+    page.evaluate(HEARD)
+    goat = page.locator("#summary-goat")
+    heard = "window.__heard"
+    page.evaluate(MATCH_END, "goat")  # sound off (as it is until the player turns it on)
+    expect(goat).to_be_visible()
+    assert page.evaluate(heard) == []
+    page.evaluate(CLOSE)
+    expect(goat).to_be_hidden()
+    page.evaluate("async () => (await import('/static/sound.js')).setSound(true)")  # the switch
+    page.evaluate(MATCH_END, "goat")
+    expect(goat).to_be_visible()
+    assert page.evaluate(heard) == ["goat"]  # the goat's own cue, once
+    page.evaluate(MATCH_END, "goat")  # the page redrawn (the clock, a snapshot): no second bleat
+    assert page.evaluate(heard) == ["goat"]
+    page.evaluate(CLOSE)
+    page.evaluate("localStorage.setItem('p2p-dominoes-volume', '0')")  # the player's volume
+    page.evaluate(MATCH_END, "general")
+    expect(goat).to_be_visible()
+    assert page.evaluate(heard) == ["goat"]
+    page.evaluate(CLOSE)
+    page.evaluate("localStorage.setItem('p2p-dominoes-volume', '60')")
+    page.evaluate(MATCH_END, "snotty_goat")  # a rematch's goat bleats anew
+    expect(goat).to_be_visible()
+    assert page.evaluate(heard) == ["goat", "goat"]
+    bleat = page.evaluate(LISTEN, "goat")
+    chime = page.evaluate(LISTEN, "turn")
+    assert 0.5 <= bleat["seconds"] <= 1.2, bleat  # short
+    assert chime["peak"] / 3 < bleat["peak"] < chime["peak"] * 3, (bleat, chime)  # as loud
+    assert bleat["wobbles"] >= 7, bleat  # it bleats ("meh-eh-eh")
+    assert chime["wobbles"] < 4, chime  # where a chime does not
     assert not page.errors  # type: ignore[attr-defined]

@@ -6,7 +6,7 @@ import { el } from "./dom.js";
 import { lineRenderer } from "./board-line.js";
 import { crossRenderer, rayWord, trainsRenderer } from "./board-shapes.js";
 import { t } from "./strings.js";
-import { reflow, tilePlaces } from "./reflow.js";
+import { laidTiles, reflow, tilePlaces } from "./reflow.js";
 
 const RENDERERS = { line: lineRenderer, cross: crossRenderer, telephone: crossRenderer, trains: trainsRenderer };
 const MIN_TARGET = 44;  // px: the smallest box a finger can hit
@@ -39,7 +39,7 @@ export function renderBoard(container, view) {
   const focused = had && surface.contains(had) ? { ...had.dataset } : null;
   const before = tilePlaces(surface);  // (the tiles already laid glide to their new places)
   const { places, unit } = rendererFor(view.shape).render(surface, view);
-  reflow(surface, before);
+  reflow(surface, before, laidTiles(view));
   const markers = [];
   if (view.leadOpen) markers.push({ end: "lead", label: t("lead_here"), text: t("lead_here") });
   const closed = new Set((view.closed || []).map((c) => String(c.tile).replace("-", "|")));

@@ -6,6 +6,7 @@ import { renderChart } from "./chart.js";
 import { t } from "./strings.js";
 import { faceRow, revealDone } from "./reveal.js";
 import { renderReview } from "./review.js";
+import { play } from "./sound.js";
 
 let dismissed = 0;  // hand number whose summary the player closed (for a peer with no pause)
 let shownFor = null;
@@ -73,7 +74,7 @@ export function renderOverlay(s, options) {
   document.body.classList.toggle("overlay-open", Boolean(kind) && !docked);
   document.body.classList.toggle("hand-over", docked);
   document.querySelector("main").inert = Boolean(kind) && !docked;  // a modal: Tab stays in it
-  if (!kind) { shownFor = null; if (wasOpen) onClose(); return; }
+  if (!kind) { shownFor = null; $("summary-goat").hidden = true; if (wasOpen) onClose(); return; }  // (a next goat bleats anew)
   const names = s.names;
   // A table stopped in a later hand has no result of its own: the last one is an earlier hand's.
   const end = kind === "stopped" && s.end && s.hand_number && s.end.hand_number !== s.hand_number ? null : s.end;
@@ -136,12 +137,15 @@ export function renderOverlay(s, options) {
 
 // Kozel's match end gives the goat its moment: the pair that reached the line, by name and
 // title («Козёл: Борис & bot-2!»), with a goat that runs in and hops (still with reduced
-// motion; it takes no clicks, so it never delays the buttons under it).
+// motion; it takes no clicks, so it never delays the buttons under it) and bleats as it comes
+// (when the player has sound on: sound.js decides, at the player's volume).
 function renderGoat(s, kind) {
   const box = $("summary-goat");
   const losers = kind === "match" && s.match?.pairs ? (s.match.losers || []) : [];
+  const arrives = box.hidden && losers.length > 0;
   box.hidden = !losers.length;
   if (!losers.length) return;
+  if (arrives) play("goat");
   const names = s.names;
   const pair = (p) => (names.length === 4 ? `${names[p]} & ${names[p + 2]}` : t("pair_n", p + 1));
   const title = t(`title_${s.match.title || "goat"}`);

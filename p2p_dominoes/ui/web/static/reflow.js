@@ -1,8 +1,9 @@
-// The line re-flows smoothly (issue 28): when a tile is laid and the board is laid out again
-// (the line turns at the board's edge, a ray turns, the whole board scales down to fit), every
-// tile that was already there glides from where it was to its new place (FLIP) instead of
-// jumping. It is only a look: the new drawing, its places and their buttons are final at once,
-// so input never waits; with prefers-reduced-motion nothing moves.
+// The board re-flows smoothly (issue 28): when a tile is laid and the board is laid out again
+// (the line turns at the board's edge, a ray of the cross or telephone turns, a train's full row
+// moves along as its older tiles give way to "+N", the whole board scales down to fit), every
+// tile that was already there and is still shown glides from where it was to its new place
+// (FLIP) instead of jumping. It is only a look: the new drawing, its places and their buttons
+// are final at once, so input never waits; with prefers-reduced-motion nothing moves.
 
 import { reducedMotion } from "./reveal.js";
 
@@ -16,14 +17,26 @@ export function tilePlaces(surface) {
   return places;
 }
 
+const laidOn = new WeakMap();  // surface → the keys of every tile on its board when last drawn
+
+// Every tile on the board of `view`, shown or not (a long train shows only its newest tiles).
+export function laidTiles(view) {
+  if (view.shape && view.shape !== "line" && view.board?.root) {
+    return new Set([view.board.root.tile, ...(view.board.rays || []).flatMap((ray) => ray.tiles.map((tile) => tile.tile))]);
+  }
+  return new Set((view.line || []).map((tile) => tile.tile));
+}
+
 // After a redraw: the tiles that were there before a tile was laid glide from their old places
-// (turning a quarter when they now lie the other way). Returns how many move.
-export function reflow(surface, before) {
-  if (!before.size || reducedMotion()) return 0;
-  const tiles = [...surface.querySelectorAll(TILES)];
-  const keys = new Set(tiles.map((tile) => tile.dataset.tile));
+// (turning a quarter when they now lie the other way); `laid` is every tile on the board now
+// (laidTiles). Returns how many move.
+export function reflow(surface, before, laid) {
+  const was = laidOn.get(surface);
+  laidOn.set(surface, laid);
+  if (!before.size || !was || reducedMotion()) return 0;
   // Only when tiles were laid on this board: not for a resize, a choice, or a new hand.
-  if (keys.size <= before.size || [...before.keys()].some((key) => !keys.has(key))) return 0;
+  if (laid.size <= was.size || [...was].some((key) => !laid.has(key))) return 0;
+  const tiles = [...surface.querySelectorAll(TILES)];
   let moving = 0;
   for (const tile of tiles) {
     const was = before.get(tile.dataset.tile);

@@ -1,5 +1,6 @@
 // The table's sounds, made on the spot with WebAudio (nothing is fetched, nothing is shipped):
-// a tile's clack, a draw, a pass, your turn, a hand won, a match won, someone asking for a seat.
+// a tile's clack, a draw, a pass, your turn, a hand won, a match won, someone asking for a seat,
+// and Kozel's goat bleating at the match's end (its moment, overlays.js).
 // Off until the player turns them on; the switch and the volume are remembered by this browser
 // (localStorage). Each cue played is also told to the page as a "p2p-sound" event.
 
@@ -64,6 +65,38 @@ function knock(ctx, out, at, f, length, level = 1) {
   source.start(at);
 }
 
+// A bleat: a buzzy tone (sawtooth through a soft "eh" formant) that wobbles fast in pitch and
+// loudness, rising a little then sagging — "meh-eh-eh", short and a bit silly.
+function bleat(ctx, out, at, f, length, level = 1) {
+  const osc = ctx.createOscillator();
+  osc.type = "sawtooth";
+  osc.frequency.setValueAtTime(f * .9, at);
+  osc.frequency.linearRampToValueAtTime(f, at + .07);
+  osc.frequency.linearRampToValueAtTime(f * .82, at + length);
+  const wobble = ctx.createOscillator();  // the goat's vibrato (about 19 wobbles a second)
+  wobble.frequency.value = 19;
+  const depth = ctx.createGain();
+  depth.gain.value = f * .05;
+  wobble.connect(depth).connect(osc.frequency);
+  const throb = ctx.createGain();  // and the loudness wobbling with it
+  throb.gain.value = .3;
+  wobble.connect(throb);
+  const formant = ctx.createBiquadFilter();
+  formant.type = "bandpass";
+  formant.frequency.value = 1100;
+  formant.Q.value = 1.4;
+  const trem = ctx.createGain();
+  trem.gain.value = .7;
+  throb.connect(trem.gain);
+  const gain = ctx.createGain();
+  gain.gain.setValueAtTime(0.0001, at);
+  gain.gain.exponentialRampToValueAtTime(level, at + .04);
+  gain.gain.setValueAtTime(level, at + length * .6);
+  gain.gain.exponentialRampToValueAtTime(0.0001, at + length);
+  osc.connect(formant).connect(trem).connect(gain).connect(out);
+  for (const node of [osc, wobble]) { node.start(at); node.stop(at + length + .02); }
+}
+
 const CUES = {
   clack: (ctx, out, t0) => { knock(ctx, out, t0, 2400, 0.06, 1.6); knock(ctx, out, t0 + 0.012, 900, 0.05, 0.9); },
   draw: (ctx, out, t0) => { knock(ctx, out, t0, 1500, 0.16, 0.7); knock(ctx, out, t0 + 0.09, 2600, 0.05, 0.6); },
@@ -71,6 +104,7 @@ const CUES = {
   turn: (ctx, out, t0) => { tone(ctx, out, 660, t0, 0.18, "sine", 0.6); tone(ctx, out, 880, t0 + 0.12, 0.28, "sine", 0.5); },
   hand_won: (ctx, out, t0) => [523, 659, 784].forEach((f, i) => tone(ctx, out, f, t0 + i * 0.11, 0.3, "triangle", 0.5)),
   match_won: (ctx, out, t0) => [523, 659, 784, 1047, 1319].forEach((f, i) => tone(ctx, out, f, t0 + i * 0.12, i === 4 ? 0.8 : 0.3, "triangle", 0.5)),
+  goat: (ctx, out, t0) => { bleat(ctx, out, t0, 460, .2, 1.4); bleat(ctx, out, t0 + .26, 410, .6, 1.6); },
   ask: (ctx, out, t0) => { tone(ctx, out, 784, t0, 0.2, "sine", 0.5); tone(ctx, out, 988, t0 + 0.16, 0.2, "sine", 0.5); tone(ctx, out, 784, t0 + 0.32, 0.3, "sine", 0.4); },
 };
 
@@ -85,4 +119,12 @@ export function play(name) {
   CUES[name](ctx, out, ctx.currentTime + 0.01);
   document.dispatchEvent(new CustomEvent("p2p-sound", { detail: name }));
   return true;
+}
+
+// What the cue `name` sounds like, rendered offline (no speaker, whatever the switch says):
+// its samples at 22 050 Hz for `seconds`, at full volume. For checking that a cue is heard.
+export async function rendered(name, seconds = 1.5) {
+  const ctx = new OfflineAudioContext(1, Math.ceil(22050 * seconds), 22050);
+  CUES[name](ctx, ctx.destination, 0.01);
+  return (await ctx.startRendering()).getChannelData(0);
 }

@@ -23,16 +23,23 @@ from p2p_dominoes.session import PublicIdentity, TableSession
 log = logging.getLogger("p2p_dominoes.net")
 
 
+def seat_now(session: TableSession, peer: PublicIdentity) -> int | None:
+    """The seat `peer`'s key holds now: the genesis's, or after a continuation (v4, §16) the
+    new holder's; a key that lost its seat to a continuation holds none."""
+    keys = session.transcript.keys
+    return keys.index(peer) if peer in keys else None
+
+
 def seated_only(
     session_box: list[TableSession],
 ) -> Callable[[PublicIdentity], HandshakeRefusal | None]:
-    """Once the genesis exists, refuse (at the handshake) every key it does not seat: the
-    table is full, and the code says so to a joiner (`playing`)."""
+    """Once the genesis exists, refuse (at the handshake) every key that holds no seat now:
+    the table is full, and the code says so to a joiner (`playing`)."""
 
     def authorize(peer: PublicIdentity) -> HandshakeRefusal | None:
         if not session_box:
             return None  # the lobby: anyone may ask for a seat
-        seat = session_box[0].transcript.genesis.seat_of(peer)
+        seat = seat_now(session_box[0], peer)
         if seat is not None:
             return None
         return HandshakeRefusal(
@@ -47,9 +54,10 @@ _NOT_SEATED: Final = StrangerTally(log, "refused: not seated at this table")
 
 
 async def serve_seated(connection: Connection, session: TableSession, inbox: Inbox) -> None:
-    """Carry a connection from another seat of the genesis; any other key is hung up on (and
-    counted, not logged a line each: a flood of strangers must not flood the log)."""
-    seat = session.transcript.genesis.seat_of(connection.peer)
+    """Carry a connection from another seat's holder now (the genesis's, or a continuation's);
+    any other key is hung up on (and counted, not logged a line each: a flood of strangers must
+    not flood the log)."""
+    seat = seat_now(session, connection.peer)
     if seat is None or seat == session.seat:
         _NOT_SEATED.warn(connection.remote_address, connection.peer.fingerprint)
         await connection.aclose("not seated at this table")

@@ -152,6 +152,9 @@ async def host_table(
                 names = tuple(s.name for s in seats)
                 run = TableRun(session, options, names, inbox=inbox, log=log)
                 run.bot_levels = levels_by_seat(seats, lobby.bot_levels)
+                run.peers = {p.seat: (p.host, p.port) for p in peers}
+                run.seat_bot = strategies[0] if strategies else None  # v4: a seat someone left
+                run.bot_nursery = bot_nursery
                 run.setup_watch = SETUP_UNLINKED_GRACE
                 ready.set()
                 lobby.touch()  # requests still waiting are refused by their tasks

@@ -257,6 +257,8 @@ async def _play_joined(
     said_bots = {key: level for key, level in bots.items() if level in BOTS}
     run.bot_levels = levels_by_seat(seats, said_bots, skip=(0, seat))
     run.setup_watch = SETUP_UNLINKED_GRACE
+    run.peers = {p.seat: (p.host, p.port) for p in peers}
+    run.peers[0] = (target.addresses[0], target.port)
     pause = pause_before_signing()
     if pause:  # test hook only (setup_lost.PAUSE_BEFORE_SIGNING): unsigned, and no links yet
         options.say(f"test hook: pausing {pause:g} s before signing the genesis")

@@ -23,6 +23,7 @@ import trio
 
 from p2p_dominoes.bots import snapshot
 from p2p_dominoes.engine import Action, IllegalAction
+from p2p_dominoes.net import going_on
 from p2p_dominoes.net.catch_up import answer_sync, public_head
 from p2p_dominoes.net.finish import finish, hand_secrets, save
 from p2p_dominoes.net.links import link_down
@@ -62,13 +63,23 @@ from p2p_dominoes.net.ticking import (
 )
 from p2p_dominoes.net.timing import Timing
 from p2p_dominoes.session import Envelope, Phase
-from p2p_dominoes.session.events import HandEnded, HandStarted, MatchEnded, TilesDealt, Update
+from p2p_dominoes.session.events import (
+    HandEnded,
+    HandStarted,
+    MatchEnded,
+    TilesDealt,
+    Update,
+)
 from p2p_dominoes.session.hand_messages import KEY_COMMIT
 
 
-async def play_table(run: TableRun, nursery: trio.Nursery) -> int:
-    """Drive the session to the end of the match; returns the exit status (0 clean, 3 blame)."""
+async def play_table(run: TableRun, nursery: trio.Nursery, first: Update | None = None) -> int:
+    """Drive the session to the end of the match; returns the exit status (0 clean, 3 blame).
+
+    `first` is what the session already has to send (a seat just taken, v4); by default what
+    `TableSession.start` gives. A v4 table goes on when a seat leaves (`going_on.py`)."""
     session = run.session
+    session.goes_on_after_goodbye = True
     lang = ui_lang(run.options)
     names = ", ".join(run.names)
     run.options.say(said("seated", lang, seat=run.seat + 1, of=len(run.names), names=names))
@@ -85,7 +96,7 @@ async def play_table(run: TableRun, nursery: trio.Nursery) -> int:
     if run.options.presence is not None:
         run.options.presence.watch(partial(presence_of, run))
     run.setup_started = run.clock()
-    await _handle(run, session.start(), nursery)
+    await _handle(run, session.start() if first is None else first, nursery)
     async for item in run.inbox.receive:
         if isinstance(item, HostSaid):
             host_said(run, item.seat, item.refusal)
@@ -130,6 +141,11 @@ async def play_table(run: TableRun, nursery: trio.Nursery) -> int:
             stalled = tick(run)
             if stalled is not None:
                 await _handle(run, stalled, nursery)
+        proposed = going_on.propose(run, nursery)
+        if proposed is not None:
+            await _handle(run, proposed, nursery)
+        if session.seat is None:
+            return going_on.left_behind(run)
         _track_expected(run)
         watching = run.setup_watch is not None and run.abandoned is None
         if watching and session.phase is Phase.SETUP:
@@ -234,6 +250,7 @@ async def _handle(run: TableRun, update: Update, nursery: trio.Nursery) -> None:
         payload = bytes([CHANNEL_SESSION]) + data
         for link in run.links.values():
             link.post(payload)
+    going_on.tell_seat_replaced(run, update.events)  # v4: the seat's new holder, by its name
     if update.events or update.outgoing:
         _track_expected(run)  # the UI draws the new state with its presence, not the old one
         run.options.ui.events(update.events, run.names, run.seat)

@@ -1,0 +1,106 @@
+"""v4 (PROTOCOL.md §16): the table run's side of a seat that leaves for good.
+
+A seat the table waits for past the stall limit is gone: the lowest remaining seat (one peer
+speaks for the table, so two goodbyes never fork it) says so with a signed goodbye instead of
+stopping with a verdict; the others wait a while longer for that goodbye and stop as before only
+if it never comes. After the goodbye the same peer proposes the continuation: a fresh key for
+the seat, held by a bot it starts as a child process (the table's default level; `partner`
+when partners play), handed the transcript so far (`take_seat.py`). Every other seat signs by
+default, and the match goes on from the next hand.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Final
+
+import trio
+
+from p2p_dominoes.bots import default_bot_name
+from p2p_dominoes.net.bot_processes import run_seat_bot
+from p2p_dominoes.net.handover import Handover
+from p2p_dominoes.net.peer_options import ui_lang
+from p2p_dominoes.net.said import said
+from p2p_dominoes.net.table_run import TableRun
+from p2p_dominoes.peer_text import peer_text
+from p2p_dominoes.session import Identity, Phase
+from p2p_dominoes.session.events import Event, SeatReplaced, Update
+
+OTHERS_WAIT: Final = 2.0
+"""How many stall limits a seat that does not speak for the table waits for the goodbye of the
+one that does, before it stops the table naming the silent seat as before (both are gone)."""
+NEW_NAME_BYTES: Final = 48
+"""Bytes of the leaver's name kept in its seat's new name ("<name> (bot)")."""
+
+
+def speaks_for_table(run: TableRun, silent: int) -> bool:
+    """Whether this peer is the lowest seat other than the `silent` one."""
+    return run.seat == min(s for s in range(len(run.names)) if s != silent)
+
+
+def stalled(run: TableRun, silent: int, waited: float) -> Update | None:
+    """`silent` sent nothing past the stall limit: a goodbye in its name (when this peer speaks
+    for the table and the table can go on), a stop after a longer wait, or nothing yet."""
+    session = run.session
+    if speaks_for_table(run, silent):
+        try:
+            return session.goodbye(silent)
+        except ValueError:
+            return session.stall(silent, waited)  # no hand in play (or not v4): stop as before
+    if waited >= OTHERS_WAIT * session.rules.stall_timeout_s:
+        return session.stall(silent, waited)
+    return None
+
+
+def new_name(old: str) -> str:
+    """The seat's name under its bot: the leaver's, marked."""
+    kept = old.encode("utf-8")[:NEW_NAME_BYTES].decode("utf-8", "ignore").strip()
+    return f"{kept} (bot)"
+
+
+def propose(run: TableRun, nursery: trio.Nursery) -> Update | None:
+    """As the peer that proposes the continuation (the session waits for us in LEAVING): a
+    fresh key for the gone seat, and a bot started to hold it. None when it is not our move."""
+    session = run.session
+    expected, hand = session.expected, session.hand
+    if session.phase is not Phase.LEAVING or expected is None or expected[0] != run.seat:
+        return None
+    assert hand is not None and hand.gone is not None
+    gone = hand.gone
+    identity = Identity.generate()
+    name = new_name(session.names[gone])
+    update = session.propose_continue(name, identity.public)
+    level = run.seat_bot or default_bot_name(session.rules)
+    peers = tuple((s, host, port) for s, (host, port) in sorted(run.peers.items()) if s != gone)
+    messages = tuple(entry.encoded for entry in session.transcript.entries)
+    handover = Handover(gone, messages, peers)
+    run.bot_levels[gone] = level
+    target = run.bot_nursery if run.bot_nursery is not None else nursery
+    target.start_soon(run_seat_bot, run.options, name, level, identity, handover.encode())
+    return update
+
+
+def left_behind(run: TableRun) -> int:
+    """Our seat has a new holder (the others found us gone): our log says so, we stop; 3."""
+    session = run.session
+    hand = session.hand
+    gone = hand.gone if hand is not None else None
+    bot = peer_text(session.names[gone], 64) if gone is not None else "?"
+    if run.log is not None:
+        run.log.sync(session.transcript)
+        run.log.finish(f"seat {(gone or 0) + 1}: the table went on with a new holder")
+        run.log.close()
+    for link in [*run.links.values(), *run.spare_links]:
+        link.outbox.close()
+    run.options.say(said("went_on", ui_lang(run.options), bot=bot))
+    return 3
+
+
+def tell_seat_replaced(run: TableRun, events: Sequence[Event]) -> None:
+    """Say who holds a seat someone left, from which hand (and keep the names we show)."""
+    lang = ui_lang(run.options)
+    for event in events:
+        if isinstance(event, SeatReplaced):
+            before, after = peer_text(event.before, 64), peer_text(event.name, 64)
+            run.options.say(said("goes_on", lang, name=before, bot=after, hand=event.next_hand))
+            run.names = tuple(run.session.names)

@@ -1,0 +1,81 @@
+"""Issue 29 (v4, PROTOCOL.md §16), over real processes and TCP: a joiner `kill -9`ed for good in
+the second hand does not end the table. After the stall limit the host (the lowest remaining
+seat) says the joiner is gone, the hand in play is void, the host proposes a fresh key for the
+seat and starts a bot that takes it (handed the transcript so far), every remaining seat signs,
+and the match goes on to its end: the host and the other joiner exit 0 on the same record, and
+`verify` of every record names the void hand and the seat change.
+"""
+
+from __future__ import annotations
+
+from contextlib import ExitStack
+from functools import partial
+from pathlib import Path
+
+import pytest
+
+from tests.chaos.peers import Peer, Table, message_type, verify, wait_until
+
+PLAYERS = 3
+STALL_TIMEOUT = 20
+HANDS = 4
+"""A short match (the hands or the target, whichever comes first): the void hand 2 and two more."""
+ATTEMPTS = 3
+
+
+def _in_hand_two(peer: Peer) -> bool:
+    """The peer's log holds a key commit of hand 2 (its first message), or the match is over."""
+    view = peer.log(cached=True)
+    if view is None:
+        return False
+    commits = sum(1 for data in view.messages if message_type(data) == "key_commit")
+    return view.finished is not None or commits > PLAYERS
+
+
+@pytest.mark.slow
+def test_a_joiner_killed_for_good_in_hand_two_is_replaced_and_the_match_ends(
+    tmp_path: Path,
+) -> None:
+    host_args = ("--stall-timeout", str(STALL_TIMEOUT))
+    with ExitStack() as stack:
+        for attempt in range(ATTEMPTS):
+            table = Table(
+                tmp_path / f"m{attempt}",
+                PLAYERS,
+                HANDS,
+                ["127.0.0.1"] * PLAYERS,
+                host_args=host_args,
+            )
+            stack.enter_context(table)
+            table.open()
+            gone = table.by_seat()[2]
+            assert wait_until(partial(_in_hand_two, gone), 120.0), table.outputs()
+            gone.kill()
+            view = gone.log()
+            assert view is not None
+            if view.finished is None:
+                break
+            assert set(table.wait_all(60.0).values()) == {0}, table.outputs()
+        else:
+            raise AssertionError(f"{ATTEMPTS} matches were over before hand 2")
+        others = [p for p in table.peers if p is not gone]
+        statuses = {p.label: p.wait(STALL_TIMEOUT + 240.0) for p in others}
+        outputs = table.outputs()
+        assert set(statuses.values()) == {0}, (statuses, outputs)
+        records = [p.record.read_bytes() for p in others]
+        assert records[0] == records[1], "the survivors' records differ"
+        for peer in others:
+            assert f"The match goes on without {gone.label}" in peer.output(), outputs
+            for path in (peer.record, peer.table_dir()):
+                assert path is not None
+                result = verify(path)
+                assert result.status == 0, result.output
+                assert ": clean — " in result.output, result.output
+                assert "void: abandoned by " + gone.label in result.output, result.output
+                assert f"changed hands: {gone.label} → {gone.label} (bot)" in result.output, (
+                    result.output
+                )
+        lost = gone.table_dir()
+        assert lost is not None
+        result = verify(lost)  # the leaver's own log: clean, up to where it died
+        assert result.status == 0 and "match unfinished" in result.output, result.output

@@ -6,22 +6,25 @@ stopping with a verdict; the others wait a while longer for that goodbye and sto
 if it never comes. After the goodbye the same peer proposes the continuation: a fresh key for
 the seat, held by a bot it starts as a child process (the table's default level; `partner`
 when partners play), handed the transcript so far (`take_seat.py`). Every other seat signs by
-default, and the match goes on from the next hand.
+default, and the match goes on from the next hand. For now only a bot's peer goes on (no
+person to ask): a person's peer stops at a stall as before (`goes_on`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import os
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Final
 
 import trio
 
 from p2p_dominoes.bots import default_bot_name
 from p2p_dominoes.net.bot_processes import run_seat_bot
+from p2p_dominoes.net.catch_up import answer_sync
 from p2p_dominoes.net.handover import Handover
 from p2p_dominoes.net.peer_options import ui_lang
 from p2p_dominoes.net.said import said
-from p2p_dominoes.net.table_run import TableRun
+from p2p_dominoes.net.table_run import LinkUp, SyncAsked, TableRun
 from p2p_dominoes.peer_text import peer_text
 from p2p_dominoes.session import Identity, Phase
 from p2p_dominoes.session.events import Event, SeatReplaced, Update
@@ -29,8 +32,19 @@ from p2p_dominoes.session.events import Event, SeatReplaced, Update
 OTHERS_WAIT: Final = 2.0
 """How many stall limits a seat that does not speak for the table waits for the goodbye of the
 one that does, before it stops the table naming the silent seat as before (both are gone)."""
+STOP_ON_STALL: Final = "P2P_DOMINOES_TEST_STOP_ON_STALL"
+"""Test hook: when this environment variable is set (non-empty), this peer does not go on
+after a goodbye; a stall stops the table with the verdict of §15, as before version 4 (the
+tests of that verdict among bots set it)."""
 NEW_NAME_BYTES: Final = 48
 """Bytes of the leaver's name kept in its seat's new name ("<name> (bot)")."""
+
+
+def goes_on(run: TableRun) -> bool:
+    """Whether this peer goes on after a goodbye: a bot's peer (no person to ask) agrees by
+    default; a person's is not asked yet (the terminal's and the page's question come next),
+    so it stops at a stall as before; and the test hook turns it off."""
+    return run.options.bot is not None and not os.environ.get(STOP_ON_STALL, "")
 
 
 def speaks_for_table(run: TableRun, silent: int) -> bool:
@@ -104,3 +118,43 @@ def tell_seat_replaced(run: TableRun, events: Sequence[Event]) -> None:
             before, after = peer_text(event.before, 64), peer_text(event.name, 64)
             run.options.say(said("goes_on", lang, name=before, bot=after, hand=event.next_hand))
             run.names = tuple(run.session.names)
+
+
+LEAVE_LINGER: Final = 10.0
+"""Seconds a leaver stays, at most, for every other seat to hold its goodbye."""
+
+
+async def leave(run: TableRun, send: Callable[[Update], Awaitable[None]]) -> int | None:
+    """Our player leaves for good (v4): our signed goodbye, sent with `send`; we stay until
+    every other seat holds it (their catch-up requests say so), at most LEAVE_LINGER seconds;
+    our log says we left. The exit status (0), or None when no goodbye can be said now (no
+    hand in play: the player is told, and the table goes on with us)."""
+    session = run.session
+    lang = ui_lang(run.options)
+    try:
+        update = session.goodbye()
+    except ValueError:
+        run.options.say(said("cannot_leave", lang))
+        return None
+    await send(update)
+    goodbye = session.transcript.head
+    known = {entry.hash for entry in session.transcript.entries[:-1]}
+    others = set(range(len(run.names))) - {run.seat}
+    for link in run.links.values():
+        link.post_sync(goodbye)
+    with trio.move_on_after(LEAVE_LINGER):
+        while {s for s in others if run.heads.get(s) not in {*known, None}} != others:
+            item = await run.inbox.receive.receive()
+            if isinstance(item, SyncAsked):
+                answer_sync(run, item)  # what it lacks (our goodbye); notes its head
+            elif isinstance(item, LinkUp):
+                run.links[item.link.seat] = item.link
+                item.link.post_sync(goodbye)
+    if run.log is not None:
+        run.log.sync(session.transcript)
+        run.log.finish(f"seat {run.seat + 1}: left the table (its goodbye)")
+        run.log.close()
+    for link in [*run.links.values(), *run.spare_links]:
+        link.outbox.close()
+    run.options.say(said("left", lang))
+    return 0

@@ -28,6 +28,11 @@ class PeerFailure(Exception):
     """The peer cannot go on (refused, unreachable, a cheater found): one line for the user."""
 
 
+class PlayerLeaves(Exception):
+    """Raised by a UI's `choose` when the player leaves the table for good (v4, §16: the
+    terminal's `leave`); the runtime says its goodbye."""
+
+
 class PeerUI(Protocol):
     """What a networked peer shows its player, and how it asks for an action."""
 

@@ -29,7 +29,7 @@ from p2p_dominoes.net.finish import finish, hand_secrets, save
 from p2p_dominoes.net.links import link_down
 from p2p_dominoes.net.lobby import CHANNEL_SESSION
 from p2p_dominoes.net.page_presence import encode_presence
-from p2p_dominoes.net.peer_options import PeerFailure, ui_lang
+from p2p_dominoes.net.peer_options import PeerFailure, PlayerLeaves, ui_lang
 from p2p_dominoes.net.said import said
 from p2p_dominoes.net.stopping import (
     abandon,
@@ -43,6 +43,7 @@ from p2p_dominoes.net.table_run import (
     Arrived,
     Chosen,
     HostSaid,
+    Leave,
     LinkDown,
     LinkUp,
     Noticed,
@@ -79,7 +80,7 @@ async def play_table(run: TableRun, nursery: trio.Nursery, first: Update | None 
     `first` is what the session already has to send (a seat just taken, v4); by default what
     `TableSession.start` gives. A v4 table goes on when a seat leaves (`going_on.py`)."""
     session = run.session
-    session.goes_on_after_goodbye = True
+    session.goes_on_after_goodbye = going_on.goes_on(run)
     lang = ui_lang(run.options)
     names = ", ".join(run.names)
     run.options.say(said("seated", lang, seat=run.seat + 1, of=len(run.names), names=names))
@@ -136,6 +137,11 @@ async def play_table(run: TableRun, nursery: trio.Nursery, first: Update | None 
             link_down(run, item)
         elif isinstance(item, Ready):
             _release(run, item.number)
+        elif isinstance(item, Leave):
+            left = await going_on.leave(run, partial(_handle, run, nursery=nursery))
+            if left is not None:
+                return left
+            run.asked = None  # the player is asked again
         else:
             slept(run, item.slept)
             stalled = tick(run)
@@ -305,7 +311,11 @@ async def _choose(run: TableRun, token: tuple[int, int]) -> None:
     else:
         session = run.session
         target = session.rules.target(session.players)
-        action = await options.ui.choose(view, run.names, session.scores, target)
+        try:
+            action = await options.ui.choose(view, run.names, session.scores, target)
+        except PlayerLeaves:  # v4: the player typed `leave`
+            await run.inbox.send.send(Leave())
+            return
     await run.inbox.send.send(Chosen(token, action))
 
 

@@ -127,8 +127,23 @@ class Ready:
     number: int
 
 
+@dataclass(frozen=True)
+class Leave:
+    """v4: our player leaves the table for good (the terminal's `leave`)."""
+
+
 Item = (
-    Arrived | PageSaid | HostSaid | Noticed | SyncAsked | Chosen | LinkUp | LinkDown | Tick | Ready
+    Arrived
+    | PageSaid
+    | HostSaid
+    | Noticed
+    | SyncAsked
+    | Chosen
+    | LinkUp
+    | LinkDown
+    | Tick
+    | Ready
+    | Leave
 )
 
 

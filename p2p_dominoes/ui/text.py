@@ -11,6 +11,7 @@ import trio
 from p2p_dominoes import words
 from p2p_dominoes.engine import Action, SeatView
 from p2p_dominoes.net.admission import LobbyControl, LobbyState
+from p2p_dominoes.net.peer_options import PlayerLeaves
 from p2p_dominoes.peer_text import peer_text
 from p2p_dominoes.session import TableSession
 from p2p_dominoes.session.events import (
@@ -41,6 +42,10 @@ WAITING_REPEAT_S: Final = 30.0
 """Not at a terminal (a log, a pipe), the waiting line for the same player at most this often."""
 CLEAR_LINE: Final = "\r\x1b[K"
 """Back to the line's start and clear it: the waiting line is rewritten in place at a terminal."""
+
+
+LEAVE_WORDS: Final = frozenset({"leave", "уйти"})
+"""What a player types at their turn to leave the table for good (v4: a signed goodbye)."""
 
 
 class PlayerGone(Exception):
@@ -176,6 +181,8 @@ class TextUI:
                 text = await self._lines.receive()
             except (trio.EndOfChannel, trio.ClosedResourceError):
                 raise PlayerGone("standard input closed while it was your turn") from None
+            if text.strip().lower() in LEAVE_WORDS:  # v4: leave the table for good
+                raise PlayerLeaves()
             if text.strip().lower() == BOARD_KEY:
                 self._out(board_sentence(view, self.lang))
                 continue

@@ -3,15 +3,19 @@ the second hand does not end the table. After the stall limit the host (the lowe
 seat) says the joiner is gone, the hand in play is void, the host proposes a fresh key for the
 seat and starts a bot that takes it (handed the transcript so far), every remaining seat signs,
 and the match goes on to its end: the host and the other joiner exit 0 on the same record, and
-`verify` of every record names the void hand and the seat change.
+`verify` of every record names the void hand and the seat change. The same when a person at
+the terminal types `leave` in the second hand (a signed goodbye): the leaver exits 0 too.
 """
 
 from __future__ import annotations
 
+import re
+import sys
 from contextlib import ExitStack
 from functools import partial
 from pathlib import Path
 
+import pexpect
 import pytest
 
 from tests.chaos.peers import Peer, Table, message_type, verify, wait_until
@@ -79,3 +83,60 @@ def test_a_joiner_killed_for_good_in_hand_two_is_replaced_and_the_match_ends(
         assert lost is not None
         result = verify(lost)  # the leaver's own log: clean, up to where it died
         assert result.status == 0 and "match unfinished" in result.output, result.output
+
+
+def _person_joins(root: Path, port: int) -> pexpect.spawn:
+    """j2, a person at a terminal (no bot): it is asked at its turns."""
+    (root / "j2").mkdir(parents=True, exist_ok=True)
+    argv = ["-m", "p2p_dominoes", "join", "--connect", f"127.0.0.1:{port}", "--name", "j2"]
+    argv += ["--ui", "text", "--no-mdns", "--port", "0", "--interface", "127.0.0.1"]
+    argv += ["--data-dir", str(root / "j2" / "data"), "--record", str(root / "j2" / "record.p2pd")]
+    return pexpect.spawn(sys.executable, argv, encoding="utf-8", timeout=120, dimensions=(60, 200))
+
+
+@pytest.mark.slow
+def test_a_person_who_types_leave_in_hand_two_says_goodbye_and_the_match_ends(
+    tmp_path: Path,
+) -> None:
+    host_args = ("--stall-timeout", str(STALL_TIMEOUT))
+    host, j1 = Peer("host", tmp_path, "127.0.0.1"), Peer("j1", tmp_path, "127.0.0.1")
+    person: pexpect.spawn | None = None
+    try:
+        host.host(PLAYERS, HANDS, *host_args)
+        assert wait_until(lambda: host.port() is not None or not host.alive, 20), host.all_output()
+        port = host.port()
+        assert port is not None
+        j1.join("127.0.0.1", port)
+        person = _person_joins(tmp_path, port)
+        seen = ""
+        while True:
+            index = person.expect(["Choose: ", "Match finished", pexpect.EOF])
+            seen += person.before
+            assert index == 0, f"j2 was never asked in hand 2:\n{seen}"
+            if re.search(r"^Hand 2", seen, re.MULTILINE):
+                person.sendline("leave")
+                break
+            keys = re.findall(r"^\s+([0-9]+|d|p)\) ", person.before, flags=re.MULTILINE)
+            assert keys, person.before
+            person.sendline(keys[0])
+        person.expect("You left the table")
+        person.expect(pexpect.EOF)
+        person.close()
+        assert person.exitstatus == 0, seen + person.before
+        statuses = {p.label: p.wait(240.0) for p in (host, j1)}
+        outputs = host.all_output() + j1.all_output()
+        assert set(statuses.values()) == {0}, (statuses, outputs)
+        assert host.record.read_bytes() == j1.record.read_bytes(), "the records differ"
+        for path in (host.record, j1.record, tmp_path / "j2" / "record.p2pd"):
+            result = verify(path)
+            assert result.status == 0 and ": clean — " in result.output, result.output
+            assert "void: abandoned by j2 (left)" in result.output, result.output
+        for peer in (host, j1):
+            result = verify(peer.record)
+            assert "changed hands: j2 → j2 (bot)" in result.output, result.output
+    finally:
+        if person is not None and person.isalive():
+            person.terminate(force=True)
+        for peer in (host, j1):
+            if peer.alive:
+                peer.kill()

@@ -36,6 +36,7 @@ from p2p_dominoes.ui.terminal import (
     render_table,
     waiting_text,
 )
+from p2p_dominoes.words import line
 
 _PROGRESS = (HandStarted, OpenerChosen, HandEnded, MatchEnded, CheatingDetected)
 WAITING_REPEAT_S: Final = 30.0
@@ -44,8 +45,9 @@ CLEAR_LINE: Final = "\r\x1b[K"
 """Back to the line's start and clear it: the waiting line is rewritten in place at a terminal."""
 
 
-LEAVE_WORDS: Final = frozenset({"leave", "уйти"})
-"""What a player types at their turn to leave the table for good (v4: a signed goodbye)."""
+LEAVE_WORDS: Final = frozenset(line("terminal.leave_word", lang) for lang in ("en", "ru"))
+"""What a player types at their turn to leave the table for good (v4: a signed goodbye), in
+either language."""
 
 
 class PlayerGone(Exception):
@@ -146,8 +148,8 @@ class TextUI:
         for event in events:
             if self.progress_only and not isinstance(event, _PROGRESS):
                 continue
-            for line in narrate(event, names, self.lang, me=seat):
-                self._out(line)
+            for said in narrate(event, names, self.lang, me=seat):
+                self._out(said)
 
     def waiting(self, name: str, seconds: float) -> None:
         """Whom the table waits for: one line updated in place at a terminal; elsewhere a line

@@ -27,33 +27,35 @@ HANDS = 4
 ATTEMPTS = 3
 
 
-def _in_hand_two(peer: Peer) -> bool:
+def _in_hand_two(peer: Peer, players: int) -> bool:
     """The peer's log holds a key commit of hand 2 (its first message), or the match is over."""
     view = peer.log(cached=True)
     if view is None:
         return False
     commits = sum(1 for data in view.messages if message_type(data) == "key_commit")
-    return view.finished is not None or commits > PLAYERS
+    return view.finished is not None or commits > players
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize(("players", "rules"), [(3, "draw"), (4, "kozel")])
 def test_a_joiner_killed_for_good_in_hand_two_is_replaced_and_the_match_ends(
-    tmp_path: Path,
+    tmp_path: Path, players: int, rules: str
 ) -> None:
-    host_args = ("--stall-timeout", str(STALL_TIMEOUT))
+    """Kozel: seat 3 is the host's partner; a `partner` bot takes it, so the pairs stay."""
+    host_args = ("--stall-timeout", str(STALL_TIMEOUT), "--rules", rules)
     with ExitStack() as stack:
         for attempt in range(ATTEMPTS):
             table = Table(
                 tmp_path / f"m{attempt}",
-                PLAYERS,
+                players,
                 HANDS,
-                ["127.0.0.1"] * PLAYERS,
+                ["127.0.0.1"] * players,
                 host_args=host_args,
             )
             stack.enter_context(table)
             table.open()
             gone = table.by_seat()[2]
-            assert wait_until(partial(_in_hand_two, gone), 120.0), table.outputs()
+            assert wait_until(partial(_in_hand_two, gone, players), 120.0), table.outputs()
             gone.kill()
             view = gone.log()
             assert view is not None

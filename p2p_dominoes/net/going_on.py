@@ -26,8 +26,9 @@ from p2p_dominoes.net.peer_options import ui_lang
 from p2p_dominoes.net.said import said
 from p2p_dominoes.net.table_run import LinkUp, SyncAsked, TableRun
 from p2p_dominoes.peer_text import peer_text
-from p2p_dominoes.session import Identity, Phase
+from p2p_dominoes.session import Envelope, Identity, InvalidMessage, Phase
 from p2p_dominoes.session.events import Event, SeatReplaced, Update
+from p2p_dominoes.session.leave_messages import GOODBYE, STALLED, Goodbye
 
 OTHERS_WAIT: Final = 2.0
 """How many stall limits a seat that does not speak for the table waits for the goodbye of the
@@ -97,12 +98,10 @@ def propose(run: TableRun, nursery: trio.Nursery) -> Update | None:
 def left_behind(run: TableRun) -> int:
     """Our seat has a new holder (the others found us gone): our log says so, we stop; 3."""
     session = run.session
-    hand = session.hand
-    gone = hand.gone if hand is not None else None
-    bot = peer_text(session.names[gone], 64) if gone is not None else "?"
+    bot = peer_text(session.names[run.seat], 64)
     if run.log is not None:
         run.log.sync(session.transcript)
-        run.log.finish(f"seat {(gone or 0) + 1}: the table went on with a new holder")
+        run.log.finish(f"seat {run.seat + 1}: the table went on with a new holder")
         run.log.close()
     for link in [*run.links.values(), *run.spare_links]:
         link.outbox.close()
@@ -158,3 +157,47 @@ async def leave(run: TableRun, send: Callable[[Update], Awaitable[None]]) -> int
         link.outbox.close()
     run.options.say(said("left", lang))
     return 0
+
+
+def named_gone(run: TableRun, payload: bytes) -> str | None:
+    """v4: a goodbye that says our seat stalled, signed by the seat that said it, on a head our
+    transcript holds but left behind (we sent a message there the others never got: the two
+    records parted at that head, and the table went on from the goodbye's side). The name of
+    the seat that said it, or None when `payload` is no such goodbye.
+
+    Like a stop notice (§15) it is one seat's signed word: we stop, and our record keeps what
+    we held (it verifies; the goodbye names the head where we were left)."""
+    session = run.session
+    transcript = session.transcript
+    if session.seat is None or session.finished:
+        return None
+    try:
+        envelope = Envelope.decode(payload, transcript.registry)
+        if envelope.type != GOODBYE or envelope.table_id != transcript.table_id:
+            return None
+        said = Goodbye.of(envelope)
+    except InvalidMessage:
+        return None
+    if said.seat != session.seat or said.reason != STALLED or not 0 <= said.by < len(run.names):
+        return None
+    if said.by == session.seat or envelope.head == transcript.head:
+        return None  # on our head the session itself takes it (or refuses it)
+    held = {entry.hash for entry in transcript.entries}
+    if envelope.hash in held or envelope.head not in held:
+        return None  # taken by the session, or on a head we never held
+    if not transcript.keys[said.by].verify(envelope.signature, envelope.signed_bytes()):
+        return None
+    return peer_text(run.names[said.by], 64)
+
+
+def left_behind_by(run: TableRun, by: str) -> int:
+    """Our seat was said gone at a head we had left (`named_gone`): our log says so; 3."""
+    session = run.session
+    if run.log is not None:
+        run.log.sync(session.transcript)
+        run.log.finish(f"seat {run.seat + 1}: said gone by {by}; the table went on without it")
+        run.log.close()
+    for link in [*run.links.values(), *run.spare_links]:
+        link.outbox.close()
+    run.options.say(said("said_gone", ui_lang(run.options), name=by))
+    return 3

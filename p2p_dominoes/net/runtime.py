@@ -105,6 +105,9 @@ async def play_table(run: TableRun, nursery: trio.Nursery, first: Update | None 
             heard_notice(run, item.seat, item.payload)
         elif isinstance(item, Arrived):
             await _handle(run, session.receive(item.payload, item.seat), nursery)
+            by = going_on.named_gone(run, item.payload)
+            if by is not None:  # v4: the table went on without us from a head we left
+                return going_on.left_behind_by(run, by)
         elif isinstance(item, PageSaid):
             page_heard(run, item)
         elif isinstance(item, SyncAsked):

@@ -224,8 +224,16 @@ class TableRun:
     """Where the bots we start live (the host's, which outlives the game and lets them finish);
     None: the game's own nursery."""
 
+    sat_in: int | None = None
+    """The seat we sat down in (kept when a continuation gives it a new holder, v4: the
+    session then only follows, and `going_on.left_behind` ends our run)."""
+
+    def __post_init__(self) -> None:
+        self.sat_in = self.session.seat
+
     @property
     def seat(self) -> int:
-        """Our own seat."""
-        assert self.session.seat is not None
-        return self.session.seat
+        """Our own seat (the one we sat down in, also once it has a new holder)."""
+        seat = self.session.seat if self.session.seat is not None else self.sat_in
+        assert seat is not None
+        return seat

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 
 import trio
 
+from p2p_dominoes.net.addresses import dial_host
 from p2p_dominoes.net.connection import Connection
 from p2p_dominoes.net.handover import Handover
 from p2p_dominoes.net.listener import open_listener
@@ -55,6 +56,12 @@ async def take_seat_table(options: PeerOptions, handover: Handover) -> int:
     listener = await open_listener(interface=options.interface, port=0)
     inbox = Inbox.new()
     run = TableRun(session, options, tuple(session.names), inbox=inbox)
+    # Where every seat listens, ours included: if we come to propose a continuation ourselves.
+    run.peers = {seat: (host, port) for seat, host, port in handover.peers}
+    run.peers[handover.seat] = (
+        dial_host(options) if options.interface else "127.0.0.1",
+        listener.port,
+    )
 
     async def handler(connection: Connection) -> None:
         await serve_seated(connection, session, inbox)

@@ -142,3 +142,61 @@ def test_a_person_who_types_leave_in_hand_two_says_goodbye_and_the_match_ends(
         for peer in (host, j1):
             if peer.alive:
                 peer.kill()
+
+
+@pytest.mark.slow
+def test_a_joiner_that_wakes_after_its_seat_went_to_a_bot_stops_saying_so(
+    tmp_path: Path,
+) -> None:
+    """Frozen (SIGSTOP) in hand 2 past the stall limit, then thawed once the table went on: the
+    joiner catches up as a former holder (`mesh.serve_former`), reads the goodbye in its name
+    (and the continuation, if its own last message had reached the others) and stops (3) with
+    one line saying so; its log says so and verifies clean. The others finish (0)."""
+    host_args = ("--stall-timeout", str(STALL_TIMEOUT))
+    with ExitStack() as stack:
+        for attempt in range(ATTEMPTS):
+            table = Table(
+                tmp_path / f"m{attempt}",
+                PLAYERS,
+                HANDS,
+                ["127.0.0.1"] * PLAYERS,
+                host_args=host_args,
+            )
+            stack.enter_context(table)
+            table.open()
+            gone = table.by_seat()[2]
+            assert wait_until(partial(_in_hand_two, gone, PLAYERS), 120.0), table.outputs()
+            gone.freeze()
+            view = gone.log()
+            assert view is not None
+            if view.finished is None:
+                break
+            gone.thaw()
+            assert set(table.wait_all(60.0).values()) == {0}, table.outputs()
+        else:
+            raise AssertionError(f"{ATTEMPTS} matches were over before hand 2")
+        went_on = f"The match goes on without {gone.label}"
+        assert wait_until(lambda: went_on in table.host.output(), STALL_TIMEOUT + 60.0), (
+            table.outputs()
+        )
+        gone.thaw()
+        assert gone.wait(60.0) == 3, table.outputs()
+        last = gone.output().strip().splitlines()[-1]
+        # Its last message reached the others (it follows the goodbye and the continuation),
+        # or it did not (the records parted at the goodbye's head: the host's signed word).
+        assert last in (
+            f"The table went on without this seat (it was said to be gone): {gone.label} (bot) "
+            "holds it now.",
+            "The others went on without this seat: host said it sent nothing in time (a signed "
+            "goodbye), while its last message never reached them.",
+        ), table.outputs()
+        view = gone.log()
+        assert view is not None and view.finished is not None
+        assert "went on" in view.finished, view.finished
+        directory = gone.table_dir()
+        assert directory is not None
+        result = verify(directory)
+        assert result.status == 0 and ": clean — " in result.output, result.output
+        others = [p for p in table.peers if p is not gone]
+        statuses = {p.label: p.wait(240.0) for p in others}
+        assert set(statuses.values()) == {0}, (statuses, table.outputs())

@@ -85,7 +85,8 @@ def propose(run: TableRun, nursery: trio.Nursery) -> Update | None:
     identity = Identity.generate()
     name = new_name(session.names[gone])
     update = session.propose_continue(name, identity.public)
-    level = run.seat_bot or default_bot_name(session.rules)
+    rules = session.rules  # partners play: a `partner` bot, so the pairs stay
+    level = default_bot_name(rules) if rules.pairs else run.seat_bot or default_bot_name(rules)
     peers = tuple((s, host, port) for s, (host, port) in sorted(run.peers.items()) if s != gone)
     messages = tuple(entry.encoded for entry in session.transcript.entries)
     handover = Handover(gone, messages, peers)

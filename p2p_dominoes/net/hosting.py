@@ -153,7 +153,8 @@ async def host_table(
                 run = TableRun(session, options, names, inbox=inbox, log=log)
                 run.bot_levels = levels_by_seat(seats, lobby.bot_levels)
                 run.peers = {p.seat: (p.host, p.port) for p in peers}
-                run.seat_bot = strategies[0] if strategies else None  # v4: a seat someone left
+                # v4: the level of a bot for a seat someone left (the table's default)
+                run.seat_bot = bot_strategy if isinstance(bot_strategy, str) else None
                 run.bot_nursery = bot_nursery
                 run.setup_watch = SETUP_UNLINKED_GRACE
                 ready.set()

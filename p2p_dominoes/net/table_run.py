@@ -218,8 +218,8 @@ class TableRun:
     peers: dict[int, tuple[str, int]] = field(default_factory=dict)
     """Where each seat listens, as far as we know (handed to a bot that takes a seat, v4)."""
     seat_bot: str | None = None
-    """v4: the level of a bot we start for a seat someone left (None: the table's default,
-    `partner` when partners play)."""
+    """v4: the level of a bot we start for a seat someone left: the host's for its bots (None:
+    the rules' default); always `partner` when partners play."""
     bot_nursery: trio.Nursery | None = None
     """Where the bots we start live (the host's, which outlives the game and lets them finish);
     None: the game's own nursery."""

@@ -13,6 +13,7 @@ person to ask): a person's peer stops at a stall as before (`goes_on`).
 from __future__ import annotations
 
 import os
+import signal
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Final
 
@@ -24,7 +25,7 @@ from p2p_dominoes.net.catch_up import answer_sync
 from p2p_dominoes.net.handover import Handover
 from p2p_dominoes.net.peer_options import ui_lang
 from p2p_dominoes.net.said import said
-from p2p_dominoes.net.table_run import LinkUp, SyncAsked, TableRun
+from p2p_dominoes.net.table_run import Item, Leave, LinkUp, SyncAsked, TableRun
 from p2p_dominoes.peer_text import peer_text
 from p2p_dominoes.session import Envelope, Identity, InvalidMessage, Phase
 from p2p_dominoes.session.events import Event, SeatReplaced, Update
@@ -202,3 +203,23 @@ def left_behind_by(run: TableRun, by: str) -> int:
         link.outbox.close()
     run.options.say(said("said_gone", ui_lang(run.options), name=by))
     return 3
+
+
+AGAIN_WITHIN: Final = 3.0
+"""Seconds after a first Ctrl+C at the table in which a second one leaves it for good."""
+
+
+async def watch_interrupts(run: TableRun, send: trio.MemorySendChannel[Item]) -> None:
+    """A person at the terminal: Ctrl+C says what a second one does; a second within
+    AGAIN_WITHIN seconds leaves the table (our goodbye, `Leave`), and none stops this peer as
+    one Ctrl+C always did (status 130, how to come back with `resume`)."""
+    lang = ui_lang(run.options)
+    async with send:
+        with trio.open_signal_receiver(signal.SIGINT) as signals:
+            async for _ in signals:
+                run.options.say(said("interrupt_again", lang, seconds=f"{AGAIN_WITHIN:g}"))
+                with trio.move_on_after(AGAIN_WITHIN):
+                    async for _ in signals:
+                        await send.send(Leave())
+                        return
+                raise KeyboardInterrupt

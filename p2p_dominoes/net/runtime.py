@@ -93,6 +93,8 @@ async def play_table(run: TableRun, nursery: trio.Nursery, first: Update | None 
     if run.options.timing is not None:
         run.options.timing.mark("seated", seat=run.seat)
     nursery.start_soon(ticker, run.inbox.send.clone())
+    if run.options.leave_on_interrupt:
+        nursery.start_soon(going_on.watch_interrupts, run, run.inbox.send.clone())
     run.last_progress = run.waiting_since = run.clock()
     if run.options.presence is not None:
         run.options.presence.watch(partial(presence_of, run))

@@ -10,6 +10,7 @@ the terminal types `leave` in the second hand (a signed goodbye): the leaver exi
 from __future__ import annotations
 
 import re
+import signal
 import sys
 from contextlib import ExitStack
 from functools import partial
@@ -97,9 +98,12 @@ def _person_joins(root: Path, port: int) -> pexpect.spawn:
 
 
 @pytest.mark.slow
-def test_a_person_who_types_leave_in_hand_two_says_goodbye_and_the_match_ends(
-    tmp_path: Path,
+@pytest.mark.parametrize("how", ["leave", "ctrl-c twice", "ctrl-c once"])
+def test_a_person_who_leaves_in_hand_two_says_goodbye_and_the_match_ends(
+    tmp_path: Path, how: str
 ) -> None:
+    """The person types `leave` at their turn, or presses Ctrl+C twice (the first says what
+    the second does). Once, Ctrl+C stops the peer as before (130, how to come back)."""
     host_args = ("--stall-timeout", str(STALL_TIMEOUT))
     host, j1 = Peer("host", tmp_path, "127.0.0.1"), Peer("j1", tmp_path, "127.0.0.1")
     person: pexpect.spawn | None = None
@@ -116,7 +120,18 @@ def test_a_person_who_types_leave_in_hand_two_says_goodbye_and_the_match_ends(
             seen += person.before
             assert index == 0, f"j2 was never asked in hand 2:\n{seen}"
             if re.search(r"^Hand 2", seen, re.MULTILINE):
-                person.sendline("leave")
+                if how == "leave":
+                    person.sendline("leave")
+                else:
+                    person.kill(signal.SIGINT)
+                    person.expect("Press Ctrl\\+C again within 3 s to leave the table for good")
+                    if how == "ctrl-c once":  # stops as one Ctrl+C always did: 130, resume
+                        person.expect("p2p-dominoes resume")
+                        person.expect(pexpect.EOF)
+                        person.close()
+                        assert person.exitstatus == 130, seen + person.before
+                        return
+                    person.kill(signal.SIGINT)
                 break
             keys = re.findall(r"^\s+([0-9]+|d|p)\) ", person.before, flags=re.MULTILINE)
             assert keys, person.before

@@ -112,13 +112,9 @@ def left_behind(run: TableRun) -> int:
 
 
 def tell_seat_replaced(run: TableRun, events: Sequence[Event]) -> None:
-    """Say who holds a seat someone left, from which hand (and keep the names we show)."""
-    lang = ui_lang(run.options)
-    for event in events:
-        if isinstance(event, SeatReplaced):
-            before, after = peer_text(event.before, 64), peer_text(event.name, 64)
-            run.options.say(said("goes_on", lang, name=before, bot=after, hand=event.next_hand))
-            run.names = tuple(run.session.names)
+    """A seat has a new holder: the names we show are the session's now (the UI narrates it)."""
+    if any(isinstance(event, SeatReplaced) for event in events):
+        run.names = tuple(run.session.names)
 
 
 LEAVE_LINGER: Final = 10.0

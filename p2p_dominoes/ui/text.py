@@ -17,10 +17,12 @@ from p2p_dominoes.session import TableSession
 from p2p_dominoes.session.events import (
     CheatingDetected,
     Event,
+    HandAbandoned,
     HandEnded,
     HandStarted,
     MatchEnded,
     OpenerChosen,
+    SeatReplaced,
 )
 from p2p_dominoes.ui.narration import narrate
 from p2p_dominoes.ui.terminal import (
@@ -38,7 +40,15 @@ from p2p_dominoes.ui.terminal import (
 )
 from p2p_dominoes.words import line
 
-_PROGRESS = (HandStarted, OpenerChosen, HandEnded, MatchEnded, CheatingDetected)
+_PROGRESS = (
+    HandStarted,
+    OpenerChosen,
+    HandEnded,
+    MatchEnded,
+    CheatingDetected,
+    HandAbandoned,  # v4: a hand made void by a goodbye
+    SeatReplaced,  # v4: the seat's new holder
+)
 WAITING_REPEAT_S: Final = 30.0
 """Not at a terminal (a log, a pipe), the waiting line for the same player at most this often."""
 CLEAR_LINE: Final = "\r\x1b[K"

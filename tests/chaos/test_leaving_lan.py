@@ -72,7 +72,9 @@ def test_a_joiner_killed_for_good_in_hand_two_is_replaced_and_the_match_ends(
         records = [p.record.read_bytes() for p in others]
         assert records[0] == records[1], "the survivors' records differ"
         for peer in others:
-            assert f"The match goes on without {gone.label}" in peer.output(), outputs
+            said = f"{gone.label} (bot) takes {gone.label}'s seat from hand 3 on"
+            assert f"Hand 2 is void: {gone.label} stopped responding" in peer.output(), outputs
+            assert said in peer.output(), outputs
             for path in (peer.record, peer.table_dir()):
                 assert path is not None
                 result = verify(path)
@@ -202,7 +204,7 @@ def test_a_joiner_that_wakes_after_its_seat_went_to_a_bot_stops_saying_so(
             assert set(table.wait_all(60.0).values()) == {0}, table.outputs()
         else:
             raise AssertionError(f"{ATTEMPTS} matches were over before hand 2")
-        went_on = f"The match goes on without {gone.label}"
+        went_on = f"{gone.label} (bot) takes {gone.label}'s seat from hand"
         assert wait_until(lambda: went_on in table.host.output(), STALL_TIMEOUT + 60.0), (
             table.outputs()
         )

@@ -21,10 +21,11 @@ from typing import Final
 
 from p2p_dominoes.words import line
 
-SETUP_LOST_GRACE: Final = 6.0
+SETUP_LOST_GRACE: Final = 10.0
 """Seconds a seat's connection may be down during the setup before its seat is freed: a peer
-that crashed and is resumed at once (a second or two) keeps its seat; one that is gone does not
-hold the others for long."""
+that crashed and is resumed at once keeps its seat, even on a busy machine where its start-up
+alone takes seconds (5.2 s at worst in a loaded chaos run, where 6 s once freed a seat that was
+coming back); one that is gone does not hold the others for long."""
 SETUP_UNLINKED_GRACE: Final = 5.0
 """Seconds a seat may take, after the setup began, to connect at all."""
 SETUP_SILENT: Final = 30.0

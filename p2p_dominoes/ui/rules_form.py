@@ -1,9 +1,11 @@
 """The house-rules editor's controls: every playable switch, in the rules page's own words.
 
 Each control names the fields it sets and, for a choice, what each choice sets and which values
-it stands for (seed 003's «Договорённости»: «Если ходить нечем: до хода · одну кость и пас ·
-прикуп по желанию» is one control over two fields). A draft no choice describes shows "other".
-The words are engine/rules_text.py's (the same labels as `rules show` and the rules screen).
+it stands for (seed 003's agreements control, "when you cannot move: draw before the move · one
+tile and pass · buy at will", is one control over two fields). A draft no choice describes
+shows "other".
+The words are engine/rules_text.py's (the same labels as `rules show` and the rules screen);
+the editor's own (its groups, "other") are the catalogues' (``page.rules_form.*``).
 This is data for the page (`form()` is JSON); the page never decides what is allowed: it sends
 the draft to the peer, which runs `check_rules` (ui/web/rules_api.py).
 """
@@ -17,6 +19,7 @@ from typing import Any, Final, Literal
 from p2p_dominoes.engine.rules import FIELD, FIELDS, HOUSE
 from p2p_dominoes.engine.rules_text import CONTROL, FIELD_LABELS, LANGUAGES, value_text
 from p2p_dominoes.engine.switches import SWITCHES, Edit, Switch
+from p2p_dominoes.words import line
 
 Words = Mapping[str, str]
 """{"ru": …, "en": …}"""
@@ -56,18 +59,19 @@ class Control:
         return next((i for i, c in enumerate(self.choices) if c.describes(draft)), None)
 
 
-def _w(ru: str, en: str) -> Words:
-    return {"ru": ru, "en": en}
+def _w(key: str) -> Words:
+    """The catalogue's line `key` in both languages, Russian first (as the page reads them)."""
+    return {lang: line(key, lang) for lang in ("ru", "en")}
 
 
 GROUPS: Final[tuple[tuple[str, Words], ...]] = (
-    ("deal", _w("Раздача и базар", "The deal and the boneyard")),
-    ("opening", _w("Заход", "Who leads")),
-    ("play", _w("Ход", "Playing")),
-    ("scoring", _w("Счёт и конец партии", "Scoring and the end of a hand")),
-    ("match", _w("Матч", "The match")),
-    ("kozel", _w("Козёл: пары и старые церемонии", "Kozel: pairs and the old ceremonies")),
-    ("table", _w("Стол", "The table")),
+    ("deal", _w("page.rules_form.group_deal")),
+    ("opening", _w("page.rules_form.group_opening")),
+    ("play", _w("page.rules_form.group_play")),
+    ("scoring", _w("page.rules_form.group_scoring")),
+    ("match", _w("page.rules_form.group_match")),
+    ("kozel", _w("page.rules_form.group_kozel")),
+    ("table", _w("page.rules_form.group_table")),
 )
 
 
@@ -192,7 +196,7 @@ CONTROLS: Final[tuple[Control, ...]] = tuple(
 )
 """Every control of the editor, in the order the page shows them (by group)."""
 
-OTHER: Final[Words] = _w("другое", "other")
+OTHER: Final[Words] = _w("page.rules_form.other")
 
 
 def editable_fields() -> tuple[str, ...]:

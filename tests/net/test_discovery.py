@@ -36,7 +36,7 @@ from p2p_dominoes.net import (
 from p2p_dominoes.net.ad_record import instance_label, signed_bytes, txt_properties
 from p2p_dominoes.net.finding import _choose, _listing
 from p2p_dominoes.net.mdns_interfaces import plan_for
-from p2p_dominoes.session import Identity
+from p2p_dominoes.session import PROTOCOL_VERSION, Identity
 from p2p_dominoes.ui.web.lobby_rows import LOBBY_TABLES_BYTES, table_rows
 from tests.net.conftest import HygieneViolation
 from tests.net.netns import (
@@ -74,7 +74,7 @@ def test_txt_round_trip_and_keys() -> None:
     info = _info()
     txt = info.to_txt()
     assert txt == {
-        "v": "3",  # the session protocol version (PROTOCOL.md §12.8)
+        "v": str(PROTOCOL_VERSION),  # the session protocol version (PROTOCOL.md §12.8)
         "tid": "000102030405060708090a0b0c0d0e0f",
         "table": "Kitchen",
         "player": "Ана",
@@ -351,7 +351,7 @@ def test_a_signed_ad_verifies_and_says_what_was_signed() -> None:
         (b"tid", b"ff" * 16),
         (b"seq", b"6"),
         (b"addr", b"10.213.0.66"),
-        (b"v", b"4"),
+        (b"v", str(PROTOCOL_VERSION + 1).encode()),
         (b"extra", b"1"),  # unknown keys are signed too
     ],
 )

@@ -22,8 +22,19 @@ from p2p_dominoes.ui.web import Hub, PlayController, parse_command
 from p2p_dominoes.ui.web.page_commands import action_from, host_settings, join_target
 
 IDENTITY = Identity.generate()
-KINDS = ["play", "draw", "pass", "skip", "record", "lobby", "host", "rematch", "join"]
-FIELDS = ["table", "rules", "players", "bots", "hands", "address", "fingerprint", "tile", "end"]
+KINDS = ["play", "draw", "pass", "skip", "record", "lobby", "host", "rematch", "join", "review"]
+FIELDS = [
+    "table",
+    "rules",
+    "players",
+    "bots",
+    "hands",
+    "address",
+    "fingerprint",
+    "tile",
+    "end",
+    "hand",
+]
 
 scalars = (
     st.none()

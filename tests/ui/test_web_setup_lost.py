@@ -54,9 +54,9 @@ def test_a_page_whose_host_is_lost_during_the_setup_returns_to_the_lobby(
 
 
 def test_the_hosts_page_shows_a_seat_lost_during_the_setup_free_again(tmp_path: Path) -> None:
-    """Ann hosts on her page; Bob, paused before signing the genesis, is killed: within 10 s
-    her page is back in the lobby with Bob's seat free (j1 kept), a new joiner takes it, and
-    the match on a fresh genesis ends for everyone."""
+    """Ann hosts on her page; Bob, paused before signing the genesis, is killed: seconds after
+    the setup's grace her page is back in the lobby with Bob's seat free (j1 kept), a new joiner
+    takes it, and the match on a fresh genesis ends for everyone."""
     first, bob, newcomer = (Peer(label, tmp_path, "127.0.0.1") for label in ("j1", "bob", "j3"))
     bob.env[PAUSE_BEFORE_SIGNING] = "120"
     ann = PlayProcess("Ann", tmp_path / "ann")
@@ -78,7 +78,7 @@ def test_the_hosts_page_shows_a_seat_lost_during_the_setup_free_again(tmp_path: 
             names = [s["name"] for s in desk.get("seats", [])]
             return p.messages[-1].get("screen") == "lobby" and names == ["Ann", "j1"]
 
-        page.wait_for(seat_freed, 10)
+        page.wait_for(seat_freed, SETUP_LOST_GRACE + 10)
         freed_after = time.monotonic() - killed
         assert any("seat 3 is free again" in line for line in page.lobby["lines"])
         newcomer.join("127.0.0.1", ann.lan_port)

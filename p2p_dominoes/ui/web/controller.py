@@ -50,10 +50,12 @@ from p2p_dominoes.ui.web.page_commands import (
     Problem,
     check_host,
     check_join,
+    check_review,
     host_rules,
     lobby_answer,
     saved_rule_sets,
 )
+from p2p_dominoes.ui.web.page_review import PageReview, work_out
 from p2p_dominoes.ui.web.refusals import refusal
 from p2p_dominoes.ui.web.web_ui import WebUI
 
@@ -512,6 +514,27 @@ class PlayController:
         else:
             self.screen = "lobby"
 
+    def _review(self, command: dict[str, Any], nursery: trio.Nursery) -> None:
+        """Review this player's decisions in the hand that just ended (`page_review.py`): the
+        search runs in a worker thread; the page shows "working" until its rows come."""
+        hand, ui = check_review(command), self.ui
+        if isinstance(hand, Problem):
+            self.refuse(hand.key)
+            return
+        session = ui.session if ui is not None else None
+        if ui is None or session is None or session.seat is None:
+            self.refuse("no_review")
+            return
+        progress, record = ui.progress, ui.progress.last_record
+        if record is None or hand != progress.last_hand_number:
+            self.refuse("no_review")
+        elif progress.review is not None and progress.review.rows is None:
+            self.refuse("reviewing")
+        elif progress.review is None or progress.review.hand != hand:
+            progress.review = PageReview(hand, session.seat)
+            nursery.start_soon(work_out, progress.review, record, self.publish)
+            self.publish()
+
     def _send_record(self) -> None:
         ui = self.ui
         if ui is None or ui.session is None:
@@ -547,6 +570,7 @@ COMMANDS: Final[dict[str, Handler]] = {
     **dict.fromkeys(("play", "draw", "pass", "skip"), _move),
     "next_hand": lambda c, _, __: c._next_hand(),
     "record": lambda c, _, __: c._send_record(),
+    "review": PlayController._review,
     "lang": lambda c, command, _: c._switch_language(command),
     **dict.fromkeys(("approve", "refuse", "remove"), _answer),
     "swap": lambda c, command, _: c._swap(command),

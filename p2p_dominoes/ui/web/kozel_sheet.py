@@ -1,6 +1,7 @@
-"""Kozel's score sheet for the page: «Мы / Они» (Us / Them) from this seat's side, one row per
-hand with what each pair wrote (an amount under the minimum struck out, "not written"), the
-hand's ceremony title and the winner's wipe, the running totals, and the 101 line."""
+"""Kozel's score sheet for the page: Us / Them from this seat's side, one row per hand with
+what each pair wrote (an amount under the minimum struck out, "not written"), the hand's
+ceremony title and the winner's wipe, the running totals, and the 101 line. Its words are the
+catalogues' (``page.kozel_sheet.*``)."""
 
 from __future__ import annotations
 
@@ -11,31 +12,26 @@ from typing import Any, Final
 from p2p_dominoes.engine import HandEnd, HandResult, Rules
 from p2p_dominoes.engine.ceremonies import title_text
 from p2p_dominoes.engine.kozel_text import pair_name
+from p2p_dominoes.words import template
 
-_WORDS: Final[dict[str, dict[str, str]]] = {
-    "en": {
-        "title": "Score sheet",
-        "us": "Us",
-        "them": "Them",
-        "hand": "Hand",
-        "total": "Total",
-        "line": "{target}: whoever reaches it is the goat",
-        "not_written": "not written: under {minimum}",
-        "wiped": "wiped to 0",
-        "fish_tie": "fish, equal totals",
-    },
-    "ru": {
-        "title": "Запись",
-        "us": "Мы",
-        "them": "Они",
-        "hand": "Сдача",  # as the summary says ("Сдача 3"), not «Партия» (issue 28 L8)
-        "total": "Итого",
-        "line": "{target}: кто дойдёт — козёл",
-        "not_written": "не пишут: меньше {minimum}",
-        "wiped": "стёрто до 0",
-        "fish_tie": "рыба, поровну",
-    },
+_KEYS: Final[dict[str, str]] = {
+    "title": "page.kozel_sheet.title",
+    "us": "page.kozel_sheet.us",
+    "them": "page.kozel_sheet.them",
+    "hand": "page.kozel_sheet.hand",
+    "total": "page.kozel_sheet.total",
+    "line": "page.kozel_sheet.line",
+    "not_written": "page.kozel_sheet.not_written",
+    "wiped": "page.kozel_sheet.wiped",
+    "fish_tie": "page.kozel_sheet.fish_tie",
 }
+"""The sheet's words and their catalogue keys (``page.kozel_sheet.*``)."""
+
+
+def _words(lang: str) -> dict[str, str]:
+    """The sheet's words in `lang` (any "ru…" is Russian, else English), fields not filled."""
+    chosen = "ru" if lang.startswith("ru") else "en"
+    return {name: template(key, chosen) for name, key in _KEYS.items()}
 
 
 @dataclass(frozen=True)
@@ -58,7 +54,7 @@ def sheet_json(
     """The sheet from `seat`'s side (None unless partners play)."""
     if not rules.pairs:
         return None
-    words = _WORDS["ru" if lang.startswith("ru") else "en"]
+    words = _words(lang)
     us, them = seat % 2, 1 - seat % 2
     target = rules.target(players)
     out_rows = []

@@ -194,3 +194,12 @@ def action_from(command: dict[str, Any], view: SeatView, line: Line) -> Action |
         if play.tile.key == tile and end_of(play, ends) == end and play.along == along:
             return play
     return None
+
+
+def check_review(command: dict[str, Any]) -> int | Problem:
+    """The hand a "review" command asks to review (`{"type": "review", "hand": N}`, the hand's
+    number as the summary shows it), or why it is refused; no other field is accepted."""
+    hand = command.get("hand")
+    if set(command) != {"type", "hand"} or type(hand) is not int or not 1 <= hand <= MAX_HANDS:
+        return Problem("review")
+    return hand

@@ -1,85 +1,51 @@
-"""What the page is told when a command is refused: one plain line, in English or Russian."""
+"""What the page is told when a command is refused: one plain line, in English or Russian.
+
+The words are the catalogues' (``page.refusal.*`` in p2p_dominoes/words/en.po and ru.po); this
+module names each refusal's key, so the callers say `refusal("running", lang)`."""
 
 from __future__ import annotations
 
 from typing import Final
 
-_TEXTS: Final[dict[str, tuple[str, str]]] = {
-    "no_type": ('A command has a "type".', "У команды должен быть «type»."),
-    "failed": ("That command could not be carried out.", "Эту команду не удалось выполнить."),
-    "running": ("A table is already running.", "Стол уже идёт."),
-    "settings": ("Those table settings are not valid.", "Такие настройки стола не подходят."),
-    "table_name": (
-        "The table's name must be printable text of at most 64 characters.",
-        "Название стола — обычный текст, не длиннее 64 знаков.",
-    ),
-    "rules": ("Choose one of the listed rules.", "Выберите правила из списка."),
-    "players": ("A table has 2 to 4 players.", "За столом от 2 до 4 игроков."),
-    "bots": (
-        "Bots: from 0 to one fewer than the players ({most}).",
-        "Ботов: от 0 до числа игроков без одного ({most}).",
-    ),
-    "bot": ("Choose one of the listed bots.", "Выберите бота из списка."),
-    "hands": (
-        "Hands: a whole number from 1 to {most}, or empty for a match to the target.",
-        "Партий: целое число от 1 до {most} или пусто — до нужного счёта.",
-    ),
-    "stall_timeout": (
-        "The stall timeout is a whole number of seconds from {low} to {high}.",
-        "Время ожидания — целое число секунд от {low} до {high}.",
-    ),
-    "rule_set": ("{reason}", "{reason}"),
-    "address": (
-        "Give an address as HOST:PORT.",
-        "Укажите адрес в виде АДРЕС:ПОРТ.",
-    ),
-    "fingerprint": (
-        "That fingerprint is malformed: copy it from the host's screen.",
-        "Отпечаток записан неверно: перепишите его с экрана создателя стола.",
-    ),
-    "join_code": (
-        "A join code is the three words shown beside the host's table (or their three numbers).",
-        "Код для входа — три слова рядом со столом хозяина (или три их номера).",
-    ),
-    "seat": (
-        "A seat to ask for is 2, 3 or 4 (seat 1 is the host's), or any.",
-        "Место можно попросить 2, 3 или 4 (место 1 — хозяина) или любое.",
-    ),
-    "resume_fields": (
-        "A resume command has no other fields.",
-        "У команды «resume» нет других полей.",
-    ),
-    "nothing_to_resume": (
-        "There is no unfinished table to resume.",
-        "Недоигранного стола нет.",
-    ),
-    "no_such_table": (
-        "That unfinished table is not here (any more).",
-        "Такого недоигранного стола здесь нет.",
-    ),
-    "lang": (
-        'A language command names "en" or "ru".',
-        "Команда языка называет «en» или «ru».",
-    ),
-    "no_rematch": (
-        "A rematch is offered once a whole match is over.",
-        "Реванш можно предложить, когда матч доигран.",
-    ),
-    "unknown": ("That command is not known here now.", "Эта команда сейчас не к месту."),
-    "answer": ("That answer is not valid.", "Такой ответ не подходит."),
-    "no_desk": ("No table is waiting for players.", "Ни один стол не ждёт игроков."),
-    "gone": ("That request or seat is gone.", "Этого запроса или места уже нет."),
-    "illegal": ("That move is not legal now.", "Так сейчас ходить нельзя."),
-    "nothing_to_cancel": (
-        "Nothing to cancel: no table is being opened or joined.",
-        "Отменять нечего: стол не создаётся и не ждёт ответа.",
-    ),
-    "not_paused": ("No hand is waiting to start.", "Новая партия не ждёт начала."),
-    "cancelled": ("Cancelled.", "Отменено."),
+from p2p_dominoes.words import line
+
+_KEYS: Final[dict[str, str]] = {
+    "no_type": "page.refusal.no_type",
+    "failed": "page.refusal.failed",
+    "running": "page.refusal.running",
+    "settings": "page.refusal.settings",
+    "table_name": "page.refusal.table_name",
+    "rules": "page.refusal.rules",
+    "players": "page.refusal.players",
+    "bots": "page.refusal.bots",
+    "bot": "page.refusal.bot",
+    "hands": "page.refusal.hands",
+    "stall_timeout": "page.refusal.stall_timeout",
+    "rule_set": "page.refusal.rule_set",
+    "address": "page.refusal.address",
+    "fingerprint": "page.refusal.fingerprint",
+    "join_code": "page.refusal.join_code",
+    "seat": "page.refusal.seat",
+    "resume_fields": "page.refusal.resume_fields",
+    "nothing_to_resume": "page.refusal.nothing_to_resume",
+    "no_such_table": "page.refusal.no_such_table",
+    "lang": "page.refusal.lang",
+    "no_rematch": "page.refusal.no_rematch",
+    "unknown": "page.refusal.unknown",
+    "answer": "page.refusal.answer",
+    "no_desk": "page.refusal.no_desk",
+    "gone": "page.refusal.gone",
+    "illegal": "page.refusal.illegal",
+    "nothing_to_cancel": "page.refusal.nothing_to_cancel",
+    "not_paused": "page.refusal.not_paused",
+    "cancelled": "page.refusal.cancelled",
+    "review": "review.refused.command",
+    "no_review": "review.refused.none",
+    "reviewing": "review.refused.busy",
 }
+"""Each refusal's catalogue key (``rule_set`` passes on the rules check's own reason)."""
 
 
 def refusal(key: str, lang: str, **values: object) -> str:
     """The line for refusal `key` in `lang` ("ru", else English)."""
-    english, russian = _TEXTS[key]
-    return (russian if lang == "ru" else english).format(**values)
+    return line(_KEYS[key], lang, **values)

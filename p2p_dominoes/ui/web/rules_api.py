@@ -36,57 +36,45 @@ from p2p_dominoes.ui.rules_form import current_words, form
 from p2p_dominoes.ui.web.access import PageAccess, cookie_name
 from p2p_dominoes.ui.web.hub import Hub
 from p2p_dominoes.ui.web.lobby_rules import preset_words
+from p2p_dominoes.words import line
 
 log = logging.getLogger("p2p_dominoes.ui.web")
 
 KEY_HEADER: Final = "x-page-key"
 MAX_BODY_BYTES: Final = 32 * 1024
-Words = dict[str, str]
 _Handler = Callable[[Request], Awaitable[Response]]
 
 _CLOSED_PAGE = """<!doctype html>
 <html lang="{lang}"><head><meta charset="utf-8"><title>p2p-dominoes</title></head>
-<body><p lang="en">Open this page from the link p2p-dominoes play printed in its window.</p>
-<p lang="ru">Откройте эту страницу по ссылке, которую p2p-dominoes play напечатал в своём окне.</p>
+<body><p lang="en">{en}</p>
+<p lang="ru">{ru}</p>
 </body></html>
 """
 
-PROBLEMS: Final[Mapping[str, Words]] = {
-    "forbidden": {
-        "en": "This page's session has ended: open it again from the lobby.",
-        "ru": "Сеанс страницы закончился: откройте её снова из лобби.",
-    },
-    "body": {
-        "en": "The request is not a JSON object of at most 32 KiB.",
-        "ru": "Запрос — не объект JSON не длиннее 32 КиБ.",
-    },
-    "rules": {"en": "That is not a rules object:", "ru": "Это не набор правил:"},
-    "name": {
-        "en": "A set's name is letters, digits, '-' and '_' (up to 40, starting with a "
-        "letter or digit) and not a preset's name.",
-        "ru": "Имя набора — буквы, цифры, «-» и «_» (до 40 знаков, первая — буква или "
-        "цифра), и не имя готового набора.",
-    },
-    "missing": {"en": "There is no such rule set.", "ru": "Такого набора нет."},
-    "invalid": {
-        "en": "That rule set's file cannot be read:",
-        "ru": "Файл этого набора не читается:",
-    },
-    "conflict": {
-        "en": "This set cannot be saved: two of its rules cannot hold at once.",
-        "ru": "Такой набор не сохранится: два его правила не могут действовать вместе.",
-    },
-    "io": {"en": "The rule set could not be written:", "ru": "Набор не удалось записать:"},
-    "no_data": {
-        "en": "This player has no data directory, so sets cannot be saved.",
-        "ru": "У этого игрока нет каталога данных — наборы не сохранить.",
-    },
+
+def _closed_page(lang: str) -> str:
+    """The page a request with no session gets: in both languages (it cannot know the player's)."""
+    said = {name: line("page.rules_api.closed", name) for name in ("en", "ru")}
+    return _CLOSED_PAGE.format(lang=lang, **said)
+
+
+PROBLEMS: Final[Mapping[str, str]] = {
+    "forbidden": "page.rules_api.forbidden",
+    "body": "page.rules_api.body",
+    "rules": "page.rules_api.rules",
+    "name": "page.rules_api.name",
+    "missing": "page.rules_api.missing",
+    "invalid": "page.rules_api.invalid",
+    "conflict": "page.rules_api.conflict",
+    "io": "page.rules_api.io",
+    "no_data": "page.rules_api.no_data",
 }
+"""Each refusal's code and the catalogue key of its words (``page.rules_api.*``)."""
 
 
 def _problem(code: str, status: int, detail: str = "", **extra: Any) -> JSONResponse:
-    words = PROBLEMS[code]
-    text = {lang: f"{words[lang]} {detail}".strip() for lang in ("en", "ru")}
+    key = PROBLEMS[code]
+    text = {lang: f"{line(key, lang)} {detail}".strip() for lang in ("en", "ru")}
     return JSONResponse({"problem": {"code": code, "text": text}, **extra}, status)
 
 
@@ -134,7 +122,7 @@ def rules_routes(
 
     async def page(request: Request) -> Response:
         if not access.admits(cookie_of(request)):
-            return HTMLResponse(_CLOSED_PAGE.format(lang=lang), 403)
+            return HTMLResponse(_closed_page(lang), 403)
         return HTMLResponse(page_html)
 
     def api(handler: _Handler) -> _Handler:

@@ -2,72 +2,58 @@
 why the draw or pass button is off, the stall warnings, why a table stopped, a hand's points in
 words and what a move scored (the flash).
 
-One table of words for the snapshot's modules (`snapshot.py`, `page_moves.py`,
-`score_words.py`), looked up by key with `snapshot_said`.
+The words are the catalogues' (``page.snapshot.*`` in p2p_dominoes/words/en.po and ru.po);
+this module names each sentence's key for the snapshot's modules (`snapshot.py`,
+`page_moves.py`, `score_words.py`), which look them up with `snapshot_said`.
 """
 
 from __future__ import annotations
 
-_REASONS = {
-    "en": {
-        "not_turn": "It is not your turn.",
-        "must_play": "Play the tile you drew: it fits.",
-        "no_drawing": "These rules have no drawing.",
-        "reserve": "The boneyard is down to its last {r} tiles, which are never drawn.",
-        "empty": "The boneyard is empty.",
-        "stuck_only": "You may draw only when no tile fits.",
-        "holds": "You hold a tile that fits.",
-        "must_draw": "You must draw while the boneyard allows it.",
-        "come_back": "{name} has {s} s to come back before the table stops.",
-        "to_move": "{name} has {s} s to move before the table stops.",
-        "you_move": "You have {s} s to move before the table stops for everyone.",
-        "stopped_cheat": "The table stopped: {name} broke the rules ({reason}).",
-        "stopped_failure": "The table stopped here: {reason}.",
-        "went_out": "{winner} went out: {sum} = {points} to {winner}.",
-        "blocked": "Blocked; {winner} holds the fewest pips: {sum} = {points} to {winner}.",
-        "blocked_tie": "Blocked, with a tie for the fewest pips: nobody scores.",
-        "pips_of": "{name}'s {pips}",
-        "luck_settles": "{winner} takes the difference: {sum} = {points}.",
-        "luck_nothing": "{winner} has the best net, but {sum} = {raw}: nobody records.",
-        "flash_ends": "{total} at the ends",
-        "flash_placed-tile": "the tile's pips",
-        "flash_first-double": "the first double",
-        "flash_scoring-double": "a double, {total} at the ends",
-        "flash_scoring-move": "{total} at the ends",
-        "flash_lucky-draw": "a drawn tile, {total} at the ends",
-        "flash_penalty": "{count} drawn, no score",
-    },
-    "ru": {
-        "not_turn": "Сейчас не ваш ход.",
-        "must_play": "Положите взятую кость: она подходит.",
-        "no_drawing": "В этих правилах нет добора.",
-        "reserve": "На базаре последние {r} кости, их не берут.",
-        "empty": "Базар пуст.",
-        "stuck_only": "Брать можно, только если ходить нечем.",
-        "holds": "У вас есть подходящая кость.",
-        "must_draw": "Нужно брать из базара, пока это разрешено.",
-        "come_back": "У игрока {name} {s} с, чтобы вернуться, иначе стол остановится.",
-        "to_move": "У игрока {name} {s} с на ход, иначе стол остановится.",
-        "you_move": "У вас {s} с на ход, иначе стол остановится для всех.",
-        "stopped_cheat": "Стол остановлен: {name} нарушает правила ({reason}).",
-        "stopped_failure": "Стол остановлен на этом компьютере: {reason}.",
-        "went_out": "{winner} выходит: {sum} = {points} очк. игроку {winner}.",
-        "blocked": "Рыба; меньше всех на руке у {winner}: {sum} = {points} очк. игроку {winner}.",
-        "blocked_tie": "Рыба, и меньше всех на руке поровну у нескольких: очков никто не получает.",
-        "pips_of": "{name} {pips}",
-        "luck_settles": "{winner} забирает разницу: {sum} = {points}.",
-        "luck_nothing": "Лучший итог у игрока {winner}, но {sum} = {raw}: никто не записывает.",
-        "flash_ends": "сумма концов {total}",
-        "flash_placed-tile": "очки выложенной кости",
-        "flash_first-double": "первый дубль",
-        "flash_scoring-double": "дубль, сумма концов {total}",
-        "flash_scoring-move": "сумма концов {total}",
-        "flash_lucky-draw": "взятая кость, сумма концов {total}",
-        "flash_penalty": "взято {count}, без очков",
-    },
+from typing import Final
+
+from p2p_dominoes.words import line, plural
+
+_KEYS: Final[dict[str, str]] = {
+    "not_turn": "page.snapshot.not_turn",
+    "must_play": "page.snapshot.must_play",
+    "no_drawing": "page.snapshot.no_drawing",
+    "reserve": "page.snapshot.reserve",
+    "empty": "page.snapshot.empty",
+    "stuck_only": "page.snapshot.stuck_only",
+    "holds": "page.snapshot.holds",
+    "must_draw": "page.snapshot.must_draw",
+    "come_back": "page.snapshot.come_back",
+    "to_move": "page.snapshot.to_move",
+    "you_move": "page.snapshot.you_move",
+    "stopped_cheat": "page.snapshot.stopped_cheat",
+    "stopped_failure": "page.snapshot.stopped_failure",
+    "went_out": "page.snapshot.went_out",
+    "blocked": "page.snapshot.blocked",
+    "blocked_tie": "page.snapshot.blocked_tie",
+    "pips_of": "page.snapshot.pips_of",
+    "luck_settles": "page.snapshot.luck_settles",
+    "luck_nothing": "page.snapshot.luck_nothing",
+    "flash_ends": "page.snapshot.flash_ends",
+    "flash_placed-tile": "page.snapshot.flash_placed_tile",
+    "flash_first-double": "page.snapshot.flash_first_double",
+    "flash_scoring-double": "page.snapshot.flash_scoring_double",
+    "flash_scoring-move": "page.snapshot.flash_scoring_move",
+    "flash_lucky-draw": "page.snapshot.flash_lucky_draw",
+    "flash_penalty": "page.snapshot.flash_penalty",
 }
+"""Each sentence's catalogue key (a flash's key is ``flash_`` and the note's reason)."""
+
+_COUNTED: Final[dict[str, str]] = {"reserve": "r"}
+"""The sentences that are plural entries, and the value that counts (the catalogue's ``{n}``):
+the reserve's tiles (Russian has three forms for them)."""
 
 
 def snapshot_said(key: str, lang: str, **values: object) -> str:
     """The sentence `key` in `lang` ("ru", else English), its fields filled from `values`."""
-    return _REASONS["ru" if lang == "ru" else "en"][key].format(**values)
+    counted = _COUNTED.get(key)
+    if counted is None:
+        return line(_KEYS[key], lang, **values)
+    count = values.pop(counted)
+    if not isinstance(count, int):
+        raise TypeError(f"{key}: {counted} counts, so it is a whole number, not {count!r}")
+    return plural(_KEYS[key], count, lang, **values)

@@ -12,8 +12,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from p2p_dominoes.engine import HandResult, MatchOutcome
+from p2p_dominoes.engine.record import HandRecord
 from p2p_dominoes.net.presence import Presence
 from p2p_dominoes.ui.web.kozel_sheet import SheetRow
+from p2p_dominoes.ui.web.page_review import PageReview
 
 
 @dataclass
@@ -37,7 +39,7 @@ class TableProgress:
     match_outcome: MatchOutcome | None = None
     """The match's end as the engine decided it (its pair and title under Kozel)."""
     sheet: list[SheetRow] = field(default_factory=list)
-    """Kozel: every audited hand with the pairs' totals after it (the «Мы / Они» sheet)."""
+    """Kozel: every audited hand with the pairs' totals after it (the Us / Them sheet)."""
     presence: Presence | None = None
     """Connections, turns and whom we wait for, as the runtime last reported them."""
     next_hand: int = 0
@@ -68,3 +70,7 @@ class TableProgress:
     """What the hand's last scoring move scored (`score_flash` items), [] before one."""
     last_score_serial: int = 0
     """The serial of that move."""
+    last_record: HandRecord | None = None
+    """The record of the hand that ended last (all its tiles known): what a review reads."""
+    review: PageReview | None = None
+    """The review of that hand the page asked for, or None."""

@@ -36,6 +36,7 @@ from p2p_dominoes.ui.web.board_words import board_words, page_lines, page_said
 from p2p_dominoes.ui.web.hub import Hub
 from p2p_dominoes.ui.web.kozel_sheet import SheetRow
 from p2p_dominoes.ui.web.page_commands import action_from
+from p2p_dominoes.ui.web.page_review import review_snapshot
 from p2p_dominoes.ui.web.score_words import score_flash, seat_scores
 from p2p_dominoes.ui.web.snapshot import RECENT_ACTIONS, table_snapshot
 from p2p_dominoes.ui.web.table_progress import TableProgress
@@ -173,6 +174,7 @@ class WebUI:
                 progress.last_result = event.result
                 progress.last_hand_number = event.number
                 progress.last_hands = [[t.key for t in tiles] for tiles in event.hands]
+                progress.last_record, progress.review = event.record, None
                 if event.result.seat_pips:  # Kozel's "We / They" sheet
                     progress.sheet.append(SheetRow(event.number, event.result, event.scores))
                 rules = self.session.rules if self.session is not None else None
@@ -267,6 +269,9 @@ class WebUI:
         )
         data = table_snapshot(session, self.names, fingerprints, progress, self.lang)
         data["move"] = self.move if self.asking else None
+        data["review"] = review_snapshot(
+            progress.review, progress.last_hand_number, self.lang, self.names
+        )
         if data["line"] and not data.get("final_board"):
             progress.final_line, progress.final_description = data["line"], data["description"]
             progress.final_shape = data.get("board")

@@ -5,6 +5,7 @@ import { $, el } from "./dom.js";
 import { renderChart } from "./chart.js";
 import { t } from "./strings.js";
 import { faceRow, revealDone } from "./reveal.js";
+import { renderReview } from "./review.js";
 
 let dismissed = 0;  // hand number whose summary the player closed (for a peer with no pause)
 let shownFor = null;
@@ -108,6 +109,7 @@ export function renderOverlay(s, options) {
       el("td", { textContent: s.target ? t("scores_vs", s.scores[seat], s.target) : String(s.scores[seat]) }))));  // no target: a fixed number of hands
   }
   $("summary-audit").textContent = end && end.audit === "clean" ? t("audit") : "";
+  renderReview(s, end && kind !== "stopped" ? end.hand_number : 0, send);
   $("summary-code").textContent = codeLine(s, codeText);
   renderChart($("chart"), $("chart-legend"), s);
   const pause = s.next_hand;

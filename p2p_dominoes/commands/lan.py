@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import sys
 from typing import Any, Final
 
 from p2p_dominoes.bots import default_bot_name
@@ -37,6 +38,7 @@ from p2p_dominoes.net import (
     DIAL_PATIENCE,
     DiscoveryError,
     PeerFailure,
+    PeerOptions,
     Target,
     find_table,
     host_table,
@@ -148,6 +150,9 @@ def register(commands: Any) -> None:
         help="the join code shown beside the host's table (3 words, English or Russian, or "
         "its 3 numbers)",
     )
+    join.add_argument(
+        "--take-seat", action="store_true", help=argparse.SUPPRESS
+    )  # v4: a bot a peer started for a seat someone left (a handover on stdin: net/handover.py)
     peer_arguments(join)
     join.set_defaults(run=run_join)
 
@@ -239,6 +244,8 @@ def run_join(args: argparse.Namespace) -> int:
     if args.connect and args.table:
         raise UsageError("give a table name or --connect HOST:PORT, not both")
     options = peer_options(args)
+    if args.take_seat:
+        return _take_seat(options)
     mention_unfinished(options)
 
     async def main() -> int:
@@ -259,6 +266,24 @@ def run_join(args: argparse.Namespace) -> int:
             if target.expect == options.identity.public.fingerprint:
                 raise PeerFailure(_OWN_TABLE)
         return await with_input(options, lambda: join_table(options, target))
+
+    return run_peer(main, options)
+
+
+def _take_seat(options: PeerOptions) -> int:
+    """`join --take-seat`: the handover after the identity on standard input (`--bot` only)."""
+    from p2p_dominoes.net.handover import Handover
+    from p2p_dominoes.net.take_seat import take_seat_table
+
+    if options.bot is None:
+        raise UsageError("--take-seat is for a bot a peer starts (--bot, --identity-stdin)")
+    try:
+        handover = Handover.decode(sys.stdin.readline())
+    except ValueError as exc:
+        raise UsageError(f"--take-seat: {exc}") from None
+
+    async def main() -> int:
+        return await take_seat_table(options, handover)
 
     return run_peer(main, options)
 

@@ -157,6 +157,7 @@ def peer_options(args: argparse.Namespace) -> PeerOptions:
         record=args.record,
         mdns=not args.no_mdns,
         timing=timing,
+        leave_on_interrupt=args.bot is None and args.ui == "text",
     )
 
 

@@ -96,3 +96,16 @@ async def resume_bot(options: PeerOptions, bot: BotSeat) -> None:
     if done.returncode != 0:
         said = peer_text(done.stderr.decode("utf-8", "replace").strip(), 300)
         log.info("bot %s resumed with status %d: %s", bot.name, done.returncode, said)
+
+
+async def run_seat_bot(
+    options: PeerOptions, name: str, strategy: str, identity: Identity, handover: bytes
+) -> None:
+    """v4 (§16): a bot peer as a child process that takes a seat someone left. Its key and the
+    handover (the transcript so far, the other seats' addresses: `net/handover.py`) go to it on
+    its standard input; it keeps no data directory (it plays this match only), and what
+    it says on its standard error goes to ours."""
+    command = bot_command(options, name, ["join", "--take-seat", "--name", name], strategy)
+    command += ["--identity-stdin"]
+    given = identity.private_bytes().hex().encode() + b"\n" + handover
+    await trio.run_process(command, stdin=given, stdout=subprocess.DEVNULL, check=False)

@@ -152,6 +152,10 @@ async def host_table(
                 names = tuple(s.name for s in seats)
                 run = TableRun(session, options, names, inbox=inbox, log=log)
                 run.bot_levels = levels_by_seat(seats, lobby.bot_levels)
+                run.peers = {p.seat: (p.host, p.port) for p in peers}
+                # v4: the level of a bot for a seat someone left (the table's default)
+                run.seat_bot = bot_strategy if isinstance(bot_strategy, str) else None
+                run.bot_nursery = bot_nursery
                 run.setup_watch = SETUP_UNLINKED_GRACE
                 ready.set()
                 lobby.touch()  # requests still waiting are refused by their tasks

@@ -36,7 +36,7 @@ from p2p_dominoes.net.lobby_lines import (
     own_fingerprint_line,
     refusal_line,
 )
-from p2p_dominoes.net.mesh import dial_seat, host_link, serve_seated
+from p2p_dominoes.net.mesh import dial_seat, held_a_seat, host_link, serve_seated
 from p2p_dominoes.net.peer_options import PeerFailure, PeerOptions, ui_lang
 from p2p_dominoes.net.rules_words import match_length, rules_lines, rules_name, same_rules
 from p2p_dominoes.net.runtime import play_table
@@ -106,12 +106,12 @@ def _announced_only(
     session_box: list[TableSession], announced: set[PublicIdentity]
 ) -> Callable[[PublicIdentity], str | None]:
     """A joiner's listener: before the genesis only the host and the keys of its latest seat
-    list get past the handshake; after it, only the genesis's seats."""
+    list get past the handshake; after it, only the keys that hold a seat now or held one (a
+    continuation, v4, gives a seat a new key; the old one may only catch up)."""
 
     def authorize(peer: PublicIdentity) -> str | None:
         if session_box:
-            seat = session_box[0].transcript.genesis.seat_of(peer)
-            return "not seated at this table" if seat is None else None
+            return None if held_a_seat(session_box[0], peer) else "not seated at this table"
         return None if peer in announced else "not seated at this table"
 
     return authorize
@@ -256,6 +256,8 @@ async def _play_joined(
     said_bots = {key: level for key, level in bots.items() if level in BOTS}
     run.bot_levels = levels_by_seat(seats, said_bots, skip=(0, seat))
     run.setup_watch = SETUP_UNLINKED_GRACE
+    run.peers = {p.seat: (p.host, p.port) for p in peers}
+    run.peers[0] = (target.addresses[0], target.port)
     pause = pause_before_signing()
     if pause:  # test hook only (setup_lost.PAUSE_BEFORE_SIGNING): unsigned, and no links yet
         options.say(f"test hook: pausing {pause:g} s before signing the genesis")

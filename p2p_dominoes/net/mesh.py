@@ -5,6 +5,7 @@ lasts)."""
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable
 from typing import Final
 
@@ -13,27 +14,43 @@ import trio
 from p2p_dominoes.net.backoff import Backoff
 from p2p_dominoes.net.connection import Connection, connect
 from p2p_dominoes.net.connection import Refusal as HandshakeRefusal
-from p2p_dominoes.net.errors import HandshakeError, IdentityMismatch
+from p2p_dominoes.net.errors import ConnectionClosed, HandshakeError, IdentityMismatch, NetError
+from p2p_dominoes.net.framing import SyncRequest
 from p2p_dominoes.net.links import serve_link
+from p2p_dominoes.net.lobby import CHANNEL_SESSION
 from p2p_dominoes.net.peer_options import PeerOptions
 from p2p_dominoes.net.strangers import StrangerTally
+from p2p_dominoes.net.sync_limit import SyncGate, bounded_answer
 from p2p_dominoes.net.table_run import Inbox
 from p2p_dominoes.session import PublicIdentity, TableSession
 
 log = logging.getLogger("p2p_dominoes.net")
 
 
+def seat_now(session: TableSession, peer: PublicIdentity) -> int | None:
+    """The seat `peer`'s key holds now: the genesis's, or after a continuation (v4, §16) the
+    new holder's; a key that lost its seat to a continuation holds none."""
+    keys = session.transcript.keys
+    return keys.index(peer) if peer in keys else None
+
+
+def held_a_seat(session: TableSession, peer: PublicIdentity) -> bool:
+    """Whether `peer` holds a seat now or held one before a continuation gave it away (v4):
+    a former holder may connect to catch up, and so learn that the table went on."""
+    return seat_now(session, peer) is not None or session.transcript.held_before(peer)
+
+
 def seated_only(
     session_box: list[TableSession],
 ) -> Callable[[PublicIdentity], HandshakeRefusal | None]:
-    """Once the genesis exists, refuse (at the handshake) every key it does not seat: the
-    table is full, and the code says so to a joiner (`playing`)."""
+    """Once the genesis exists, refuse (at the handshake) every key that holds no seat and held
+    none (a former holder may only catch up: `serve_former`): the table is full, and the code
+    says so to a joiner (`playing`)."""
 
     def authorize(peer: PublicIdentity) -> HandshakeRefusal | None:
         if not session_box:
             return None  # the lobby: anyone may ask for a seat
-        seat = session_box[0].transcript.genesis.seat_of(peer)
-        if seat is not None:
+        if held_a_seat(session_box[0], peer):
             return None
         return HandshakeRefusal(
             "not seated at this table (the table is full: its game has begun)", "playing"
@@ -47,15 +64,40 @@ _NOT_SEATED: Final = StrangerTally(log, "refused: not seated at this table")
 
 
 async def serve_seated(connection: Connection, session: TableSession, inbox: Inbox) -> None:
-    """Carry a connection from another seat of the genesis; any other key is hung up on (and
-    counted, not logged a line each: a flood of strangers must not flood the log)."""
-    seat = session.transcript.genesis.seat_of(connection.peer)
+    """Carry a connection from another seat's holder now (the genesis's, or a continuation's);
+    any other key is hung up on (and counted, not logged a line each: a flood of strangers must
+    not flood the log)."""
+    seat = seat_now(session, connection.peer)
+    if seat is None and session.transcript.held_before(connection.peer):
+        await serve_former(connection, session)
+        return
     if seat is None or seat == session.seat:
         _NOT_SEATED.warn(connection.remote_address, connection.peer.fingerprint)
         await connection.aclose("not seated at this table")
         return
     connection.trust()
     await serve_link(inbox, seat, connection)
+
+
+async def serve_former(connection: Connection, session: TableSession) -> None:
+    """v4: a key whose seat a continuation gave to a new holder. Only its catch-up requests are
+    answered (a few a second, bounded), so that a leaver who comes back (`resume`, or a frozen
+    peer that wakes) reads the goodbye and the continuation and stops; nothing it sends is
+    taken, and it is no link of the table's."""
+    connection.trust()
+    gate = SyncGate(time.monotonic())
+    try:
+        async for message in connection:
+            if not isinstance(message, SyncRequest):
+                continue
+            head = gate.ask(message.head, time.monotonic())
+            if head is None:
+                continue
+            for data in bounded_answer(session.messages_after(head)):
+                await connection.send(bytes([CHANNEL_SESSION]) + data)
+            gate.answered()
+    except (ConnectionClosed, NetError):
+        return
 
 
 async def host_link(

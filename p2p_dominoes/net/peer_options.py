@@ -28,6 +28,11 @@ class PeerFailure(Exception):
     """The peer cannot go on (refused, unreachable, a cheater found): one line for the user."""
 
 
+class PlayerLeaves(Exception):
+    """Raised by a UI's `choose` when the player leaves the table for good (v4, §16: the
+    terminal's `leave`); the runtime says its goodbye."""
+
+
 class PeerUI(Protocol):
     """What a networked peer shows its player, and how it asks for an action."""
 
@@ -67,6 +72,9 @@ class PeerOptions:
     """A person's pause after a hand: awaited with the next hand's number and the longest pause
     (seconds); this peer's first message of that hand goes out when it returns or the pause
     ends. None: the next hand starts at once (bots, the terminal)."""
+    leave_on_interrupt: bool = False
+    """A person at the terminal: Ctrl+C twice at the table leaves it for good (v4, a signed
+    goodbye); once, it stops this peer as before (`going_on.watch_interrupts`)."""
     hand_break: float = HAND_BREAK
     """The longest pause between hands when `between_hands` is set."""
     page: Callable[[], PageState] | None = None

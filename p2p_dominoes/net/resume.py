@@ -116,10 +116,13 @@ async def resume_table(options: PeerOptions, directory: Path) -> int:
     # the table on at once, it never started (the host, if here, says so).
     run.setup_watch = SETUP_RESUME_WAIT if session.phase is Phase.SETUP else None
 
+    run.peers = dict(peers)
+
     async def handler(connection: Connection) -> None:
         await serve_seated(connection, session, inbox)
 
     async with listener, trio.open_nursery() as bot_nursery, trio.open_nursery() as nursery:
+        run.bot_nursery = bot_nursery
         await nursery.start(listener.serve, options.identity, handler)
         if header.seat == 0:
             bots = bot_seats(directory)

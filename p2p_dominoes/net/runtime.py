@@ -23,12 +23,13 @@ import trio
 
 from p2p_dominoes.bots import snapshot
 from p2p_dominoes.engine import Action, IllegalAction
+from p2p_dominoes.net import going_on
 from p2p_dominoes.net.catch_up import answer_sync, public_head
 from p2p_dominoes.net.finish import finish, hand_secrets, save
 from p2p_dominoes.net.links import link_down
 from p2p_dominoes.net.lobby import CHANNEL_SESSION
 from p2p_dominoes.net.page_presence import encode_presence
-from p2p_dominoes.net.peer_options import PeerFailure, ui_lang
+from p2p_dominoes.net.peer_options import PeerFailure, PlayerLeaves, ui_lang
 from p2p_dominoes.net.said import said
 from p2p_dominoes.net.stopping import (
     abandon,
@@ -42,6 +43,7 @@ from p2p_dominoes.net.table_run import (
     Arrived,
     Chosen,
     HostSaid,
+    Leave,
     LinkDown,
     LinkUp,
     Noticed,
@@ -62,13 +64,23 @@ from p2p_dominoes.net.ticking import (
 )
 from p2p_dominoes.net.timing import Timing
 from p2p_dominoes.session import Envelope, Phase
-from p2p_dominoes.session.events import HandEnded, HandStarted, MatchEnded, TilesDealt, Update
+from p2p_dominoes.session.events import (
+    HandEnded,
+    HandStarted,
+    MatchEnded,
+    TilesDealt,
+    Update,
+)
 from p2p_dominoes.session.hand_messages import KEY_COMMIT
 
 
-async def play_table(run: TableRun, nursery: trio.Nursery) -> int:
-    """Drive the session to the end of the match; returns the exit status (0 clean, 3 blame)."""
+async def play_table(run: TableRun, nursery: trio.Nursery, first: Update | None = None) -> int:
+    """Drive the session to the end of the match; returns the exit status (0 clean, 3 blame).
+
+    `first` is what the session already has to send (a seat just taken, v4); by default what
+    `TableSession.start` gives. A v4 table goes on when a seat leaves (`going_on.py`)."""
     session = run.session
+    session.goes_on_after_goodbye = going_on.goes_on(run)
     lang = ui_lang(run.options)
     names = ", ".join(run.names)
     run.options.say(said("seated", lang, seat=run.seat + 1, of=len(run.names), names=names))
@@ -81,11 +93,13 @@ async def play_table(run: TableRun, nursery: trio.Nursery) -> int:
     if run.options.timing is not None:
         run.options.timing.mark("seated", seat=run.seat)
     nursery.start_soon(ticker, run.inbox.send.clone())
+    if run.options.leave_on_interrupt:
+        nursery.start_soon(going_on.watch_interrupts, run, run.inbox.send.clone())
     run.last_progress = run.waiting_since = run.clock()
     if run.options.presence is not None:
         run.options.presence.watch(partial(presence_of, run))
     run.setup_started = run.clock()
-    await _handle(run, session.start(), nursery)
+    await _handle(run, session.start() if first is None else first, nursery)
     async for item in run.inbox.receive:
         if isinstance(item, HostSaid):
             host_said(run, item.seat, item.refusal)
@@ -93,6 +107,9 @@ async def play_table(run: TableRun, nursery: trio.Nursery) -> int:
             heard_notice(run, item.seat, item.payload)
         elif isinstance(item, Arrived):
             await _handle(run, session.receive(item.payload, item.seat), nursery)
+            by = going_on.named_gone(run, item.payload)
+            if by is not None:  # v4: the table went on without us from a head we left
+                return going_on.left_behind_by(run, by)
         elif isinstance(item, PageSaid):
             page_heard(run, item)
         elif isinstance(item, SyncAsked):
@@ -125,11 +142,21 @@ async def play_table(run: TableRun, nursery: trio.Nursery) -> int:
             link_down(run, item)
         elif isinstance(item, Ready):
             _release(run, item.number)
+        elif isinstance(item, Leave):
+            left = await going_on.leave(run, partial(_handle, run, nursery=nursery))
+            if left is not None:
+                return left
+            run.asked = None  # the player is asked again
         else:
             slept(run, item.slept)
             stalled = tick(run)
             if stalled is not None:
                 await _handle(run, stalled, nursery)
+        proposed = going_on.propose(run, nursery)
+        if proposed is not None:
+            await _handle(run, proposed, nursery)
+        if session.seat is None:
+            return going_on.left_behind(run)
         _track_expected(run)
         watching = run.setup_watch is not None and run.abandoned is None
         if watching and session.phase is Phase.SETUP:
@@ -234,6 +261,7 @@ async def _handle(run: TableRun, update: Update, nursery: trio.Nursery) -> None:
         payload = bytes([CHANNEL_SESSION]) + data
         for link in run.links.values():
             link.post(payload)
+    going_on.tell_seat_replaced(run, update.events)  # v4: the seat's new holder, by its name
     if update.events or update.outgoing:
         _track_expected(run)  # the UI draws the new state with its presence, not the old one
         run.options.ui.events(update.events, run.names, run.seat)
@@ -288,7 +316,11 @@ async def _choose(run: TableRun, token: tuple[int, int]) -> None:
     else:
         session = run.session
         target = session.rules.target(session.players)
-        action = await options.ui.choose(view, run.names, session.scores, target)
+        try:
+            action = await options.ui.choose(view, run.names, session.scores, target)
+        except PlayerLeaves:  # v4: the player typed `leave`
+            await run.inbox.send.send(Leave())
+            return
     await run.inbox.send.send(Chosen(token, action))
 
 

@@ -127,8 +127,23 @@ class Ready:
     number: int
 
 
+@dataclass(frozen=True)
+class Leave:
+    """v4: our player leaves the table for good (the terminal's `leave`)."""
+
+
 Item = (
-    Arrived | PageSaid | HostSaid | Noticed | SyncAsked | Chosen | LinkUp | LinkDown | Tick | Ready
+    Arrived
+    | PageSaid
+    | HostSaid
+    | Noticed
+    | SyncAsked
+    | Chosen
+    | LinkUp
+    | LinkDown
+    | Tick
+    | Ready
+    | Leave
 )
 
 
@@ -200,9 +215,25 @@ class TableRun:
     against our own transcript and whom we wait for: `stopping.settle_notice`)."""
     told: StopNotice | None = None
     """Our own stop notice, sent to every seat (and to any that connects while we linger)."""
+    peers: dict[int, tuple[str, int]] = field(default_factory=dict)
+    """Where each seat listens, as far as we know (handed to a bot that takes a seat, v4)."""
+    seat_bot: str | None = None
+    """v4: the level of a bot we start for a seat someone left: the host's for its bots (None:
+    the rules' default); always `partner` when partners play."""
+    bot_nursery: trio.Nursery | None = None
+    """Where the bots we start live (the host's, which outlives the game and lets them finish);
+    None: the game's own nursery."""
+
+    sat_in: int | None = None
+    """The seat we sat down in (kept when a continuation gives it a new holder, v4: the
+    session then only follows, and `going_on.left_behind` ends our run)."""
+
+    def __post_init__(self) -> None:
+        self.sat_in = self.session.seat
 
     @property
     def seat(self) -> int:
-        """Our own seat."""
-        assert self.session.seat is not None
-        return self.session.seat
+        """Our own seat (the one we sat down in, also once it has a new holder)."""
+        seat = self.session.seat if self.session.seat is not None else self.sat_in
+        assert seat is not None
+        return seat

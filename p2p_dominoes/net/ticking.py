@@ -9,6 +9,7 @@ from typing import Final
 
 import trio
 
+from p2p_dominoes.net import going_on
 from p2p_dominoes.net.catch_up import answer_deferred
 from p2p_dominoes.net.page_presence import PageState, encode_presence
 from p2p_dominoes.net.presence import (
@@ -76,7 +77,8 @@ def slept(run: TableRun, seconds: float) -> None:
 
 def tick(run: TableRun) -> Update | None:
     """Nothing happened for a while: say whom we wait for, ask for a catch-up, and after the
-    rules' stall timeout name the seat we wait for (never during our own player's pause)."""
+    rules' stall timeout name the seat we wait for (never during our own player's pause): as
+    gone, in v4 when this peer goes on after a goodbye (`going_on.stalled`)."""
     now = run.clock()
     expected = run.session.expected
     tell_page(run)
@@ -87,6 +89,8 @@ def tick(run: TableRun) -> Update | None:
     if expected is not None and expected[0] != run.seat:
         stalled = now - run.waiting_since
         if stalled >= run.session.rules.stall_timeout_s:
+            if run.session.goes_on_after_goodbye:  # v4: the seat is gone, the table goes on
+                return going_on.stalled(run, expected[0], stalled)
             return run.session.stall(expected[0], stalled)
     idle = now - run.last_progress
     if (

@@ -11,15 +11,18 @@ import trio
 from p2p_dominoes import words
 from p2p_dominoes.engine import Action, SeatView
 from p2p_dominoes.net.admission import LobbyControl, LobbyState
+from p2p_dominoes.net.peer_options import PlayerLeaves
 from p2p_dominoes.peer_text import peer_text
 from p2p_dominoes.session import TableSession
 from p2p_dominoes.session.events import (
     CheatingDetected,
     Event,
+    HandAbandoned,
     HandEnded,
     HandStarted,
     MatchEnded,
     OpenerChosen,
+    SeatReplaced,
 )
 from p2p_dominoes.ui.narration import narrate
 from p2p_dominoes.ui.terminal import (
@@ -35,12 +38,26 @@ from p2p_dominoes.ui.terminal import (
     render_table,
     waiting_text,
 )
+from p2p_dominoes.words import line
 
-_PROGRESS = (HandStarted, OpenerChosen, HandEnded, MatchEnded, CheatingDetected)
+_PROGRESS = (
+    HandStarted,
+    OpenerChosen,
+    HandEnded,
+    MatchEnded,
+    CheatingDetected,
+    HandAbandoned,  # v4: a hand made void by a goodbye
+    SeatReplaced,  # v4: the seat's new holder
+)
 WAITING_REPEAT_S: Final = 30.0
 """Not at a terminal (a log, a pipe), the waiting line for the same player at most this often."""
 CLEAR_LINE: Final = "\r\x1b[K"
 """Back to the line's start and clear it: the waiting line is rewritten in place at a terminal."""
+
+
+LEAVE_WORDS: Final = frozenset(line("terminal.leave_word", lang) for lang in ("en", "ru"))
+"""What a player types at their turn to leave the table for good (v4: a signed goodbye), in
+either language."""
 
 
 class PlayerGone(Exception):
@@ -141,8 +158,8 @@ class TextUI:
         for event in events:
             if self.progress_only and not isinstance(event, _PROGRESS):
                 continue
-            for line in narrate(event, names, self.lang, me=seat):
-                self._out(line)
+            for said in narrate(event, names, self.lang, me=seat):
+                self._out(said)
 
     def waiting(self, name: str, seconds: float) -> None:
         """Whom the table waits for: one line updated in place at a terminal; elsewhere a line
@@ -176,6 +193,8 @@ class TextUI:
                 text = await self._lines.receive()
             except (trio.EndOfChannel, trio.ClosedResourceError):
                 raise PlayerGone("standard input closed while it was your turn") from None
+            if text.strip().lower() in LEAVE_WORDS:  # v4: leave the table for good
+                raise PlayerLeaves()
             if text.strip().lower() == BOARD_KEY:
                 self._out(board_sentence(view, self.lang))
                 continue

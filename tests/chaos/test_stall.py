@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from p2p_dominoes.net.going_on import STOP_ON_STALL
 from tests.chaos.figures import Figures
 from tests.chaos.peers import RecordProperty, Table, in_phase, verify, wait_until
 
@@ -24,6 +25,13 @@ when the host's move comes a second after the freeze on a loaded machine."""
 ATTEMPTS = 3
 HANDS = 50
 """More than a match lasts: the freeze always comes before the end."""
+
+
+def stop_on_stall(table: Table) -> None:
+    """Every peer stops at a stall instead of going on without the seat (v4, §16): the verdict
+    is what these tests watch (`tests/chaos/test_leaving_lan.py` watches the table go on)."""
+    for peer in table.peers:
+        peer.env[STOP_ON_STALL] = "1"
 
 
 @pytest.mark.slow
@@ -46,6 +54,7 @@ def test_a_frozen_peer_is_named_as_stalling_and_the_others_keep_their_records(
             root = tmp_path / f"match{attempt}"
             table = Table(root, PLAYERS, HANDS, ["127.0.0.1"] * PLAYERS, host_args=host_args)
             stack.enter_context(table)
+            stop_on_stall(table)
             table.open()
             frozen = table.host if who == "host" else rng.choice(table.peers[1:])
             if moment == "turns":
@@ -119,6 +128,7 @@ def test_the_stalled_peer_is_told_the_same_verdict_as_the_peer_that_named_it(
                 tmp_path / f"m{attempt}", 2, HANDS, ["127.0.0.1"] * 2, host_args=host_args
             )
             stack.enter_context(table)
+            stop_on_stall(table)
             table.open()
             frozen = table.peers[1]
             wait_until(in_phase(frozen, "turns"), 10.0)
@@ -176,6 +186,7 @@ def test_a_stalled_peer_that_was_gone_hears_the_verdict_when_it_resumes(
                 tmp_path / f"m{attempt}", 2, HANDS, ["127.0.0.1"] * 2, host_args=host_args
             )
             stack.enter_context(table)
+            stop_on_stall(table)
             table.open()
             gone = table.peers[1]
             wait_until(in_phase(gone, "turns"), 10.0)

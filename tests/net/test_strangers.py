@@ -92,8 +92,9 @@ async def test_a_resumed_tables_strangers_are_not_a_line_each(
         "_NOT_SEATED",
         StrangerTally(mesh.log, "refused: not seated at this table", memory=SourceMemory()),
     )
+    # A seated table whose seats (now, and before any continuation) are none of the strangers'.
     session: object = SimpleNamespace(
-        seat=0, transcript=SimpleNamespace(genesis=SimpleNamespace(seat_of=lambda key: None))
+        seat=0, transcript=SimpleNamespace(keys=(), held_before=lambda key: False)
     )
     closed: list[str] = []
 

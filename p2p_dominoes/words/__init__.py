@@ -8,6 +8,7 @@ from p2p_dominoes.words.catalogue import (
     line,
     plural,
     plural_forms,
+    plural_template,
     template,
     texts,
 )
@@ -19,6 +20,7 @@ __all__ = [
     "line",
     "plural",
     "plural_forms",
+    "plural_template",
     "template",
     "texts",
 ]

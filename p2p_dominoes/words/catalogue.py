@@ -103,6 +103,15 @@ def plural(key: str, count: int, lang: str, /, **values: object) -> str:
     return found.translations.ngettext(key, key, count).format(n=count, **values)
 
 
+def plural_template(key: str, count: int, lang: str) -> str:
+    """The form of the plural entry `key` in `lang` for `count`, its ``{fields}`` not filled;
+    KeyError if the catalogue has no such plural entry."""
+    found = catalogue(lang)
+    if key not in found.plurals:
+        raise KeyError(f"no plural entry {key!r} in the {found.lang} catalogue")
+    return found.translations.ngettext(key, key, count)
+
+
 def keys(lang: str) -> frozenset[str]:
     """Every key of `lang`'s catalogue, lines and plural entries."""
     found = catalogue(lang)

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from typing import Final, NoReturn
 
 from p2p_dominoes import __version__
+from p2p_dominoes.commands.argparse_words import language_of, speaking, usage_error
 from p2p_dominoes.commands.exits import (
     EXIT_BLAMED,
     EXIT_BUG,
@@ -35,7 +36,8 @@ from p2p_dominoes.commands.exits import (
 
 
 class _Parser(argparse.ArgumentParser):
-    """argparse, but a usage error is one line naming the command and pointing to --help."""
+    """argparse, but a usage error is one line naming the command and pointing to --help, in
+    the language the command line asks for (commands/argparse_words.py)."""
 
     def error(self, message: str) -> NoReturn:
         from p2p_dominoes.peer_text import peer_text
@@ -43,7 +45,7 @@ class _Parser(argparse.ArgumentParser):
         # argparse repeats what was typed: no control characters or line breaks reach the
         # terminal from it.
         said = peer_text(message, 400)
-        self.exit(EXIT_USAGE, f"{self.prog}: {said} (see: {self.prog} --help)\n")
+        self.exit(EXIT_USAGE, usage_error(self.prog, said) + "\n")
 
 
 def _build_parser() -> argparse.ArgumentParser:
@@ -76,7 +78,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run one subcommand and return its exit status; user errors never show a traceback."""
     try:
         parser = _build_parser()
-        args = parser.parse_args(argv)
+        with speaking(language_of(sys.argv[1:] if argv is None else argv)):
+            args = parser.parse_args(argv)
     except (SystemExit, GeneratorExit):
         raise
     except BaseException as exc:  # while the command line is read: the same one line

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import gettext
 import io
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -37,6 +38,10 @@ class Catalogue:
     """The keys of plain lines."""
     plurals: frozenset[str]
     """The keys of plural entries."""
+    texts: Mapping[str, tuple[str, ...]]
+    """Each key's text (a line) or texts (a plural entry's forms, in the catalogue's order)."""
+    plural_forms: str
+    """The catalogue's ``Plural-Forms`` header (``nplurals=...; plural=...;``)."""
 
 
 def language(lang: str) -> str:
@@ -54,17 +59,23 @@ def _read(lang: str) -> Catalogue:
     with resources.files(__package__).joinpath(f"{lang}.po").open("rb") as source:
         parsed = read_po(source, locale=lang, abort_invalid=True)
     lines, plurals = set(), set()
+    texts: dict[str, tuple[str, ...]] = {}
     for message in parsed:
         if not message.id:
             continue  # the header
         if isinstance(message.id, tuple):
             plurals.add(str(message.id[0]))
+            texts[str(message.id[0])] = tuple(str(form) for form in message.string or ())
         else:
             lines.add(str(message.id))
+            texts[str(message.id)] = (str(message.string),)
     compiled = io.BytesIO()
     write_mo(compiled, parsed)
     compiled.seek(0)
-    return Catalogue(lang, gettext.GNUTranslations(compiled), frozenset(lines), frozenset(plurals))
+    translations = gettext.GNUTranslations(compiled)
+    return Catalogue(
+        lang, translations, frozenset(lines), frozenset(plurals), texts, parsed.plural_forms
+    )
 
 
 def template(key: str, lang: str) -> str:
@@ -92,7 +103,33 @@ def plural(key: str, count: int, lang: str, /, **values: object) -> str:
     return found.translations.ngettext(key, key, count).format(n=count, **values)
 
 
+def plural_template(key: str, count: int, lang: str) -> str:
+    """The form of the plural entry `key` in `lang` for `count`, its ``{fields}`` not filled;
+    KeyError if the catalogue has no such plural entry."""
+    found = catalogue(lang)
+    if key not in found.plurals:
+        raise KeyError(f"no plural entry {key!r} in the {found.lang} catalogue")
+    return found.translations.ngettext(key, key, count)
+
+
 def keys(lang: str) -> frozenset[str]:
     """Every key of `lang`'s catalogue, lines and plural entries."""
     found = catalogue(lang)
     return found.lines | found.plurals
+
+
+def texts(lang: str, prefix: str) -> tuple[dict[str, str], dict[str, tuple[str, ...]]]:
+    """The lines and the plural entries (each with its forms) of `lang`'s catalogue whose keys
+    start with `prefix`, keyed without it: what the web page is sent (ui/web/page_words.py)."""
+    found = catalogue(lang)
+    chosen = {
+        key[len(prefix) :]: text for key, text in found.texts.items() if key.startswith(prefix)
+    }
+    lines = {key: text[0] for key, text in chosen.items() if prefix + key in found.lines}
+    plurals = {key: text for key, text in chosen.items() if prefix + key in found.plurals}
+    return lines, plurals
+
+
+def plural_forms(lang: str) -> str:
+    """The ``Plural-Forms`` header of `lang`'s catalogue."""
+    return catalogue(lang).plural_forms

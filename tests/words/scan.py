@@ -137,3 +137,40 @@ def package_uses(areas: Iterable[str]) -> list[Use]:
         for path in sorted(PACKAGE.rglob("*.py"))
         for use in uses_in(path.read_text("utf-8"), str(path.relative_to(PACKAGE.parent)), areas)
     ]
+
+
+STATIC: Final = PACKAGE / "ui" / "web" / "static"
+PAGE_PREFIX: Final = "page_js."
+"""The catalogue keys of the page's own words (ui/web/page_words.py serves them)."""
+
+_PAGE_NAME: Final = re.compile(r"""["'`]([A-Za-z_]+)["'`]""")
+_PAGE_CALL: Final = re.compile(r"""\bt\(\s*["'`]([A-Za-z_]+)["'`]""")
+_PAGE_ATTRIBUTE: Final = re.compile(r'data-i18n(?:-label)?="([A-Za-z_]+)"')
+_PAGE_MADE: Final = re.compile(r"`([a-z_]+)\$\{")
+
+
+def page_sources() -> dict[str, str]:
+    """The page's scripts and its HTML, by file name: strings.js, the loader, left out, and
+    rules_editor.js, the house-rules page's script with a table of its own (not yet moved)."""
+    paths = [*sorted(STATIC.glob("*.js")), STATIC / "index.html"]
+    skip = ("strings.js", "rules_editor.js")
+    return {path.name: path.read_text("utf-8") for path in paths if path.name not in skip}
+
+
+def page_names_used() -> tuple[set[str], set[str]]:
+    """The names the page's code writes out as strings (a key given to `t`, a data-i18n
+    attribute, a key in a table) and the beginnings of names it makes (`` `bot_${kind}` ``)."""
+    named: set[str] = set()
+    made: set[str] = set()
+    for text in page_sources().values():
+        named.update(_PAGE_NAME.findall(text), _PAGE_ATTRIBUTE.findall(text))
+        made.update(_PAGE_MADE.findall(text))
+    return named, made
+
+
+def page_lookups() -> set[str]:
+    """The keys the page asks for by name: `t("key", …)` and data-i18n attributes."""
+    found: set[str] = set()
+    for text in page_sources().values():
+        found.update(_PAGE_CALL.findall(text), _PAGE_ATTRIBUTE.findall(text))
+    return found

@@ -31,6 +31,7 @@ from p2p_dominoes.peer_text import peer_text
 from p2p_dominoes.ui.web.access import PageAccess, PageSession, cookie_name, well_formed
 from p2p_dominoes.ui.web.hub import Hub, elsewhere
 from p2p_dominoes.ui.web.page_session import save_page_session
+from p2p_dominoes.ui.web.page_words import words_json
 from p2p_dominoes.ui.web.rules_api import rules_routes
 
 log = logging.getLogger("p2p_dominoes.ui.web")
@@ -161,6 +162,7 @@ def create_app(
     app = Starlette(
         routes=[
             Route("/", index, methods=["GET"]),
+            Route("/words.json", words_json, methods=["GET"]),
             Mount("/static", app=_STATIC),
             WebSocketRoute("/ws", socket),
             *rules_routes(access, data_dir, lang, hub),

@@ -1,301 +1,23 @@
-// Every text the page writes itself, in English and Russian. The peer sends data (names, numbers,
-// tile keys) and a few texts already in the page's language (reasons, log lines, warnings).
-// tests/ui/browser checks that both languages have the same keys, and the same kind of entry.
+// Every text the page writes itself, in English and Russian, from the peer's catalogues
+// (p2p_dominoes/words/*.po, keys page_js.<key>; docs/contributing.md, "Words"). The peer serves
+// both languages at /words.json, read once here before any other module runs, so t() stays
+// synchronous and the language switch needs no round trip; words.js fills them. The peer
+// also sends data (names, numbers, tile keys) and a few texts already in the page's language.
 
-const en = {
-  title: "p2p-dominoes", lobby: "Lobby", your_address: "Others can join you at",
-  tables_found: "Tables on this network", col_table: "Table", col_host: "Host",
-  col_fp: "Fingerprint", col_seats: "Seats", col_rules: "Rules", col_join: "Join",
-  none_found: "No tables found yet.",
-  hint_wifi: "Are you on the same Wi-Fi as the others?",
-  hint_guest: "Guest networks and \"AP isolation\" hide players from each other.",
-  hint_firewall: "A firewall may block the port shown above; a VPN can hide the network.",
-  hint_address: "You can always join by address below.",
-  create: "Create a table", table_name: "Table name", rules: "Rules", seats: "Seats",
-  bots: "Bots for empty seats", bot_kind: "How each bot plays", hands: "Hands (empty: a whole match)",
-  create_button: "Create and wait for players", join_address: "Join by address",
-  host_port: "Host:port", join_button: "Join", join: "Join", status: "Status",
-  compare_line: "In the lobby, check a full fingerprint against the screen it belongs to; once everyone is seated, compare the table code aloud.",
-  code_label: "Table code", fingerprints: "Full fingerprints", code_waiting: "(once every seat has signed)",
-  code_compare: "Compare the table code aloud: every screen must show the same words. If one differs, leave the table.",
-  sound: "Sound", volume: "Volume",
-  table: "Table", board_region: "Board", draw: "Draw", pass: "Pass", scores: "Scores",
-  describe: "Describe the board", more: "Log, scores and table code",
-  download: "Download the signed record", rematch: "Rematch", to_lobby: "Back to the lobby",
-  log: "What happened", you: "you", You: "You",
-  tiles: (n) => (n === 1 ? "1 tile" : `${n} tiles`),
-  boneyard_title: "Boneyard",
-  boneyard: (n, r) => `Boneyard: ${n} tiles, the last ${r} are never drawn.`,
-  boneyard_open: (n) => `Boneyard: ${n} tiles.`,
-  reserve: (r) => `${r} never drawn`,
-  shuffle: (name, done, total) => `${name}'s shuffle verified, ${done} of ${total}`,
-  shuffling: (total) => `Shuffling: 0 of ${total} shuffles verified`,
-  waiting: (name, s) => `Waiting for ${name} (${s} s)`,
-  your_turn: "Your turn",
-  turn_hint: "Choose a tile, then where it goes.",
-  turn_of: (name) => `${name}'s turn`,
-  title_your_turn: "Your turn · p2p-dominoes",
-  tile_text: (a, b) => `[${a}|${b}]`,
-  fits_left: "fits the left end", fits_right: "fits the right end", fits_both: "fits both ends",
-  fits_lead: "can lead", no_fit: "does not fit", selected_tile: "selected",
-  new_tile: "just drawn",
-  tile_label: (tile, state) => `${tile}, ${state}`,
-  lead_here: "Lead here", end_left: "left end", end_right: "right end",
-  place_label: (end, value) => `${end}, needs ${value}`,
-  ray_end: (ray) => `end ${ray}`, train_of: (name) => `${name}'s train`, train_mine: "your train",
-  train_common: "common train", train_open: "open to all", fits_places: (n) => (n === 1 ? "fits 1 place" : `fits ${n} places`),
-  target_score: (t) => `first to ${t}`,
-  seat_n: (n) => `seat ${n}`,
-  played_on: (name, tile, value) => `${name} played ${tile} on the ${value}`,
-  you_played_on: (tile, value) => `You played ${tile} on the ${value}`,
-  led: (name, tile) => `${name} led ${tile}`,
-  you_led: (tile) => `You led ${tile}`,
-  drew: (name) => `${name} drew a tile`,
-  you_drew: (tile) => `You drew ${tile}`,
-  passed: (name) => `${name} passed`,
-  you_passed: "You passed",
-  badge_drew: (n) => (n === 1 ? "drew 1" : `drew ${n}`),
-  badge_passed: "passed",
-  badge_turn: "to play",
-  hand_n: (n) => `Hand ${n}`,
-  hand_over: (n) => `Hand ${n} is over`,
-  col_player: "Player", col_left: "Tiles left", col_pips: "Pips", col_points: "This hand", col_total: "Score",
-  went_out: (name, parts, total) => `${name} went out: ${parts} = ${total} to ${name}`,
-  pips_of: (name, pips) => `${name}'s ${pips}`,
-  blocked_low: (name, parts, own, total) => `Blocked, ${name} has the fewest pips: ${parts} − ${own} = ${total} to ${name}`,
-  blocked_tie: "Blocked, and the fewest pips are shared: nobody scores.",
-  scored_plain: (name, text) => `${name} scores ${text}`,
-  no_tiles: "none",
-  shows_tiles: (tiles, pips) => `Tiles left: ${tiles}, ${pips} pips`, shows_none: "No tiles left",
-  pips_n: (n) => (n === 1 ? "1 pip" : `${n} pips`),
-  audit: "Audit: every shuffle, share, draw and pass checked: clean.",
-  scores_vs: (score, target) => `${score} of ${target}`,
-  next_hand: "Next hand", next_in: (s) => `The next hand starts in ${s} s.`,
-  review_hand: "Review this hand", review_heading: "Review of this hand",
-  review_working: "Working out the review…", review_col_n: "Move", review_col_played: "You played",
-  review_col_best: "expert would play", review_col_points: "Points lost", review_col_chance: "Match chance lost, %",
-  review_agrees: "the same", review_costly: "one of the three costliest",
-  review_legend: "marks the three costliest choices",
-  next_waiting: "Ready. Waiting for the others…",
-  close: "Close",
-  match_over: "The match is over",
-  match_won: (name) => `${name} wins the match!`, you_won: "You win the match!",
-  match_drawn: "The match is drawn.",
-  match_stopped: "The agreed number of hands has been played.",
-  chart_title: "Scores after each hand", axis_hand: "hand", axis_points: "points",
-  target_line: (t) => `target ${t}`,
-  connected: "Connected to your peer.", disconnected: "Connection to your peer lost: reload the page.",
-  peer_lost: "Your own peer is not answering: play is off until it is back. If it stopped, start p2p-dominoes play again with the same data directory and reload this page.",
-  discovery_off: "Discovery is unavailable here: join by address.",
-  refused: "Not allowed:",
-  your_table: "Your table", requests: "Asking for a seat",
-  no_requests: "Nobody is asking right now.",
-  requests_hint: "Seat only people you know: compare the fingerprint with the one on their screen.",
-  ask_code: "Ask joiners for a join code (turn it off on a home network)",
-  join_code_field: "Join code (from the host's screen)",
-  your_code: "Join code",
-  code_hint: "Tell it to the people you invite: a request without it never reaches you.",
-  your_fp_waiting: "The host's screen shows your request with this fingerprint; check that it matches:",
-  seats_taken: (n, total) => `Seats taken: ${n} of ${total}. You can remove a player before the game begins.`,
-  empty_seat: "empty seat",
-  join_seat: "Seat", seat_any: "any",
-  partner: "partner", ceremony: (text) => `Ceremony! ${text}`,
-  title_goat: "goat", title_general: "generals' goats", title_admiral: "admirals", title_snotty_goat: "snotty goats",
-  goat_moment: (title, who) => `The ${title}: ${who}!`, goat_row: "the goat",
-  pair_n: (n) => `pair ${n}`,
-  pairs_note: "Partners sit opposite: seats 1 and 3 play against seats 2 and 4.",
-  swap_with: (n) => `Swap with seat ${n}`,
-  asks: (name) => `${name} asks for a seat`,
-  from_source: (source, s) => `from ${source} · ${s} s left to answer`,
-  approve: "Seat", refuse: "Refuse", remove: "Remove", bot: "bot", cancel: "Cancel",
-  cancel_table: "Close this table",
-  joining: (address, s) => `Joining ${address}… (${s} s)`,
-  elsewhere_title: "This page is open elsewhere",
-  elsewhere_tab: "Your game is open in another tab or window of this browser; only one can show your tiles.",
-  elsewhere_link: "The link to this page works only once, and it has been used. If that was not you, someone else on this computer tried to open your page. To open it here, press Enter in the p2p-dominoes window and open the new link it prints.",
-  take_over: "Use it here",
-  resume: "Resume the unfinished table",
-  resume_this: "Resume",
-  unfinished: (name, seat, n) => `Table '${name}' was not finished (you sat at seat ${seat}, ${n} messages kept).`,
-  state_connected: "connected", state_connecting: "connecting",
-  state_away: (s) => `away for ${s} s`, state_thinking: (s) => `thinking, ${s} s`,
-  state_bot_thinking: (level, s) => `Bot (${level}) is thinking, ${s} s`,
-  bot_fair: "Bots play fair: a bot sees only its own tiles.",
-  state_page_closed: (s) => `away — page closed (${s} s)`,
-  waiting_page_closed: (name, s) => `Waiting for ${name} (${s} s): away — page closed`,
-  hand_points: (n) => `+${n} this hand`, luck_tally: (w, p) => `wins ${w}, penalties ${p}`,
-  end_total: (n) => `ends total ${n}`,
-  try_luck: "Try my luck", luck_drawn: (n, most) => (most ? `${n} of ${most} drawn` : `${n} drawn`),
-  way_across: "across", way_along: "along",
-  way_text: (way, total, points) => `${way} · ${total}${points ? ` +${points}` : ""}`,
-  way_label: (place, way, total, points) => `${place}: lay it ${way}, the ends total ${total}, ${points ? `+${points}` : "no points"}`,
-  stall_you_move: (s) => `You have ${s} s to move before the table stops for everyone.`,
-  stall_come_back: (name, s) => `${name} has ${s} s to come back before the table stops.`,
-  stall_to_move: (name, s) => `${name} has ${s} s to move before the table stops.`,
-  stall_field: "Seconds a silent player has before the table stops (empty: the rules' own)",
-  stopped_title: "The table has stopped",
-  language: "Language",
-  house_rules: "House rules", saved_set: "saved",
-  bot_random: "at random", bot_greedy: "greedily", bot_partner: "as a partner (Kozel)",
-  bot_easy: "easy", bot_medium: "medium", bot_hard: "hard", bot_expert: "expert",
-  bot_about_random: "any tile that fits", bot_about_greedy: "the most points now, else its heaviest tile",
-  bot_about_easy: "a beginner's play", bot_about_medium: "keeps its ends, counts the tiles",
-  bot_about_hard: "looks ahead on 64 guessed deals", bot_about_expert: "the strongest: 200 guessed deals",
-  bot_about_partner: "keeps its partner playing, blocks the others",
-  keys_help: "Keys: D draw, P pass, B describe the board, Escape cancels the choice.",
-  your_tiles: "Your tiles", new_badge: "new",
-  skip: "Skip", no_boneyard: "No boneyard", out_of_play: (n) => `${n} tiles out of play`,
-  place_closed: (end) => `${end}, closed`, rules_box: "The rules of this table", goal: "Goal",
-};
+import { say } from "./words.js";
 
-const ru = {
-  title: "p2p-домино", lobby: "Лобби", your_address: "К вам можно присоединиться по адресу",
-  tables_found: "Столы в этой сети", col_table: "Стол", col_host: "Хозяин",
-  col_fp: "Отпечаток", col_seats: "Места", col_rules: "Правила", col_join: "Сесть",
-  none_found: "Столов пока не видно.",
-  hint_wifi: "Вы в той же сети Wi-Fi, что и остальные?",
-  hint_guest: "Гостевые сети и «изоляция клиентов» скрывают игроков друг от друга.",
-  hint_firewall: "Брандмауэр может закрыть порт выше; VPN может скрыть сеть.",
-  hint_address: "Всегда можно присоединиться по адресу ниже.",
-  create: "Создать стол", table_name: "Название стола", rules: "Правила", seats: "Мест",
-  bots: "Боты на пустые места", bot_kind: "Как играет каждый бот", hands: "Сдач (пусто — целый матч)",
-  create_button: "Создать и ждать игроков", join_address: "Присоединиться по адресу",
-  host_port: "Хост:порт", join_button: "Присоединиться", join: "Сесть", status: "Состояние",
-  compare_line: "В лобби сверяйте полный отпечаток с экраном его владельца; когда все сядут, сверьте вслух код стола.",
-  code_label: "Код стола", fingerprints: "Полные отпечатки", code_waiting: "(когда все места подпишут)",
-  code_compare: "Сверьте код стола вслух: на всех экранах должны быть те же слова. Если хоть одно отличается, уходите из-за стола.",
-  sound: "Звук", volume: "Громкость",
-  table: "Стол", board_region: "Игровое поле", draw: "Взять", pass: "Пас", scores: "Счёт",
-  describe: "Описать стол", more: "Журнал, счёт и код стола",
-  download: "Скачать подписанную запись", rematch: "Реванш", to_lobby: "В лобби",
-  log: "Что произошло", you: "вы", You: "Вы",
-  tiles: (n) => `костей: ${n}`,
-  boneyard_title: "Базар",
-  boneyard: (n, r) => `Базар: ${n}, последние ${r} не берут.`,
-  boneyard_open: (n) => `Базар: ${n}.`,
-  reserve: (r) => `${r} не берут`,
-  shuffle: (name, done, total) => `Перемешивание игрока ${name} проверено, ${done} из ${total}`,
-  shuffling: (total) => `Перемешивание: проверено 0 из ${total}`,
-  waiting: (name, s) => `Ждём игрока ${name} (${s} с)`,
-  your_turn: "Ваш ход",
-  turn_hint: "Выберите кость, затем место.",
-  turn_of: (name) => `Ходит ${name}`,
-  title_your_turn: "Ваш ход · p2p-домино",
-  tile_text: (a, b) => `[${a}|${b}]`,
-  fits_left: "подходит к левому концу", fits_right: "подходит к правому концу", fits_both: "подходит к обоим концам",
-  fits_lead: "можно начать", no_fit: "не подходит", selected_tile: "выбрана",
-  new_tile: "только что взята",
-  tile_label: (tile, state) => `${tile}, ${state}`,
-  lead_here: "Начать здесь", end_left: "левый конец", end_right: "правый конец",
-  place_label: (end, value) => `${end}, нужно ${value}`,
-  ray_end: (ray) => `конец ${ray}`, train_of: (name) => `поезд: ${name}`, train_mine: "ваш поезд",
-  train_common: "общий поезд", train_open: "открыт для всех", fits_places: (n) => `подходит к местам: ${n}`,
-  target_score: (t) => `до ${t}`,
-  seat_n: (n) => `место ${n}`,
-  played_on: (name, tile, value) => `${name}: ${tile} к ${value}`,
-  you_played_on: (tile, value) => `Вы положили ${tile} к ${value}`,
-  led: (name, tile) => `${name} начинает с ${tile}`,
-  you_led: (tile) => `Вы начали с ${tile}`,
-  drew: (name) => `${name} берёт кость`,
-  you_drew: (tile) => `Вы взяли ${tile}`,
-  passed: (name) => `${name}: пас`,
-  you_passed: "Вы спасовали",
-  badge_drew: (n) => `взял(а) ${n}`,
-  badge_passed: "пас",
-  badge_turn: "ходит",
-  hand_n: (n) => `Сдача ${n}`,
-  hand_over: (n) => `Сдача ${n} окончена`,
-  col_player: "Игрок", col_left: "Осталось", col_pips: "Очки на руке", col_points: "За сдачу", col_total: "Счёт",
-  went_out: (name, parts, total) => `${name} выложил(а) все кости: ${parts} = ${total} → ${name}`,
-  pips_of: (name, pips) => `${name} ${pips}`,
-  blocked_low: (name, parts, own, total) => `Рыба, меньше всего очков у игрока ${name}: ${parts} − ${own} = ${total} → ${name}`,
-  blocked_tie: "Рыба, и наименьшая сумма разделена: никто не получает очков.",
-  scored_plain: (name, text) => `${name} получает ${text}`,
-  no_tiles: "нет",
-  shows_tiles: (tiles, pips) => `Осталось: ${tiles}, ${pips} очк.`, shows_none: "Костей не осталось",
-  pips_n: (n) => `${n} очк.`,
-  audit: "Проверка: все перемешивания, доли, добор и пропуски проверены — чисто.",
-  scores_vs: (score, target) => `${score} из ${target}`,
-  next_hand: "Следующая сдача", next_in: (s) => `Следующая сдача начнётся через ${s} с.`,
-  review_hand: "Разбор сдачи", review_heading: "Разбор сдачи",
-  review_working: "Готовим разбор…", review_col_n: "Ход", review_col_played: "Ваш ход",
-  review_col_best: "Ход expert", review_col_points: "Потеря очков", review_col_chance: "Потеря шанса на матч, %",
-  review_agrees: "тот же", review_costly: "одна из трёх самых дорогих ошибок",
-  review_legend: "— три самые дорогие ошибки",
-  next_waiting: "Готово. Ждём остальных…",
-  close: "Закрыть",
-  match_over: "Матч окончен",
-  match_won: (name) => `${name} выигрывает матч!`, you_won: "Вы выиграли матч!",
-  match_drawn: "Матч окончен вничью.",
-  match_stopped: "Сыграно условленное число сдач.",
-  chart_title: "Счёт после каждой сдачи", axis_hand: "сдача", axis_points: "очки",
-  target_line: (t) => `цель ${t}`,
-  connected: "Связь с вашим узлом есть.", disconnected: "Связь с узлом потеряна — обновите страницу.",
-  peer_lost: "Ваш узел не отвечает: ходить нельзя, пока он не вернётся. Если он остановился, снова запустите p2p-dominoes play с тем же каталогом данных и обновите страницу.",
-  discovery_off: "Поиск столов здесь недоступен: присоединяйтесь по адресу.",
-  refused: "Нельзя:",
-  your_table: "Ваш стол", requests: "Просят место",
-  no_requests: "Сейчас никто не просит места.",
-  requests_hint: "Сажайте только знакомых: сверьте отпечаток с тем, что на их экране.",
-  ask_code: "Спрашивать код для входа (дома его можно выключить)",
-  join_code_field: "Код для входа (с экрана хозяина)",
-  your_code: "Код для входа",
-  code_hint: "Скажите его тем, кого зовёте: просьба без него до вас не дойдёт.",
-  your_fp_waiting: "На экране хозяина ваша просьба видна с этим отпечатком; сверьте, что он совпадает:",
-  seats_taken: (n, total) => `Занято мест: ${n} из ${total}. До начала игры можно убрать игрока.`,
-  empty_seat: "свободное место",
-  join_seat: "Место", seat_any: "любое",
-  partner: "партнёр", ceremony: (text) => `Церемония! ${text}`,
-  title_goat: "козёл", title_general: "генеральские козлы", title_admiral: "адмиралы", title_snotty_goat: "сопливые козлы",
-  goat_moment: (title, who) => `${title[0].toUpperCase()}${title.slice(1)}: ${who}!`, goat_row: "козёл",
-  pair_n: (n) => `пара ${n}`,
-  pairs_note: "Партнёры сидят друг напротив друга: места 1 и 3 играют против мест 2 и 4.",
-  swap_with: (n) => `Поменять с местом ${n}`,
-  asks: (name) => `${name} просит место`,
-  from_source: (source, s) => `с адреса ${source} · на ответ осталось ${s} с`,
-  approve: "Посадить", refuse: "Отказать", remove: "Убрать", bot: "бот", cancel: "Отмена",
-  cancel_table: "Закрыть этот стол",
-  joining: (address, s) => `Подключаемся к ${address}… (${s} с)`,
-  elsewhere_title: "Эта страница открыта в другом месте",
-  elsewhere_tab: "Ваша игра открыта в другой вкладке или окне этого браузера; ваши кости видны только в одной.",
-  elsewhere_link: "Ссылка на эту страницу действует один раз, и она уже использована. Если это были не вы, кто-то другой на этом компьютере пытался открыть вашу страницу. Чтобы открыть её здесь, нажмите Enter в окне p2p-dominoes и откройте новую ссылку, которую оно напечатает.",
-  take_over: "Открыть здесь",
-  resume: "Вернуться за недоигранный стол",
-  resume_this: "Вернуться",
-  unfinished: (name, seat, n) => `Стол «${name}» не доигран (ваше место ${seat}, сохранено сообщений: ${n}).`,
-  state_connected: "на связи", state_connecting: "подключается",
-  state_away: (s) => `нет на связи ${s} с`, state_thinking: (s) => `думает ${s} с`,
-  state_bot_thinking: (level, s) => `Бот (${level}) думает ${s} с`,
-  bot_fair: "Боты играют честно: бот видит только свои кости.",
-  state_page_closed: (s) => `нет за столом — страница закрыта (${s} с)`,
-  waiting_page_closed: (name, s) => `Ждём игрока ${name} (${s} с): нет за столом — страница закрыта`,
-  hand_points: (n) => `+${n} в этой раздаче`, luck_tally: (w, p) => `выигрыш ${w}, штраф ${p}`,
-  end_total: (n) => `сумма концов ${n}`,
-  try_luck: "Попытать счастья", luck_drawn: (n, most) => (most ? `взято ${n} из ${most}` : `взято ${n}`),
-  way_across: "поперёк", way_along: "вдоль",
-  way_text: (way, total, points) => `${way} · ${total}${points ? ` +${points}` : ""}`,
-  way_label: (place, way, total, points) => `${place}: положить ${way}, сумма концов ${total}, ${points ? `+${points}` : "без очков"}`,
-  stall_you_move: (s) => `У вас ${s} с на ход, иначе стол остановится для всех.`,
-  stall_come_back: (name, s) => `У игрока ${name} ${s} с, чтобы вернуться, иначе стол остановится.`,
-  stall_to_move: (name, s) => `У игрока ${name} ${s} с на ход, иначе стол остановится.`,
-  stall_field: "Секунд у молчащего игрока до остановки стола (пусто — как в правилах)",
-  stopped_title: "Игра за столом остановлена",
-  language: "Язык",
-  house_rules: "Договорённости", saved_set: "свой набор",
-  bot_random: "наугад", bot_greedy: "жадно", bot_partner: "в паре (козёл)",
-  bot_easy: "легко", bot_medium: "средне", bot_hard: "сложно", bot_expert: "эксперт",
-  bot_about_random: "любая подходящая кость", bot_about_greedy: "больше очков сейчас, иначе самая тяжёлая кость",
-  bot_about_easy: "игра новичка", bot_about_medium: "бережёт свои концы, считает кости",
-  bot_about_hard: "смотрит вперёд на 64 возможных раскладах", bot_about_expert: "сильнейший: 200 возможных раскладов",
-  bot_about_partner: "выручает партнёра, запирает соперников",
-  keys_help: "Клавиши: D — взять, P — пас, B — описать стол, Escape — отменить выбор.",
-  your_tiles: "Ваши кости", new_badge: "новая",
-  skip: "Пропустить", no_boneyard: "Базара нет", out_of_play: (n) => `вне игры: ${n}`,
-  place_closed: (end) => `${end}, закрыт`, rules_box: "Правила этого стола", goal: "Цель",
-};
+async function load() {
+  try {
+    const reply = await fetch("/words.json", { credentials: "same-origin", cache: "no-store" });
+    if (reply.ok) return await reply.json();
+  } catch {
+    // the peer is gone: the page shows the keys, and says so through its socket's state
+  }
+  return {};
+}
 
-export const TEXT = { en, ru };
-export const LANGUAGES = Object.keys(TEXT);
+export const WORDS = await load();
+export const LANGUAGES = Object.keys(WORDS).length ? Object.keys(WORDS) : ["en"];
 
 let current = "en";
 
@@ -304,7 +26,7 @@ export function lang() {
 }
 
 export function setLang(code) {
-  current = TEXT[code] ? code : "en";
+  current = WORDS[code] ? code : "en";
   document.documentElement.lang = current;
 }
 
@@ -312,22 +34,23 @@ export function setLang(code) {
 export function browserLang() {
   for (const tag of navigator.languages || [navigator.language || "en"]) {
     const base = String(tag).toLowerCase().split("-")[0];
-    if (TEXT[base]) return base;
+    if (WORDS[base]) return base;
   }
   return "en";
 }
 
 export function t(key, ...args) {
-  const entry = TEXT[current][key] ?? TEXT.en[key];
-  if (entry === undefined) return key;
-  return typeof entry === "function" ? entry(...args) : entry;
+  for (const code of [current, "en"]) {
+    const said = WORDS[code] ? say(WORDS[code], key, args) : undefined;
+    if (said !== undefined) return said;
+  }
+  return key;
 }
 
 // Static texts of index.html: elements with data-i18n (text) or data-i18n-label (aria-label).
 export function translateStatic(root = document) {
   for (const node of root.querySelectorAll("[data-i18n]")) {
-    const value = t(node.dataset.i18n);
-    if (typeof value === "string") node.textContent = value;
+    node.textContent = t(node.dataset.i18n);
   }
   for (const node of root.querySelectorAll("[data-i18n-label]")) {
     node.setAttribute("aria-label", t(node.dataset.i18nLabel));

@@ -77,6 +77,10 @@ class PeerOptions:
     goodbye); once, it stops this peer as before (`going_on.watch_interrupts`)."""
     hand_break: float = HAND_BREAK
     """The longest pause between hands when `between_hands` is set."""
+    ask_go_on: Callable[[str, str, float], Awaitable[bool]] | None = None
+    """v4: a person is asked whether the table goes on after a seat left: awaited with the
+    leaver's name, its seat's new holder's and the seconds to answer (yes: we sign the
+    continuation). None: this peer agrees by default (a bot, `--ui none`)."""
     page: Callable[[], PageState] | None = None
     """Whether our person's page is open (read at every tick; the others are told each change,
     PROTOCOL.md §14), or None: there is no page (a bot, the terminal)."""

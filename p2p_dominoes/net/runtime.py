@@ -95,6 +95,8 @@ async def play_table(run: TableRun, nursery: trio.Nursery, first: Update | None 
     if run.options.timing is not None:
         run.options.timing.mark("seated", seat=run.seat)
     nursery.start_soon(ticker, run.inbox.send.clone())
+    if run.options.offers_leave is not None:  # v4: the page's Leave the table
+        run.options.offers_leave(partial(_leave_asked, run))
     if run.options.leave_on_interrupt:
         nursery.start_soon(going_on.watch_interrupts, run, run.inbox.send.clone())
     run.last_progress = run.waiting_since = run.clock()
@@ -177,6 +179,16 @@ async def play_table(run: TableRun, nursery: trio.Nursery, first: Update | None 
         if session.finished:
             break
     return await finish(run)
+
+
+def _leave_asked(run: TableRun) -> bool:
+    """The UI's person leaves the table for good (v4): told to the session task; False when
+    it can no longer hear it (the table is over)."""
+    try:
+        run.inbox.send.send_nowait(Leave())
+    except (trio.WouldBlock, trio.BrokenResourceError, trio.ClosedResourceError):
+        return False
+    return True
 
 
 def page_heard(run: TableRun, heard: PageSaid) -> None:

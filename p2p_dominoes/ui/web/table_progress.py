@@ -64,6 +64,8 @@ class TableProgress:
     """v4: the seat our person would not go on without (the table stopped for us)."""
     left: bool = False
     """v4: our person left the table (our goodbye is signed)."""
+    went_on: str = ""
+    """v4: the table went on without our seat (another seat said it stalled): why, in words."""
     replaced: dict[int, str] = field(default_factory=dict)
     """v4: the seats that changed hands, and whose they were before."""
     resumable: bool = False

@@ -19,6 +19,7 @@ import trio
 from p2p_dominoes.engine import DRAW, SKIP, Action, Play, SeatView
 from p2p_dominoes.net.page_presence import PageState
 from p2p_dominoes.net.presence import Presence
+from p2p_dominoes.net.said import said
 from p2p_dominoes.net.verdict import task_words
 from p2p_dominoes.peer_text import peer_text
 from p2p_dominoes.session import TableSession
@@ -232,10 +233,16 @@ class WebUI:
                     else blame.reason
                 )
                 progress.alert = f"{stalled}: {reason}"
-            elif isinstance(event, HandAbandoned) and event.seat == event.by == seat:
-                progress.left = True  # v4: our own goodbye
+            elif isinstance(event, HandAbandoned) and event.seat == seat:
+                if event.by == seat:
+                    progress.left = True  # v4: our own goodbye
+                else:  # v4: another seat said we stalled: the table goes on without us
+                    by = peer_text(names[event.by], 64)
+                    progress.went_on = said("said_gone", self.lang, name=by)
             elif isinstance(event, SeatReplaced):
                 progress.replaced[event.seat] = event.before
+                if event.seat == seat and not progress.left:  # our seat has a new holder
+                    progress.went_on = said("went_on", self.lang, bot=peer_text(event.name, 64))
                 self.names = tuple(names)  # the seat's new holder, by its name
             elif isinstance(event, ActionTaken):
                 progress.last_action = _last_action(event)

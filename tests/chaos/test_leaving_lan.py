@@ -320,3 +320,66 @@ def _asked(root: Path, answer: str) -> bool:
         for peer in (j1, j2):
             if peer.alive:
                 peer.kill()
+
+
+@pytest.mark.slow
+def test_a_person_who_signs_the_continuation_is_asked_first(tmp_path: Path) -> None:
+    """The person is j2 (a joiner at the terminal), not the proposer: the host's bot proposes
+    the continuation once j1 (a bot) is `kill -9`ed in hand 2, and j2's terminal asks before it
+    signs. `y`: the match finishes, j2 and the host exit 0 on one record."""
+    for attempt in range(ATTEMPTS):
+        if _signer_asked(tmp_path / f"m{attempt}"):
+            return
+    raise AssertionError(f"{ATTEMPTS} matches were over before hand 2")
+
+
+def _signer_asked(root: Path) -> bool:
+    """One match of the test above; False when it was over before hand 2 (try again)."""
+    host, j1 = Peer("host", root, "127.0.0.1"), Peer("j1", root, "127.0.0.1")
+    person: pexpect.spawn | None = None
+    try:
+        host.host(PLAYERS, HANDS, "--stall-timeout", str(STALL_TIMEOUT))
+        assert wait_until(lambda: host.port() is not None or not host.alive, 20), host.all_output()
+        port = host.port()
+        assert port is not None
+        j1.join("127.0.0.1", port)
+        person = _person_joins(root, port)
+        patterns = ["Choose: ", "Go on with a bot in their seat", "Match finished|wins the match"]
+        seen, killed = "", False
+        while True:
+            index = person.expect([*patterns, pexpect.EOF])
+            seen += person.before
+            if index == 2 and not killed:
+                return False  # the target was reached in hand 1
+            assert index in (0, 1), f"j2 ended before the question:\n{seen}"
+            if index == 1:
+                break
+            if not killed and re.search(r"^Hand 2", seen, re.MULTILINE):
+                j1.kill()
+                killed = True
+            keys = re.findall(r"^\s+([0-9]+|d|p)\) ", person.before, flags=re.MULTILINE)
+            assert keys, person.before
+            person.sendline(keys[0])
+        assert "j1 has left the table" in person.before + person.after, seen
+        person.sendline("y")
+        while (index := person.expect([*patterns, pexpect.EOF])) == 0:
+            keys = re.findall(r"^\s+([0-9]+|d|p)\) ", person.before, flags=re.MULTILINE)
+            assert keys, person.before
+            person.sendline(keys[0])
+        assert index == 2, person.before
+        person.expect(pexpect.EOF)
+        person.close()
+        assert person.exitstatus == 0, person.before
+        assert host.wait(120.0) == 0, host.all_output()
+        record = root / "j2" / "record.p2pd"
+        assert record.read_bytes() == host.record.read_bytes(), "the records differ"
+        result = verify(record)
+        assert result.status == 0 and ": clean — " in result.output, result.output
+        assert "changed hands: j1 → j1 (bot)" in result.output, result.output
+        return True
+    finally:
+        if person is not None and person.isalive():
+            person.terminate(force=True)
+        for peer in (host, j1):
+            if peer.alive:
+                peer.kill()

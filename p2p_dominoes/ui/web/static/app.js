@@ -480,6 +480,7 @@ function describeBoard() {
 function onKey(event) {
   if (!state || state.screen !== "table" || event.ctrlKey || event.metaKey || event.altKey) return;
   if (["INPUT", "SELECT", "TEXTAREA"].includes(event.target.tagName)) return;
+  if (!$("go-on").hidden) return;  // the question whether to go on (v4) takes the keys
   if (event.code === "KeyD") { if (!$("draw").disabled && !$("draw").hidden) act({ type: "draw" }); }
   else if (event.code === "KeyP") { if (!$("pass").disabled) act({ type: "pass" }); }
   else if (event.code === "KeyS") { if (!$("skip").hidden && !$("skip").disabled) act({ type: "skip" }); }

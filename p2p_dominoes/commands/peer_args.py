@@ -158,6 +158,7 @@ def peer_options(args: argparse.Namespace) -> PeerOptions:
         mdns=not args.no_mdns,
         timing=timing,
         leave_on_interrupt=args.bot is None and args.ui == "text",
+        ask_go_on=ui.ask_go_on if args.bot is None and args.ui == "text" else None,
     )
 
 

@@ -6,8 +6,7 @@ stopping with a verdict; the others wait a while longer for that goodbye and sto
 if it never comes. After the goodbye the same peer proposes the continuation: a fresh key for
 the seat, held by a bot it starts as a child process (the table's default level; `partner`
 when partners play), handed the transcript so far (`take_seat.py`). Every other seat signs by
-default, and the match goes on from the next hand. For now only a bot's peer goes on (no
-person to ask): a person's peer stops at a stall as before (`goes_on`).
+default (a person's peer asks first, `asking.py`), and the match goes on from the next hand.
 """
 
 from __future__ import annotations
@@ -43,10 +42,9 @@ NEW_NAME_BYTES: Final = 48
 
 
 def goes_on(run: TableRun) -> bool:
-    """Whether this peer goes on after a goodbye: a bot's peer (no person to ask) agrees by
-    default; a person's is not asked yet (the terminal's and the page's question come next),
-    so it stops at a stall as before; and the test hook turns it off."""
-    return run.options.bot is not None and not os.environ.get(STOP_ON_STALL, "")
+    """Whether this peer goes on after a goodbye: every peer does (a bot's agrees by default,
+    a person's asks first: `asking.py`), unless the test hook turns it off."""
+    return not os.environ.get(STOP_ON_STALL, "")
 
 
 def speaks_for_table(run: TableRun, silent: int) -> bool:
@@ -81,6 +79,8 @@ def propose(run: TableRun, nursery: trio.Nursery) -> Update | None:
     expected, hand = session.expected, session.hand
     if session.phase is not Phase.LEAVING or expected is None or expected[0] != run.seat:
         return None
+    if not session.agrees_by_default:
+        return None  # our person is asked first (`asking.py`)
     assert hand is not None and hand.gone is not None
     gone = hand.gone
     identity = Identity.generate()

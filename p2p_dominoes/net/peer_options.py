@@ -77,6 +77,14 @@ class PeerOptions:
     goodbye); once, it stops this peer as before (`going_on.watch_interrupts`)."""
     hand_break: float = HAND_BREAK
     """The longest pause between hands when `between_hands` is set."""
+    ask_go_on: Callable[[str, str, float], Awaitable[bool]] | None = None
+    """v4: a person is asked whether the table goes on after a seat left: awaited with the
+    leaver's name, its seat's new holder's and the seconds to answer (yes: we sign the
+    continuation). None: this peer agrees by default (a bot, `--ui none`)."""
+    offers_leave: Callable[[Callable[[], bool]], None] | None = None
+    """v4: a UI with a way to leave of its own (the page's *Leave the table*): handed, once
+    seated, how to leave (the runtime's; False when it was not heard), called when its person
+    confirms. The terminal's is its `leave` word and Ctrl+C twice."""
     page: Callable[[], PageState] | None = None
     """Whether our person's page is open (read at every tick; the others are told each change,
     PROTOCOL.md §14), or None: there is no page (a bot, the terminal)."""

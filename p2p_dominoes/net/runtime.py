@@ -23,7 +23,7 @@ import trio
 
 from p2p_dominoes.bots import snapshot
 from p2p_dominoes.engine import Action, IllegalAction
-from p2p_dominoes.net import going_on
+from p2p_dominoes.net import asking, going_on
 from p2p_dominoes.net.catch_up import answer_sync, public_head
 from p2p_dominoes.net.finish import finish, hand_secrets, save
 from p2p_dominoes.net.links import link_down
@@ -42,6 +42,7 @@ from p2p_dominoes.net.stopping import (
 from p2p_dominoes.net.table_run import (
     Arrived,
     Chosen,
+    GoOn,
     HostSaid,
     Leave,
     LinkDown,
@@ -81,6 +82,7 @@ async def play_table(run: TableRun, nursery: trio.Nursery, first: Update | None 
     `TableSession.start` gives. A v4 table goes on when a seat leaves (`going_on.py`)."""
     session = run.session
     session.goes_on_after_goodbye = going_on.goes_on(run)
+    session.agrees_by_default = not asking.asks(run)  # a person is asked first
     lang = ui_lang(run.options)
     names = ", ".join(run.names)
     run.options.say(said("seated", lang, seat=run.seat + 1, of=len(run.names), names=names))
@@ -93,6 +95,8 @@ async def play_table(run: TableRun, nursery: trio.Nursery, first: Update | None 
     if run.options.timing is not None:
         run.options.timing.mark("seated", seat=run.seat)
     nursery.start_soon(ticker, run.inbox.send.clone())
+    if run.options.offers_leave is not None:  # v4: the page's Leave the table
+        run.options.offers_leave(partial(_leave_asked, run))
     if run.options.leave_on_interrupt:
         nursery.start_soon(going_on.watch_interrupts, run, run.inbox.send.clone())
     run.last_progress = run.waiting_since = run.clock()
@@ -147,6 +151,10 @@ async def play_table(run: TableRun, nursery: trio.Nursery, first: Update | None 
             if left is not None:
                 return left
             run.asked = None  # the player is asked again
+        elif isinstance(item, GoOn):  # v4: our person's answer: go on without a seat?
+            if not item.yes:
+                return asking.declined(run, item.before)
+            await _handle(run, asking.agreed(run), nursery)
         else:
             slept(run, item.slept)
             stalled = tick(run)
@@ -171,6 +179,16 @@ async def play_table(run: TableRun, nursery: trio.Nursery, first: Update | None 
         if session.finished:
             break
     return await finish(run)
+
+
+def _leave_asked(run: TableRun) -> bool:
+    """The UI's person leaves the table for good (v4): told to the session task; False when
+    it can no longer hear it (the table is over)."""
+    try:
+        run.inbox.send.send_nowait(Leave())
+    except (trio.WouldBlock, trio.BrokenResourceError, trio.ClosedResourceError):
+        return False
+    return True
 
 
 def page_heard(run: TableRun, heard: PageSaid) -> None:
@@ -262,6 +280,7 @@ async def _handle(run: TableRun, update: Update, nursery: trio.Nursery) -> None:
         for link in run.links.values():
             link.post(payload)
     going_on.tell_seat_replaced(run, update.events)  # v4: the seat's new holder, by its name
+    asking.on_events(run, update.events, nursery)  # v4: a person asked whether to go on
     if update.events or update.outgoing:
         _track_expected(run)  # the UI draws the new state with its presence, not the old one
         run.options.ui.events(update.events, run.names, run.seat)
@@ -316,10 +335,14 @@ async def _choose(run: TableRun, token: tuple[int, int]) -> None:
     else:
         session = run.session
         target = session.rules.target(session.players)
-        try:
-            action = await options.ui.choose(view, run.names, session.scores, target)
-        except PlayerLeaves:  # v4: the player typed `leave`
-            await run.inbox.send.send(Leave())
+        with trio.CancelScope() as scope:  # cancelled when a goodbye voids the hand (v4)
+            run.choosing = scope
+            try:
+                action = await options.ui.choose(view, run.names, session.scores, target)
+            except PlayerLeaves:  # v4: the player typed `leave`
+                await run.inbox.send.send(Leave())
+                return
+        if scope.cancelled_caught:
             return
     await run.inbox.send.send(Chosen(token, action))
 

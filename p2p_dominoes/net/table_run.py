@@ -132,6 +132,15 @@ class Leave:
     """v4: our player leaves the table for good (the terminal's `leave`)."""
 
 
+@dataclass(frozen=True)
+class GoOn:
+    """v4: our person's answer to "go on with a new holder in the seat that left?" (`asking`):
+    `yes`, or no (also when no answer came in time); `before` is the leaver's name."""
+
+    yes: bool
+    before: str
+
+
 Item = (
     Arrived
     | PageSaid
@@ -144,6 +153,7 @@ Item = (
     | Tick
     | Ready
     | Leave
+    | GoOn
 )
 
 
@@ -224,6 +234,8 @@ class TableRun:
     """Where the bots we start live (the host's, which outlives the game and lets them finish);
     None: the game's own nursery."""
 
+    choosing: trio.CancelScope | None = None
+    """The scope of the player's pending choice, cancelled when a goodbye voids the hand."""
     sat_in: int | None = None
     """The seat we sat down in (kept when a continuation gives it a new holder, v4: the
     session then only follows, and `going_on.left_behind` ends our run)."""

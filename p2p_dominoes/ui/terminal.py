@@ -252,6 +252,17 @@ def _answers(key: str) -> frozenset[str]:
     return frozenset(word for lang in LANGUAGES for word in line(key, lang).split())
 
 
+def go_on_answer(text: str) -> bool | None:
+    """v4: the person's answer to "go on with a bot in the seat that left?" (yes/no in either
+    language, as in the lobby), or None when the line is neither."""
+    word = text.strip().lower()
+    if word in _answers("lobby.answer_yes"):
+        return True
+    if word in _answers("lobby.answer_no"):
+        return False
+    return None
+
+
 def render_request(request: Request, lang: str = "en") -> str:
     """The question the host's person answers for one pending request (name already cleaned)."""
     return line(

@@ -30,6 +30,7 @@ from p2p_dominoes.ui.terminal import (
     action_menu,
     board_sentence,
     choice_problem,
+    go_on_answer,
     parse_choice,
     parse_lobby_answer,
     render_menu,
@@ -202,6 +203,23 @@ class TextUI:
             if action is not None:
                 return action
             self._out(choice_problem(text, menu, view.hand, self.lang))
+
+    async def ask_go_on(self, name: str, bot: str, seconds: float) -> bool:
+        """v4: ask whether the table goes on with `bot` in the seat `name` left; a line of
+        y or n (or their Russian words). No input to read (a closed standard input) is a no."""
+        self._waited = None
+        self._out(line("terminal.go_on", self.lang, name=name, bot=bot, seconds=f"{seconds:g}"))
+        if self._lines is None:
+            return False
+        while True:
+            try:
+                text = await self._lines.receive()
+            except (trio.EndOfChannel, trio.ClosedResourceError):
+                return False
+            answer = go_on_answer(text)
+            if answer is not None:
+                return answer
+            self._out(line("terminal.go_on_help", self.lang))
 
 
 def _write_stdout(text: str) -> None:

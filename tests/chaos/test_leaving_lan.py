@@ -229,3 +229,157 @@ def test_a_joiner_that_wakes_after_its_seat_went_to_a_bot_stops_saying_so(
         others = [p for p in table.peers if p is not gone]
         statuses = {p.label: p.wait(240.0) for p in others}
         assert set(statuses.values()) == {0}, (statuses, table.outputs())
+
+
+def _person_hosts(root: Path) -> pexpect.spawn:
+    """host, a person at a terminal: asked at its turns, and whether to go on without a seat."""
+    (root / "host").mkdir(parents=True, exist_ok=True)
+    argv = ["-m", "p2p_dominoes", "host", "--name", "host", "--players", str(PLAYERS)]
+    argv += ["--hands", str(HANDS), "--stall-timeout", str(STALL_TIMEOUT), "--no-ask"]
+    argv += ["--ui", "text", "--no-mdns", "--port", "0", "--interface", "127.0.0.1"]
+    argv += ["--data-dir", str(root / "host" / "data")]
+    argv += ["--record", str(root / "host" / "record.p2pd")]
+    return pexpect.spawn(sys.executable, argv, encoding="utf-8", timeout=120, dimensions=(60, 200))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("answer", ["y", "n"])
+def test_a_person_is_asked_whether_to_go_on_when_a_seat_is_gone(
+    tmp_path: Path, answer: str
+) -> None:
+    """The host is a person at the terminal; the joiner j2 (a bot) is `kill -9`ed in hand 2.
+    Past the stall limit the host's terminal asks one line whether to go on with a bot in j2's
+    seat. `y`: the match finishes with j2 (bot) in the seat, every peer exits 0 on one record.
+    `n`: the host stops (3) with one line; j1, whose turn it is to wait for the host's
+    continuation, stops with the §15 verdict naming the host (3)."""
+    for attempt in range(ATTEMPTS):
+        if _asked(tmp_path / f"m{attempt}", answer):
+            return
+    raise AssertionError(f"{ATTEMPTS} matches were over before hand 2")
+
+
+def _asked(root: Path, answer: str) -> bool:
+    """One match of the test above; False when it was over before hand 2 (try again)."""
+    j1, j2 = Peer("j1", root, "127.0.0.1"), Peer("j2", root, "127.0.0.1")
+    person = _person_hosts(root)
+    try:
+        person.expect(r"open on port (\d+)")
+        port = int(person.match.group(1))
+        j1.join("127.0.0.1", port)
+        j2.join("127.0.0.1", port)
+        seen, killed = "", False
+        patterns = ["Choose: ", "Go on with a bot in their seat", "Match finished|wins the match"]
+        while True:
+            index = person.expect([*patterns, pexpect.EOF])
+            seen += person.before
+            if index == 2 and not killed:
+                return False  # the target was reached in hand 1
+            assert index in (0, 1), f"host ended before the question:\n{seen}"
+            if index == 1:
+                break
+            if not killed and re.search(r"^Hand 2", seen, re.MULTILINE):
+                j2.kill()
+                killed = True
+            keys = re.findall(r"^\s+([0-9]+|d|p)\) ", person.before, flags=re.MULTILINE)
+            assert keys, person.before
+            person.sendline(keys[0])
+        assert "j2 has left the table" in person.before + person.after, seen
+        person.sendline(answer)
+        if answer == "n":
+            person.expect("The table stopped for you: you did not agree to go on without j2")
+            person.expect(pexpect.EOF)
+            person.close()
+            assert person.exitstatus == 3, person.before
+            assert j1.wait(STALL_TIMEOUT * 3 + 60.0) == 3, j1.all_output()
+            assert "host" in j1.output().strip().splitlines()[-1], j1.all_output()
+            result = verify(root / "host" / "record.p2pd")
+            assert result.status == 0 and ": clean — " in result.output, result.output
+            return True
+        while True:
+            index = person.expect([*patterns, pexpect.EOF])
+            if index != 0:
+                break
+            keys = re.findall(r"^\s+([0-9]+|d|p)\) ", person.before, flags=re.MULTILINE)
+            assert keys, person.before
+            person.sendline(keys[0])
+        assert index == 2, person.before
+        person.expect(pexpect.EOF)
+        person.close()
+        assert person.exitstatus == 0, person.before
+        assert j1.wait(120.0) == 0, j1.all_output()
+        record = root / "host" / "record.p2pd"
+        assert record.read_bytes() == j1.record.read_bytes(), "the records differ"
+        result = verify(record)
+        assert result.status == 0 and ": clean — " in result.output, result.output
+        assert "void: abandoned by j2 (stalled)" in result.output, result.output
+        assert "changed hands: j2 → j2 (bot)" in result.output, result.output
+        return True
+    finally:
+        if person.isalive():
+            person.terminate(force=True)
+        for peer in (j1, j2):
+            if peer.alive:
+                peer.kill()
+
+
+@pytest.mark.slow
+def test_a_person_who_signs_the_continuation_is_asked_first(tmp_path: Path) -> None:
+    """The person is j2 (a joiner at the terminal), not the proposer: the host's bot proposes
+    the continuation once j1 (a bot) is `kill -9`ed in hand 2, and j2's terminal asks before it
+    signs. `y`: the match finishes, j2 and the host exit 0 on one record."""
+    for attempt in range(ATTEMPTS):
+        if _signer_asked(tmp_path / f"m{attempt}"):
+            return
+    raise AssertionError(f"{ATTEMPTS} matches were over before hand 2")
+
+
+def _signer_asked(root: Path) -> bool:
+    """One match of the test above; False when it was over before hand 2 (try again)."""
+    host, j1 = Peer("host", root, "127.0.0.1"), Peer("j1", root, "127.0.0.1")
+    person: pexpect.spawn | None = None
+    try:
+        host.host(PLAYERS, HANDS, "--stall-timeout", str(STALL_TIMEOUT))
+        assert wait_until(lambda: host.port() is not None or not host.alive, 20), host.all_output()
+        port = host.port()
+        assert port is not None
+        j1.join("127.0.0.1", port)
+        person = _person_joins(root, port)
+        patterns = ["Choose: ", "Go on with a bot in their seat", "Match finished|wins the match"]
+        seen, killed = "", False
+        while True:
+            index = person.expect([*patterns, pexpect.EOF])
+            seen += person.before
+            if index == 2 and not killed:
+                return False  # the target was reached in hand 1
+            assert index in (0, 1), f"j2 ended before the question:\n{seen}"
+            if index == 1:
+                break
+            if not killed and re.search(r"^Hand 2", seen, re.MULTILINE):
+                j1.kill()
+                killed = True
+            keys = re.findall(r"^\s+([0-9]+|d|p)\) ", person.before, flags=re.MULTILINE)
+            assert keys, person.before
+            person.sendline(keys[0])
+        assert "j1 has left the table" in person.before + person.after, seen
+        person.sendline("y")
+        while (index := person.expect([*patterns, pexpect.EOF])) == 0:
+            keys = re.findall(r"^\s+([0-9]+|d|p)\) ", person.before, flags=re.MULTILINE)
+            assert keys, person.before
+            person.sendline(keys[0])
+        assert index == 2, person.before
+        person.expect(pexpect.EOF)
+        person.close()
+        assert person.exitstatus == 0, person.before
+        assert host.wait(120.0) == 0, host.all_output()
+        record = root / "j2" / "record.p2pd"
+        assert record.read_bytes() == host.record.read_bytes(), "the records differ"
+        result = verify(record)
+        assert result.status == 0 and ": clean — " in result.output, result.output
+        assert "changed hands: j1 → j1 (bot)" in result.output, result.output
+        return True
+    finally:
+        if person is not None and person.isalive():
+            person.terminate(force=True)
+        for peer in (host, j1):
+            if peer.alive:
+                peer.kill()

@@ -23,6 +23,7 @@ from p2p_dominoes.ui.web.page_commands import action_from, host_settings, join_t
 
 IDENTITY = Identity.generate()
 KINDS = ["play", "draw", "pass", "skip", "record", "lobby", "host", "rematch", "join", "review"]
+KINDS += ["go_on", "leave"]  # v4 (issue 29)
 FIELDS = [
     "table",
     "rules",
@@ -34,6 +35,7 @@ FIELDS = [
     "tile",
     "end",
     "hand",
+    "answer",
 ]
 
 scalars = (
@@ -142,11 +144,21 @@ def test_the_commands_that_crashed_play_are_refused() -> None:
             {"type": "join", "address": "127.0.0.1:80", "fingerprint": ["A"]},
             {"type": ["host"]},
             {"type": "no-such-command"},
+            # v4: no table here, so nothing to answer and nothing to leave; a non-boolean answer
+            {"type": "go_on", "answer": True},
+            {"type": "go_on", "answer": "yes"},
+            {"type": "go_on", "answer": 1},
+            {"type": "go_on"},
+            {"type": "leave"},
         ]
     )
     assert not recorder.started
     refusals = [m for m in received if m["type"] == "refused"]
-    assert len(refusals) == 8, received
+    assert len(refusals) == 13, received
+    texts = [m.get("text", m.get("reason")) for m in refusals[-5:]]
+    assert texts[0] == "There is no question to answer now.", refusals[-5:]
+    assert texts[1:4] == ["The answer must be yes or no."] * 3, refusals[-5:]
+    assert texts[4] == "You cannot leave the table now.", refusals[-5:]
 
 
 class StubView:

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from p2p_dominoes.net.going_on import STOP_ON_STALL
 from tests.ui.web_peers import PageDriver, PlayProcess, State, seat_of
 
 TABLE = {"type": "host", "table": "Presence", "rules": "draw", "players": 2, "hands": 1}
@@ -16,7 +17,12 @@ TABLE = {"type": "host", "table": "Presence", "rules": "draw", "players": 2, "ha
 
 @pytest.fixture
 def ann_and_bob(tmp_path: Path) -> Iterator[tuple[PlayProcess, PlayProcess]]:
-    ann, bob = PlayProcess("Ann", tmp_path / "ann"), PlayProcess("Bob", tmp_path / "bob")
+    # The §15 verdict on the page: since v4 a person's peer asks whether to go on without a
+    # seat that stalled (issue 29, tests/ui/browser/test_leave_table.py); the test hook keeps
+    # these peers on the verdict's path.
+    env = {STOP_ON_STALL: "1"}
+    ann = PlayProcess("Ann", tmp_path / "ann", env=env)
+    bob = PlayProcess("Bob", tmp_path / "bob", env=env)
     yield ann, bob
     ann.stop()
     bob.stop()

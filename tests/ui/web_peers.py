@@ -34,7 +34,14 @@ def free_port() -> int:
 class PlayProcess:
     """`p2p-dominoes play --no-browser --no-mdns --interface 127.0.0.1` for one player."""
 
-    def __init__(self, name: str, data: Path, *extra: str, lang: str | None = "en") -> None:
+    def __init__(
+        self,
+        name: str,
+        data: Path,
+        *extra: str,
+        lang: str | None = "en",
+        env: dict[str, str] | None = None,
+    ) -> None:
         self.name = name
         self.data = data
         self.lan_port = free_port()
@@ -49,6 +56,7 @@ class PlayProcess:
             stderr=subprocess.DEVNULL,
             text=True,
             start_new_session=True,  # its bots too: kill() stops the whole machine's share
+            env=None if env is None else {**os.environ, **env},
         )
         assert self.process.stdout is not None
         first = self.process.stdout.readline()

@@ -38,6 +38,7 @@ from p2p_dominoes.peer_text import peer_text
 from p2p_dominoes.session import Identity, PublicIdentity
 from p2p_dominoes.store import RuleSetError, TableSummary, list_tables, table_rules
 from p2p_dominoes.ui.web.hub import Hub
+from p2p_dominoes.ui.web.leave_commands import go_on, leave
 from p2p_dominoes.ui.web.lobby_rows import (
     host_lobby_snapshot,
     own_addresses,
@@ -458,6 +459,8 @@ class PlayController:
             presence=self.ui,
             page=self.ui.page_state,
             between_hands=self.ui.between_hands,
+            ask_go_on=self.ui.ask_go_on,
+            offers_leave=self.ui.offer_leave,
             hand_break=self.hand_break,
         )
 
@@ -569,6 +572,8 @@ def _answer(controller: PlayController, command: dict[str, Any], _: trio.Nursery
 COMMANDS: Final[dict[str, Handler]] = {
     **dict.fromkeys(("play", "draw", "pass", "skip"), _move),
     "next_hand": lambda c, _, __: c._next_hand(),
+    "go_on": lambda c, command, _: go_on(c, command),  # v4 (leave_commands.py)
+    "leave": lambda c, _, __: leave(c),
     "record": lambda c, _, __: c._send_record(),
     "review": PlayController._review,
     "lang": lambda c, command, _: c._switch_language(command),

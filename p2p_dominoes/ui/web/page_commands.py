@@ -39,6 +39,14 @@ def lobby_answer(command: dict[str, Any]) -> tuple[str, int] | None:
     return str(kind), number
 
 
+def check_go_on(command: dict[str, Any]) -> bool | Problem:
+    """v4: the answer of a "go_on" command (go on without a seat that left?): a boolean."""
+    answer = command.get("answer")
+    if type(answer) is not bool:
+        return Problem("go_on", "answer")
+    return answer
+
+
 @dataclass(frozen=True)
 class Problem:
     """Why a command's settings are refused: the refusal's key and the field at fault."""

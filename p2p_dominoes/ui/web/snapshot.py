@@ -27,6 +27,7 @@ from p2p_dominoes.engine.board import Board
 from p2p_dominoes.engine.rules import Doubles, MoveScoring
 from p2p_dominoes.engine.rules_text import describe_rules
 from p2p_dominoes.net.presence import Presence
+from p2p_dominoes.net.said import said
 from p2p_dominoes.net.verdict import verdict_line
 from p2p_dominoes.session import Phase, TableSession, is_lottery_stall
 from p2p_dominoes.session.events import Blame
@@ -101,6 +102,8 @@ def table_snapshot(
         **presence_json(progress.presence, names, lang),
         "next_hand": _next_hand_json(progress, session),
         "stopped": stopped_json(session.blame, progress, names, lang),
+        "go_on": progress.go_on,  # v4: go on with a bot in the seat someone left?
+        "replaced": [{"seat": s, "before": b} for s, b in sorted(progress.replaced.items())],
         "resume_table": session.transcript.table_id.hex() if progress.resumable else None,
         "alert": progress.alert,
         "log": progress.log[-60:],
@@ -299,6 +302,16 @@ def stopped_json(
 ) -> dict[str, Any] | None:
     """Why the table stopped before its end, and the next steps the page offers."""
     steps = ["lobby", "record", *(["resume"] if progress.resumable else [])]
+    if progress.left:  # v4: our person left the table (our goodbye)
+        text = said("left", lang)
+        return {"reason": "left", "seat": None, "name": "", "text": text, "next": steps[:2]}
+    if progress.went_on:  # v4: another seat said we stalled; the table went on without us
+        text = progress.went_on
+        return {"reason": "went_on", "seat": None, "name": "", "text": text, "next": steps[:2]}
+    if progress.declined:  # v4: our person would not go on without a seat that left
+        name = progress.declined
+        text = said("declined", lang, name=name)
+        return {"reason": "declined", "seat": None, "name": name, "text": text, "next": steps[:2]}
     if blame is not None:
         name = names[blame.seat]
         if blame.code == "stall":  # the sentence every peer shows (net/verdict.py)

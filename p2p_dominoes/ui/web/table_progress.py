@@ -58,6 +58,16 @@ class TableProgress:
     verdict: tuple[int, str] | None = None
     """Another seat stopped the table because a seat stalled (its signed notice): that seat,
     and the sentence every peer shows (`net/verdict.py`)."""
+    go_on: dict[str, Any] | None = None
+    """v4: the question on the page: go on with a bot in the seat `name` left (`bot`)?"""
+    declined: str = ""
+    """v4: the seat our person would not go on without (the table stopped for us)."""
+    left: bool = False
+    """v4: our person left the table (our goodbye is signed)."""
+    went_on: str = ""
+    """v4: the table went on without our seat (another seat said it stalled): why, in words."""
+    replaced: dict[int, str] = field(default_factory=dict)
+    """v4: the seats that changed hands, and whose they were before."""
     resumable: bool = False
     """The data directory still holds this table unfinished (the lobby may resume it)."""
     last_action: dict[str, Any] | None = None

@@ -19,6 +19,7 @@ import trio
 from p2p_dominoes.engine import DRAW, SKIP, Action, Play, SeatView
 from p2p_dominoes.net.page_presence import PageState
 from p2p_dominoes.net.presence import Presence
+from p2p_dominoes.net.said import said
 from p2p_dominoes.net.verdict import task_words
 from p2p_dominoes.peer_text import peer_text
 from p2p_dominoes.session import TableSession
@@ -26,9 +27,11 @@ from p2p_dominoes.session.events import (
     ActionTaken,
     CheatingDetected,
     Event,
+    HandAbandoned,
     HandEnded,
     HandStarted,
     MatchEnded,
+    SeatReplaced,
     ShuffleVerified,
 )
 from p2p_dominoes.store import TableSummary
@@ -81,6 +84,10 @@ class WebUI:
         self._shown_presence: object = None
         self._read_presence: Callable[[], Presence] | None = None
         self._page_seen = time.monotonic()
+        self._go_on: trio.MemorySendChannel[bool] | None = None
+        """v4: where the page's answer to the question whether to go on goes, while asked."""
+        self.leave: Callable[[], bool] | None = None
+        """v4: how this player leaves the table for good (the runtime's, once seated)."""
 
     def page_state(self) -> PageState:
         """Whether a tab shows this table: "closed" once none has for PAGE_GRACE seconds (a
@@ -125,6 +132,38 @@ class WebUI:
             progress.next_hand_ready = True
             progress.next_hand_left = 0.0
             self.publish()
+
+    async def ask_go_on(self, name: str, bot: str, seconds: float) -> bool:
+        """v4: the page asks whether the table goes on with `bot` in the seat `name` left (its
+        two buttons send "go_on"); the runtime gives up after `seconds`, which is a no."""
+        send, answers = trio.open_memory_channel[bool](1)
+        self._go_on = send
+        self.progress.go_on = {"name": name, "bot": bot, "seconds": math.ceil(seconds)}
+        self.publish()
+        yes = False
+        try:
+            yes = await answers.receive()
+        finally:
+            self._go_on = None
+            self.progress.go_on = None
+            if not yes:
+                self.progress.declined = name
+            self.publish()
+        return yes
+
+    def answer_go_on(self, yes: bool) -> bool:
+        """The page's answer to the question (False when none is asked)."""
+        if self._go_on is None:
+            return False
+        try:
+            self._go_on.send_nowait(yes)
+        except (trio.WouldBlock, trio.BrokenResourceError, trio.ClosedResourceError):
+            return False
+        return True
+
+    def offer_leave(self, leave: Callable[[], bool]) -> None:
+        """The runtime's way to leave, for the page's *Leave the table* (v4)."""
+        self.leave = leave
 
     def ready(self) -> bool:
         """The player is ready for the next hand; False when no pause is running."""
@@ -194,6 +233,17 @@ class WebUI:
                     else blame.reason
                 )
                 progress.alert = f"{stalled}: {reason}"
+            elif isinstance(event, HandAbandoned) and event.seat == seat:
+                if event.by == seat:
+                    progress.left = True  # v4: our own goodbye
+                else:  # v4: another seat said we stalled: the table goes on without us
+                    by = peer_text(names[event.by], 64)
+                    progress.went_on = said("said_gone", self.lang, name=by)
+            elif isinstance(event, SeatReplaced):
+                progress.replaced[event.seat] = event.before
+                if event.seat == seat and not progress.left:  # our seat has a new holder
+                    progress.went_on = said("went_on", self.lang, bot=peer_text(event.name, 64))
+                self.names = tuple(names)  # the seat's new holder, by its name
             elif isinstance(event, ActionTaken):
                 progress.last_action = _last_action(event)
                 progress.action_serial += 1

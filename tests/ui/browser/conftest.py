@@ -45,7 +45,14 @@ def browser() -> Iterator[Browser]:
 class Peer:
     """A `p2p-dominoes play` process: its page URL and its LAN port."""
 
-    def __init__(self, name: str, lan_port: int, data_dir: Path, lang: str | None = "en") -> None:
+    def __init__(
+        self,
+        name: str,
+        lan_port: int,
+        data_dir: Path,
+        lang: str | None = "en",
+        env: dict[str, str] | None = None,
+    ) -> None:
         self.name = name
         self.lan_port = lan_port
         self.data_dir = data_dir
@@ -73,6 +80,7 @@ class Peer:
             stdout=subprocess.PIPE,
             text=True,
             start_new_session=True,  # its bots too: kill() stops them all
+            env=None if env is None else {**os.environ, **env},
         )
         assert self.process.stdout is not None
         line = self.process.stdout.readline()
@@ -102,8 +110,10 @@ class Peer:
 def peers(tmp_path: Path) -> Iterator[Callable[..., Peer]]:
     started: list[Peer] = []
 
-    def start(name: str, lan_port: int, lang: str | None = "en") -> Peer:
-        peer = Peer(name, lan_port, tmp_path / f"peer-{lan_port}", lang)
+    def start(
+        name: str, lan_port: int, lang: str | None = "en", env: dict[str, str] | None = None
+    ) -> Peer:
+        peer = Peer(name, lan_port, tmp_path / f"peer-{lan_port}", lang, env)
         started.append(peer)
         return peer
 

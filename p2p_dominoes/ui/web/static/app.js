@@ -18,6 +18,7 @@ import { renderLuck, renderScoreFlash } from "./score.js";
 import { play, setSound, setVolume, soundOn, volume } from "./sound.js";
 import { fly, leaving } from "./motion.js";
 import { whenAsked } from "./lobby.js";
+import { before, renderGoOn, renderLeave, setupLeave } from "./leave.js";
 
 const LANG_KEY = "p2p-dominoes-lang";
 const ACTION_HOLD_MS = 2000;  // after a draw, pass or play: ignore more until the peer answers
@@ -263,12 +264,15 @@ function renderTable() {
   $("board-text").textContent = description;
   if (selected && !s.hand.some((h) => h.tile === selected && h.fits.length)) selected = null;
   renderOverlay(s, { send, codeText, onClose: () => focusHandNow() });
+  renderGoOn(s);
+  renderLeave(s);
   renderClock(s);
   drawHand();
   renderBoneyard($("boneyard"), s);
   renderScoreFlash(s);
   renderControls();
-  $("scores-text").textContent = names.map((n, i) => `${n}: ${s.scores[i]}`).join(" · ") + (s.target ? ` (${t("target_score", s.target)})` : "");
+  const carried = (i) => (before(s, i) === null ? "" : ` (${t("carried", before(s, i))})`);  // v4
+  $("scores-text").textContent = names.map((n, i) => `${n}${carried(i)}: ${s.scores[i]}`).join(" · ") + (s.target ? ` (${t("target_score", s.target)})` : "");
   renderSheet($("sheet"), s);
   const log = $("log");
   log.replaceChildren(...s.log.map((line) => el("p", { textContent: line })));
@@ -476,6 +480,7 @@ function describeBoard() {
 function onKey(event) {
   if (!state || state.screen !== "table" || event.ctrlKey || event.metaKey || event.altKey) return;
   if (["INPUT", "SELECT", "TEXTAREA"].includes(event.target.tagName)) return;
+  if (!$("go-on").hidden) return;  // the question whether to go on (v4) takes the keys
   if (event.code === "KeyD") { if (!$("draw").disabled && !$("draw").hidden) act({ type: "draw" }); }
   else if (event.code === "KeyP") { if (!$("pass").disabled) act({ type: "pass" }); }
   else if (event.code === "KeyS") { if (!$("skip").hidden && !$("skip").disabled) act({ type: "skip" }); }
@@ -504,6 +509,7 @@ function setup() {
   // Resume this very table (its id from the peer); an older peer: the lobby, which offers it.
   $("resume-table").addEventListener("click", () => send(state?.resume_table ? { type: "resume", table: state.resume_table } : { type: "lobby" }));
   $("take-over").addEventListener("click", takeOver);
+  setupLeave(send);
   enableDrag($("hand"), {
     choose: (key) => {
       const tile = state?.hand.find((h) => h.tile === key);

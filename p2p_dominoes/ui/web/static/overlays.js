@@ -7,6 +7,7 @@ import { t } from "./strings.js";
 import { faceRow, revealDone } from "./reveal.js";
 import { renderReview } from "./review.js";
 import { play } from "./sound.js";
+import { before } from "./leave.js";
 
 let dismissed = 0;  // hand number whose summary the player closed (for a peer with no pause)
 let shownFor = null;
@@ -80,7 +81,7 @@ export function renderOverlay(s, options) {
   const end = kind === "stopped" && s.end && s.hand_number && s.end.hand_number !== s.hand_number ? null : s.end;
   const key = `${kind}:${end?.hand_number ?? 0}`;
   overlay.dataset.hand = String(end?.hand_number ?? 0);
-  $("summary-title").textContent = kind === "stopped" ? t("stopped_title")
+  $("summary-title").textContent = kind === "stopped" ? (s.stopped.reason === "left" ? t("left_title") : t("stopped_title"))
     : kind === "match" ? t("match_over") : t("hand_over", end.hand_number);
   const winner = $("summary-winner");
   winner.hidden = kind !== "match";
@@ -103,6 +104,7 @@ export function renderOverlay(s, options) {
     $("summary-rows").replaceChildren(...names.map((name, seat) => el("tr", { className: goats.includes(seat % 2) ? "goat"
       : (end.pairs ? seat % 2 : seat) === end.winner ? "winner" : "" },
       el("th", { scope: "row", translate: "no", textContent: name },
+        ...(before(s, seat) !== null ? [el("span", { className: "carried-mark", translate: "yes", textContent: ` (${t("carried", before(s, seat))})` })] : []),
         ...(goats.includes(seat % 2) ? [el("span", { className: "goat-mark", textContent: ` (${t("goat_row")})` })] : [])),
       leftTiles(end.hands[seat] || []),
       el("td", { textContent: String(end.pips[seat]) }),

@@ -7,6 +7,7 @@ import { tileBacks } from "./tiles.js";
 import { t } from "./strings.js";
 import { isPartner } from "./kozel_live.js";
 import { revealed } from "./reveal.js";
+import { replacedBadge } from "./leave.js";
 
 // Where the others sit, by how many players there are (turn order goes round clockwise).
 const POSITIONS = { 2: ["top"], 3: ["left", "right"], 4: ["left", "top", "right"] };
@@ -52,6 +53,8 @@ function seatCard(s, seat, badges, position) {
   const backUnit = window.innerWidth > 700 ? 12 : 8;
   const name = el("span", { className: "seat-name", translate: "no", textContent: s.names[seat] });
   if (isPartner(s, seat)) name.append(" ", el("span", { className: "partner-badge", translate: "yes", textContent: t("partner") }));
+  const badge = replacedBadge(s, seat);  // v4: the seat changed hands
+  if (badge) name.append(" ", badge);
   const card = el("li", { className: classes.join(" "), dataset: { seat } },
     el("div", { className: "seat-head" }, name,
       el("span", { className: "seat-score", textContent: String(s.scores[seat] ?? 0) })),

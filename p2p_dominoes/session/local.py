@@ -149,16 +149,23 @@ class LocalTable:
     def _live(self) -> list[tuple[int, TableSession]]:
         return [(seat, s) for seat, s in enumerate(self.sessions) if seat not in self.dead]
 
-    def come_back(self, seat: int, name: str, rng: RandomSource = SYSTEM_RANDOM) -> Identity:
+    def come_back(
+        self,
+        seat: int,
+        name: str,
+        rng: RandomSource = SYSTEM_RANDOM,
+        identity: Identity | None = None,
+    ) -> Identity:
         """§16.1: the player whose session left `seat` asks it back under `name` with a fresh
-        key (its request signed by its old key); the lowest other seat puts it on the table at
-        the next hand's start, and the returner plays from the hand after. The fresh key."""
+        key (`identity`, default a generated one; its request signed by its old key); the
+        lowest other seat puts it on the table at the next hand's start, and the returner plays
+        from the hand after. The fresh key."""
         old = next(s for s in reversed(self.replaced) if s.seat == seat)._identity
         assert old is not None
         proposer = next(s for s in range(len(self.sessions)) if s != seat)
         source = self.sessions[proposer]
         follower = self._follower(source, rng)
-        identity = Identity.generate()
+        identity = identity if identity is not None else Identity.generate()
         asked = ask_to_come_back(old, source.transcript.table_id, seat, name, identity.public)
         self.returning[seat] = (follower, identity)
         self._broadcast(proposer, source.ask_back(seat, name, identity.public, asked))

@@ -185,3 +185,25 @@ def test_the_continuation_after_a_come_back_must_give_the_seat_to_who_asked() ->
         observer.admit(_resigned(table, at + 1, other_key))
     assert raised.value.code == "bad-continue"
     observer.admit(honest)  # the honest one fits where the forged one did not
+
+
+def test_seat_one_comes_back_through_seat_two_after_the_bot_in_its_seat_committed() -> None:
+    # Seat 1 (ann, the host) is gone: seat 2 proposes both continuations; at hand 4's start the
+    # bot in seat 1 commits first (its turn), then seat 2 puts ann's request on the table.
+    table, events = three_seats(seed=17)
+    table.run(until=in_hand_two)
+    table.kill(0)
+    table.run(until=_in_hand(3))  # type: ignore[arg-type]
+    assert table.sessions[1].names[0] == "ann (bot)"
+    table.come_back(0, "ann")
+    table.run()
+    assert all(s.phase is Phase.OVER for s in table.sessions)
+    assert len({s.transcript.head for s in table.sessions}) == 1
+    entries = table.sessions[1].transcript.entries
+    at = next(e.index for e in entries if e.envelope.type == COME_BACK)
+    assert entries[at].envelope.seat == 1
+    assert entries[at - 1].envelope.type.name == "key_commit" and entries[at - 1].envelope.seat == 0
+    report = verify_transcript(table.sessions[2].transcript.to_bytes())
+    assert report.ok, report.failure_text()
+    assert report.seats_back == [(0, "ann (bot)", "ann", 5)]
+    assert [e.number for e in events[1] if isinstance(e, HandEnded)] == [1, 3, 5]

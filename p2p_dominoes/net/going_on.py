@@ -209,13 +209,15 @@ def named_gone(run: TableRun, payload: bytes) -> str | None:
 def left_behind_by(run: TableRun, by: str) -> int:
     """Our seat was said gone at a head we had left (`named_gone`): our log says so; 3."""
     session = run.session
+    lang, record = ui_lang(run.options), ""
     if run.log is not None:
         run.log.sync(session.transcript)
         run.log.finish(f"seat {run.seat + 1}: said gone by {by}; the table went on without it")
         run.log.close()
+        record = said("record_kept", lang, path=str(run.log.path))  # §16.1: the record so far
     for link in [*run.links.values(), *run.spare_links]:
         link.outbox.close()
-    run.options.say(said("said_gone", ui_lang(run.options), name=by))
+    run.options.say(said("said_gone", lang, name=by, record=record))
     return 3
 
 

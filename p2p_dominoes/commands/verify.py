@@ -143,8 +143,13 @@ def names_now(report: VerifyReport, lang: str = "en") -> list[str]:
     """The seats' names at the record's end: a seat a continuation gave a new holder (v4) is
     shown under that holder's name, marked with whose seat it was (it kept that score)."""
     names = list(report.names)
-    for seat, before, name, _ in report.seat_changes:
-        names[seat] = line("narration.holder", lang, name=name, before=before)
+    changes = [
+        (n, seat, line("narration.holder", lang, name=name, before=before))
+        for seat, before, name, n in report.seat_changes
+    ]
+    changes += [(n, seat, name) for seat, _, name, n in report.seats_back]  # §16.1: their own
+    for _, seat, name in sorted(changes):
+        names[seat] = name
     return names
 
 
@@ -158,6 +163,10 @@ def leaving_lines(report: VerifyReport, lang: str = "en") -> list[str]:
     for seat, before, name, number in report.seat_changes:
         lines.append(
             line("verify.seat_change", lang, seat=seat + 1, before=before, name=name, n=number)
+        )
+    for seat, before, name, number in report.seats_back:  # §16.1
+        lines.append(
+            line("verify.seat_back", lang, seat=seat + 1, before=before, name=name, n=number)
         )
     return lines
 
@@ -212,6 +221,10 @@ def report_summary(report: VerifyReport) -> dict[str, Any]:
         "seat_changes": [
             {"seat": seat, "before": before, "name": name, "from_hand": number}
             for seat, before, name, number in report.seat_changes
+        ],
+        "seats_back": [
+            {"seat": seat, "before": before, "name": name, "from_hand": number}
+            for seat, before, name, number in report.seats_back
         ],
         "table_code": None if report.code is None else code_summary(report.code),
         "failure": None

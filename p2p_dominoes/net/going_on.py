@@ -82,6 +82,8 @@ def propose(run: TableRun, nursery: trio.Nursery) -> Update | None:
     if not session.agrees_by_default:
         return None  # our person is asked first (`asking.py`)
     assert hand is not None and hand.gone is not None
+    if hand.returning is not None:  # §16.1: the seat goes back to who asked, no bot to start
+        return None
     gone = hand.gone
     identity = Identity.generate()
     name = new_name(session.names[gone])
@@ -97,17 +99,33 @@ def propose(run: TableRun, nursery: trio.Nursery) -> Update | None:
     return update
 
 
+def agrees_to_come_back(run: TableRun, seat: int) -> bool:
+    """§16.1: whether our side agrees that the player who left `seat` takes it back (we are the
+    seat that proposes it). A bot's peer agrees; a person's peer will ask its person (not yet:
+    it does not agree)."""
+    return run.options.bot is not None
+
+
 def left_behind(run: TableRun) -> int:
-    """Our seat has a new holder (the others found us gone): our log says so, we stop; 3."""
+    """Our seat has a new holder (the others found us gone): our log says so, we stop; 3.
+    A bot that gave the seat back to the player who had left (§16.1) says so and stops; 0."""
     session = run.session
     bot = peer_text(session.names[run.seat], 64)
+    hand = session.hand
+    if hand is not None and hand.returning is not None and run.log is None:
+        for link in [*run.links.values(), *run.spare_links]:
+            link.outbox.close()
+        run.options.say(said("given_back", ui_lang(run.options), name=bot))
+        return 0
+    lang, record = ui_lang(run.options), ""
     if run.log is not None:
         run.log.sync(session.transcript)
         run.log.finish(f"seat {run.seat + 1}: the table went on with a new holder")
         run.log.close()
+        record = said("record_kept", lang, path=str(run.log.path))  # §16.1: the record so far
     for link in [*run.links.values(), *run.spare_links]:
         link.outbox.close()
-    run.options.say(said("went_on", ui_lang(run.options), bot=bot))
+    run.options.say(said("went_on", lang, bot=bot, record=record))
     return 3
 
 
@@ -191,13 +209,15 @@ def named_gone(run: TableRun, payload: bytes) -> str | None:
 def left_behind_by(run: TableRun, by: str) -> int:
     """Our seat was said gone at a head we had left (`named_gone`): our log says so; 3."""
     session = run.session
+    lang, record = ui_lang(run.options), ""
     if run.log is not None:
         run.log.sync(session.transcript)
         run.log.finish(f"seat {run.seat + 1}: said gone by {by}; the table went on without it")
         run.log.close()
+        record = said("record_kept", lang, path=str(run.log.path))  # §16.1: the record so far
     for link in [*run.links.values(), *run.spare_links]:
         link.outbox.close()
-    run.options.say(said("said_gone", ui_lang(run.options), name=by))
+    run.options.say(said("said_gone", lang, name=by, record=record))
     return 3
 
 

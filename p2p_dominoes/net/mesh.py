@@ -7,15 +7,17 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
+from contextlib import suppress
 from typing import Final
 
 import trio
 
 from p2p_dominoes.net.backoff import Backoff
+from p2p_dominoes.net.coming_back import CHANNEL_COME_BACK, decode_ask
 from p2p_dominoes.net.connection import Connection, connect
 from p2p_dominoes.net.connection import Refusal as HandshakeRefusal
 from p2p_dominoes.net.errors import ConnectionClosed, HandshakeError, IdentityMismatch, NetError
-from p2p_dominoes.net.framing import SyncRequest
+from p2p_dominoes.net.framing import Data, SyncRequest
 from p2p_dominoes.net.links import serve_link
 from p2p_dominoes.net.lobby import CHANNEL_SESSION
 from p2p_dominoes.net.peer_options import PeerOptions
@@ -69,7 +71,7 @@ async def serve_seated(connection: Connection, session: TableSession, inbox: Inb
     not flood the log)."""
     seat = seat_now(session, connection.peer)
     if seat is None and session.transcript.held_before(connection.peer):
-        await serve_former(connection, session)
+        await serve_former(connection, session, inbox)
         return
     if seat is None or seat == session.seat:
         _NOT_SEATED.warn(connection.remote_address, connection.peer.fingerprint)
@@ -79,15 +81,24 @@ async def serve_seated(connection: Connection, session: TableSession, inbox: Inb
     await serve_link(inbox, seat, connection)
 
 
-async def serve_former(connection: Connection, session: TableSession) -> None:
+async def serve_former(
+    connection: Connection, session: TableSession, inbox: Inbox | None = None
+) -> None:
     """v4: a key whose seat a continuation gave to a new holder. Only its catch-up requests are
     answered (a few a second, bounded), so that a leaver who comes back (`resume`, or a frozen
-    peer that wakes) reads the goodbye and the continuation and stops; nothing it sends is
-    taken, and it is no link of the table's."""
+    peer that wakes) reads the goodbye and the continuation; and its request to take the seat
+    back (§16.1, well-formed ones only, to `inbox`; the session checks its signature). Nothing
+    else it sends is taken, and it is no link of the table's."""
     connection.trust()
     gate = SyncGate(time.monotonic())
     try:
         async for message in connection:
+            if isinstance(message, Data) and message.payload[:1] == bytes([CHANNEL_COME_BACK]):
+                ask = decode_ask(message.payload[1:])
+                if ask is not None and inbox is not None:
+                    with suppress(trio.WouldBlock, trio.BrokenResourceError):
+                        inbox.send.send_nowait(ask)
+                continue
             if not isinstance(message, SyncRequest):
                 continue
             head = gate.ask(message.head, time.monotonic())

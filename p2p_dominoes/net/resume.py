@@ -4,10 +4,12 @@ host also resumes the bots it started)."""
 from __future__ import annotations
 
 from contextlib import suppress
+from dataclasses import replace
 from pathlib import Path
 
 import trio
 
+from p2p_dominoes.net import coming_back
 from p2p_dominoes.net.bot_processes import let_bots_finish, resume_bot
 from p2p_dominoes.net.connection import Connection
 from p2p_dominoes.net.host_lobby import levels_by_seat
@@ -18,10 +20,12 @@ from p2p_dominoes.net.runtime import play_table
 from p2p_dominoes.net.said import said
 from p2p_dominoes.net.setup_lost import SETUP_RESUME_WAIT, setup_said
 from p2p_dominoes.net.table_run import Inbox, TableRun
+from p2p_dominoes.net.take_seat import take_seat_table
 from p2p_dominoes.peer_text import peer_text
 from p2p_dominoes.session import (
     GENESIS_SIGN,
     Envelope,
+    Identity,
     InvalidMessage,
     Phase,
     TableSession,
@@ -117,6 +121,7 @@ async def resume_table(options: PeerOptions, directory: Path) -> int:
     run.setup_watch = SETUP_RESUME_WAIT if session.phase is Phase.SETUP else None
 
     run.peers = dict(peers)
+    run.may_come_back = True  # §16.1: if our seat went on without us, ask it back
 
     async def handler(connection: Connection) -> None:
         await serve_seated(connection, session, inbox)
@@ -142,4 +147,22 @@ async def resume_table(options: PeerOptions, directory: Path) -> int:
         let_bots_finish(bot_nursery)
     if run.abandoned is not None:
         raise PeerFailure(setup_said("never_started", lang, table=peer_text(label, 64)))
+    if status == coming_back.BACK and run.back_with is not None:
+        return await _sit_down_again(run, log, *run.back_with)
     return status
+
+
+async def _sit_down_again(
+    run: TableRun, log: TableLog, fresh: Identity, follower: TableSession
+) -> int:
+    """§16.1: our seat is ours again under a fresh key: the log of our old key ends here (it
+    says so; what we hold of the chain, which may part from the others' at their goodbye), and
+    we play on as the seat's new holder with the others' transcript so far."""
+    session = run.session
+    number = follower.hand.number if follower.hand is not None else 0
+    with suppress(TableLogError, OSError):
+        log.sync(session.transcript)
+    log.finish(f"seat {run.seat + 1}: taken back under a fresh key from hand {number}")
+    log.close()
+    handover = coming_back.handover(run.seat, follower, run.peers)
+    return await take_seat_table(replace(run.options, identity=fresh), handover)

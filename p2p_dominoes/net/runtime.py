@@ -23,7 +23,7 @@ import trio
 
 from p2p_dominoes.bots import snapshot
 from p2p_dominoes.engine import Action, IllegalAction
-from p2p_dominoes.net import asking, going_on
+from p2p_dominoes.net import asking, coming_back, going_on
 from p2p_dominoes.net.catch_up import answer_sync, public_head
 from p2p_dominoes.net.finish import finish, hand_secrets, save
 from p2p_dominoes.net.links import link_down
@@ -41,6 +41,7 @@ from p2p_dominoes.net.stopping import (
 )
 from p2p_dominoes.net.table_run import (
     Arrived,
+    AskedBack,
     Chosen,
     GoOn,
     HostSaid,
@@ -113,11 +114,16 @@ async def play_table(run: TableRun, nursery: trio.Nursery, first: Update | None 
             await _handle(run, session.receive(item.payload, item.seat), nursery)
             by = going_on.named_gone(run, item.payload)
             if by is not None:  # v4: the table went on without us from a head we left
+                if await _asked_back(run):
+                    return coming_back.BACK
                 return going_on.left_behind_by(run, by)
         elif isinstance(item, PageSaid):
             page_heard(run, item)
         elif isinstance(item, SyncAsked):
             answer_sync(run, item)
+        elif isinstance(item, AskedBack):  # §16.1: a former holder asks its seat back
+            agrees = going_on.agrees_to_come_back(run, item.seat)
+            await _handle(run, coming_back.heard(run, item, agrees), nursery)
         elif isinstance(item, Chosen):
             # A person who acts has a page open: the others hear so before the move, on the same
             # links (a tick may come too late: the match can end first, and with it presence).
@@ -164,6 +170,8 @@ async def play_table(run: TableRun, nursery: trio.Nursery, first: Update | None 
         if proposed is not None:
             await _handle(run, proposed, nursery)
         if session.seat is None:
+            if await _asked_back(run):
+                return coming_back.BACK
             return going_on.left_behind(run)
         _track_expected(run)
         watching = run.setup_watch is not None and run.abandoned is None
@@ -189,6 +197,15 @@ def _leave_asked(run: TableRun) -> bool:
     except (trio.WouldBlock, trio.BrokenResourceError, trio.ClosedResourceError):
         return False
     return True
+
+
+async def _asked_back(run: TableRun) -> bool:
+    """§16.1: our seat went on without us; as `resume`, ask it back and wait. True when it is
+    ours again (`run.back_with`)."""
+    if not run.may_come_back or run.session.finished:
+        return False
+    run.back_with = await coming_back.ask_and_wait(run)
+    return run.back_with is not None
 
 
 def page_heard(run: TableRun, heard: PageSaid) -> None:

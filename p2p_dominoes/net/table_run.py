@@ -19,7 +19,7 @@ from p2p_dominoes.net.peer_options import PeerOptions
 from p2p_dominoes.net.setup_lost import SetupLost
 from p2p_dominoes.net.sync_limit import SyncGate
 from p2p_dominoes.net.verdict import StopNotice
-from p2p_dominoes.session import TableSession
+from p2p_dominoes.session import Identity, PublicIdentity, TableSession
 from p2p_dominoes.store import TableLog
 
 Outgoing = bytes | tuple[str, bytes]
@@ -141,8 +141,20 @@ class GoOn:
     before: str
 
 
+@dataclass(frozen=True)
+class AskedBack:
+    """v4 (§16.1): a returning player's request from a former holder's connection (checked
+    for its shape only: the session checks its signature against the seat's former key)."""
+
+    seat: int
+    name: str
+    key: PublicIdentity
+    asked: bytes
+
+
 Item = (
     Arrived
+    | AskedBack
     | PageSaid
     | HostSaid
     | Noticed
@@ -236,6 +248,15 @@ class TableRun:
 
     choosing: trio.CancelScope | None = None
     """The scope of the player's pending choice, cancelled when a goodbye voids the hand."""
+
+    may_come_back: bool = False
+    """v4 (§16.1): when our seat went on without us, ask it back (`resume`) instead of
+    stopping at once (`coming_back.ask_and_wait`)."""
+
+    back_with: tuple[Identity, TableSession] | None = None
+    """§16.1: the fresh key our seat came back to, and the observer that followed the others'
+    chain up to it (then `resume` sits down again with them)."""
+
     sat_in: int | None = None
     """The seat we sat down in (kept when a continuation gives it a new holder, v4: the
     session then only follows, and `going_on.left_behind` ends our run)."""

@@ -15,13 +15,13 @@ from p2p_dominoes.engine import Play, Tile
 from p2p_dominoes.engine.opening import best_of
 from p2p_dominoes.mental import Step, StepKind
 from p2p_dominoes.session import hand_messages as msg
-from p2p_dominoes.session import legacy, tile_proofs
+from p2p_dominoes.session import leaving, legacy, tile_proofs
 from p2p_dominoes.session.deal import dealt_positions
 from p2p_dominoes.session.envelope import FIRST_VERSION, SECOND_VERSION, Envelope
 from p2p_dominoes.session.events import Update
 from p2p_dominoes.session.genesis_signing import sign_genesis
 from p2p_dominoes.session.hand_in_play import HandInPlay
-from p2p_dominoes.session.leave_messages import CONTINUE_SIGN
+from p2p_dominoes.session.leave_messages import CONTINUE, CONTINUE_SIGN
 from p2p_dominoes.session.phases import Phase
 from p2p_dominoes.session.schema import Wire
 from p2p_dominoes.session.turns import place_body
@@ -35,11 +35,15 @@ def send_automatic(session: TableSession, update: Update) -> None:
     intake = session._intake
     while session.seat is not None:
         expected = session.expected
-        if expected is None or expected[0] != session.seat or session.phase in DECISIONS:
+        if expected is None or expected[0] != session.seat:
+            return
+        if session.phase in DECISIONS and not _giving_back(session):
             return
         if session.phase is Phase.CONTINUE and not session.agrees_by_default:
             return  # a person is asked first (`TableSession.agree_to_continue`)
-        envelope = session._automatic_message()
+        # §16.1: a returning player's request goes on the table at a hand's start, before our
+        # own commit of that hand.
+        envelope = session._come_back_message() or session._automatic_message()
         if not intake.accept(envelope, update, own=True):
             return
         update.outgoing.append(envelope.encode())
@@ -51,9 +55,17 @@ DECISIONS: Final = (Phase.TURNS, Phase.LEAVING)
 (which names the new holder's key: `TableSession.propose_continue`)."""
 
 
+def _giving_back(session: TableSession) -> bool:
+    """§16.1: the continuation after a come_back names no one new (the player who asked)."""
+    hand = session.hand
+    return session.phase is Phase.LEAVING and hand is not None and hand.returning is not None
+
+
 def automatic_message(session: TableSession) -> Envelope:
     """The message this peer owes in the current phase (it is this seat's turn)."""
     phase, hand, seat = session.phase, session.hand, session.seat
+    if phase is Phase.LEAVING and hand is not None and hand.returning is not None:
+        return session._sign(CONTINUE, leaving.proposal(session, *hand.returning).to_body())
     if phase is Phase.SETUP:
         identity, nonce = session._identity, session._table_nonce
         assert identity is not None and seat is not None and nonce is not None

@@ -123,6 +123,8 @@ class SeatReplaced(Event):
     before: str
     name: str
     next_hand: int
+    back: bool = False
+    """§16.1: the player who left the seat takes it back (from the bot `before`) under `name`."""
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,7 @@ from p2p_dominoes.mental import (
     ShuffleStep,
     TileReveal,
 )
+from p2p_dominoes.session.identity import PublicIdentity
 
 
 @dataclass
@@ -79,6 +80,9 @@ class HandInPlay:
     """v4: the message hash of the continue proposed after the goodbye."""
     continue_signed: int = 0
     """v4: how many of the other seats have signed the continuation so far."""
+    returning: tuple[str, PublicIdentity] | None = None
+    """v4 (§16.1): the name and fresh key a come_back asked seat `gone` back under; the hand
+    is set aside (nothing of it was dealt) and the continuation must give the seat to them."""
 
     @property
     def continue_signers(self) -> tuple[int, ...]:

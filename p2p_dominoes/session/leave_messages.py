@@ -19,7 +19,7 @@ from p2p_dominoes.session.envelope import HASH_SIZE, MAX_SEATS, Envelope, Messag
 from p2p_dominoes.session.errors import InvalidMessage
 from p2p_dominoes.session.genesis import MIN_SEATS, SEAT_SCHEMA
 from p2p_dominoes.session.hand_messages import MAX_HANDS
-from p2p_dominoes.session.identity import PUBLIC_KEY_SIZE, PublicIdentity
+from p2p_dominoes.session.identity import PUBLIC_KEY_SIZE, SIGNATURE_SIZE, Identity, PublicIdentity
 from p2p_dominoes.session.schema import ArrayOf, Bin, Int, Nullable, Record, Text, Wire, record
 
 LEFT: Final = "left"
@@ -63,7 +63,59 @@ CONTINUE_SIGN: Final = MessageType(
 )
 """v4: a seat agrees to the continuation whose message hash it names."""
 
-LEAVE_MESSAGES: Final[tuple[MessageType, ...]] = (GOODBYE, CONTINUE, CONTINUE_SIGN)
+COME_BACK: Final = MessageType(
+    33,
+    "come_back",
+    record(
+        _HAND,
+        ("seat", _SEAT),
+        *SEAT_SCHEMA.fields[:2],
+        ("asked", Bin(SIGNATURE_SIZE)),
+    ),
+)
+"""v4 (§16.1): at the start of a hand, the lowest seat other than `seat` says that the player who
+left `seat` asks it back under `name` with the fresh `key`; `asked` is that player's request,
+signed by the key it held the seat with (`come_back_request`)."""
+
+LEAVE_MESSAGES: Final[tuple[MessageType, ...]] = (GOODBYE, CONTINUE, CONTINUE_SIGN, COME_BACK)
+
+COME_BACK_DOMAIN: Final = b"p2p-dominoes/v4/come-back\x00"
+"""What a returner's request starts with, so that its signature means nothing else."""
+
+
+def come_back_request(table_id: bytes, seat: int, name: str, key: PublicIdentity) -> bytes:
+    """The bytes a returning player signs with its old seat key: this table, this seat, and the
+    new key and name it asks the seat back under (no head or hand: it may be used at any hand
+    start; the new key must be fresh, so it can be used once)."""
+    return COME_BACK_DOMAIN + table_id + bytes((seat,)) + key.raw + name.encode("utf-8")
+
+
+def ask_to_come_back(
+    old: Identity, table_id: bytes, seat: int, name: str, key: PublicIdentity
+) -> bytes:
+    """The returner's request: `come_back_request` signed by the key it left the seat with."""
+    return old.sign(come_back_request(table_id, seat, name, key))
+
+
+@dataclass(frozen=True)
+class ComeBack:
+    """A come_back message, read: the hand set aside, the seat, who asks for it (a fresh key
+    under a name) with the old key's signature, and the seat that proposes it."""
+
+    hand: int
+    seat: int
+    name: str
+    key: PublicIdentity
+    asked: bytes
+    by: int
+
+    @classmethod
+    def of(cls, envelope: Envelope) -> ComeBack:
+        """Read a `come_back` envelope (its body is schema-checked)."""
+        hand, seat, name, key, asked = envelope.body
+        assert isinstance(hand, int) and isinstance(seat, int) and isinstance(name, str)
+        assert isinstance(key, bytes) and isinstance(asked, bytes)
+        return cls(hand, seat, name, PublicIdentity(key), asked, envelope.seat)
 
 
 @dataclass(frozen=True)

@@ -22,11 +22,13 @@ from p2p_dominoes.session.leave_messages import (
     GOODBYE,
     LEFT,
     STALLED,
+    ComeBack,
     Continuation,
     Goodbye,
     NewSeat,
+    come_back_request,
 )
-from p2p_dominoes.session.phases import HAND_PHASES, Trigger
+from p2p_dominoes.session.phases import HAND_PHASES, Phase, Trigger
 
 if TYPE_CHECKING:
     from p2p_dominoes.session.table import TableSession
@@ -81,6 +83,8 @@ def continue_(session: TableSession, hand: HandInPlay, envelope: Envelope, own: 
         if (new.name, new.key, new.replaces) != (session.names[seat], keys[seat], None):
             raise bad("bad-continue", f"changes seat {seat + 1}, which did not leave")
     newcomer = proposal.newcomer
+    if hand.returning is not None and (newcomer.name, newcomer.key) != hand.returning:
+        raise bad("bad-continue", f"seat {gone + 1} goes to another than the player who asked")
     if newcomer.replaces != keys[gone].raw:
         raise bad("bad-continue", f"seat {gone + 1}'s new holder does not replace its key")
     if session.transcript.held_before(newcomer.key):
@@ -97,7 +101,46 @@ def continue_(session: TableSession, hand: HandInPlay, envelope: Envelope, own: 
         if session.seat == gone:
             session._leave_seat()  # the seat has a new holder: this peer only follows now
         session._move(Trigger.PROPOSED)
-        return [SeatReplaced(gone, before, newcomer.name, proposal.next_hand)]
+        back = hand.returning is not None
+        return [SeatReplaced(gone, before, newcomer.name, proposal.next_hand, back)]
+
+    return effect
+
+
+def come_back(session: TableSession, envelope: Envelope) -> Effect:
+    """§16.1: at a hand's start, the lowest other seat says the seat's former holder asks it
+    back; the hand is set aside (nothing of it was dealt) and the continuation must follow."""
+    hand = session.hand
+    if session.version <= THIRD_VERSION:
+        raise bad(
+            "out-of-turn", f"come_back is a version 4 message, this table is {session.version}"
+        )
+    if session.phase is not Phase.COMMIT or hand is None:
+        raise bad("out-of-turn", f"come_back while the table is at {session.phase.value}")
+    said = ComeBack.of(envelope)
+    if said.hand != hand.number:
+        raise bad("wrong-hand", f"come_back names hand {said.hand}, not {hand.number}")
+    if said.seat >= session.players:
+        raise bad("bad-come-back", f"seat {said.seat + 1} is not at this table")
+    proposer = next(s for s in range(session.players) if s != said.seat)
+    if said.by != proposer:
+        raise bad("bad-come-back", f"seat {proposer + 1} says who comes back, not {said.by + 1}")
+    if len(hand.commits) > proposer:
+        raise bad("bad-come-back", "only at the start of a hand, before its proposer committed")
+    transcript = session.transcript
+    old = transcript.previous_key(said.seat)
+    if old is None:
+        raise bad("bad-come-back", f"seat {said.seat + 1} never changed hands")
+    request = come_back_request(transcript.table_id, said.seat, said.name, said.key)
+    if not old.verify(said.asked, request):
+        raise bad("bad-come-back", f"the request is not signed by seat {said.seat + 1}'s old key")
+    if transcript.held_before(said.key):
+        raise bad("bad-come-back", "the returning player's key held a seat at this table before")
+
+    def effect() -> list[Event]:
+        hand.gone, hand.returning = said.seat, (said.name, said.key)
+        session._move(Trigger.COMES_BACK)
+        return []
 
     return effect
 
@@ -120,6 +163,8 @@ def proposal(session: TableSession, name: str, key: PublicIdentity) -> Continuat
     """The continuation this peer proposes: seat `hand.gone` to `key` under `name`."""
     hand = session.hand
     assert hand is not None and hand.gone is not None
+    if hand.returning is not None:
+        name, key = hand.returning  # §16.1: the seat goes back to the player who asked
     keys = session.transcript.keys
     seats = tuple(
         NewSeat(name, key, keys[s].raw)

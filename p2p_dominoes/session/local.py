@@ -25,6 +25,7 @@ from p2p_dominoes.session.envelope import PROTOCOL_VERSION
 from p2p_dominoes.session.events import Blame, Event, Update
 from p2p_dominoes.session.genesis import Genesis, SeatInfo, new_table_id
 from p2p_dominoes.session.identity import Identity
+from p2p_dominoes.session.leave_messages import ask_to_come_back
 from p2p_dominoes.session.messages import default_registry
 from p2p_dominoes.session.table import Phase, TableSession
 from p2p_dominoes.session.table_code import new_table_nonce, seat_commitment
@@ -59,6 +60,9 @@ class LocalTable:
     "<name> (bot)", a generated key, the system's randomness)."""
     replaced: list[TableSession] = field(default_factory=list)
     """The sessions of the seats that left, as they were when they went."""
+    returning: dict[int, tuple[TableSession, Identity]] = field(default_factory=dict)
+    """§16.1: a player who asked its seat back: an observer that follows every message, with
+    the fresh key it takes the seat with once the continuation gives it."""
 
     @classmethod
     def create(
@@ -116,6 +120,7 @@ class LocalTable:
             if self.on_event is not None:
                 self.on_event(sender, event)
         for data in [*update.outgoing, *update.forwarded]:
+            self._tell_returning(data)
             for receiver in range(len(self.sessions)):
                 if receiver != sender and receiver not in self.dead:
                     for arriving in self.link(sender, receiver, data):
@@ -143,6 +148,53 @@ class LocalTable:
 
     def _live(self) -> list[tuple[int, TableSession]]:
         return [(seat, s) for seat, s in enumerate(self.sessions) if seat not in self.dead]
+
+    def come_back(
+        self,
+        seat: int,
+        name: str,
+        rng: RandomSource = SYSTEM_RANDOM,
+        identity: Identity | None = None,
+    ) -> Identity:
+        """§16.1: the player whose session left `seat` asks it back under `name` with a fresh
+        key (`identity`, default a generated one; its request signed by its old key); the
+        lowest other seat puts it on the table at the next hand's start, and the returner plays
+        from the hand after. The fresh key."""
+        old = next(s for s in reversed(self.replaced) if s.seat == seat)._identity
+        assert old is not None
+        proposer = next(s for s in range(len(self.sessions)) if s != seat)
+        source = self.sessions[proposer]
+        follower = self._follower(source, rng)
+        identity = identity if identity is not None else Identity.generate()
+        asked = ask_to_come_back(old, source.transcript.table_id, seat, name, identity.public)
+        self.returning[seat] = (follower, identity)
+        self._broadcast(proposer, source.ask_back(seat, name, identity.public, asked))
+        return identity
+
+    def _tell_returning(self, data: bytes) -> None:
+        """A returning player sees every message; once the continuation gives it the seat, it
+        takes it (the bot that held it only follows from then on)."""
+        for seat, (follower, identity) in list(self.returning.items()):
+            follower.receive(data)
+            if follower.transcript.keys[seat] == identity.public:
+                del self.returning[seat]
+                follower.goes_on_after_goodbye = True
+                self.replaced.append(self.sessions[seat])
+                self.sessions[seat] = follower
+                self._broadcast(seat, follower.take_seat(seat, identity))
+
+    @staticmethod
+    def _follower(source: TableSession, rng: RandomSource) -> TableSession:
+        """An observer that has checked `source`'s record so far (a new holder's start)."""
+        follower = TableSession(
+            Transcript(source.transcript.entries[0].envelope, default_registry()),
+            None,
+            None,
+            rng=rng,
+        )
+        for entry in source.transcript.entries[1:]:
+            follower.admit(entry.envelope)
+        return follower
 
     def leave(self, seat: int) -> None:
         """`seat` says goodbye (v4) and is gone from then on."""

@@ -66,6 +66,7 @@ class Trigger(enum.Enum):
     BLAMED = "a seat was named: the table stops"
     LEFT = "a seat is gone (its goodbye, or another's word that it stalled): the hand is void"
     PROPOSED = "the lowest remaining seat proposed the continuation: the others sign it"
+    COMES_BACK = "at a hand's start, a seat's former holder asks it back: the hand is set aside"
 
 
 HAND_PHASES: Final = (
@@ -99,6 +100,7 @@ TRANSITIONS: Final[Mapping[tuple[Phase, Trigger], Phase]] = {
     (Phase.SECRET_REVEAL, Trigger.MATCH_OVER): Phase.OVER,
     # v4 (§16): a goodbye makes the hand in play void, in whichever of its phases it comes.
     **{(phase, Trigger.LEFT): Phase.LEAVING for phase in HAND_PHASES},
+    (Phase.COMMIT, Trigger.COMES_BACK): Phase.LEAVING,  # §16.1: a come_back, then `continue`
     (Phase.LEAVING, Trigger.PROPOSED): Phase.CONTINUE,
     (Phase.CONTINUE, Trigger.HAND_BEGINS): Phase.COMMIT,  # every remaining seat signed
     # A blame stops the table from any phase, OVER included (a message after the match's end).

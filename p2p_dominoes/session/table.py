@@ -64,7 +64,15 @@ from p2p_dominoes.session.genesis_signing import next_genesis_signer, transcript
 from p2p_dominoes.session.hand_in_play import HandInPlay
 from p2p_dominoes.session.identity import Identity, PublicIdentity
 from p2p_dominoes.session.intake import MAX_BUFFERED_PER_SEAT, Intake
-from p2p_dominoes.session.leave_messages import CONTINUE, GOODBYE, LEFT, STALLED
+from p2p_dominoes.session.leave_messages import (
+    COME_BACK,
+    CONTINUE,
+    GOODBYE,
+    LEFT,
+    STALLED,
+    ComeBack,
+    come_back_request,
+)
 from p2p_dominoes.session.phases import (
     FINAL,
     HAND_PHASES,
@@ -156,6 +164,9 @@ class TableSession:
         self.agrees_by_default = True
         """v4: sign a proposed continuation at once (a peer with no person to ask); a peer that
         asks its player sets this False and calls `agree_to_continue`."""
+        self.coming_back: ComeBack | None = None
+        """v4 (§16.1): a returning player's request this peer puts on the table, as the seat
+        that proposes it, at the next hand's start (`ask_back`); None when there is none."""
         self.max_hands = genesis.max_hands
         self._hand_keys = hand_keys or mental.new_hand_keys
         self.match = Match(self.rules, self.players)
@@ -340,6 +351,51 @@ class TableSession:
         if self.phase is not Phase.CONTINUE or expected is None or expected[0] != self.seat:
             raise ValueError("there is no continuation for this seat to sign now")
         return self.send(duties.continue_sign_message(self))
+
+    def ask_back(self, seat: int, name: str, key: PublicIdentity, asked: bytes) -> Update:
+        """§16.1: the player who left `seat` asks it back under `name` with the fresh `key`
+        (`asked`: its request, signed by its old key). This peer, the lowest seat other than
+        `seat`, puts it on the table at the start of a hand: now if one has just begun, else at
+        the next one. ValueError when the request is not valid here (nothing is kept then)."""
+        own, transcript = self.seat, self.transcript
+        if own is None or self.version <= THIRD_VERSION or not 0 <= seat < self.players:
+            raise ValueError("this peer cannot put a request to come back on the table")
+        if own != next(s for s in range(self.players) if s != seat):
+            raise ValueError(
+                f"seat {own + 1} is not the one that proposes seat {seat + 1}'s return"
+            )
+        old = transcript.previous_key(seat)
+        request = come_back_request(transcript.table_id, seat, name, key)
+        if old is None or not old.verify(asked, request):
+            raise ValueError(f"the request is not signed by seat {seat + 1}'s former holder")
+        if transcript.held_before(key):
+            raise ValueError("the returning player's key held a seat at this table before")
+        hand = self.hand
+        self.coming_back = ComeBack(hand.number if hand else 0, seat, name, key, asked, own)
+        update = Update()
+        if self.finished:
+            self.coming_back = None  # the match is over: nothing to come back to
+            return update
+        self._send_automatic(update)
+        return update
+
+    def _come_back_message(self) -> Envelope | None:
+        """§16.1: our come_back now, if a request waits and a hand has just begun (still
+        valid: the seat's key may have changed since it was asked); else None."""
+        asked, hand, own = self.coming_back, self.hand, self.seat
+        if asked is None or hand is None or own is None or self.phase is not Phase.COMMIT:
+            return None
+        if len(hand.commits) != own:  # our own commit is next: the hand has just begun
+            return None
+        self.coming_back = None
+        old = self.transcript.previous_key(asked.seat)
+        request = come_back_request(self.transcript.table_id, asked.seat, asked.name, asked.key)
+        if old is None or not old.verify(asked.asked, request):
+            return None
+        if self.transcript.held_before(asked.key):
+            return None
+        body = (hand.number, asked.seat, asked.name, asked.key.raw, asked.asked)
+        return self._sign(COME_BACK, body)
 
     def take_seat(self, seat: int, identity: Identity) -> Update:
         """An observer that followed the record up to a continuation becomes the new holder of

@@ -116,6 +116,8 @@ class Transcript:
         self._keys = [seat.key for seat in info.seats]
         """Each seat's key now: the genesis's, until a `continue` gives a seat a new holder."""
         self._ever: set[PublicIdentity] = set(self._keys)
+        self._before: list[PublicIdentity | None] = [None] * len(self._keys)
+        """Each seat's key before its current holder's (None: the genesis's holder still)."""
         encoded = genesis.encode()
         self._commit(genesis, encoded, message_hash(encoded))
 
@@ -140,6 +142,11 @@ class Transcript:
     def keys(self) -> tuple[PublicIdentity, ...]:
         """Each seat's identity key now, by seat number (the genesis's, or a continuation's)."""
         return tuple(self._keys)
+
+    def previous_key(self, seat: int) -> PublicIdentity | None:
+        """The key `seat`'s current holder took over from (§16.1: the one a returning player
+        signs its request with); None while the genesis's holder still holds it."""
+        return self._before[seat]
 
     def held_before(self, key: PublicIdentity) -> bool:
         """Whether `key` held a seat of this table at any point (a new holder's key is fresh)."""
@@ -255,6 +262,7 @@ class Transcript:
         if envelope.type == CONTINUE:
             for seat, new in enumerate(Continuation.of(envelope).seats):
                 if new.replaces is not None:  # the seat's new holder signs from here on
+                    self._before[seat] = self._keys[seat]
                     self._keys[seat] = new.key
                     self._ever.add(new.key)
         self._by_hash[digest] = entry.index

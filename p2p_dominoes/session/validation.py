@@ -17,7 +17,7 @@ from p2p_dominoes.session import hand_messages as msg
 from p2p_dominoes.session.checks import Effect, Validator, bad
 from p2p_dominoes.session.envelope import Envelope
 from p2p_dominoes.session.genesis_signing import check_setup_message
-from p2p_dominoes.session.leave_messages import CONTINUE, CONTINUE_SIGN, GOODBYE
+from p2p_dominoes.session.leave_messages import COME_BACK, CONTINUE, CONTINUE_SIGN, GOODBYE
 from p2p_dominoes.session.phases import Phase
 
 if TYPE_CHECKING:
@@ -57,6 +57,8 @@ def validate(session: TableSession, envelope: Envelope, own: bool) -> Effect:
         raise bad("gone", f"{kind.name} from seat {envelope.seat + 1}, which is gone")
     if kind == GOODBYE:  # any seat, in any phase of a hand: before whose turn it is
         return _checked(leaving.goodbye, session, envelope)
+    if kind == COME_BACK:  # §16.1: at a hand's start, from the proposer, before whose turn
+        return _checked(leaving.come_back, session, envelope)
     if expected is None:
         if session.phase is Phase.SETUP:
             check_setup_message(session.transcript, envelope)

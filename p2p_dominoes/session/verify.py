@@ -72,6 +72,9 @@ class VerifyReport:
     """v4 (§16): each hand made void by a goodbye: (hand number, seat, "left" | "stalled")."""
     seat_changes: list[tuple[int, str, str, int]] = field(default_factory=list)
     """v4 (§16): each continuation: (seat, its player before, its new holder, first hand)."""
+    seats_back: list[tuple[int, str, str, int]] = field(default_factory=list)
+    """v4 (§16.1): each seat taken back: (seat, the bot that gives it back, the returning
+    player, first hand)."""
 
     @property
     def ok(self) -> bool:
@@ -133,7 +136,7 @@ def verify_transcript(
                         report.abandoned.append((event.number, event.seat, event.reason))
                     if isinstance(event, SeatReplaced):
                         change = (event.seat, event.before, event.name, event.next_hand)
-                        report.seat_changes.append(change)
+                        (report.seats_back if event.back else report.seat_changes).append(change)
             report.messages = index + 1
     except InvalidMessage as exc:
         report.code = session.table_code if session is not None else None

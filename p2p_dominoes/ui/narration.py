@@ -91,6 +91,12 @@ def narrate(
             return [line("narration.left", lang, n=event.number, name=name(event.seat))]
         by = name(event.by)
         return [line("narration.stalled_gone", lang, n=event.number, name=name(event.seat), by=by)]
+    if isinstance(event, SeatReplaced) and event.back:  # §16.1: the leaver takes it back
+        return [
+            line(
+                "narration.seat_back", lang, name=event.name, before=event.before, n=event.next_hand
+            )
+        ]
     if isinstance(event, SeatReplaced):  # v4: every remaining seat signed the continuation
         taken = line(
             "narration.seat_taken", lang, name=event.name, before=event.before, n=event.next_hand
@@ -119,4 +125,6 @@ def narrate(
 def holder(event: SeatReplaced, lang: str = "en") -> str:
     """The seat's name from a continuation on: its new holder, marked with whose seat it was."""
     lang = "ru" if lang == "ru" else "en"
+    if event.back:  # §16.1: the player who left has its own seat again
+        return event.name
     return line("narration.holder", lang, name=event.name, before=event.before)

@@ -9,6 +9,7 @@ the terminal types `leave` in the second hand (a signed goodbye): the leaver exi
 
 from __future__ import annotations
 
+import json
 import re
 import signal
 import sys
@@ -211,19 +212,26 @@ def test_a_joiner_that_wakes_after_its_seat_went_to_a_bot_stops_saying_so(
         gone.thaw()
         assert gone.wait(60.0) == 3, table.outputs()
         last = gone.output().strip().splitlines()[-1]
-        # Its last message reached the others (it follows the goodbye and the continuation),
-        # or it did not (the records parted at the goodbye's head: the host's signed word).
+        directory = gone.table_dir()
+        assert directory is not None
+        # Its last message reached the others (it follows the goodbye and the continuation:
+        # the line says where the record so far is, §16.1), or it did not (the records parted
+        # at the goodbye's head: the host's signed word).
+        log_path = directory / "table.log"
         assert last in (
             f"The table went on without this seat (it was said to be gone): {gone.label} (bot) "
-            "holds it now.",
+            f"holds it now. The record so far is in {log_path} (check it: p2p-dominoes verify "
+            f"{log_path}).",
             "The others went on without this seat: host said it sent nothing in time (a signed "
-            "goodbye), while its last message never reached them.",
+            f"goodbye), while its last message never reached them. The record so far is in "
+            f"{log_path} (check it: p2p-dominoes verify {log_path}).",
         ), table.outputs()
+        if last.startswith("The table went on") or last.startswith("The others went on"):
+            result = verify(log_path)
+            assert result.status == 0 and ": clean — " in result.output, result.output
         view = gone.log()
         assert view is not None and view.finished is not None
         assert "went on" in view.finished, view.finished
-        directory = gone.table_dir()
-        assert directory is not None
         result = verify(directory)
         assert result.status == 0 and ": clean — " in result.output, result.output
         others = [p for p in table.peers if p is not gone]
@@ -383,3 +391,75 @@ def _signer_asked(root: Path) -> bool:
         for peer in (host, j1):
             if peer.alive:
                 peer.kill()
+
+
+LONG_HANDS = 8
+"""The coming-back match: long enough (a target nobody reaches) that the leaver's `resume` comes
+while it is on: hand 2 void, a bot's hands, a hand set aside, then the returner's hands."""
+
+
+@pytest.mark.slow
+def test_a_joiner_killed_in_hand_two_comes_back_and_takes_its_seat_again(
+    tmp_path: Path,
+) -> None:
+    """§16.1: j2 is `kill -9`ed in hand 2 and a bot takes its seat from hand 3; j2 runs `resume`
+    while the match is on. It catches up as a former holder, asks its seat back (a fresh key,
+    signed with its old one), the host puts the request on the table at the next hand's start,
+    every seat signs, and j2 plays on; the bot gives the seat back. All three finish (0) on the
+    same record, and `verify` of each names the void hand and both seat changes."""
+    rules = tmp_path / "long-draw.json"
+    targets = [[2, 1000], [3, 1000], [4, 1000]]  # nobody reaches them: the hands end it
+    rules.write_text(json.dumps({"base": "draw", "name": "long draw", "targets": targets}))
+    host_args = ("--stall-timeout", str(STALL_TIMEOUT), "--rules", str(rules))
+    with ExitStack() as stack:
+        for attempt in range(ATTEMPTS):
+            table = Table(
+                tmp_path / f"m{attempt}",
+                PLAYERS,
+                LONG_HANDS,
+                ["127.0.0.1"] * PLAYERS,
+                host_args=host_args,
+            )
+            stack.enter_context(table)
+            table.open()
+            gone = table.by_seat()[2]
+            assert wait_until(partial(_in_hand_two, gone, PLAYERS), 120.0), table.outputs()
+            gone.kill()
+            view = gone.log()
+            assert view is not None
+            if view.finished is None:
+                break
+            assert set(table.wait_all(60.0).values()) == {0}, table.outputs()
+        else:
+            raise AssertionError(f"{ATTEMPTS} matches were over before hand 2")
+        label = gone.label
+        went_on = f"{label} (bot) takes {label}'s seat from hand"
+        assert wait_until(lambda: went_on in table.host.output(), STALL_TIMEOUT + 60.0), (
+            table.outputs()
+        )
+        gone.resume()
+        asked = "This seat went on without you: asking the others to give it back"
+        assert wait_until(lambda: asked in gone.output(), 60.0), table.outputs()
+        back = f"{label} is back and takes the seat again from {label} (bot)"
+        assert wait_until(lambda: back in table.host.output(), 120.0), table.outputs()
+        statuses = {p.label: p.wait(240.0) for p in table.peers}
+        outputs = table.outputs()
+        assert set(statuses.values()) == {0}, (statuses, outputs)
+        records = [p.record.read_bytes() for p in table.peers]
+        assert records[0] == records[1] == records[2], "the records differ"
+        # The host heard the request and says when the seat goes back.
+        assert f"{label} asks to come back" in table.host.output(), outputs
+        for peer in table.peers:
+            result = verify(peer.record)
+            assert result.status == 0 and ": clean — " in result.output, result.output
+            assert f"void: abandoned by {label} (stalled)" in result.output, result.output
+            assert f"changed hands: {label} → {label} (bot)" in result.output, result.output
+            assert f"seat 3 back to {label} from hand" in result.output, result.output
+        # The leaver's old log ends where it took the seat back, and verifies clean.
+        view = gone.log()
+        assert view is not None and view.finished is not None
+        assert "taken back" in view.finished, view.finished
+        directory = gone.table_dir()
+        assert directory is not None
+        result = verify(directory)
+        assert result.status == 0 and ": clean — " in result.output, result.output

@@ -59,3 +59,36 @@ def test_replay_tells_it_in_both_languages(
     out = capsys.readouterr().out
     assert void in out and taken in out and marked in out
     assert out.index(void) < out.index(taken) < out.index(marked)
+
+
+BACK = VECTOR.with_name("session_back_v4.p2pd")
+"""§16.1: carol leaves in hand 2, erin holds her seat in hand 3, carol takes it back from hand 5."""
+
+
+def test_verify_names_the_seat_taken_back(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["verify", str(BACK)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert "clean" in lines[0] and " carol " in lines[0] and "(for carol)" not in lines[0]
+    assert lines[2].endswith(
+        "seat 3 changed hands: carol → erin from hand 3, signed by every remaining seat"
+    )
+    assert ": seat 3 back to carol from hand 5 (it had left; erin gives it back)" in lines[3]
+    assert main(["verify", str(BACK), "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["seats_back"] == [{"seat": 2, "before": "erin", "name": "carol", "from_hand": 5}]
+
+
+@pytest.mark.parametrize(
+    ("lang", "back", "after"),
+    [
+        ("en", "carol is back and takes the seat again from erin from hand 5 on", "  carol "),
+        ("ru", "carol вернулся и снова занимает своё место вместо erin со сдачи 5", "  carol "),
+    ],
+)
+def test_replay_tells_the_return_in_both_languages(
+    capsys: pytest.CaptureFixture[str], lang: str, back: str, after: str
+) -> None:
+    assert main(["replay", str(BACK), "--lang", lang]) == 0
+    out = capsys.readouterr().out
+    assert back in out, out
+    assert after in out.split(back, 1)[1]  # after it the seat is carol's again, unmarked

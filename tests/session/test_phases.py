@@ -142,7 +142,15 @@ def test_honest_tables_take_only_the_tables_moves_and_nearly_all_of_them(
     at_commit, _ = three_seats(seed=13)
     kill_at_hand_two(at_commit)
     at_commit.run()
-    assert all(s.phase is Phase.OVER for s in [*in_turns.sessions, *at_commit.sessions])
+    # §16.1: the seat's player comes back at the next hand's start.
+    back, _ = three_seats(seed=3)
+    back.run(until=in_hand_two)
+    back.kill(2)
+    back.run(until=lambda t: t.sessions[0].hand is not None and t.sessions[0].hand.number == 3)
+    back.come_back(2, "cat")
+    back.run()
+    played = [*in_turns.sessions, *at_commit.sessions, *back.sessions]
+    assert all(s.phase is Phase.OVER for s in played)
     assert taken <= set(TRANSITIONS)
     # Not taken here: a deal no claim phase follows that nobody can open (a rules set whose
     # fallback redeals without a rank list), a blame from the other phases, and a goodbye in

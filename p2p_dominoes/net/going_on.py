@@ -101,9 +101,11 @@ def propose(run: TableRun, nursery: trio.Nursery) -> Update | None:
 
 def agrees_to_come_back(run: TableRun, seat: int) -> bool:
     """§16.1: whether our side agrees that the player who left `seat` takes it back (we are the
-    seat that proposes it). A bot's peer agrees; a person's peer will ask its person (not yet:
-    it does not agree)."""
-    return run.options.bot is not None
+    seat that proposes it). Every peer agrees, a person's too, as every seat signs the give-back
+    without asking (`session.duties`): the seat goes back to the player whose score it holds,
+    and the request is signed by the key it left with. A question to our person would go
+    here."""
+    return True
 
 
 def left_behind(run: TableRun) -> int:

@@ -39,7 +39,8 @@ def send_automatic(session: TableSession, update: Update) -> None:
             return
         if session.phase in DECISIONS and not _giving_back(session):
             return
-        if session.phase is Phase.CONTINUE and not session.agrees_by_default:
+        asks_first = session.phase is Phase.CONTINUE and not session.agrees_by_default
+        if asks_first and not _giving_back(session):
             return  # a person is asked first (`TableSession.agree_to_continue`)
         # §16.1: a returning player's request goes on the table at a hand's start, before our
         # own commit of that hand.
@@ -56,9 +57,15 @@ DECISIONS: Final = (Phase.TURNS, Phase.LEAVING)
 
 
 def _giving_back(session: TableSession) -> bool:
-    """§16.1: the continuation after a come_back names no one new (the player who asked)."""
+    """§16.1: the continuation after a come_back names no one new (the player who asked): it
+    is proposed without a decision, and every seat signs it without asking its person (the
+    seat goes back to the player it was taken from; nobody is asked to trust a newcomer)."""
     hand = session.hand
-    return session.phase is Phase.LEAVING and hand is not None and hand.returning is not None
+    return (
+        session.phase in (Phase.LEAVING, Phase.CONTINUE)
+        and hand is not None
+        and hand.returning is not None
+    )
 
 
 def automatic_message(session: TableSession) -> Envelope:

@@ -207,3 +207,17 @@ def test_seat_one_comes_back_through_seat_two_after_the_bot_in_its_seat_committe
     assert report.ok, report.failure_text()
     assert report.seats_back == [(0, "ann (bot)", "ann", 5)]
     assert [e.number for e in events[1] if isinstance(e, HandEnded)] == [1, 3, 5]
+
+
+def test_a_seat_whose_person_is_asked_before_going_on_signs_a_give_back_without_asking() -> None:
+    """bob's peer has a person, who is asked before the table goes on with a newcomer
+    (`agrees_by_default` off: the network's `asking`). A give-back names no newcomer: bob's
+    peer signs it on its own, and the match ends clean (it would wait for an answer that is
+    never asked for otherwise, and the table would stall)."""
+    table, _ = _bot_in_seat_three(seed=3)
+    table.sessions[1].agrees_by_default = False
+    fresh = table.come_back(2, "cat")
+    table.run()
+    assert all(s.phase is Phase.OVER for s in table.sessions)
+    assert len({s.transcript.head for s in table.sessions}) == 1
+    assert table.sessions[2].transcript.keys[2] == fresh.public

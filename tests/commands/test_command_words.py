@@ -23,6 +23,11 @@ PRESETS = (
     "cross, telephone, trains"
 )
 
+SORTED = (
+    "block, cross, draw, draw-until-play, fives, house, kozel, kozel-ceremonies, telephone, "
+    "threes, threes-luck, trains"
+)
+
 CASES: list[tuple[list[str], str, str]] = [
     (
         ["host", "--port", "99999"],
@@ -113,6 +118,13 @@ CASES: list[tuple[list[str], str, str]] = [
         ["simulate", "--secure", "--hands", "100000"],
         "p2p-dominoes simulate: --secure играет не больше 10000 сдач (--hands)",
         "p2p-dominoes simulate: --secure plays at most 10000 hands (--hands)",
+    ),
+    (
+        ["simulate", "--rules", "nosuch"],
+        f"p2p-dominoes simulate: --rules: 'nosuch' — не готовый набор ({SORTED}), не файл правил "
+        "и не набор, сохранённый на странице правил",
+        f"p2p-dominoes simulate: --rules: 'nosuch' is neither a preset ({SORTED}), nor a rules "
+        "file, nor a rule set saved on the rules page",
     ),
     (
         ["rules", "show", "nothing-here"],

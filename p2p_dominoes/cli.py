@@ -20,6 +20,7 @@ from typing import Final, NoReturn
 
 from p2p_dominoes import __version__
 from p2p_dominoes.commands.argparse_words import language_of, speaking, usage_error
+from p2p_dominoes.commands.command_language import speaking_in
 from p2p_dominoes.commands.exits import (
     EXIT_BLAMED,
     EXIT_BUG,
@@ -76,6 +77,13 @@ def _build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one subcommand and return its exit status; user errors never show a traceback."""
+    words = sys.argv[1:] if argv is None else argv
+    with speaking_in(language_of(words)):  # the CLI's own lines: commands/command_language.py
+        return _main(argv)
+
+
+def _main(argv: Sequence[str] | None) -> int:
+    """`main` in the command line's language."""
     try:
         parser = _build_parser()
         with speaking(language_of(sys.argv[1:] if argv is None else argv)):

@@ -1,7 +1,9 @@
 """Option values checked while the command line is parsed, so that no work starts on bad input.
 
 Each function is an argparse ``type=``: it returns the value or raises ArgumentTypeError with
-words that say what is wanted (argparse prints them as one line, exit status 2). Checks that
+words that say what is wanted (argparse prints them as one line, exit status 2), from the
+catalogues (``command.arg.*``) in the language of the command line (`command_language`: argparse
+hands a type function the typed text alone). Checks that
 need the machine (is this address ours, is this port free, does this folder exist) are done
 here too, with sockets bound and closed at once and never a packet sent.
 """
@@ -18,7 +20,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Final
 
+from p2p_dominoes.commands.command_language import command_language
 from p2p_dominoes.peer_text import peer_text
+from p2p_dominoes.words import line
 
 NAME_LIMIT: Final = 64
 NAME_HELP: Final = (
@@ -33,7 +37,9 @@ def _int(text: str) -> int:
     try:
         return int(text.strip(), 10)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        raise argparse.ArgumentTypeError(
+            line("command.arg.not_whole", command_language(), typed=repr(text))
+        ) from None
 
 
 def int_between(low: int, high: int) -> Callable[[str], int]:
@@ -42,7 +48,9 @@ def int_between(low: int, high: int) -> Callable[[str], int]:
     def parse(text: str) -> int:
         value = _int(text)
         if not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"{value} is not {low}–{high}")
+            raise argparse.ArgumentTypeError(
+                line("command.arg.not_between", command_language(), value=value, low=low, high=high)
+            )
         return value
 
     parse.__name__ = "number"  # argparse names the type in "invalid number value"
@@ -56,10 +64,18 @@ def seconds_between(low: float, high: float) -> Callable[[str], float]:
         try:
             value = float(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+            raise argparse.ArgumentTypeError(
+                line("command.arg.not_seconds", command_language(), typed=repr(text))
+            ) from None
         if not (math.isfinite(value) and low < value <= high):
             raise argparse.ArgumentTypeError(
-                f"{text} is not more than {low:g} and at most {high:g}"
+                line(
+                    "command.arg.seconds_range",
+                    command_language(),
+                    text=text,
+                    low=f"{low:g}",
+                    high=f"{high:g}",
+                )
             )
         return value
 
@@ -71,7 +87,9 @@ def port(text: str) -> int:
     """A TCP port, 0–65535 (0: any free port)."""
     value = _int(text)
     if not 0 <= value <= 65535:
-        raise argparse.ArgumentTypeError(f"{value} is not a port (0–65535; 0 picks any free port)")
+        raise argparse.ArgumentTypeError(
+            line("command.arg.not_port", command_language(), value=value)
+        )
     return value
 
 
@@ -79,17 +97,20 @@ def player_name(text: str) -> str:
     """A name others read: printable text of at most 64 bytes of UTF-8 (what the lobby and the
     genesis carry), no control, invisible or direction-changing characters."""
     if not text.strip():
-        raise argparse.ArgumentTypeError("a name cannot be empty")
+        raise argparse.ArgumentTypeError(line("command.arg.empty_name", command_language()))
     shown = peer_text(text, 4 * NAME_LIMIT)
     if shown != text or not text.isprintable():
         raise argparse.ArgumentTypeError(
-            f"{shown[:NAME_LIMIT]!r}: a name is plain printable text (no control, invisible "
-            "or direction-changing characters)"
+            line("command.arg.name_unprintable", command_language(), shown=repr(shown[:NAME_LIMIT]))
         )
     if len(text.encode("utf-8")) > NAME_LIMIT:
         raise argparse.ArgumentTypeError(
-            f"a name is at most {NAME_LIMIT} bytes of UTF-8 ({NAME_LIMIT} Latin letters, "
-            f"{NAME_LIMIT // 2} Cyrillic ones)"
+            line(
+                "command.arg.name_too_long",
+                command_language(),
+                limit=NAME_LIMIT,
+                half=NAME_LIMIT // 2,
+            )
         )
     return text
 
@@ -107,10 +128,12 @@ def interface_address(text: str) -> str:
         ip = ipaddress.ip_address(text.strip())
     except ValueError:
         raise argparse.ArgumentTypeError(
-            f"{text!r} is not an IP address (for example 192.168.1.20 or 127.0.0.1; see `ip addr`)"
+            line("command.arg.not_ip", command_language(), typed=repr(text))
         ) from None
     if ip.is_unspecified or ip.is_multicast:
-        raise argparse.ArgumentTypeError(f"{ip} is not one address of this machine")
+        raise argparse.ArgumentTypeError(
+            line("command.arg.not_one_address", command_language(), address=ip)
+        )
     address = str(ip)
     family = socket.AF_INET6 if ip.version == 6 else socket.AF_INET
     try:
@@ -119,10 +142,11 @@ def interface_address(text: str) -> str:
     except OSError as exc:
         if exc.errno in (errno.EADDRNOTAVAIL, errno.EAFNOSUPPORT, errno.EINVAL):
             raise argparse.ArgumentTypeError(
-                f"{address} is not an address of this machine (see `ip addr`; "
-                "leave out --interface to use them all)"
+                line("command.arg.not_ours", command_language(), address=address)
             ) from None
-        raise argparse.ArgumentTypeError(f"cannot use {address}: {exc.strerror}") from None
+        raise argparse.ArgumentTypeError(
+            line("command.arg.cannot_use", command_language(), address=address, error=exc.strerror)
+        ) from None
     return address
 
 
@@ -132,7 +156,7 @@ def _expanded(text: str) -> Path:
         return Path(text).expanduser()
     except RuntimeError:
         raise argparse.ArgumentTypeError(
-            f"{peer_text(text, 200)}: no such user's home folder: check the path"
+            line("command.no_home", command_language(), path=peer_text(text, 200))
         ) from None
 
 
@@ -146,7 +170,7 @@ def _path_problem(exc: OSError) -> argparse.ArgumentTypeError:
 def output_file(text: str) -> Path:
     """A file to write: its folder must exist and be writable, and it must not be a folder."""
     if not text:
-        raise argparse.ArgumentTypeError("give a file name")
+        raise argparse.ArgumentTypeError(line("command.arg.give_file", command_language()))
     try:
         return _writable(_expanded(text))
     except OSError as exc:
@@ -156,27 +180,39 @@ def output_file(text: str) -> Path:
 def _writable(path: Path) -> Path:
     """`path` if a file can be written there, else the one line saying why not."""
     if path.is_dir():
-        raise argparse.ArgumentTypeError(f"{path} is a folder: give a file name inside it")
+        raise argparse.ArgumentTypeError(
+            line("command.arg.folder_not_file", command_language(), path=path)
+        )
     folder = path.parent
     if not folder.exists():
-        raise argparse.ArgumentTypeError(f"the folder {folder} does not exist: create it first")
+        raise argparse.ArgumentTypeError(
+            line("command.arg.no_folder", command_language(), folder=folder)
+        )
     if not folder.is_dir():
-        raise argparse.ArgumentTypeError(f"{folder} is not a folder")
+        raise argparse.ArgumentTypeError(
+            line("command.arg.not_folder", command_language(), folder=folder)
+        )
     if not os.access(folder, os.W_OK | os.X_OK):
-        raise argparse.ArgumentTypeError(f"cannot write in {folder}: pick a folder you own")
+        raise argparse.ArgumentTypeError(
+            line("command.arg.cannot_write_in", command_language(), folder=folder)
+        )
     if path.exists() and not os.access(path, os.W_OK):
-        raise argparse.ArgumentTypeError(f"cannot write {path}: it is read-only")
+        raise argparse.ArgumentTypeError(
+            line("command.arg.read_only", command_language(), path=path)
+        )
     return path
 
 
 def data_folder(text: str) -> Path:
     """A data directory: a folder (made on first use), never an existing file."""
     if not text:
-        raise argparse.ArgumentTypeError("give a folder")
+        raise argparse.ArgumentTypeError(line("command.arg.give_folder", command_language()))
     path = _expanded(text).absolute()  # the page links to files in it by absolute address
     try:
         if path.exists() and not path.is_dir():
-            raise argparse.ArgumentTypeError(f"{path} is a file, not a folder")
+            raise argparse.ArgumentTypeError(
+                line("command.arg.file_not_folder", command_language(), path=path)
+            )
     except OSError as exc:
         raise _path_problem(exc) from None
     return path

@@ -17,13 +17,14 @@ from pathlib import Path
 from typing import Any
 
 from p2p_dominoes.commands.arguments import output_file
+from p2p_dominoes.commands.command_language import command_language
 from p2p_dominoes.commands.exits import UsageError
 from p2p_dominoes.commands.verify import WHAT_IS_READ, read_record
 from p2p_dominoes.engine import HandRecord
 from p2p_dominoes.session.events import Event, HandEnded
 from p2p_dominoes.session.hand_messages import MAX_HANDS
 from p2p_dominoes.session.verify import verify_transcript
-from p2p_dominoes.words import plural
+from p2p_dominoes.words import line, plural
 
 
 def register(commands: Any) -> None:
@@ -45,7 +46,7 @@ def register(commands: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     if not 1 <= args.hand <= MAX_HANDS:
-        raise UsageError(f"--hand must be 1–{MAX_HANDS}")
+        raise UsageError(line("command.export.hand_range", command_language(), most=MAX_HANDS))
     output: Path | None = args.output  # checked by output_file: a file in a folder that exists
     data, _ = read_record(args.file)
     ended: list[HandEnded] = []
@@ -61,9 +62,15 @@ def run(args: argparse.Namespace) -> int:
     wanted = [e for e in ended if e.number == args.hand]
     if not wanted:
         audited = len(ended)
+        lang = command_language()
         raise UsageError(
-            f"{args.file} has no audited hand {args.hand} "
-            f"(it holds {plural('export.audited_hands', audited, 'en')})"
+            line(
+                "command.export.no_hand",
+                lang,
+                path=args.file,
+                hand=args.hand,
+                holds=plural("export.audited_hands", audited, lang),
+            )
         )
     text = record_json(wanted[0].record, report.names)
     if output is None:
@@ -101,7 +108,9 @@ def _write(path: Path, text: str) -> None:
         temporary.replace(path)
     except OSError as exc:
         temporary.unlink(missing_ok=True)
-        raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from None
+        raise UsageError(
+            line("command.cannot_write", command_language(), path=path, error=exc.strerror or exc)
+        ) from None
     except BaseException:
         temporary.unlink(missing_ok=True)
         raise

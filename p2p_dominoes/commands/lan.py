@@ -18,6 +18,7 @@ from p2p_dominoes.commands.arguments import (
     player_name,
     seconds_between,
 )
+from p2p_dominoes.commands.command_language import command_language
 from p2p_dominoes.commands.demo import run_demo
 from p2p_dominoes.commands.exits import UsageError
 from p2p_dominoes.commands.peer_args import (
@@ -48,6 +49,7 @@ from p2p_dominoes.net.join_code import new_join_code
 from p2p_dominoes.peer_text import quoted
 from p2p_dominoes.session.hand_messages import MAX_HANDS
 from p2p_dominoes.ui.text import TextUI
+from p2p_dominoes.words import line
 
 STALL_BOUNDS: Final = FIELD["stall_timeout_s"].bounds
 """The stall timeout's bounds: its switch record's (the same for files, the wire and the page)."""
@@ -203,14 +205,23 @@ def register(commands: Any) -> None:
 def run_host(args: argparse.Namespace) -> int:
     """`host`: open a table with the rules asked for, seat players and bots, play."""
     if args.hands is not None and not 1 <= args.hands <= MAX_HANDS:
-        raise UsageError(f"--hands must be 1–{MAX_HANDS}")
+        raise UsageError(line("command.hands_range", command_language(), most=MAX_HANDS))
     if not 0 <= args.bots <= args.players - 1:
-        raise UsageError(f"--bots must be 0–{args.players - 1} for {args.players} players")
+        raise UsageError(
+            line(
+                "command.lan.bots_range",
+                command_language(),
+                most=args.players - 1,
+                players=args.players,
+            )
+        )
     rules = rules_of(args)
     if args.stall_timeout is not None:
         low, high = STALL_BOUNDS
         if not low <= args.stall_timeout <= high:
-            raise UsageError(f"--stall-timeout must be {low}–{high} seconds")
+            raise UsageError(
+                line("command.lan.stall_range", command_language(), low=low, high=high)
+            )
         rules = dataclasses.replace(rules, stall_timeout_s=args.stall_timeout)
     options = peer_options(args)
     mention_unfinished(options)
@@ -242,7 +253,7 @@ def run_host(args: argparse.Namespace) -> int:
 def run_join(args: argparse.Namespace) -> int:
     """`join`: find the table (by name over mDNS, or `--connect`), take a seat, play."""
     if args.connect and args.table:
-        raise UsageError("give a table name or --connect HOST:PORT, not both")
+        raise UsageError(line("command.lan.name_or_connect", command_language()))
     options = peer_options(args)
     if args.take_seat:
         return _take_seat(options)
@@ -276,7 +287,7 @@ def _take_seat(options: PeerOptions) -> int:
     from p2p_dominoes.net.take_seat import take_seat_table
 
     if options.bot is None:
-        raise UsageError("--take-seat is for a bot a peer starts (--bot, --identity-stdin)")
+        raise UsageError(line("command.lan.take_seat_bot", command_language()))
     try:
         handover = Handover.decode(sys.stdin.readline())
     except ValueError as exc:
@@ -300,7 +311,7 @@ def run_tables(args: argparse.Namespace) -> int:
     from p2p_dominoes.peer_text import peer_text
 
     if not 0 < args.timeout <= 600:
-        raise UsageError("--timeout must be between 0 and 600 seconds")
+        raise UsageError(line("command.lan.timeout_range", command_language()))
 
     async def main() -> int:
         try:

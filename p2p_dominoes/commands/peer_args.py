@@ -23,6 +23,7 @@ from p2p_dominoes.commands.arguments import (
     player_name,
     port,
 )
+from p2p_dominoes.commands.command_language import command_language
 from p2p_dominoes.commands.exits import UsageError
 from p2p_dominoes.commands.peer_run import PENDING_INPUT
 from p2p_dominoes.commands.rules_option import RulesOptionError, load_rules
@@ -33,6 +34,7 @@ from p2p_dominoes.net.timing import Timing
 from p2p_dominoes.session import Identity
 from p2p_dominoes.store import IdentityFileError, data_dir, load_or_create_identity
 from p2p_dominoes.ui.text import TextUI
+from p2p_dominoes.words import line
 
 DEFAULT_PORT = 47800
 
@@ -89,7 +91,11 @@ def join_code(text: str) -> bytes:
     try:
         return parse_join_code(text)
     except JoinCodeError as exc:
-        raise argparse.ArgumentTypeError(f"not a join code: {exc}") from None
+        raise argparse.ArgumentTypeError(
+            line(
+                "command.arg.not_join_code", command_language(), reason=exc.said(command_language())
+            )
+        ) from None
 
 
 def host_and_port(text: str) -> tuple[str, int]:
@@ -98,7 +104,7 @@ def host_and_port(text: str) -> tuple[str, int]:
         return split_host_port(text)
     except ValueError:
         raise argparse.ArgumentTypeError(
-            f"{text!r} is not HOST:PORT (for example 192.168.1.20:47800 or [fd00::1]:47800)"
+            line("command.arg.not_host_port", command_language(), typed=repr(text))
         ) from None
 
 
@@ -125,7 +131,14 @@ def peer_options(args: argparse.Namespace) -> PeerOptions:
         try:
             timing = Timing(args.timing)
         except OSError as exc:
-            raise UsageError(f"cannot write {args.timing}: {exc.strerror or exc}") from None
+            raise UsageError(
+                line(
+                    "command.cannot_write",
+                    command_language(),
+                    path=args.timing,
+                    error=exc.strerror or exc,
+                )
+            ) from None
         timing.mark("main")
     if args.identity_stdin:
         identity = _identity_from_stdin()
@@ -180,11 +193,11 @@ def _stdin_is_a_terminal() -> bool:
 
 def _identity_from_stdin() -> Identity:
     """The identity a host made for a bot it started (hex on the first line of stdin)."""
-    line = sys.stdin.readline().strip()
+    text = sys.stdin.readline().strip()
     try:
-        return Identity.from_private_bytes(bytes.fromhex(line))
+        return Identity.from_private_bytes(bytes.fromhex(text))
     except ValueError:
-        raise UsageError("--identity-stdin: standard input holds no identity key") from None
+        raise UsageError(line("command.peer.no_identity", command_language())) from None
 
 
 def rules_of(args: argparse.Namespace) -> Rules:
@@ -200,5 +213,7 @@ def rules_of(args: argparse.Namespace) -> Rules:
 def seat_number(text: str) -> int:
     """`--seat N` as people count (2–4) → the 0-based seat the lobby message carries."""
     if not text.isdigit() or not 2 <= int(text) <= 4:
-        raise argparse.ArgumentTypeError(f"a seat is 2, 3 or 4 (1 is the host's), not {text!r}")
+        raise argparse.ArgumentTypeError(
+            line("command.arg.not_seat", command_language(), typed=repr(text))
+        )
     return int(text) - 1

@@ -13,12 +13,14 @@ from typing import Any, TypeVar
 
 import trio
 
+from p2p_dominoes.commands.command_language import command_language
 from p2p_dominoes.commands.exits import Interrupted, UsageError
 from p2p_dominoes.net import DiscoveryError, PeerFailure, PeerOptions
 from p2p_dominoes.net.task_dump import with_task_dump
 from p2p_dominoes.peer_text import peer_text
 from p2p_dominoes.store import data_dir, discard_unfinished_writes
 from p2p_dominoes.ui.text import PlayerGone
+from p2p_dominoes.words import line
 
 PENDING_INPUT: list[trio.MemorySendChannel[str]] = []
 """Where the stdin reader puts the player's lines (one per process)."""
@@ -46,18 +48,15 @@ def run_peer(main: Callable[[], Awaitable[int]], options: PeerOptions | None = N
             try:
                 if options is not None and options.record is not None:
                     discard_unfinished_writes(options.record)
-                line = come_back(options, before)
+                said = come_back(options, before)
             finally:
                 signal.signal(signal.SIGINT, previous)
-            raise Interrupted(line) from None
+            raise Interrupted(said) from None
         raise
 
 
 def _discovery_text(exc: DiscoveryError) -> str:
-    return (
-        f"cannot look for tables on the local network: {exc}. Join by address instead: "
-        "p2p-dominoes join --connect HOST:PORT (the host's screen shows it)"
-    )
+    return line("command.peer.no_discovery", command_language(), error=exc)
 
 
 def _unfinished_ids(options: PeerOptions | None) -> set[bytes]:

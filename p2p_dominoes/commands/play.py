@@ -24,9 +24,11 @@ from p2p_dominoes.commands.arguments import (
     port,
     port_is_free,
 )
+from p2p_dominoes.commands.command_language import command_language
 from p2p_dominoes.commands.exits import UsageError
 from p2p_dominoes.engine import LANGUAGES
 from p2p_dominoes.store import IdentityFileError, load_or_create_identity
+from p2p_dominoes.words import line
 
 if TYPE_CHECKING:
     from p2p_dominoes.ui.web import Hub, PageAccess
@@ -88,9 +90,11 @@ def _pause_seconds(text: str) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+        raise argparse.ArgumentTypeError(
+            line("command.play.not_seconds", command_language(), typed=repr(text))
+        ) from None
     if not 0 <= value <= 600:
-        raise argparse.ArgumentTypeError("give 0 to 600 seconds")
+        raise argparse.ArgumentTypeError(line("command.play.pause_range", command_language()))
     return value
 
 
@@ -137,10 +141,10 @@ class _Links:
         closed and its session cookie with it); the current page keeps working until it is used."""
         while True:
             try:
-                line = await trio.to_thread.run_sync(sys.stdin.readline, abandon_on_cancel=True)
+                typed = await trio.to_thread.run_sync(sys.stdin.readline, abandon_on_cancel=True)
             except (OSError, ValueError, AttributeError):
                 return
-            if not line:
+            if not typed:
                 return  # no terminal (stdin closed or /dev/null)
             link = self.refresh(self.access.new_link())
             print(f"A new link (it works once): {link}", flush=True)

@@ -17,6 +17,7 @@ from typing import Any
 
 from p2p_dominoes.bots.review import REVIEW_SAMPLES, review_hand
 from p2p_dominoes.commands.arguments import int_between
+from p2p_dominoes.commands.command_language import command_language
 from p2p_dominoes.commands.exits import EXIT_UNVERIFIED, UsageError
 from p2p_dominoes.commands.verify import (
     WHAT_IS_READ,
@@ -45,6 +46,7 @@ from p2p_dominoes.session.verify import verify_transcript
 from p2p_dominoes.ui import narrate
 from p2p_dominoes.ui.narration import holder
 from p2p_dominoes.ui.review_text import review_lines
+from p2p_dominoes.words import line
 
 
 def register(commands: Any) -> None:
@@ -79,12 +81,16 @@ def register(commands: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     if args.samples is not None and args.review is None:
-        raise UsageError("--samples is for --review")
+        raise UsageError(line("command.replay.samples_need_review", command_language()))
     source, data = read_input(args.file)
     record = as_transcript(source, data)
     if record is not None and args.review is not None:
         raise UsageError(
-            f"--review reads a JSON hand record (export writes one), not {WHAT_IS_READ}"
+            line(
+                "command.replay.review_needs_hand",
+                command_language(),
+                what=line("command.verify.what_is_read", command_language()),
+            )
         )
     if record is not None:
         transcript, dropped = record
@@ -95,7 +101,12 @@ def run(args: argparse.Namespace) -> int:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         raise UsageError(
-            f"{args.file} is not a p2p-dominoes record; give a JSON hand record, or {WHAT_IS_READ}"
+            line(
+                "command.replay.not_record",
+                command_language(),
+                path=args.file,
+                what=line("command.verify.what_is_read", command_language()),
+            )
         ) from None
     try:
         hand = load_record(text)
@@ -119,9 +130,16 @@ def _review(args: argparse.Namespace, hand: HandRecord, outcome: Replay) -> int:
     """`--review SEAT`: the replay, then the review of that seat's decisions."""
     players = len(hand.hands)
     if not 1 <= args.review <= players:
-        raise UsageError(f"--review takes a seat from 1 to {players}, not {args.review}")
+        raise UsageError(
+            line(
+                "command.replay.review_seat",
+                command_language(),
+                players=players,
+                review=args.review,
+            )
+        )
     if outcome.state.result is None:
-        raise UsageError(f"{args.file}: the hand is not finished; a review needs its end")
+        raise UsageError(line("command.replay.unfinished", command_language(), path=args.file))
     seat = args.review - 1
     samples = REVIEW_SAMPLES if args.samples is None else args.samples
     rows = review_hand(hand, seat, samples)

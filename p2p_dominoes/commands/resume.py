@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import argparse
 
+from p2p_dominoes.commands.command_language import command_language
 from p2p_dominoes.commands.exits import UsageError
 from p2p_dominoes.commands.peer_args import peer_options
 from p2p_dominoes.commands.peer_run import run_peer, unfinished, with_input
 from p2p_dominoes.net import PeerOptions
 from p2p_dominoes.peer_text import peer_text
+from p2p_dominoes.words import line
 
 
 def _never_started(options: PeerOptions, name: str | None) -> str | None:
@@ -41,7 +43,7 @@ def run_resume(args: argparse.Namespace) -> int:
 
     options = peer_options(args)
     if options.data_dir is None:
-        raise UsageError("a bot resumes only with the --data-dir it played with")
+        raise UsageError(line("command.resume.bot_data_dir", command_language()))
     tables = unfinished(options.data_dir)
     if args.table:
         wanted = args.table.casefold()
@@ -52,12 +54,14 @@ def run_resume(args: argparse.Namespace) -> int:
         never = _never_started(options, args.table)
         if never is not None:
             raise UsageError(never)
-        raise UsageError(
-            "no unfinished table to resume" + (f" called {args.table!r}" if args.table else "")
-        )
+        if args.table:
+            raise UsageError(
+                line("command.resume.none_called", command_language(), name=repr(args.table))
+            )
+        raise UsageError(line("command.resume.none", command_language()))
     if len(tables) > 1:
         names = ", ".join(t.name or t.table_id.hex()[:8] for t in tables)
-        raise UsageError(f"several unfinished tables ({names}): name one")
+        raise UsageError(line("command.resume.several", command_language(), names=names))
     directory = tables[0].directory
 
     async def main() -> int:

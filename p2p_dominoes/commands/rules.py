@@ -14,6 +14,7 @@ import json
 from pathlib import Path
 from typing import Any, Final
 
+from p2p_dominoes.commands.command_language import command_language
 from p2p_dominoes.commands.exits import EXIT_OK, EXIT_UNVERIFIED, UsageError
 from p2p_dominoes.engine.errors import InvalidRecord
 from p2p_dominoes.engine.rules import FIELD, FIELDS, PRESETS, draft_of
@@ -27,7 +28,7 @@ from p2p_dominoes.engine.rules_text import (
     value_text,
 )
 from p2p_dominoes.peer_text import peer_text
-from p2p_dominoes.words import line
+from p2p_dominoes.words import line, plural
 
 MAX_RULES_FILE: Final = 1024 * 1024
 WHAT_IS_READ: Final = "a preset name or a rules file (JSON)"
@@ -90,30 +91,61 @@ def read_rules(source: str) -> dict[str, Any]:
     try:
         path = Path(source).expanduser()
     except RuntimeError:  # ~someone who has no home here
-        raise UsageError(f"{shown}: no such user's home folder: check the path") from None
+        raise UsageError(line("command.no_home", command_language(), path=shown)) from None
     if not path.exists():
         raise UsageError(
-            f"{shown}: no such preset or file (presets: {', '.join(PRESETS)}); give {WHAT_IS_READ}"
+            line(
+                "command.rules.no_such",
+                command_language(),
+                path=shown,
+                presets=", ".join(PRESETS),
+                what=line("command.rules.what_is_read", command_language()),
+            )
         )
     if path.is_dir():
-        raise UsageError(f"{shown} is a folder; give {WHAT_IS_READ}")
+        raise UsageError(
+            line(
+                "command.rules.folder",
+                command_language(),
+                path=shown,
+                what=line("command.rules.what_is_read", command_language()),
+            )
+        )
     try:
         with path.open("rb") as handle:
             data = handle.read(MAX_RULES_FILE + 1)
     except OSError as exc:
-        raise UsageError(f"cannot read {shown}: {exc.strerror or exc}") from None
+        raise UsageError(
+            line("command.cannot_read", command_language(), path=shown, error=exc.strerror or exc)
+        ) from None
     if len(data) > MAX_RULES_FILE:
-        raise UsageError(f"{shown} is larger than {MAX_RULES_FILE} bytes: not a rules file")
+        raise UsageError(
+            plural("command.rules.too_large", MAX_RULES_FILE, command_language(), path=shown)
+        )
     try:
         parsed = json.loads(data.decode("utf-8"))
     except UnicodeDecodeError:
-        raise UsageError(f"{shown} is not UTF-8 text; give {WHAT_IS_READ}") from None
+        raise UsageError(
+            line(
+                "command.rules.not_utf8",
+                command_language(),
+                path=shown,
+                what=line("command.rules.what_is_read", command_language()),
+            )
+        ) from None
     except json.JSONDecodeError as exc:
         raise UsageError(
-            f"{shown} is not JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})"
+            line(
+                "command.rules.not_json",
+                command_language(),
+                path=shown,
+                row=exc.lineno,
+                column=exc.colno,
+                error=exc.msg,
+            )
         ) from None
     except RecursionError:
-        raise UsageError(f"{shown} nests too deeply to be a rules file") from None
+        raise UsageError(line("command.rules.too_deep", command_language(), path=shown)) from None
     try:
         return draft_of(parsed)
     except InvalidRecord as exc:
@@ -259,9 +291,14 @@ def run_page(args: argparse.Namespace) -> int:
     draft = read_rules(args.rules)
     bad = [f for f in check_rules(draft) if f.kind == "conflict"]
     if bad:
+        lang = command_language()
         raise UsageError(
-            f"{peer_text(args.rules, 200)} cannot be played: {bad[0].text['en']} "
-            f"(see: p2p-dominoes rules check {peer_text(args.rules, 200)})"
+            line(
+                "command.rules.cannot_play",
+                lang,
+                rules=peer_text(args.rules, 200),
+                why=bad[0].text.get(lang, bad[0].text["en"]),
+            )
         )
     print(render_text(draft, args.lang))
     return EXIT_OK

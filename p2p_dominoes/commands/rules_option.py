@@ -14,6 +14,7 @@ import datetime
 import json
 from pathlib import Path
 
+from p2p_dominoes.commands.command_language import command_language
 from p2p_dominoes.engine import PRESETS, InvalidRecord, Rules
 from p2p_dominoes.engine.rules import Opener, draft_of
 from p2p_dominoes.store.rule_sets import (
@@ -23,6 +24,7 @@ from p2p_dominoes.store.rule_sets import (
     name_problem,
     rules_dir,
 )
+from p2p_dominoes.words import line
 
 _PRESET_NAMES = ", ".join(sorted(PRESETS))
 RULES_HELP = (
@@ -47,13 +49,24 @@ def load_rules(text: str, today: datetime.date | None = None, data: Path | None 
                 if saved.is_file():
                     return _saved(data, text, today)
             raise RulesOptionError(
-                f"--rules: {text!r} is neither a preset ({_PRESET_NAMES}), nor a rules file, "
-                "nor a rule set saved on the rules page"
+                line(
+                    "command.rules_option.not_found",
+                    command_language(),
+                    typed=repr(text),
+                    presets=_PRESET_NAMES,
+                )
             )
         try:
             data_object = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, UnicodeDecodeError, ValueError) as exc:
-            raise RulesOptionError(f"--rules: cannot read {text}: {_line(exc)}") from None
+            raise RulesOptionError(
+                line(
+                    "command.rules_option.cannot_read",
+                    command_language(),
+                    path=text,
+                    error=_line(exc),
+                )
+            ) from None
     try:
         draft = draft_of(data_object)
         if today is not None and _weekday_unset(draft):

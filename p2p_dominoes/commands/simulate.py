@@ -11,6 +11,7 @@ from typing import Any, Final
 
 from p2p_dominoes.bots import Bot, bot_named, default_bot_name
 from p2p_dominoes.commands.arguments import SIMULATE_HANDS_LIMIT, int_between, output_file
+from p2p_dominoes.commands.command_language import command_language
 from p2p_dominoes.commands.exits import UsageError
 from p2p_dominoes.commands.rules_option import RULES_HELP, RulesOptionError, load_rules
 from p2p_dominoes.engine import (
@@ -37,6 +38,7 @@ from p2p_dominoes.session.verify import verify_transcript
 from p2p_dominoes.simulation import SimulationReport, simulate
 from p2p_dominoes.store import data_dir, save_transcript
 from p2p_dominoes.ui import narrate
+from p2p_dominoes.words import line, plural
 
 SECURE_HANDS_LIMIT: Final = MAX_HANDS
 """Most hands of `simulate --secure` (full peer sessions: about a second of CPU a hand)."""
@@ -89,18 +91,27 @@ def register(commands: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     if args.hands is not None and args.hands < 1:
-        raise UsageError("--hands must be at least 1")
+        raise UsageError(line("command.hands_at_least_one", command_language()))
     if args.secure and args.hands is not None and args.hands > SECURE_HANDS_LIMIT:
-        raise UsageError(f"--secure plays at most {SECURE_HANDS_LIMIT} hands (--hands)")
+        raise UsageError(
+            plural("command.simulate.secure_limit", SECURE_HANDS_LIMIT, command_language())
+        )
     if args.record is not None and not args.secure:
-        raise UsageError("--record needs --secure (plain simulations keep no transcript)")
+        raise UsageError(line("command.simulate.record_needs_secure", command_language()))
     try:
         rules = load_rules(args.rules, datetime.date.today(), data_dir())
     except RulesOptionError as exc:
         raise UsageError(str(exc)) from None
     names = list(args.bot or [default_bot_name(rules)])
     if len(names) > args.players:
-        raise UsageError(f"{len(names)} bots given for {args.players} players")
+        raise UsageError(
+            plural(
+                "command.simulate.too_many_bots",
+                len(names),
+                command_language(),
+                players=args.players,
+            )
+        )
     names += [names[-1]] * (args.players - len(names))
     try:
         bots = [bot_named(name) for name in names]
@@ -182,7 +193,14 @@ def run_secure(
         try:
             save_transcript(args.record, transcript)
         except OSError as exc:
-            raise UsageError(f"cannot write {args.record}: {exc.strerror or exc}") from None
+            raise UsageError(
+                line(
+                    "command.cannot_write",
+                    command_language(),
+                    path=args.record,
+                    error=exc.strerror or exc,
+                )
+            ) from None
     report = verify_transcript(transcript.to_bytes())
     heads = {s.transcript.head for s in table.sessions}
     blames = [str(b) for b in table.blames if b is not None]

@@ -14,6 +14,7 @@ import shlex
 from pathlib import Path
 from typing import Any, Final
 
+from p2p_dominoes.commands.command_language import command_language
 from p2p_dominoes.commands.exits import UsageError
 from p2p_dominoes.engine import hands_played_text, scores_text, seat_name
 from p2p_dominoes.session import TRANSCRIPT_MAGIC, TableCode
@@ -44,9 +45,11 @@ def read_file(path: Path) -> bytes:
         with path.open("rb") as handle:
             data = handle.read(MAX_FILE_SIZE + 1)
     except OSError as exc:
-        raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
+        raise UsageError(
+            line("command.cannot_read", command_language(), path=path, error=exc.strerror or exc)
+        ) from None
     if len(data) > MAX_FILE_SIZE:
-        raise UsageError(f"{path} is larger than {MAX_FILE_SIZE} bytes")
+        raise UsageError(plural("command.too_large", MAX_FILE_SIZE, command_language(), path=path))
     return data
 
 
@@ -56,12 +59,25 @@ def read_input(path: Path) -> tuple[Path, bytes]:
         log = log_path(path)
         if not log.is_file():
             raise UsageError(
-                f"{path} is a folder with no {LOG_FILE_NAME} in it; give {WHAT_IS_READ}"
+                line(
+                    "command.verify.folder_no_log",
+                    command_language(),
+                    path=path,
+                    log=LOG_FILE_NAME,
+                    what=line("command.verify.what_is_read", command_language()),
+                )
             )
         path = log
     data = read_file(path)
     if not data:
-        raise UsageError(f"{path} is empty; give {WHAT_IS_READ}")
+        raise UsageError(
+            line(
+                "command.verify.empty",
+                command_language(),
+                path=path,
+                what=line("command.verify.what_is_read", command_language()),
+            )
+        )
     return path, data
 
 
@@ -90,11 +106,21 @@ def read_record(path: Path) -> tuple[bytes, int]:
     if record is None:
         if is_hand_record(data):
             raise UsageError(
-                f"{path} is a hand record (as `export` writes it), not a transcript: a hand "
-                "record carries no signatures to verify; `p2p-dominoes replay "
-                f"{shlex.quote(str(path))}` replays it under its rules"
+                line(
+                    "command.verify.hand_record",
+                    command_language(),
+                    path=path,
+                    quoted=shlex.quote(str(path)),
+                )
             )
-        raise UsageError(f"{path} is not a p2p-dominoes record; give {WHAT_IS_READ}")
+        raise UsageError(
+            line(
+                "command.verify.not_record",
+                command_language(),
+                path=path,
+                what=line("command.verify.what_is_read", command_language()),
+            )
+        )
     return record
 
 

@@ -9,6 +9,7 @@ from collections.abc import Callable
 import pytest
 from playwright.sync_api import Page, expect
 
+from p2p_dominoes.words import line
 from tests.ui.browser.conftest import Peer, screenshot
 from tests.ui.browser.test_axe import violations
 from tests.ui.browser.test_house_rules import choice
@@ -29,6 +30,10 @@ def test_the_rules_editor_fits_a_phone_and_axe_finds_nothing(
     expect(page.locator("body")).to_have_attribute("data-ready", "1")
     page.select_option("#start-from", "block")
     expect(page.locator("#status")).to_contain_text("block")  # opened (a change before is lost)
+    # The editor's words, from the catalogues in the page's language (page_js.editor_*).
+    opened = line("page_js.editor_opened", lang, name="block")
+    expect(page.locator("#status")).to_have_text(opened)
+    expect(page.locator("h1")).to_have_text(line("page_js.editor_title", lang))
     page.select_option("#in-layout", choice("layout", layout="cross"))
     page.select_option("#in-doubles", choice("doubles", doubles="along"))
     expect(page.locator("#conflict-list li")).to_have_count(1)

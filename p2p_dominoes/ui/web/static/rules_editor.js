@@ -3,51 +3,14 @@
 // what comes back: conflicts named on both switches (and Save off), switches with no effect
 // greyed with their reason. Nothing here decides what is allowed.
 
-const TEXT = {
-  en: {
-    title: "House rules", views: "Views", to_lobby: "Back to the lobby", bar: "Rule sets", start_from: "Start from",
-    open: "Open", set_name: "Name of your set", save: "Save", delete: "Delete",
-    name_rule: "Letters, digits, \"-\" and \"_\"; then pick it under Rules when you create a table.",
-    conflicts: "These rules cannot hold at once", editor: "Switches", screen: "The rules screen",
-    screen_note: "What this set plays is shown next to each rule; a rule's link goes to its switch.",
-    presets: "Presets", saved: "Your saved sets", players: "players", plays: "plays",
-    tiles_each: "tiles each", target: "points to reach", other: "other",
-    no_effect: "No effect here:", only_some: "Note:", conflict: "Conflict:",
-    save_off_conflict: "Save is off until the conflict above is resolved.",
-    save_off_name: "Give the set a name to save it.",
-    save_off_problem: "Save is off: the set is not valid.",
-    save_off_no_data: "Save is off: this player keeps no files.",
-    saved_as: (name) => `Saved as "${name}". Choose it under Rules when you create a table.`,
-    opened: (name) => `Opened "${name}".`, deleted: (name) => `Deleted "${name}".`,
-    go_to: (label) => `Go to: ${label}`, loading: "Loading…", now: "now", no_effect_here: "no effect here",
-    failed: "The peer did not answer; is p2p-dominoes play still running?",
-  },
-  ru: {
-    title: "Домашние правила", views: "Вид", to_lobby: "Назад в лобби", bar: "Наборы правил", start_from: "Начать с",
-    open: "Открыть", set_name: "Имя вашего набора", save: "Сохранить", delete: "Удалить",
-    name_rule: "Буквы, цифры, «-» и «_»; потом выберите набор в «Правилах», создавая стол.",
-    conflicts: "Эти правила не могут действовать вместе", editor: "Переключатели",
-    screen: "Страница правил",
-    screen_note: "Рядом с каждым правилом — что играет этот набор; ссылка правила ведёт к его переключателю.",
-    presets: "Готовые наборы", saved: "Ваши наборы", players: "игроков", plays: "играем",
-    tiles_each: "костей каждому", target: "до скольких очков", other: "другое",
-    no_effect: "Не действует:", only_some: "Заметка:", conflict: "Противоречие:",
-    save_off_conflict: "Сохранить нельзя, пока не снято противоречие выше.",
-    save_off_name: "Дайте набору имя, чтобы сохранить его.",
-    save_off_problem: "Сохранить нельзя: набор неверен.",
-    save_off_no_data: "Сохранить нельзя: этот игрок не хранит файлов.",
-    saved_as: (name) => `Сохранено как «${name}». Выберите его в «Правилах», создавая стол.`,
-    opened: (name) => `Открыт набор «${name}».`, deleted: (name) => `Набор «${name}» удалён.`,
-    go_to: (label) => `К переключателю: ${label}`, loading: "Загрузка…", now: "сейчас", no_effect_here: "не действует",
-    failed: "Пир не отвечает; окно p2p-dominoes play ещё открыто?",
-  },
-};
+import { WORDS } from "./strings.js";
+import { say as sayWord } from "./words.js";
 
+// The editor's words come from the peer's catalogues (keys page_js.editor_<name>), served at
+// /words.json and read by strings.js before this module runs.
 const lang = document.documentElement.lang === "ru" ? "ru" : "en";
-const t = (key, ...args) => {
-  const entry = TEXT[lang][key] ?? TEXT.en[key];
-  return typeof entry === "function" ? entry(...args) : entry;
-};
+const spoken = (code, key, args) => (WORDS[code] ? sayWord(WORDS[code], `editor_${key}`, args) : undefined);
+const t = (key, ...args) => spoken(lang, key, args) ?? spoken("en", key, args) ?? key;
 const words = (w) => (w ? w[lang] ?? w.en : "");
 const $ = (id) => document.getElementById(id);
 const COUNTS = [2, 3, 4];
@@ -72,7 +35,7 @@ async function call(path, body) {
     const data = await reply.json();
     return { ok: reply.ok, data };
   } catch {
-    return { ok: false, data: { problem: { text: { en: TEXT.en.failed, ru: TEXT.ru.failed } } } };
+    return { ok: false, data: { problem: { text: { en: spoken("en", "failed", []), ru: spoken("ru", "failed", []) } } } };
   }
 }
 

@@ -23,6 +23,7 @@ export const FIELDS = {
   way_text: "way total points", way_label: "place way total points", stall_you_move: "s",
   stall_come_back: "name s", stall_to_move: "name s", out_of_play: "n", place_closed: "end",
   go_on_title: "name", go_on_text: "name bot s", took_seat: "name", carried: "name",
+  editor_saved_as: "name", editor_opened: "name", editor_deleted: "name", editor_go_to: "label",
 };
 
 // Entries whose words change with a value other than a count: which catalogue entry says them.

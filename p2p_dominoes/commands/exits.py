@@ -10,6 +10,9 @@ from __future__ import annotations
 import errno
 from typing import Final
 
+from p2p_dominoes.commands.command_language import command_language
+from p2p_dominoes.words import line
+
 EXIT_OK: Final = 0
 EXIT_UNVERIFIED: Final = 1
 EXIT_USAGE: Final = 2
@@ -31,32 +34,33 @@ class Interrupted(Exception):
     """Ctrl+C: printed as one line (how to come back, if anything can be), exit status 130."""
 
 
+_OS_ERRORS: Final[dict[int, str]] = {
+    errno.EADDRINUSE: "command.os.port_in_use",
+    errno.EADDRNOTAVAIL: "command.os.not_our_address",
+    errno.ENOENT: "command.os.no_such_path",
+    errno.ENOTDIR: "command.os.not_a_folder",
+    errno.EISDIR: "command.os.is_a_folder",
+    errno.ENAMETOOLONG: "command.os.name_too_long",
+    errno.ENOSPC: "command.os.disk_full",
+    errno.EROFS: "command.os.read_only",
+    errno.ENETUNREACH: "command.os.no_route",
+    errno.EHOSTUNREACH: "command.os.no_route",
+}
+"""The catalogue entry of each OS error that has a sentence of its own."""
+
+
 def os_error_text(exc: OSError) -> str:
-    """One sentence for an OS error that says what to do (port busy, address missing, ...)."""
+    """One sentence for an OS error that says what to do (port busy, address missing, ...), in
+    the command line's language (`command_language`); an error without a sentence of its own
+    is the system's words, after the path it concerns."""
+    lang = command_language()
     where = f"{_short(str(exc.filename))}: " if exc.filename else ""
     code = exc.errno
-    if code == errno.EADDRINUSE:
-        return "that port is already in use: choose another --port (0 picks any free port)"
-    if code == errno.EADDRNOTAVAIL:
-        return "that address is not one of this machine's: see `ip addr`, or leave out --interface"
     if code in (errno.EACCES, errno.EPERM):
-        if exc.filename:
-            return f"{where}permission denied: pick a file or folder you own (--data-dir DIR)"
-        return "permission denied: ports below 1024 need root, choose a --port above 1023"
-    if code == errno.ENOENT:
-        return f"{where}no such file or folder: check the path"
-    if code == errno.ENOTDIR:
-        return f"{where}a part of the path is a file, not a folder"
-    if code == errno.EISDIR:
-        return f"{where}that is a folder: give a file name"
-    if code == errno.ENAMETOOLONG:
-        return f"{where}that name is too long (at most 255 bytes a name, 4096 a path): shorten it"
-    if code == errno.ENOSPC:
-        return f"{where}the disk is full: free some space"
-    if code == errno.EROFS:
-        return f"{where}the file system is read-only: pick another folder"
-    if code in (errno.ENETUNREACH, errno.EHOSTUNREACH):
-        return "no route to that address: are you on the same network?"
+        key = "command.os.denied_file" if exc.filename else "command.os.denied_port"
+        return line(key, lang, where=where)
+    if code is not None and code in _OS_ERRORS:
+        return line(_OS_ERRORS[code], lang, where=where)
     return f"{where}{exc.strerror or exc}"
 
 

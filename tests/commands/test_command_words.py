@@ -207,3 +207,46 @@ def test_what_the_commands_read_is_said_as_their_help_says_it() -> None:
     must match it, so that a line and the help name the same things."""
     assert line("command.verify.what_is_read", "en") == verify.WHAT_IS_READ
     assert line("command.rules.what_is_read", "en") == rules.WHAT_IS_READ
+
+
+def test_an_os_error_is_one_sentence_in_the_command_lines_language() -> None:
+    """The sentence for an OS error says what to do in the language of --lang; the path comes
+    first, as the system gave it, and an error with no sentence of its own is the system's."""
+    import errno
+
+    from p2p_dominoes.commands.exits import os_error_text
+
+    busy = OSError(errno.EADDRINUSE, "Address already in use")
+    missing = FileNotFoundError(errno.ENOENT, "No such file or directory", "/no/such/file")
+    odd = OSError(errno.EXDEV, "Invalid cross-device link", "/a")
+    assert os_error_text(busy) == (
+        "that port is already in use: choose another --port (0 picks any free port)"
+    )
+    assert os_error_text(missing) == "/no/such/file: no such file or folder: check the path"
+    with speaking_in("ru"):
+        assert (
+            os_error_text(busy)
+            == "этот порт уже занят: выберите другой --port (0 — любой свободный)"
+        )
+        assert os_error_text(missing) == "/no/such/file: нет такого файла или папки: проверьте путь"
+        assert os_error_text(odd) == "/a: Invalid cross-device link"
+
+
+def test_an_unforeseen_error_is_one_line_in_the_command_lines_language(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A bug that reaches the top is one line (exit 70) in the language of --lang."""
+    from p2p_dominoes.commands import simulate
+
+    def broken(args: object) -> int:
+        raise ZeroDivisionError("division by zero")
+
+    monkeypatch.setattr(simulate, "run", broken)
+    monkeypatch.delenv("P2P_DOMINOES_TRACEBACK", raising=False)
+    for lang, expected in (
+        ("en", "unexpected error (ZeroDivisionError: division by zero); this is a bug"),
+        ("ru", "непредвиденная ошибка (ZeroDivisionError: division by zero); это ошибка программы"),
+    ):
+        status = cli.main(["simulate", "--lang", lang])
+        said = capsys.readouterr().err
+        assert status == 70 and expected in said and said.count("\n") == 1, said

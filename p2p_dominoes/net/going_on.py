@@ -119,16 +119,8 @@ def left_behind(run: TableRun) -> int:
             link.outbox.close()
         run.options.say(said("given_back", ui_lang(run.options), name=bot))
         return 0
-    lang, record = ui_lang(run.options), ""
-    if run.log is not None:
-        run.log.sync(session.transcript)
-        run.log.finish(f"seat {run.seat + 1}: the table went on with a new holder")
-        run.log.close()
-        record = said("record_kept", lang, path=str(run.log.path))  # §16.1: the record so far
-    for link in [*run.links.values(), *run.spare_links]:
-        link.outbox.close()
-    run.options.say(said("went_on", lang, bot=bot, record=record))
-    return 3
+    why = f"seat {run.seat + 1}: the table went on with a new holder"
+    return _stop_went_on(run, why, "went_on", bot=bot)
 
 
 def tell_seat_replaced(run: TableRun, events: Sequence[Event]) -> None:
@@ -210,16 +202,22 @@ def named_gone(run: TableRun, payload: bytes) -> str | None:
 
 def left_behind_by(run: TableRun, by: str) -> int:
     """Our seat was said gone at a head we had left (`named_gone`): our log says so; 3."""
-    session = run.session
+    why = f"seat {run.seat + 1}: said gone by {by}; the table went on without it"
+    return _stop_went_on(run, why, "said_gone", name=by)
+
+
+def _stop_went_on(run: TableRun, why: str, key: str, **values: str) -> int:
+    """The table went on without our seat: our log ends saying `why`, our links close, and our
+    person reads the line `key` (with where the record so far is kept, §16.1); 3."""
     lang, record = ui_lang(run.options), ""
     if run.log is not None:
-        run.log.sync(session.transcript)
-        run.log.finish(f"seat {run.seat + 1}: said gone by {by}; the table went on without it")
+        run.log.sync(run.session.transcript)
+        run.log.finish(why)
         run.log.close()
-        record = said("record_kept", lang, path=str(run.log.path))  # §16.1: the record so far
+        record = said("record_kept", lang, path=str(run.log.path))
     for link in [*run.links.values(), *run.spare_links]:
         link.outbox.close()
-    run.options.say(said("said_gone", lang, name=by, record=record))
+    run.options.say(said(key, lang, record=record, **values))
     return 3
 
 

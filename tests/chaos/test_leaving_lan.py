@@ -38,6 +38,29 @@ def _in_hand_two(peer: Peer, players: int) -> bool:
     return view.finished is not None or commits > players
 
 
+def _seat_three_killed_in_hand_two(
+    stack: ExitStack, root: Path, players: int, hands: int, host_args: tuple[str, ...]
+) -> tuple[Table, Peer]:
+    """A table of real peers whose seat 3 is `kill -9`ed once it plays in hand 2; a match that
+    was over before hand 2 (a target reached in hand 1) is played to its end and another one
+    tried. The table, and the peer that was killed."""
+    for attempt in range(ATTEMPTS):
+        table = Table(
+            root / f"m{attempt}", players, hands, ["127.0.0.1"] * players, host_args=host_args
+        )
+        stack.enter_context(table)
+        table.open()
+        gone = table.by_seat()[2]
+        assert wait_until(partial(_in_hand_two, gone, players), 120.0), table.outputs()
+        gone.kill()
+        view = gone.log()
+        assert view is not None
+        if view.finished is None:
+            return table, gone
+        assert set(table.wait_all(60.0).values()) == {0}, table.outputs()
+    raise AssertionError(f"{ATTEMPTS} matches were over before hand 2")
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize(("players", "rules"), [(3, "draw"), (4, "kozel")])
 def test_a_joiner_killed_for_good_in_hand_two_is_replaced_and_the_match_ends(
@@ -46,26 +69,7 @@ def test_a_joiner_killed_for_good_in_hand_two_is_replaced_and_the_match_ends(
     """Kozel: seat 3 is the host's partner; a `partner` bot takes it, so the pairs stay."""
     host_args = ("--stall-timeout", str(STALL_TIMEOUT), "--rules", rules)
     with ExitStack() as stack:
-        for attempt in range(ATTEMPTS):
-            table = Table(
-                tmp_path / f"m{attempt}",
-                players,
-                HANDS,
-                ["127.0.0.1"] * players,
-                host_args=host_args,
-            )
-            stack.enter_context(table)
-            table.open()
-            gone = table.by_seat()[2]
-            assert wait_until(partial(_in_hand_two, gone, players), 120.0), table.outputs()
-            gone.kill()
-            view = gone.log()
-            assert view is not None
-            if view.finished is None:
-                break
-            assert set(table.wait_all(60.0).values()) == {0}, table.outputs()
-        else:
-            raise AssertionError(f"{ATTEMPTS} matches were over before hand 2")
+        table, gone = _seat_three_killed_in_hand_two(stack, tmp_path, players, HANDS, host_args)
         others = [p for p in table.peers if p is not gone]
         statuses = {p.label: p.wait(STALL_TIMEOUT + 240.0) for p in others}
         outputs = table.outputs()
@@ -412,26 +416,9 @@ def test_a_joiner_killed_in_hand_two_comes_back_and_takes_its_seat_again(
     rules.write_text(json.dumps({"base": "draw", "name": "long draw", "targets": targets}))
     host_args = ("--stall-timeout", str(STALL_TIMEOUT), "--rules", str(rules))
     with ExitStack() as stack:
-        for attempt in range(ATTEMPTS):
-            table = Table(
-                tmp_path / f"m{attempt}",
-                PLAYERS,
-                LONG_HANDS,
-                ["127.0.0.1"] * PLAYERS,
-                host_args=host_args,
-            )
-            stack.enter_context(table)
-            table.open()
-            gone = table.by_seat()[2]
-            assert wait_until(partial(_in_hand_two, gone, PLAYERS), 120.0), table.outputs()
-            gone.kill()
-            view = gone.log()
-            assert view is not None
-            if view.finished is None:
-                break
-            assert set(table.wait_all(60.0).values()) == {0}, table.outputs()
-        else:
-            raise AssertionError(f"{ATTEMPTS} matches were over before hand 2")
+        table, gone = _seat_three_killed_in_hand_two(
+            stack, tmp_path, PLAYERS, LONG_HANDS, host_args
+        )
         label = gone.label
         went_on = f"{label} (bot) takes {label}'s seat from hand"
         assert wait_until(lambda: went_on in table.host.output(), STALL_TIMEOUT + 60.0), (

@@ -237,12 +237,14 @@ class WebUI:
                 if event.by == seat:
                     progress.left = True  # v4: our own goodbye
                 else:  # v4: another seat said we stalled: the table goes on without us
-                    by = peer_text(names[event.by], 64)
-                    progress.went_on = said("said_gone", self.lang, name=by)
+                    by = peer_text(names[event.by], 64)  # (the page offers the record)
+                    progress.went_on = said("said_gone", self.lang, name=by, record="")
             elif isinstance(event, SeatReplaced):
                 progress.replaced[event.seat] = event.before
                 if event.seat == seat and not progress.left:  # our seat has a new holder
-                    progress.went_on = said("went_on", self.lang, bot=peer_text(event.name, 64))
+                    progress.went_on = said(
+                        "went_on", self.lang, bot=peer_text(event.name, 64), record=""
+                    )
                 self.names = tuple(names)  # the seat's new holder, by its name
             elif isinstance(event, ActionTaken):
                 progress.last_action = _last_action(event)

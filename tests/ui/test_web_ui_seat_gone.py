@@ -33,3 +33,14 @@ def test_a_seat_with_a_new_holder_names_it(lang: str) -> None:
     said = _went_on(lang, SeatReplaced(0, "Ann", "Ann (bot)", 3, False))
     assert said == line("net.went_on", lang, bot="Ann (bot)", record="")
     assert "Ann (bot)" in said
+
+
+def test_a_seat_given_back_to_its_player_loses_the_bots_mark() -> None:
+    """Bob's seat went to "Bob (bot)" and came back to Bob (§16.1): Ann's page no longer marks
+    it as a bot's seat whose score was carried over (`replaced` feeds the badge and the mark)."""
+    ui = WebUI(Hub(), "en", SimpleNamespace(publish=lambda: None))  # type: ignore[arg-type]
+    ui.events([SeatReplaced(1, "Bob", "Bob (bot)", 3, False)], ["Ann", "Bob (bot)"], 0)
+    assert ui.progress.replaced == {1: "Bob"}
+    ui.events([SeatReplaced(1, "Bob (bot)", "Bob", 5, True)], ["Ann", "Bob"], 0)
+    assert ui.progress.replaced == {}
+    assert ui.progress.went_on == ""

@@ -240,8 +240,11 @@ class WebUI:
                     by = peer_text(names[event.by], 64)  # (the page offers the record)
                     progress.went_on = said("said_gone", self.lang, name=by, record="")
             elif isinstance(event, SeatReplaced):
-                progress.replaced[event.seat] = event.before
-                if event.seat == seat and not progress.left:  # our seat has a new holder
+                if event.back:  # §16.1: the seat's own player again, no bot's badge or mark
+                    progress.replaced.pop(event.seat, None)
+                else:
+                    progress.replaced[event.seat] = event.before
+                if event.seat == seat and not progress.left and not event.back:
                     progress.went_on = said(
                         "went_on", self.lang, bot=peer_text(event.name, 64), record=""
                     )

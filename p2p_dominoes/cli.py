@@ -20,7 +20,7 @@ from typing import Final, NoReturn
 
 from p2p_dominoes import __version__
 from p2p_dominoes.commands.argparse_words import language_of, speaking, usage_error
-from p2p_dominoes.commands.command_language import command_language, speaking_in
+from p2p_dominoes.commands.command_language import speaking_in
 from p2p_dominoes.commands.exits import (
     EXIT_BLAMED,
     EXIT_BUG,
@@ -33,8 +33,8 @@ from p2p_dominoes.commands.exits import (
     Interrupted,
     UsageError,
     os_error_text,
+    unexpected_text,
 )
-from p2p_dominoes.words import line
 
 
 class _Parser(argparse.ArgumentParser):
@@ -190,10 +190,7 @@ def _report(label: str, exc: BaseException, *, reading: bool = False) -> int:
     if os.environ.get("P2P_DOMINOES_TRACEBACK"):
         traceback.print_exception(exc)
     first = leaves[0]
-    what = line(
-        "command.unexpected", command_language(), kind=type(first).__name__, text=_line(str(first))
-    )
-    print(f"{label}: {what}", file=sys.stderr)
+    print(f"{label}: {_line(unexpected_text(first))}", file=sys.stderr)
     return EXIT_BUG
 
 

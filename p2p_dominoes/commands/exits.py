@@ -64,6 +64,13 @@ def os_error_text(exc: OSError) -> str:
     return f"{where}{exc.strerror or exc}"
 
 
+def unexpected_text(error: BaseException) -> str:
+    """The one line for an error nobody foresaw (a bug; exit 70), in the command line's
+    language: its kind, its own words on one line, and how to see the details."""
+    text = " ".join(str(error).split())
+    return line("command.unexpected", command_language(), kind=type(error).__name__, text=text)
+
+
 def _short(path: str) -> str:
     """A path short enough for one line: a very long one keeps its start and its end."""
     return path if len(path) <= 100 else f"{path[:60]}…{path[-30:]}"

@@ -31,7 +31,8 @@ version 2, so that the v2 `play` and `lead_claim` validators are (every other ta
 LEAVE = "draw+leave@v4"
 """A version 4 `draw` table where seat 2 says goodbye in hand 2 and a newcomer takes its seat,
 so that `goodbye`, `continue` and `continue_sign` (and the LEAVING and CONTINUE phases) are
-fuzzed too (PROTOCOL.md §16)."""
+fuzzed too (PROTOCOL.md §16); in hand 3 the player who left asks its seat back, so that
+`come_back` is too (§16.1: hand 4 is set aside at its start, the player plays hand 5)."""
 _RULES = {
     **PRESETS,
     TWO_DOUBLES: Rules.from_dict({"base": "house", "two_doubles": True}),
@@ -96,7 +97,7 @@ def checkpoints(players: int, preset: str) -> tuple[Checkpoint, ...]:
         [random_bot] * players,
         seed=players,
         identities=ids,
-        max_hands=2 if leaving else 1,
+        max_hands=3 if leaving else 1,
         **({"protocol_version": _VERSIONS[preset]} if preset in _VERSIONS else {}),
     )
 
@@ -108,9 +109,13 @@ def checkpoints(players: int, preset: str) -> tuple[Checkpoint, ...]:
     points: list[Checkpoint] = []
     seen: set[bytes] = set()
     left = False
+    back: Identity | None = None  # the returner's fresh key, until it holds the seat
+    asked_back = False
     for seat, session in enumerate(table.sessions):
         table._broadcast(seat, session.start())
     while True:
+        if back is not None and 2 not in table.returning:
+            ids[2], back = back, None  # the seat's key from the give-back on
         if table.queue:
             sender, receiver, data = table.queue[0]
             if data not in seen and receiver not in table.dead:
@@ -125,16 +130,25 @@ def checkpoints(players: int, preset: str) -> tuple[Checkpoint, ...]:
             table.leave(2)
             left = True
             continue
+        elif leaving and left and not asked_back and _in_hand(table, 3):
+            back = table.come_back(2, "p2")
+            asked_back = True
+            continue
         if not table.step():
             break
     assert all(s.phase is Phase.OVER for s in table.sessions)
-    assert left or not leaving
+    assert (left and asked_back and back is None) or not leaving
     return tuple(points)
 
 
-def _in_hand_two(table: LocalTable) -> bool:
+def _in_hand(table: LocalTable, number: int) -> bool:
+    """Seat 1 has made a move in hand `number`."""
     hand = table.sessions[0].hand
-    return hand is not None and hand.number == 2 and bool(hand.public and hand.public.history)
+    return hand is not None and hand.number == number and bool(hand.public and hand.public.history)
+
+
+def _in_hand_two(table: LocalTable) -> bool:
+    return _in_hand(table, 2)
 
 
 def all_messages() -> list[bytes]:

@@ -57,7 +57,11 @@ class LocalTable:
     """Seats that left or went silent: nothing reaches them, their bots do not act."""
     newcomer: Callable[[int], tuple[str, Identity, RandomSource]] | None = None
     """v4: the name, fresh key and randomness of the new holder of a seat that left (default:
-    "<name> (bot)", a generated key, the system's randomness)."""
+    "<name> (bot)", a generated key, `holder_rng`'s randomness)."""
+    holder_rng: Callable[[int], RandomSource] = lambda seat: SYSTEM_RANDOM
+    """v4: the randomness of a seat's next holder (the bot that takes it, or its player coming
+    back), by seat. Tests seed it, so a reproducible table's deals repeat after a seat changes
+    hands too."""
     replaced: list[TableSession] = field(default_factory=list)
     """The sessions of the seats that left, as they were when they went."""
     returning: dict[int, tuple[TableSession, Identity]] = field(default_factory=dict)
@@ -153,18 +157,18 @@ class LocalTable:
         self,
         seat: int,
         name: str,
-        rng: RandomSource = SYSTEM_RANDOM,
+        rng: RandomSource | None = None,
         identity: Identity | None = None,
     ) -> Identity:
         """§16.1: the player whose session left `seat` asks it back under `name` with a fresh
-        key (`identity`, default a generated one; its request signed by its old key); the
-        lowest other seat puts it on the table at the next hand's start, and the returner plays
-        from the hand after. The fresh key."""
+        key (`identity`, default a generated one; its request signed by its old key) and
+        randomness (`rng`, default `holder_rng`'s); the lowest other seat puts it on the table at
+        the next hand's start, and the returner plays from the hand after. The fresh key."""
         old = next(s for s in reversed(self.replaced) if s.seat == seat)._identity
         assert old is not None
         proposer = next(s for s in range(len(self.sessions)) if s != seat)
         source = self.sessions[proposer]
-        follower = self._follower(source, rng)
+        follower = self._follower(source, rng if rng is not None else self.holder_rng(seat))
         identity = identity if identity is not None else Identity.generate()
         asked = ask_to_come_back(old, source.transcript.table_id, seat, name, identity.public)
         self.returning[seat] = (follower, identity)
@@ -227,7 +231,8 @@ class LocalTable:
         if self.newcomer is not None:
             name, identity, rng = self.newcomer(gone)
         else:
-            name, identity, rng = f"{session.names[gone]} (bot)", Identity.generate(), SYSTEM_RANDOM
+            name, identity = f"{session.names[gone]} (bot)", Identity.generate()
+            rng = self.holder_rng(gone)
         self._broadcast(proposer, session.propose_continue(name, identity.public))
         source = session.transcript
         follower = TableSession(

@@ -20,9 +20,11 @@ from p2p_dominoes.bots import random_bot
 from p2p_dominoes.engine import DRAW, PASS, PRESETS, TILES, Rules
 from p2p_dominoes.engine.actions import LEADS, PLAYS_ON
 from p2p_dominoes.engine.line import PLACES
-from p2p_dominoes.mental import SYSTEM_RANDOM, RandomSource
+from p2p_dominoes.mental import RandomSource
+from p2p_dominoes.mental.randomness import DeterministicRandom
 from p2p_dominoes.session import Envelope, Identity, Phase, TableSession, default_registry
 from p2p_dominoes.session.local import LocalTable
+from tests.session.tables import seeded_identity, seeded_table_id
 
 REGISTRY = default_registry()
 TWO_DOUBLES = "house+two_doubles@v2"
@@ -89,7 +91,7 @@ def copy_session(session: TableSession) -> TableSession:
 def checkpoints(players: int, preset: str) -> tuple[Checkpoint, ...]:
     """One checkpoint per message of one honest hand at this table (for `LEAVE`: of hand 1,
     hand 2 up to the goodbye, the continuation and hand 3)."""
-    ids = [Identity.generate() for _ in range(players)]
+    ids = [seeded_identity(f"fuzz/{preset}/{s}") for s in range(players)]
     leaving = preset == LEAVE
     table = LocalTable.create(
         _RULES[preset],
@@ -97,13 +99,15 @@ def checkpoints(players: int, preset: str) -> tuple[Checkpoint, ...]:
         [random_bot] * players,
         seed=players,
         identities=ids,
+        rngs=[DeterministicRandom(f"fuzz/{preset}/{s}".encode()) for s in range(players)],
+        table_id=seeded_table_id(f"fuzz/{preset}"),
         max_hands=3 if leaving else 1,
         **({"protocol_version": _VERSIONS[preset]} if preset in _VERSIONS else {}),
     )
 
     def newcomer(seat: int) -> tuple[str, Identity, RandomSource]:
-        ids[seat] = Identity.generate()  # the seat's key from the continuation on
-        return "newcomer", ids[seat], SYSTEM_RANDOM
+        ids[seat] = seeded_identity(f"fuzz/{preset}/newcomer")  # from the continuation on
+        return "newcomer", ids[seat], DeterministicRandom(f"fuzz/{preset}/newcomer".encode())
 
     table.newcomer = newcomer
     points: list[Checkpoint] = []
@@ -131,7 +135,12 @@ def checkpoints(players: int, preset: str) -> tuple[Checkpoint, ...]:
             left = True
             continue
         elif leaving and left and not asked_back and _in_hand(table, 3):
-            back = table.come_back(2, "p2")
+            back = table.come_back(
+                2,
+                "p2",
+                DeterministicRandom(f"fuzz/{preset}/back".encode()),
+                seeded_identity(f"fuzz/{preset}/back"),
+            )
             asked_back = True
             continue
         if not table.step():

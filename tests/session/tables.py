@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -10,7 +11,13 @@ from p2p_dominoes.bots import Bot, greedy_bot, random_bot
 from p2p_dominoes.engine import PRESETS, Rules
 from p2p_dominoes.mental import RandomSource
 from p2p_dominoes.mental.randomness import DeterministicRandom
-from p2p_dominoes.session import Envelope, Identity, TableSession, default_registry
+from p2p_dominoes.session import (
+    TABLE_ID_SIZE,
+    Envelope,
+    Identity,
+    TableSession,
+    default_registry,
+)
 from p2p_dominoes.session.events import Event, HandEnded, HandStarted, MatchEnded, Update
 from p2p_dominoes.session.local import Link, LocalTable, faithful_link
 from p2p_dominoes.session.schema import Wire
@@ -37,6 +44,16 @@ class Played:
         return ends[-1] if ends else None
 
 
+def seeded_identity(label: str) -> Identity:
+    """A key made from `label` (a reproducible table's seat key; never for play)."""
+    return Identity.from_private_bytes(hashlib.sha256(label.encode()).digest())
+
+
+def seeded_table_id(label: str) -> bytes:
+    """A table id made from `label` (a reproducible table's; never for play)."""
+    return hashlib.sha256(label.encode()).digest()[:TABLE_ID_SIZE]
+
+
 def play_table(
     rules: Rules | str,
     players: int,
@@ -50,7 +67,8 @@ def play_table(
     setup: Callable[[LocalTable], None] | None = None,
 ) -> Played:
     """Create a table and run it to the end (or until nothing more can happen); `rngs` (a
-    seeded stream a seat) makes the deals reproducible."""
+    seeded stream a seat) makes the deals reproducible (the table's id, which the proofs'
+    draws depend on, is then made from `seed` too)."""
     if isinstance(rules, str):
         rules = PRESETS[rules]
     ids = (
@@ -66,6 +84,7 @@ def play_table(
         max_hands=hands,
         rngs=rngs,
         identities=ids,
+        table_id=None if rngs is None else seeded_table_id(f"table/{seed}"),
     )
     table.link = link
     events: list[list[Event]] = [[] for _ in range(players)]
@@ -155,10 +174,16 @@ def three_seats(seed: int = 3, version: int | None = None) -> tuple[LocalTable, 
         seed=seed,
         max_hands=LEAVING_HANDS,
         rngs=[DeterministicRandom(f"leave/{seed}/{s}".encode()) for s in range(3)],
+        identities=[seeded_identity(f"leave/{seed}/{s}") for s in range(3)],
+        table_id=seeded_table_id(f"leave/{seed}"),
+        nonces=[hashlib.sha256(f"leave/{seed}/nonce/{s}".encode()).digest() for s in range(3)],
         **extra,  # type: ignore[arg-type]
     )
     events: list[list[Event]] = [[] for _ in range(3)]
     table.on_event = lambda seat, event: events[seat].append(event)
+    table.holder_rng = lambda seat: DeterministicRandom(
+        f"leave/{seed}/holder/{seat}/{len(table.replaced)}".encode()
+    )
     return table, events
 
 

@@ -8,6 +8,7 @@ import re
 import signal
 import subprocess
 import sys
+import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -93,6 +94,15 @@ class Peer:
         file = re.search(r"\(or open the file (file://\S+)\)", line)
         assert file, line
         self.file_url = file.group(1)  # the redirect file that play opens the browser on
+        # The rest of its output is read as it comes (a full pipe would block the peer) and kept:
+        # the fixture prints it when the test ends, so a failure shows what each peer said.
+        self.output: list[str] = []
+        threading.Thread(target=self._drain, daemon=True).start()
+
+    def _drain(self) -> None:
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
+            self.output.append(line)
 
     def stop(self) -> None:
         self.process.terminate()
@@ -120,6 +130,8 @@ def peers(tmp_path: Path) -> Iterator[Callable[..., Peer]]:
     yield start
     for peer in started:
         peer.stop()
+    for peer in started:  # shown by pytest only if the test failed
+        print(f"--- {peer.name}'s peer (port {peer.lan_port}) said:\n{''.join(peer.output)}")
 
 
 @pytest.fixture
@@ -156,6 +168,18 @@ def open_page(browser: Browser) -> Iterator[Callable[..., Page]]:
     yield open_
     for context in contexts:
         context.close()
+
+
+CODE_SHOWN = re.compile(r"^\S+ \S+ \S+ \(\d{3}-\d{3}-\d{3}\)$")
+"""The host's join code beside its table: three words (in the page's language) and digits."""
+
+
+def join_code(page: Page) -> tuple[str, str]:
+    """The join code the host's `page` shows, once it shows it: its words and its digits."""
+    shown = page.locator("#host-code-words")
+    expect(shown).to_have_text(CODE_SHOWN)
+    text = shown.inner_text()
+    return text.split(" (")[0], text.split("(")[1].rstrip(")")
 
 
 def screenshot(page: Page, name: str, *, docs: str | None = None, full_page: bool = True) -> Path:

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from playwright.sync_api import Page, expect
 
 from p2p_dominoes.engine import PRESETS
-from tests.ui.browser.conftest import Peer
+from tests.ui.browser.conftest import Peer, join_code
 from tests.ui.browser.test_bots_of_every_kind import bot_strategies
 
 PHONE = (390, 844)
@@ -114,7 +114,7 @@ def test_the_table_opens_at_its_top_however_far_down_the_lobby_was(
     expect(host.locator("#host-lobby")).to_be_visible()
     expect(host.locator("#host-code")).to_be_visible()
     guest.fill("#join-address", "127.0.0.1:47975")
-    guest.fill("#join-code", host.locator("#host-code-words").inner_text().split(" (")[0])
+    guest.fill("#join-code", join_code(host)[0])
     guest.click("#join-button")
     expect(host.locator("#requests li")).to_have_count(1)
     for page in (host, guest):

@@ -182,6 +182,17 @@ def join_code(page: Page) -> tuple[str, str]:
     return text.split(" (")[0], text.split("(")[1].rstrip(")")
 
 
+JOIN_WAIT_MS = 60_000
+"""How long a host's page may take to show a join request: the joiner's peer dials and proves
+the code while the host may be starting its bots as processes. CI once waited the default 20 s
+in vain (stop 31, cause not found: the peers' output, shown on a failure now, will tell)."""
+
+
+def approve_request(page: Page) -> None:
+    """The host approves the join request its `page` shows, once it shows one."""
+    page.locator("#requests li button.approve").click(timeout=JOIN_WAIT_MS)
+
+
 def screenshot(page: Page, name: str, *, docs: str | None = None, full_page: bool = True) -> Path:
     """A screenshot into test-artifacts/; with `docs`, also docs/img/<docs>.png (the figures
     docs/playing.md shows, refreshed by every run)."""

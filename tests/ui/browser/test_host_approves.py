@@ -17,7 +17,7 @@ from pathlib import Path
 from playwright.sync_api import Page, expect
 
 from p2p_dominoes.store import load_or_create_identity
-from tests.ui.browser.conftest import Peer, join_code, screenshot
+from tests.ui.browser.conftest import Peer, approve_request, join_code, screenshot
 
 
 def _join_process(
@@ -113,7 +113,7 @@ def test_the_host_removes_seated_players_before_the_start_and_everyone_sees_it(
     page_b.fill("#join-address", "127.0.0.1:47861")
     page_b.fill("#join-code", join_code(page_a)[0])
     page_b.click("#join-button")
-    page_a.locator("#requests li button.approve").click()
+    approve_request(page_a)
     expect(seats).to_have_count(3)
     expect(page_b.locator("#lobby-lines")).to_contain_text("3 of 4 seats")
 

@@ -16,7 +16,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, expect
 
-from tests.ui.browser.conftest import Peer, join_code
+from tests.ui.browser.conftest import Peer, approve_request, join_code
 from tests.ui.browser.test_play_in_the_browser import take_turn
 
 WORDS = {
@@ -64,7 +64,7 @@ def test_bob_leaves_ann_goes_on_and_his_seat_shows_the_bot(
     bobs.fill("#join-address", f"127.0.0.1:{ann_port}")
     bobs.fill("#join-code", join_code(page)[0])
     bobs.click("#join-button")
-    page.locator("#requests li button.approve").click()
+    approve_request(page)
     expect(page.locator("#table")).to_be_visible()
     expect(bobs.locator("#table")).to_be_visible()
     deadline = time.monotonic() + 60

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from playwright.sync_api import Page, expect
 
 from p2p_dominoes.engine import PRESETS
-from tests.ui.browser.conftest import Peer, join_code
+from tests.ui.browser.conftest import Peer, approve_request, join_code
 from tests.ui.browser.test_bots_of_every_kind import bot_strategies
 
 PHONE = (390, 844)
@@ -120,7 +120,7 @@ def test_the_table_opens_at_its_top_however_far_down_the_lobby_was(
     for page in (host, guest):
         page.evaluate("scrollTo(0, document.body.scrollHeight)")
         assert page.evaluate("scrollY") > 300  # the lobby is long on a phone
-    host.locator("#requests li button.approve").click()  # (scrolls it into view)
+    approve_request(host)  # (scrolls it into view)
     for page in (host, guest):
         expect(page.locator("#table")).to_be_visible()
         expect(page.locator("#turn")).not_to_be_empty(timeout=30_000)

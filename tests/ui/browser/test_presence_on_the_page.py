@@ -14,7 +14,7 @@ from collections.abc import Callable
 from playwright.sync_api import Page, WebSocket, expect
 
 from p2p_dominoes.net.going_on import STOP_ON_STALL
-from tests.ui.browser.conftest import Peer, join_code
+from tests.ui.browser.conftest import Peer, approve_request, join_code
 from tests.ui.browser.test_play_in_the_browser import take_turn
 
 STALL = 20  # seconds: the warning shows for the last 10
@@ -74,7 +74,7 @@ def test_a_player_who_closes_the_tab_is_warned_about_then_shown_away(
     bobs.fill("#join-address", "127.0.0.1:47901")
     bobs.fill("#join-code", join_code(page)[0])
     bobs.click("#join-button")
-    page.locator("#requests li button.approve").click()
+    approve_request(page)
     expect(page.locator("#table")).to_be_visible()
     expect(bobs.locator("#table")).to_be_visible()
     # Ann plays until it is Bob's turn; then Bob closes his tab (his peer still runs).

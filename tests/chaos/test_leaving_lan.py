@@ -39,18 +39,23 @@ def _in_hand_two(peer: Peer, players: int) -> bool:
 
 
 def _seat_three_killed_in_hand_two(
-    stack: ExitStack, root: Path, players: int, hands: int, host_args: tuple[str, ...]
+    stack: ExitStack,
+    root: Path,
+    players: int,
+    hands: int,
+    host_args: tuple[str, ...],
+    seat: int = 2,
 ) -> tuple[Table, Peer]:
-    """A table of real peers whose seat 3 is `kill -9`ed once it plays in hand 2; a match that
-    was over before hand 2 (a target reached in hand 1) is played to its end and another one
-    tried. The table, and the peer that was killed."""
+    """A table of real peers whose seat 3 (or `seat`, counted from 0) is `kill -9`ed once it
+    plays in hand 2; a match that was over before hand 2 (a target reached in hand 1) is played
+    to its end and another one tried. The table, and the peer that was killed."""
     for attempt in range(ATTEMPTS):
         table = Table(
             root / f"m{attempt}", players, hands, ["127.0.0.1"] * players, host_args=host_args
         )
         stack.enter_context(table)
         table.open()
-        gone = table.by_seat()[2]
+        gone = table.by_seat()[seat]
         assert wait_until(partial(_in_hand_two, gone, players), 120.0), table.outputs()
         gone.kill()
         view = gone.log()
@@ -93,6 +98,35 @@ def test_a_joiner_killed_for_good_in_hand_two_is_replaced_and_the_match_ends(
         assert lost is not None
         result = verify(lost)  # the leaver's own log: clean, up to where it died
         assert result.status == 0 and "match unfinished" in result.output, result.output
+
+
+@pytest.mark.slow
+def test_the_host_killed_for_good_in_hand_two_is_replaced_and_the_match_ends(
+    tmp_path: Path,
+) -> None:
+    """The host (seat 1) dies: the lowest remaining seat (j1) says it is gone, proposes the
+    continuation and starts the bot that takes the host's seat; the joiners finish the match on
+    the same record, and `verify` of each names the void hand and the seat change."""
+    host_args = ("--stall-timeout", str(STALL_TIMEOUT))
+    with ExitStack() as stack:
+        table, gone = _seat_three_killed_in_hand_two(
+            stack, tmp_path, PLAYERS, HANDS, host_args, seat=0
+        )
+        assert gone is table.host
+        others = [p for p in table.peers if p is not gone]
+        statuses = {p.label: p.wait(STALL_TIMEOUT + 240.0) for p in others}
+        outputs = table.outputs()
+        assert set(statuses.values()) == {0}, (statuses, outputs)
+        records = [p.record.read_bytes() for p in others]
+        assert records[0] == records[1], "the joiners' records differ"
+        said = "host (bot) takes host's seat from hand 3 on"
+        for peer in others:
+            assert "Hand 2 is void: host stopped responding" in peer.output(), outputs
+            assert said in peer.output(), outputs
+            result = verify(peer.record)
+            assert result.status == 0 and ": clean — " in result.output, result.output
+            assert "void: abandoned by host (stalled)" in result.output, result.output
+            assert "changed hands: host → host (bot)" in result.output, result.output
 
 
 def _person_joins(root: Path, port: int) -> pexpect.spawn:
@@ -198,7 +232,7 @@ def test_a_joiner_that_wakes_after_its_seat_went_to_a_bot_stops_saying_so(
             )
             stack.enter_context(table)
             table.open()
-            gone = table.by_seat()[2]
+            gone = table.by_seat()[seat]
             assert wait_until(partial(_in_hand_two, gone, PLAYERS), 120.0), table.outputs()
             gone.freeze()
             view = gone.log()

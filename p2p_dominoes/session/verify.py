@@ -7,10 +7,10 @@ chain through a goodbye and its continuation (the void hand, the seat's new key,
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from p2p_dominoes.engine import HandEnd, MatchOutcome, seat_name
+from p2p_dominoes.engine import HandEnd, MatchOutcome
 from p2p_dominoes.session.errors import InvalidMessage
 from p2p_dominoes.session.events import (
     Event,
@@ -28,24 +28,11 @@ from p2p_dominoes.session.transcript import RECORD_MESSAGE, Transcript, read_rec
 
 @dataclass(frozen=True)
 class Failure:
-    """The first message that does not check out."""
+    """The first message that does not check out (commands/verify_words.py says it in words)."""
 
     index: int | None
     seat: int | None
     reason: str
-
-    def __str__(self) -> str:
-        return self.text()
-
-    def text(self, names: Sequence[str] = ()) -> str:
-        """The failure for a person: the message, its seat by name and one-based number."""
-        where = f"message #{self.index}" if self.index is not None else "the file"
-        who = ""
-        if self.seat is not None:
-            number = f"seat {self.seat + 1}"
-            name = seat_name(self.seat, names)
-            who = f" ({number})" if name == number else f" ({name}, {number})"
-        return f"{where}{who}: {self.reason}"
 
 
 @dataclass
@@ -89,10 +76,6 @@ class VerifyReport:
             and self.hands >= self.max_hands
             and not (self.outcome is not None and self.outcome.over)
         )
-
-    def failure_text(self) -> str:
-        """The first failure, naming the seat as the players knew it ("" when clean)."""
-        return "" if self.failure is None else self.failure.text(self.names)
 
 
 def verify_transcript(

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from p2p_dominoes.engine import hands_played_text, scores_text, seat_name
 from p2p_dominoes.session.table_code import TableCode
-from p2p_dominoes.session.verify import Failure, VerifyReport
+from p2p_dominoes.session.verify import EQUIVOCATION, NO_GENESIS, Failure, VerifyReport
 from p2p_dominoes.words import line, plural
 
 
@@ -25,15 +25,18 @@ def failure_line(failure: Failure, names: Sequence[str] = (), lang: str = "en") 
         if failure.index is None
         else line("verify.failure_message", lang, index=failure.index)
     )
+    reason = failure.reason
+    if failure.kind == NO_GENESIS:
+        reason = line("verify.no_genesis", lang)
     if failure.seat is None:
-        return line("verify.failure", lang, where=where, reason=failure.reason)
+        return line("verify.failure", lang, where=where, reason=reason)
     number = failure.seat + 1
+    if failure.kind == EQUIVOCATION:
+        reason = line("verify.equivocation", lang, seat=number)
     if seat_name(failure.seat, names, lang) == seat_name(failure.seat, (), lang):
-        return line("verify.failure_seat", lang, where=where, seat=number, reason=failure.reason)
+        return line("verify.failure_seat", lang, where=where, seat=number, reason=reason)
     name = seat_name(failure.seat, names, lang)
-    return line(
-        "verify.failure_named", lang, where=where, name=name, seat=number, reason=failure.reason
-    )
+    return line("verify.failure_named", lang, where=where, name=name, seat=number, reason=reason)
 
 
 def failure_text(report: VerifyReport, lang: str = "en") -> str:

@@ -33,6 +33,16 @@ class Failure:
     index: int | None
     seat: int | None
     reason: str
+    """The reason in the protocol's words (`verify --json` gives it as it is)."""
+    kind: str | None = None
+    """A failure the verifier itself finds rather than a message's check: `EQUIVOCATION` or
+    `NO_GENESIS` (commands/verify_words.py says these in the reader's language)."""
+
+
+EQUIVOCATION = "equivocation"
+"""A record of a transcript holds a seat's two different signed messages for one place."""
+NO_GENESIS = "no-genesis"
+"""The file holds no message at all."""
 
 
 @dataclass
@@ -95,7 +105,9 @@ def verify_transcript(
         for index, (kind, envelope) in enumerate(read_records(data, default_registry())):
             if kind != RECORD_MESSAGE:
                 evidence = f"seat {envelope.seat + 1} signed two different messages for one place"
-                report.failure = Failure(index, envelope.seat, f"equivocation evidence: {evidence}")
+                report.failure = Failure(
+                    index, envelope.seat, f"equivocation evidence: {evidence}", EQUIVOCATION
+                )
                 return report
             if session is None:
                 transcript = Transcript(envelope, default_registry())
@@ -133,7 +145,7 @@ def verify_transcript(
         report.failure = Failure(max(index, 0), None, str(exc))
         return report
     if session is None:
-        report.failure = Failure(None, None, "the file holds no genesis")
+        report.failure = Failure(None, None, "the file holds no genesis", NO_GENESIS)
         return report
     report.code = session.table_code
     report.scores = session.scores

@@ -11,6 +11,9 @@ from pathlib import Path
 
 import pytest
 
+from p2p_dominoes.commands.verify_words import failure_line
+from p2p_dominoes.session import TRANSCRIPT_MAGIC
+from p2p_dominoes.session.verify import EQUIVOCATION, Failure
 from tests.commands.records import match_transcript, run, write_table_folder, write_transcript
 
 VECTORS = Path(__file__).resolve().parents[2] / "protocol" / "vectors"
@@ -213,3 +216,39 @@ def test_bench_refuses_in_the_language(lang: str, refusal: str) -> None:
     out = run("bench", "bots", "--think-ms", "5", "--lang", lang)
     assert out.returncode == 2 and out.stdout == ""
     assert out.stderr == refusal + "\n"
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("en", "the file: the file holds no genesis"),
+        ("ru", "файл: в файле нет genesis — первого сообщения стола"),
+    ],
+)
+def test_verify_of_a_file_with_no_message_says_so(tmp_path: Path, lang: str, said: str) -> None:
+    path = tmp_path / "empty.p2pd"
+    path.write_bytes(TRANSCRIPT_MAGIC)
+    out = run("verify", str(path), "--lang", lang)
+    assert out.returncode == 1 and out.stdout == f"{path}: {said}\n"
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        (
+            "en",
+            "message #7 (Bob, seat 2): equivocation evidence: seat 2 signed two different "
+            "messages for one place",
+        ),
+        (
+            "ru",
+            "сообщение №7 (Bob, место 2): доказательство двойной подписи: место 2 подписало два "
+            "разных сообщения на одно место в цепочке",
+        ),
+    ],
+)
+def test_equivocation_evidence_is_said_in_the_language(lang: str, said: str) -> None:
+    """The verifier's own finding (not a message's check): its words are the reader's too."""
+    reason = "equivocation evidence: seat 2 signed two different messages for one place"
+    evidence = Failure(7, 1, reason, EQUIVOCATION)
+    assert failure_line(evidence, ("Ann", "Bob"), lang) == said

@@ -26,7 +26,7 @@ MAY_IMPORT: Final[dict[str, frozenset[str]]] = {
     "net": frozenset({"engine", "bots", "session", "store", "peer_text", "words"}),
     "ui": frozenset({"engine", "net", "session", "peer_text", "words"}),
     "ui.web": frozenset({"engine", "bots", "net", "session", "store", "ui", "peer_text", "words"}),
-    "benchmarks": frozenset({"engine", "mental", "bots", "session", "net", "simulation"}),
+    "benchmarks": frozenset({"engine", "mental", "bots", "session", "net", "simulation", "words"}),
     "commands": frozenset(
         {
             "engine",

@@ -39,6 +39,7 @@ from p2p_dominoes.engine import (
     tile_of,
 )
 from p2p_dominoes.engine.rules import Teams
+from p2p_dominoes.words import line
 
 BLOCK_PAIRS: Final = dataclasses.replace(
     BLOCK,
@@ -281,13 +282,15 @@ def run_alphabeta_bench(
     as_json: bool = False,
     out: Callable[[str], None] = print,
     settings: dict[str, object] | None = None,
+    lang: str = "en",
 ) -> int:
-    """Print the head-to-head's figures (one JSON object with `as_json`); 1 without the package."""
+    """Print the head-to-head's figures (one JSON object with `as_json`, else text in `lang`);
+    1 without the package."""
     package = _package()
     if package is None:
-        print(MISSING_PACKAGE, file=sys.stderr)
+        print(line("bench.alphabeta.missing", lang), file=sys.stderr)
         return 1
     result = head_to_head(bot, hands, seed, samples, start_move, package)
     result.settings.update(settings or {})
-    print_duel(result, True, as_json, out)
+    print_duel(result, True, as_json, out, lang)
     return 0

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from p2p_dominoes.bots import Bot
 from p2p_dominoes.engine import Action, Match, Rules, SeatView
 from p2p_dominoes.simulation import HandObserver, play_hand
+from p2p_dominoes.words import line, plural
 
 Z95 = 1.959963984540054
 """The standard normal quantile of a two-sided 95 % interval."""
@@ -214,65 +215,102 @@ def run_bots_bench(
     out: Callable[[str], None] = print,
     settings: Mapping[str, object] | None = None,
     matches: int | None = None,
+    lang: str = "en",
 ) -> int:
     """Print the duel's figures (one JSON object with `as_json`); `settings` are reported;
     `matches`: that many whole matches instead of `hands` hands."""
     result = duel(rules, players, bot, against, hands, seed, matches=matches)
     result.settings.update(settings or {})
-    print_duel(result, rules.pairs, as_json, out)
+    print_duel(result, rules.pairs, as_json, out, lang)
     return 0
 
 
 def print_duel(
-    result: BotDuel, pairs: bool, as_json: bool = False, out: Callable[[str], None] = print
+    result: BotDuel,
+    pairs: bool,
+    as_json: bool = False,
+    out: Callable[[str], None] = print,
+    lang: str = "en",
 ) -> None:
-    """Print a duel's figures: one JSON object, or lines of text (`pairs`: A played a pair)."""
+    """Print a duel's figures: one JSON object (the same in every language), or lines of text
+    in `lang` (`pairs`: A played a pair)."""
     if as_json:
         out(json.dumps(result.figures()))
         return
-    for line in _duel_lines(result, pairs):
-        out(line)
+    for text in _duel_lines(result, pairs, lang):
+        out(text)
 
 
-def _duel_lines(result: BotDuel, pairs: bool) -> list[str]:
+def _duel_lines(result: BotDuel, pairs: bool, lang: str = "en") -> list[str]:
     bot, against, players = result.bot, result.against, result.players
     low, high = wilson_interval(result.hands_won, result.hands)
     m_low, m_high = wilson_interval(result.matches_won, result.matches)
-    seats = ", ".join(f"{n} in seat {s + 1}" for s, n in enumerate(result.hands_by_seat))
-    if pairs:
-        title = (
-            f"bots: a pair of {bot} against a pair of {against}, {result.rules}, "
-            f"{players} players, seed {result.seed} (A's pair changes on each match: {seats})"
-        )
-    else:
-        title = (
-            f"bots: {bot} against {players - 1} × {against}, {result.rules}, "
-            f"{players} players, seed {result.seed} (A's seat moves on each match: {seats})"
-        )
+    seats = ", ".join(
+        line("bench.bots.in_seat", lang, n=n, seat=s + 1)
+        for s, n in enumerate(result.hands_by_seat)
+    )
+    key = "bench.bots.title_pairs" if pairs else "bench.bots.title"
+    title = plural(
+        key,
+        players,
+        lang,
+        bot=bot,
+        against=against,
+        others=players - 1,
+        rules=result.rules,
+        seed=result.seed,
+        seats=seats,
+    )
     lines = [title]
     if result.settings:
-        lines.append("  settings: " + ", ".join(f"{k} {v}" for k, v in result.settings.items()))
+        settings = ", ".join(f"{k} {v}" for k, v in result.settings.items())
+        lines.append("  " + line("bench.bots.settings", lang, settings=settings))
     ratio = result.time_ratio
+    hands_won = line(
+        "bench.bots.hands_won",
+        lang,
+        won=result.hands_won,
+        hands=result.hands,
+        rate=f"{100 * result.hand_win_rate:.1f}",
+        low=f"{100 * low:.1f}",
+        high=f"{100 * high:.1f}",
+        fair=f"{100 / result.units:.0f}",
+        ties=plural("bench.bots.ties", result.ties, lang),
+    )
+    matches_won = line(
+        "bench.bots.matches_won",
+        lang,
+        won=result.matches_won,
+        matches=result.matches,
+        rate=f"{100 * result.match_win_rate:.1f}",
+        low=f"{100 * m_low:.1f}",
+        high=f"{100 * m_high:.1f}",
+    )
+    points = line("bench.bots.points", lang, points=f"{result.points / result.hands:.2f}")
+    shown_ratio = "—" if ratio is None else f"{ratio:.3g}"
     lines += [
-        f"  hands won: {result.hands_won} of {result.hands} = {100 * result.hand_win_rate:.1f} % "
-        f"(95 %: {100 * low:.1f}–{100 * high:.1f} %; fair share {100 / result.units:.0f} %); "
-        f"{result.ties} won by nobody",
-        f"  matches won: {result.matches_won} of {result.matches} = "
-        f"{100 * result.match_win_rate:.1f} % (95 %: {100 * m_low:.1f}–{100 * m_high:.1f} %)",
-        f"  points per hand: {result.points / result.hands:.2f}",
-        _time_line(bot, result.decision_seconds, result.decision_wall),
-        _time_line(against, result.against_seconds, result.against_wall),
-        "  time ratio (A's mean / B's mean, thread CPU): "
-        + ("—" if ratio is None else f"{ratio:.3g}"),
+        f"  {hands_won}",
+        f"  {matches_won}",
+        f"  {points}",
+        _time_line(bot, result.decision_seconds, result.decision_wall, lang),
+        _time_line(against, result.against_seconds, result.against_wall, lang),
+        "  " + line("bench.bots.time_ratio", lang, ratio=shown_ratio),
     ]
     return lines
 
 
-def _time_line(name: str, seconds: Sequence[float], wall: Sequence[float]) -> str:
+def _time_line(name: str, seconds: Sequence[float], wall: Sequence[float], lang: str) -> str:
     ms = decision_ms(seconds)
     walls = decision_ms(wall)
-    return (
-        f"  {name}'s time per decision (thread CPU): mean {ms['mean']:.3f} ms, "
-        f"p95 {ms['p95']:.3f} ms, max {ms['max']:.3f} ms ({len(seconds)} decisions); "
-        f"wall clock: mean {walls['mean']:.3f} ms, p95 {walls['p95']:.3f} ms"
+    said = plural(
+        "bench.bots.time",
+        len(seconds),
+        lang,
+        name=name,
+        mean=f"{ms['mean']:.3f}",
+        p95=f"{ms['p95']:.3f}",
+        max=f"{ms['max']:.3f}",
+        wall_mean=f"{walls['mean']:.3f}",
+        wall_p95=f"{walls['p95']:.3f}",
     )
+    return f"  {said}"

@@ -18,7 +18,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, Final
 
 from p2p_dominoes.benchmarks.sra import RFC3526_GROUP14, sra_deal
 from p2p_dominoes.engine import DRAW_RULES
@@ -42,6 +42,7 @@ from p2p_dominoes.mental import (
 from p2p_dominoes.mental import group as _group
 from p2p_dominoes.mental.context import Step, StepKind
 from p2p_dominoes.mental.or_proof import check_tile
+from p2p_dominoes.words import line, plural
 
 OR_PROOF_SIZES = (1, 7, 14)
 """Held positions a play's OR-proof ranges over: a last tile, a dealt hand, the most today."""
@@ -221,53 +222,87 @@ def or_proof_figures(repeats: int) -> dict[str, dict[str, float]]:
     return figures
 
 
-def _print_or_proof(figures: dict[str, dict[str, float]]) -> None:
-    print("OR-proof of a v3 play (the tile is at one of S, not saying which): CPU ms, median")
+PHASE_WORDS: Final = {
+    "key setup": "bench.phase.key_setup",
+    "starting deck": "bench.phase.starting_deck",
+    "shuffle + prove": "bench.phase.shuffle_prove",
+    "verify shuffles": "bench.phase.verify_shuffles",
+    "deal": "bench.phase.deal",
+}
+"""The words of each phase the text shows (the JSON keeps the names in `PHASES`)."""
+
+
+def _print_or_proof(figures: dict[str, dict[str, float]], lang: str = "en") -> None:
+    print(line("bench.crypto.or_proof", lang))
     for size, f in figures.items():
-        print(
-            f"  |S| = {size:>2}: {int(f['bytes']):4d} bytes, prove {f['prove_ms']:6.2f} ms,"
-            f" verify {f['verify_ms']:6.2f} ms (each other peer)"
+        said = line(
+            "bench.crypto.or_proof_row",
+            lang,
+            size=f"{size:>2}",
+            bytes=f"{int(f['bytes']):4d}",
+            prove=f"{f['prove_ms']:6.2f}",
+            verify=f"{f['verify_ms']:6.2f}",
         )
+        print(f"  {said}")
     print()
 
 
-def _print_text(results: dict[str, dict[str, Any]]) -> None:
-    print("Verified hand setup: key commit/reveal, 28-tile shuffles with Terelius–Wikström")
-    print("proofs, every proof checked by every other seat, the deal with proven shares.")
-    print("CPU seconds, all seats' work together, median of interleaved runs.\n")
+def _print_text(results: dict[str, dict[str, Any]], lang: str = "en") -> None:
+    print(line("bench.crypto.title", lang))  # one sentence on two lines
+    print(line("bench.crypto.cpu", lang) + "\n")
+    seconds = line("bench.seconds", lang)
     for seats, r in results.items():
-        print(f"{seats} seats, {r['hand_size']} tiles each ({r['repeats']} runs)")
-        for phase, value in r["phases_cpu_s"].items():
-            print(f"  {phase:<18}{value:8.3f} s")
-        print(f"  {'total':<18}{r['setup_cpu_s']:8.3f} s")
-        calls = ", ".join(f"{n} {c}" for n, c in r["libsodium_calls"].items())
-        print(f"  libsodium calls: {calls}")
-        print(
-            f"  libsodium lower bound (same calls alone): {r['libsodium_lower_bound_s']:.3f} s;"
-            f" setup / bound = {r['setup_over_lower_bound']:.2f} (goal <= 1.5 at 4 seats)"
+        heading = line(
+            "bench.crypto.seats",
+            lang,
+            seats=plural("bench.crypto.seat_count", int(seats), lang),
+            tiles=plural("bench.crypto.tiles_each", r["hand_size"], lang),
+            runs=plural("bench.crypto.runs", r["repeats"], lang),
         )
+        print(heading)
+        for phase, value in r["phases_cpu_s"].items():
+            print(f"  {line(PHASE_WORDS[phase], lang):<18}{value:8.3f} {seconds}")
+        print(f"  {line('bench.phase.total', lang):<18}{r['setup_cpu_s']:8.3f} {seconds}")
+        calls = ", ".join(f"{n} {c}" for n, c in r["libsodium_calls"].items())
+        print("  " + line("bench.crypto.calls", lang, calls=calls))
+        bound = line(
+            "bench.crypto.lower_bound",
+            lang,
+            bound=f"{r['libsodium_lower_bound_s']:.3f}",
+            ratio=f"{r['setup_over_lower_bound']:.2f}",
+        )
+        print(f"  {bound}")
         if r["baseline_sra_cpu_s"] is not None:
-            print(
-                f"  SRA baseline (RFC 3526 group 14, pure Python, no proofs,"
-                f" {r['baseline_sra_modexps']} modexps): {r['baseline_sra_cpu_s']:.2f} s;"
-                f" verified setup is {r['speedup_over_baseline']:.1f}x faster"
-                f" (goal >= 20 at 4 seats)"
+            baseline = line(
+                "bench.crypto.baseline",
+                lang,
+                modexps=r["baseline_sra_modexps"],
+                seconds=f"{r['baseline_sra_cpu_s']:.2f}",
+                speedup=f"{r['speedup_over_baseline']:.1f}",
             )
+            print(f"  {baseline}")
         print()
 
 
-def run(players: list[int], baseline: bool, as_json: bool, repeats: int, sra_prime: int) -> int:
+def run(
+    players: list[int],
+    baseline: bool,
+    as_json: bool,
+    repeats: int,
+    sra_prime: int,
+    lang: str = "en",
+) -> int:
     """The benchmark with its knobs exposed (tests use a tiny SRA prime and one run)."""
     results: dict[str, Any] = {str(n): _measure(n, baseline, repeats, sra_prime) for n in players}
     figures = or_proof_figures(max(repeats, 5))
     if as_json:
         print(json.dumps({**results, "or_proof": figures}, indent=2, sort_keys=True))
     else:
-        _print_text(results)
-        _print_or_proof(figures)
+        _print_text(results, lang)
+        _print_or_proof(figures, lang)
     return 0
 
 
-def run_crypto_bench(players: list[int], baseline: bool, as_json: bool) -> int:
+def run_crypto_bench(players: list[int], baseline: bool, as_json: bool, lang: str = "en") -> int:
     """Entry point of `p2p-dominoes bench crypto`; returns the exit status."""
-    return run(players, baseline, as_json, repeats=3, sra_prime=RFC3526_GROUP14)
+    return run(players, baseline, as_json, repeats=3, sra_prime=RFC3526_GROUP14, lang=lang)

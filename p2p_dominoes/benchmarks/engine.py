@@ -15,6 +15,7 @@ import time
 from collections.abc import Callable
 from typing import NamedTuple
 
+from p2p_dominoes.benchmarks.bench_words import grouped
 from p2p_dominoes.bots import random_bot
 from p2p_dominoes.bots.search import FastHand
 from p2p_dominoes.engine import (
@@ -30,6 +31,7 @@ from p2p_dominoes.engine import (
     Rules,
 )
 from p2p_dominoes.simulation import deal, simulate
+from p2p_dominoes.words import line, plural
 
 
 def _hands_per_second(play_one: Callable[[], int], seconds: float) -> float:
@@ -148,8 +150,9 @@ def _paired(
     return Paired(totals[0][0] / totals[0][1], totals[1][0] / totals[1][1], ratios)
 
 
-def run_engine_bench(seconds: float = 3.0, as_json: bool = False) -> int:
-    """Print complete hands per second for each preset and the ratio against `dominoes`."""
+def run_engine_bench(seconds: float = 3.0, as_json: bool = False, lang: str = "en") -> int:
+    """Print complete hands per second for each preset and the ratio against `dominoes` (the
+    text in `lang`; the JSON object is for machines and the same in every language)."""
     seeds = [0]
     figures: dict[str, object] = {"python": platform.python_version(), "seconds": seconds}
     baseline = _baseline()
@@ -180,30 +183,39 @@ def run_engine_bench(seconds: float = 3.0, as_json: bool = False) -> int:
     if as_json:
         print(json.dumps(figures))
         return 0
-    print(f"engine benchmark, random bots, {seconds:g} s per figure, Python {figures['python']}")
+    print(line("bench.engine.title", lang, seconds=f"{seconds:g}", python=figures["python"]))
     if baseline is None:
-        print("  baseline: the package `dominoes` is not installed (pip install dominoes)")
+        print("  " + line("bench.engine.no_baseline", lang))
     else:
-        print(
-            "  dominoes (PyPI), block, 4 players: "
-            f"{figures['dominoes_block_4p_hands_per_s']:>10,.0f} hands/s"
-        )
+        rate = grouped(figures["dominoes_block_4p_hands_per_s"], lang)
+        print("  " + line("bench.engine.baseline", lang, value=rate))
     for key, value in figures.items():
         if key.endswith("_hands_per_s") and not key.startswith(("dominoes", "playout")):
             rules_name, seats = key.removesuffix("_hands_per_s").split("_")
-            name = f"{rules_name}, {seats.removesuffix('p')} players"
-            print(f"  p2p-dominoes {name + ':':<32}{value:>10,.0f} hands/s")
+            players = int(seats.removesuffix("p"))
+            name = plural("bench.engine.shape", players, lang, rules=rules_name)
+            label = f"{name + ':':<32}"
+            print("  " + line("bench.engine.ours", lang, label=label, value=grouped(value, lang)))
     if validated is not None and play_outs is not None:
         (low, high), (fast_low, fast_high) = validated.ratio_ci95, play_outs.ratio_ci95
-        print(
-            f"  ratio, block 4 players, p2p-dominoes / dominoes (the median of "
-            f"{len(validated.ratios)} rounds of alternating slices, 95 % interval): "
-            f"{validated.ratio:.2f}× ({low:.2f}–{high:.2f}); the search's play-out path: "
-            f"{play_outs.ratio:.2f}× ({fast_low:.2f}–{fast_high:.2f})"
+        ratio = plural(
+            "bench.engine.ratio",
+            len(validated.ratios),
+            lang,
+            ratio=f"{validated.ratio:.2f}",
+            low=f"{low:.2f}",
+            high=f"{high:.2f}",
+            fast=f"{play_outs.ratio:.2f}",
+            fast_low=f"{fast_low:.2f}",
+            fast_high=f"{fast_high:.2f}",
         )
+        print("  " + ratio)
     for key, value in figures.items():
         if key.startswith("playout_"):
             policy, rules_name, seats = key.removeprefix("playout_").split("_")[:3]
-            name = f"{rules_name}, {seats.removesuffix('p')} players, {policy}"
-            print(f"  play-out path, {name + ':':<34}{value:>10,.0f} hands/s")
+            players = int(seats.removesuffix("p"))
+            name = plural("bench.engine.playout_shape", players, lang, rules=rules_name, bot=policy)
+            label = f"{name + ':':<34}"
+            said = line("bench.engine.playout", lang, label=label, value=grouped(value, lang))
+            print("  " + said)
     return 0

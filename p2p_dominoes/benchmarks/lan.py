@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from p2p_dominoes.net.timing import read_timing
+from p2p_dominoes.words import line, plural
 
 GOAL_P50_MS: Final = 10.0
 GOAL_FIRST_TILES_S: Final = 3.0
@@ -107,20 +108,20 @@ def analyse(
     tiles: dict[int, list[int]] = defaultdict(list)
     firsts: dict[str, dict[str, int]] = defaultdict(dict)
     for name, lines in timings.items():
-        for line in lines:
-            event, t = line["event"], int(line["t"])
+        for record in lines:
+            event, t = record["event"], int(record["t"])
             firsts[name].setdefault(event, t)
             if event == "acted":
-                acted[int(line["i"])] = t
+                acted[int(record["i"])] = t
             elif event == "applied":
-                applied[int(line["i"])][name] = t
-                types[int(line["i"])] = str(line["type"])
+                applied[int(record["i"])][name] = t
+                types[int(record["i"])] = str(record["type"])
             elif event == "hand-start":
-                starts[int(line["hand"])].append(t)
+                starts[int(record["hand"])].append(t)
             elif event == "hand-end":
-                ends[int(line["hand"])].append(t)
+                ends[int(record["hand"])].append(t)
             elif event == "tiles":
-                tiles[int(line["hand"])].append(t)
+                tiles[int(record["hand"])].append(t)
     counts: dict[str, int] = defaultdict(int)
     for index, t0 in sorted(acted.items()):
         seen = applied.get(index, {})
@@ -193,41 +194,70 @@ def measure(players: int, hands: int) -> LanFigures:
     return figures
 
 
-def _print_text(f: LanFigures) -> None:
+STEP_WORDS: Final = {
+    "host process ready": "bench.lan.step.host_ready",
+    "host listening": "bench.lan.step.host_listening",
+    "last bot process ready": "bench.lan.step.bots_ready",
+    "every peer seated": "bench.lan.step.seated",
+    "first peer holds tiles": "bench.lan.step.first_tiles",
+    "every peer holds tiles": "bench.lan.step.every_tiles",
+}
+"""The words of each step from the launch the text shows (the JSON keeps the names above)."""
+
+
+def _print_text(f: LanFigures, lang: str = "en") -> None:
     print(
-        f"LAN benchmark: `demo --players {f.players} --hands {f.hands}` — one process per peer, "
-        f"TCP over 127.0.0.1, records on; Python {platform.python_version()}."
+        line(
+            "bench.lan.title",
+            lang,
+            players=f.players,
+            hands=f.hands,
+            python=platform.python_version(),
+        )
     )
     kinds = ", ".join(f"{n} {k}" for k, n in sorted(f.action_types.items()))
-    print(
-        f"\nAction to every peer having applied it ({len(f.action_ms)} actions: {kinds}):\n"
-        f"  p50 {f.percentile(50):.2f} ms   p95 {f.percentile(95):.2f} ms   "
-        f"max {max(f.action_ms, default=float('nan')):.2f} ms"
+    print("\n" + plural("bench.lan.actions", len(f.action_ms), lang, kinds=kinds))
+    latency = line(
+        "bench.lan.latency",
+        lang,
+        p50=f"{f.percentile(50):.2f}",
+        p95=f"{f.percentile(95):.2f}",
+        max=f"{max(f.action_ms, default=float('nan')):.2f}",
     )
-    print(f"\nWhole {f.players}-seat hand, first peer starting it to last peer ending it:")
+    print(f"  {latency}")
+    print("\n" + plural("bench.lan.whole_hand", f.players, lang))
     for number, (wall, setup) in enumerate(zip(f.hand_s, f.hand_setup_s, strict=False), 1):
-        print(f"  hand {number}: {wall:.3f} s (of which {setup:.3f} s until every peer has tiles)")
-    print(f"\nFrom launching `demo --players {f.players}`:")
-    for label, seconds in f.steps_s.items():
-        print(f"  {label:<26}{seconds:7.3f} s")
-    print(f"  {'demo done (with verify)':<26}{f.demo_s:7.3f} s")
+        hand = line("bench.lan.hand", lang, n=number, wall=f"{wall:.3f}", setup=f"{setup:.3f}")
+        print(f"  {hand}")
+    print("\n" + line("bench.lan.from_launch", lang, players=f.players))
+    seconds = line("bench.seconds", lang)
+    for label, took in f.steps_s.items():
+        print(f"  {line(STEP_WORDS[label], lang):<26}{took:7.3f} {seconds}")
+    print(f"  {line('bench.lan.step.demo_done', lang):<26}{f.demo_s:7.3f} {seconds}")
     p50 = f.percentile(50)
-    print(
-        f"\nGoals: p50 under {GOAL_P50_MS:g} ms: {p50:.2f} ms — "
-        f"{'met' if p50 < GOAL_P50_MS else 'NOT met'}; "
-        f"start to first tiles under {GOAL_FIRST_TILES_S:g} s: {f.first_tiles_s:.3f} s — "
-        f"{'met' if f.first_tiles_s < GOAL_FIRST_TILES_S else 'NOT met'}."
+    goals = line(
+        "bench.lan.goals",
+        lang,
+        goal_p50=f"{GOAL_P50_MS:g}",
+        p50=f"{p50:.2f}",
+        p50_verdict=line("bench.met" if p50 < GOAL_P50_MS else "bench.not_met", lang),
+        goal_tiles=f"{GOAL_FIRST_TILES_S:g}",
+        tiles=f"{f.first_tiles_s:.3f}",
+        tiles_verdict=line(
+            "bench.met" if f.first_tiles_s < GOAL_FIRST_TILES_S else "bench.not_met", lang
+        ),
     )
+    print("\n" + goals)
     if not f.ok:
-        print("WARNING: the run was not clean (a peer failed or missed messages).")
+        print(line("bench.lan.not_clean", lang))
 
 
-def run_lan_bench(players: int, hands: int, as_json: bool) -> int:
+def run_lan_bench(players: int, hands: int, as_json: bool, lang: str = "en") -> int:
     """Entry point of `p2p-dominoes bench lan`; returns the exit status (1 if not clean)."""
     figures = measure(players, hands)
     if as_json:
         out = {"python": platform.python_version(), **figures.to_dict()}
         print(json.dumps(out, indent=2))
     else:
-        _print_text(figures)
+        _print_text(figures, lang)
     return 0 if figures.ok else 1

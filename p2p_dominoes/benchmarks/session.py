@@ -46,6 +46,7 @@ from p2p_dominoes.session.local import LocalTable
 from p2p_dominoes.session.messages import default_registry
 from p2p_dominoes.session.table_code import new_table_nonce, seat_commitment
 from p2p_dominoes.session.transcript import Transcript
+from p2p_dominoes.words import line, plural
 
 GOAL_SEATS: Final = 4
 GOAL_CPU_S: Final = 1.5
@@ -314,24 +315,38 @@ def measure(
     )
 
 
-def _print_text(figures: Sequence[SeatFigures], hands: int) -> None:
-    print(
-        f"Session benchmark: rules draw, random bots, every peer in this process "
-        f"(in-memory router), up to {hands} hand(s) per seat count, Python "
-        f"{platform.python_version()}."
-    )
-    print("CPU seconds per hand, all peers' work summed (process CPU clock).\n")
-    header = f"{'':<28}" + "".join(f"{f'{f.seats} s v{f.version}':>9}" for f in figures)
+PHASE_WORDS: Final = {
+    "setup": "bench.phase.setup",
+    "turns": "bench.phase.turns",
+    "end of hand": "bench.phase.end_of_hand",
+    "total": "bench.phase.total",
+}
+"""The words of each phase the text shows (the JSON keeps the names above)."""
+
+
+def _print_text(figures: Sequence[SeatFigures], hands: int, lang: str = "en") -> None:
+    print(plural("bench.session.title", hands, lang, python=platform.python_version()))
+    print(line("bench.session.cpu", lang) + "\n")
+    columns = [
+        line("bench.session.column", lang, seats=f.seats, version=f.version) for f in figures
+    ]
+    header = f"{'':<28}" + "".join(f"{column:>9}" for column in columns)
     print(header)
     rows: list[tuple[str, Callable[[SeatFigures], str]]] = [
-        ("hands measured", lambda f: f"{f.hands:>9}"),
-        ("messages per hand", lambda f: f"{f.messages / max(f.hands, 1):>9.1f}"),
-        *[(f"  {phase}", _phase_cell(phase)) for phase in (*PHASES, "total")],
-        ("table setup (once)", lambda f: f"{f.table_setup_s:>9.3f}"),
+        (line("bench.session.hands_measured", lang), lambda f: f"{f.hands:>9}"),
+        (
+            line("bench.session.messages_per_hand", lang),
+            lambda f: f"{f.messages / max(f.hands, 1):>9.1f}",
+        ),
+        *[
+            (f"  {line(PHASE_WORDS[phase], lang)}", _phase_cell(phase))
+            for phase in (*PHASES, "total")
+        ],
+        (line("bench.session.table_setup", lang), lambda f: f"{f.table_setup_s:>9.3f}"),
     ]
     for name, cell in rows:
         print(f"{name:<28}" + "".join(cell(f) for f in figures))
-    print("\nPer message type (calls that process it, incl. the replies they sign), per hand:")
+    print("\n" + line("bench.session.per_type", lang))
     for name in TYPE_ORDER:
         if any(name in f.meter.inclusive for f in figures):
             cells = "".join(
@@ -339,8 +354,8 @@ def _print_text(figures: Sequence[SeatFigures], hands: int) -> None:
                 for f in figures
             )
             counts = "/".join(f"{f.counts[name] / max(f.hands, 1):.0f}" for f in figures)
-            print(f"  {name:<26}{cells}   ({counts} msgs)")
-    print("\nExclusive, per hand (largest seat count, largest first):")
+            print(f"  {name:<26}{cells}   " + line("bench.session.msgs", lang, counts=counts))
+    print("\n" + line("bench.session.exclusive", lang))
     last = figures[-1]
     top = sorted(last.meter.exclusive.items(), key=lambda kv: -kv[1])
     for label, _ in [kv for kv in top if GENESIS_SIGN.name not in kv[0]]:
@@ -351,20 +366,27 @@ def _print_text(figures: Sequence[SeatFigures], hands: int) -> None:
         print()
     for goal in goals:
         total = goal.phases()["total"]
-        verdict = "met" if total < GOAL_CPU_S else "NOT met"
+        verdict = line("bench.met" if total < GOAL_CPU_S else "bench.not_met", lang)
         print(
-            f"Goal: a {GOAL_SEATS}-seat draw hand under {GOAL_CPU_S} s CPU, all peers, "
-            f"protocol v{goal.version}: {total:.3f} s — {verdict}."
+            line(
+                "bench.session.goal",
+                lang,
+                seats=GOAL_SEATS,
+                limit=GOAL_CPU_S,
+                version=goal.version,
+                total=f"{total:.3f}",
+                verdict=verdict,
+            )
         )
     if not all(f.clean for f in figures):
-        print("WARNING: a table did not run cleanly (blame or diverging transcripts).")
+        print(line("bench.session.not_clean", lang))
 
 
 def _phase_cell(phase: str) -> Callable[[SeatFigures], str]:
     return lambda f: f"{f.phases()[phase]:>9.3f}"
 
 
-def run_session_bench(players: list[int], hands: int, as_json: bool) -> int:
+def run_session_bench(players: list[int], hands: int, as_json: bool, lang: str = "en") -> int:
     """Entry point of `p2p-dominoes bench session`; returns the exit status (1 if not clean)."""
     figures = [measure(seats, hands, version=version) for seats in players for version in VERSIONS]
     if as_json:
@@ -390,5 +412,5 @@ def run_session_bench(players: list[int], hands: int, as_json: bool) -> int:
             }
         print(json.dumps(out, indent=2))
     else:
-        _print_text(figures, hands)
+        _print_text(figures, hands, lang)
     return 0 if all(f.clean for f in figures) else 1

@@ -22,7 +22,7 @@ from typing import Final
 
 from p2p_dominoes.commands.command_language import command_language
 from p2p_dominoes.peer_text import peer_text
-from p2p_dominoes.words import line
+from p2p_dominoes.words import LANGUAGES, line
 
 NAME_LIMIT: Final = 64
 NAME_HELP: Final = (
@@ -31,6 +31,19 @@ NAME_HELP: Final = (
 )
 SIMULATE_HANDS_LIMIT: Final = 1_000_000
 """Most hands `simulate` plays in one run (about a minute of the engine alone)."""
+
+
+def language_argument(parser: argparse.ArgumentParser, help_text: str | None = None) -> None:
+    """Add ``--lang en|ru`` to `parser`: the language of every line the command prints, English
+    by default (the CLI's own lines about bad input follow it too: `command_language`). The one
+    definition every command that speaks shares; `help_text` says what the language is for when
+    that is more than the command's lines (`play`'s page has its own default)."""
+    parser.add_argument(
+        "--lang",
+        default="en",
+        choices=LANGUAGES,
+        help=help_text or "the language of what it prints (default en)",
+    )
 
 
 def _int(text: str) -> int:

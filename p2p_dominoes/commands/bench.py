@@ -7,8 +7,9 @@ from typing import TYPE_CHECKING, Any, Final
 
 from p2p_dominoes.benchmarks import SAMPLES, START_MOVE
 from p2p_dominoes.bots import BOTS, Bot
-from p2p_dominoes.commands.arguments import int_between, seconds_between
+from p2p_dominoes.commands.arguments import int_between, language_argument, seconds_between
 from p2p_dominoes.commands.rules_option import RULES_HELP
+from p2p_dominoes.words import line
 
 if TYPE_CHECKING:
     from p2p_dominoes.engine import Rules
@@ -33,6 +34,7 @@ def register(commands: Any) -> None:
         help="time per measurement (at most 3600)",
     )
     engine.add_argument("--json", action="store_true", help="print one JSON object")
+    language_argument(engine)
     engine.set_defaults(run=_run_engine)
 
     crypto = which.add_parser("crypto", help="verified shuffle and deal against naive SRA")
@@ -45,6 +47,7 @@ def register(commands: Any) -> None:
     )
     crypto.add_argument("--no-baseline", action="store_true", help="skip the slow SRA baseline")
     crypto.add_argument("--json", action="store_true", help="print one JSON object")
+    language_argument(crypto)
     crypto.set_defaults(run=_run_crypto)
 
     session = which.add_parser(
@@ -65,6 +68,7 @@ def register(commands: Any) -> None:
         help="hands per seat count, 1–1000 (default 3)",
     )
     session.add_argument("--json", action="store_true", help="print one JSON object")
+    language_argument(session)
     session.set_defaults(run=_run_session)
 
     lan = which.add_parser(
@@ -80,6 +84,7 @@ def register(commands: Any) -> None:
         help="hands to play, 1–1000 (default 3)",
     )
     lan.add_argument("--json", action="store_true", help="print one JSON object")
+    language_argument(lan)
     lan.set_defaults(run=_run_lan)
 
     bots = which.add_parser(
@@ -132,6 +137,7 @@ def register(commands: Any) -> None:
     )
     bots.add_argument("--seed", type=int_between(0, 2**64 - 1), default=1, help="random seed")
     bots.add_argument("--json", action="store_true", help="print one JSON object")
+    language_argument(bots)
     bots.set_defaults(run=_run_bots)
 
 
@@ -154,6 +160,7 @@ def _run_bots(args: argparse.Namespace) -> int:
         as_json=args.json,
         settings=settings,
         matches=args.matches,
+        lang=args.lang,
     )
 
 
@@ -165,7 +172,7 @@ def _bot_a(args: argparse.Namespace) -> tuple[str, Bot]:
     if args.think_ms is None:
         return (args.bot, BOTS[args.bot])
     if args.bot not in THINKING_LEVELS:
-        raise UsageError(f"--think-ms is for --bot hard or expert, not {args.bot}")
+        raise UsageError(line("command.bench.think_ms", args.lang, bot=args.bot))
     samples = LEVEL_BUDGETS[args.bot].samples
     return (args.bot, level_bot(args.bot, Budget(samples, args.think_ms / 1000)))
 
@@ -175,7 +182,7 @@ def _refuse_alphabeta_options(args: argparse.Namespace) -> None:
 
     for option, value in (("--samples", args.samples), ("--start-move", args.start_move)):
         if value is not None:
-            raise UsageError(f"{option} is for --against alphabeta only")
+            raise UsageError(line("command.bench.alphabeta_only", args.lang, option=option))
 
 
 def _bench_rules(name: str, players: int) -> Rules:
@@ -202,11 +209,11 @@ def _run_alphabeta(
     from p2p_dominoes.commands.exits import UsageError
 
     if args.players not in (None, 4):
-        raise UsageError("--against alphabeta plays four in two pairs: leave out --players")
+        raise UsageError(line("command.bench.alphabeta_players", args.lang))
     if args.rules not in (None, "block"):
-        raise UsageError("--against alphabeta plays block by pairs: leave out --rules")
+        raise UsageError(line("command.bench.alphabeta_rules", args.lang))
     if args.matches is not None:
-        raise UsageError("--against alphabeta counts hands: use --hands, not --matches")
+        raise UsageError(line("command.bench.alphabeta_matches", args.lang))
     return run_alphabeta_bench(
         bot,
         args.hands,
@@ -215,20 +222,23 @@ def _run_alphabeta(
         START_MOVE if args.start_move is None else args.start_move,
         as_json=args.json,
         settings=settings,
+        lang=args.lang,
     )
 
 
 def _run_engine(args: argparse.Namespace) -> int:
     from p2p_dominoes.benchmarks.engine import run_engine_bench
 
-    return run_engine_bench(seconds=args.seconds, as_json=args.json)
+    return run_engine_bench(seconds=args.seconds, as_json=args.json, lang=args.lang)
 
 
 def _run_crypto(args: argparse.Namespace) -> int:
     from p2p_dominoes.benchmarks.crypto import run_crypto_bench
 
     players = sorted(set(args.players)) if args.players else [2, 3, 4]
-    return run_crypto_bench(players=players, baseline=not args.no_baseline, as_json=args.json)
+    return run_crypto_bench(
+        players=players, baseline=not args.no_baseline, as_json=args.json, lang=args.lang
+    )
 
 
 def _run_session(args: argparse.Namespace) -> int:
@@ -236,9 +246,9 @@ def _run_session(args: argparse.Namespace) -> int:
     from p2p_dominoes.commands.exits import UsageError
 
     if args.hands < 1:
-        raise UsageError("--hands must be at least 1")
+        raise UsageError(line("command.bench.hands_at_least_one", args.lang))
     players = sorted(set(args.players)) if args.players else [2, 3, 4]
-    return run_session_bench(players=players, hands=args.hands, as_json=args.json)
+    return run_session_bench(players=players, hands=args.hands, as_json=args.json, lang=args.lang)
 
 
 def _run_lan(args: argparse.Namespace) -> int:
@@ -246,5 +256,5 @@ def _run_lan(args: argparse.Namespace) -> int:
     from p2p_dominoes.commands.exits import UsageError
 
     if args.hands < 1:
-        raise UsageError("--hands must be at least 1")
-    return run_lan_bench(players=args.players, hands=args.hands, as_json=args.json)
+        raise UsageError(line("command.bench.hands_at_least_one", args.lang))
+    return run_lan_bench(players=args.players, hands=args.hands, as_json=args.json, lang=args.lang)

@@ -102,7 +102,8 @@ def _demo(args: argparse.Namespace, rules: Rules, record: Path, data: Path, kept
     if status != 0:
         print(f"the demo table stopped with status {status}; {come_back}", file=sys.stderr)
         return 1
-    from p2p_dominoes.commands.verify import match_state, read_file
+    from p2p_dominoes.commands.verify import read_file
+    from p2p_dominoes.commands.verify_words import failure_line, match_state
     from p2p_dominoes.engine import scores_text
     from p2p_dominoes.session.verify import verify_transcript
 
@@ -110,7 +111,7 @@ def _demo(args: argparse.Namespace, rules: Rules, record: Path, data: Path, kept
     elapsed = time.monotonic() - started
     checked = f"verify {record}" if kept else "verify"  # a file that is not kept is not named
     if report.failure is not None:
-        print(f"{checked}: {report.failure}")
+        print(f"{checked}: {failure_line(report.failure)}")
         return 1
     shutil.rmtree(data, ignore_errors=True)
     print(

@@ -16,10 +16,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from p2p_dominoes.commands.arguments import output_file
+from p2p_dominoes.commands.arguments import language_argument, output_file
 from p2p_dominoes.commands.command_language import command_language
 from p2p_dominoes.commands.exits import UsageError
 from p2p_dominoes.commands.verify import WHAT_IS_READ, read_record
+from p2p_dominoes.commands.verify_words import failure_text
 from p2p_dominoes.engine import HandRecord
 from p2p_dominoes.session.events import Event, HandEnded
 from p2p_dominoes.session.hand_messages import MAX_HANDS
@@ -41,10 +42,12 @@ def register(commands: Any) -> None:
     parser.add_argument(
         "--output", type=output_file, metavar="FILE", help="write FILE instead of standard output"
     )
+    language_argument(parser)
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    lang = args.lang
     if not 1 <= args.hand <= MAX_HANDS:
         raise UsageError(line("command.export.hand_range", command_language(), most=MAX_HANDS))
     output: Path | None = args.output  # checked by output_file: a file in a folder that exists
@@ -57,12 +60,12 @@ def run(args: argparse.Namespace) -> int:
 
     report = verify_transcript(data, on_event=keep)
     if not report.ok:
-        print(f"{args.file}: {report.failure_text()} — nothing exported", file=sys.stderr)
+        failed = line("export.failed", lang, failure=failure_text(report, lang))
+        print(f"{args.file}: {failed}", file=sys.stderr)
         return 1
     wanted = [e for e in ended if e.number == args.hand]
     if not wanted:
         audited = len(ended)
-        lang = command_language()
         raise UsageError(
             line(
                 "command.export.no_hand",
@@ -77,7 +80,10 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.write(text)
         return 0
     _write(output, text)
-    print(f"hand {args.hand} of {args.file} written to {output}", file=sys.stderr)
+    print(
+        line("export.written", lang, hand=args.hand, path=args.file, output=output),
+        file=sys.stderr,
+    )
     return 0
 
 

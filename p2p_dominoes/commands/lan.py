@@ -14,6 +14,7 @@ from p2p_dominoes.commands.arguments import (
     fitted_name,
     int_between,
     interface_address,
+    language_argument,
     output_file,
     player_name,
     seconds_between,
@@ -34,7 +35,7 @@ from p2p_dominoes.commands.peer_args import (
 from p2p_dominoes.commands.peer_run import mention_unfinished, run_peer, with_input
 from p2p_dominoes.commands.resume import run_resume
 from p2p_dominoes.commands.rules_option import RULES_HELP, rules_argument
-from p2p_dominoes.engine import FIELD, LANGUAGES
+from p2p_dominoes.engine import FIELD
 from p2p_dominoes.net import (
     DIAL_PATIENCE,
     DiscoveryError,
@@ -197,7 +198,7 @@ def register(commands: Any) -> None:
         "--rules", default="draw", type=rules_argument, metavar="NAME|FILE", help=RULES_HELP
     )
     demo.add_argument("--record", type=output_file, metavar="FILE", help="keep the transcript here")
-    demo.add_argument("--lang", default="en", choices=LANGUAGES)
+    language_argument(demo)
     timing_argument(demo)
     demo.set_defaults(run=run_demo)
 

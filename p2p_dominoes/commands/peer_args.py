@@ -18,6 +18,7 @@ from p2p_dominoes.commands.arguments import (
     data_folder,
     fitted_name,
     interface_address,
+    language_argument,
     listening_port,
     output_file,
     player_name,
@@ -27,7 +28,7 @@ from p2p_dominoes.commands.command_language import command_language
 from p2p_dominoes.commands.exits import UsageError
 from p2p_dominoes.commands.peer_run import PENDING_INPUT
 from p2p_dominoes.commands.rules_option import RulesOptionError, load_rules
-from p2p_dominoes.engine import LANGUAGES, Rules
+from p2p_dominoes.engine import Rules
 from p2p_dominoes.net import PeerOptions, split_host_port
 from p2p_dominoes.net.join_code import JoinCodeError, parse_join_code
 from p2p_dominoes.net.timing import Timing
@@ -57,7 +58,7 @@ def peer_arguments(parser: argparse.ArgumentParser) -> None:
         "--bot", metavar="STRATEGY", choices=sorted(BOTS), help="let a bot play this seat"
     )
     parser.add_argument("--ui", choices=("text", "none"), default="text")
-    parser.add_argument("--lang", default="en", choices=LANGUAGES)
+    language_argument(parser)
     parser.add_argument(
         "--record", type=output_file, metavar="FILE", help="write the transcript here"
     )

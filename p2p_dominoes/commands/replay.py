@@ -16,18 +16,17 @@ from pathlib import Path
 from typing import Any
 
 from p2p_dominoes.bots.review import REVIEW_SAMPLES, review_hand
-from p2p_dominoes.commands.arguments import int_between
+from p2p_dominoes.commands.arguments import int_between, language_argument
 from p2p_dominoes.commands.command_language import command_language
 from p2p_dominoes.commands.exits import EXIT_UNVERIFIED, UsageError
 from p2p_dominoes.commands.verify import (
     WHAT_IS_READ,
     as_transcript,
-    match_state,
     read_input,
     report_summary,
 )
+from p2p_dominoes.commands.verify_words import failure_text, match_state
 from p2p_dominoes.engine import (
-    LANGUAGES,
     EngineError,
     HandRecord,
     Replay,
@@ -60,7 +59,7 @@ def register(commands: Any) -> None:
         "cannot be read or is not a record.",
     )
     parser.add_argument("file", type=Path, help=f"a JSON hand record, or {WHAT_IS_READ}")
-    parser.add_argument("--lang", default="en", choices=LANGUAGES)
+    language_argument(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument(
         "--review",
@@ -191,7 +190,7 @@ def _replay_transcript(args: argparse.Namespace, data: bytes) -> int:
         if report.ok:
             print(f"verify: clean, {match_state(report, args.lang)}")
         else:
-            print(f"verify: {report.failure_text()}")
+            print(f"verify: {failure_text(report, args.lang)}")
     return 0 if report.ok else 1
 
 

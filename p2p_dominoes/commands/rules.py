@@ -14,6 +14,7 @@ import json
 from pathlib import Path
 from typing import Any, Final
 
+from p2p_dominoes.commands.arguments import language_argument
 from p2p_dominoes.commands.command_language import command_language
 from p2p_dominoes.commands.exits import EXIT_OK, EXIT_UNVERIFIED, UsageError
 from p2p_dominoes.engine.errors import InvalidRecord
@@ -79,7 +80,7 @@ def register(commands: Any) -> None:
 def _lang(parser: argparse.ArgumentParser) -> None:
     """English unless told otherwise, as every command (the page too: its Russian is the
     seed's text word for word, `--lang ru`)."""
-    parser.add_argument("--lang", choices=("en", "ru"), default="en", help="language (default en)")
+    language_argument(parser, "language (default en)")
 
 
 def read_rules(source: str) -> dict[str, Any]:

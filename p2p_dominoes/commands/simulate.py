@@ -10,12 +10,17 @@ import time
 from typing import Any, Final
 
 from p2p_dominoes.bots import Bot, bot_named, default_bot_name
-from p2p_dominoes.commands.arguments import SIMULATE_HANDS_LIMIT, int_between, output_file
+from p2p_dominoes.commands.arguments import (
+    SIMULATE_HANDS_LIMIT,
+    int_between,
+    language_argument,
+    output_file,
+)
 from p2p_dominoes.commands.command_language import command_language
 from p2p_dominoes.commands.exits import UsageError
 from p2p_dominoes.commands.rules_option import RULES_HELP, RulesOptionError, load_rules
+from p2p_dominoes.commands.verify_words import failure_text
 from p2p_dominoes.engine import (
-    LANGUAGES,
     Draw,
     EngineError,
     HandEnd,
@@ -72,7 +77,7 @@ def register(commands: Any) -> None:
         type=int_between(0, 2**64 - 1),
         help="random seed, 0–2**64-1 (default: a fresh one, printed)",
     )
-    parser.add_argument("--lang", default="en", choices=LANGUAGES)
+    language_argument(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON object at the end")
     parser.add_argument("--verbose", action="store_true", help="every action and the board")
     parser.add_argument(
@@ -212,7 +217,7 @@ def run_secure(
         "messages": len(transcript),
         "scores": list(table.sessions[0].scores),
         "identical_transcripts": len(heads) == 1,
-        "verify": "clean" if report.ok else report.failure_text(),
+        "verify": "clean" if report.ok else failure_text(report),
         "blame": blames,
         "cpu_s": round(cpu, 3),
     }

@@ -14,9 +14,16 @@ import shlex
 from pathlib import Path
 from typing import Any, Final
 
+from p2p_dominoes.commands.arguments import language_argument
 from p2p_dominoes.commands.command_language import command_language
 from p2p_dominoes.commands.exits import UsageError
-from p2p_dominoes.engine import hands_played_text, scores_text, seat_name
+from p2p_dominoes.commands.verify_words import (
+    clean_line,
+    code_line,
+    failure_text,
+    leaving_lines,
+    torn_line,
+)
 from p2p_dominoes.session import TRANSCRIPT_MAGIC, TableCode
 from p2p_dominoes.session.verify import VerifyReport, verify_transcript
 from p2p_dominoes.store import LOG_FILE_NAME, LOG_MAGIC, TableLogError, log_path, parse_log
@@ -35,7 +42,10 @@ def register(commands: Any) -> None:
         "is not a record.",
     )
     parser.add_argument("file", type=Path, help=WHAT_IS_READ)
-    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    language_argument(parser)
+    parser.add_argument(
+        "--json", action="store_true", help="print one JSON object (English, whatever --lang)"
+    )
     parser.set_defaults(run=run)
 
 
@@ -139,83 +149,26 @@ def is_hand_record(data: bytes) -> bool:
 
 
 def run(args: argparse.Namespace) -> int:
+    lang = args.lang
     data, dropped = read_record(args.file)
     report = verify_transcript(data)
-    if dropped and not args.json:
-        print(f"{args.file}: a torn last record ({dropped} bytes) was left out")
-    if args.json:
+    if args.json:  # for machines: English, whatever --lang says
         summary = report_summary(report)
         summary["torn_bytes"] = dropped
         print(json.dumps(summary, ensure_ascii=False))
-    elif report.failure is not None:
-        print(f"{args.file}: {report.failure_text()}")
+        return 0 if report.ok else 1
+    if dropped:
+        print(f"{args.file}: {torn_line(dropped, lang)}")
+    if report.failure is not None:
+        print(f"{args.file}: {failure_text(report, lang)}")
     else:
-        print(
-            f"{args.file}: clean — {report.messages} messages, "
-            f"{plural('verify.hands_audited', report.hands, 'en')}, "
-            f"{match_state(report)}, scores {scores_text(report.scores, names_now(report))}, "
-            f"head {report.head.hex()[:16]}"
-        )
-    if not args.json:
-        for text in leaving_lines(report):
-            print(f"{args.file}: {text}")
-    if report.ok and report.code is not None and not args.json:
+        print(f"{args.file}: {clean_line(report, lang)}")
+    for text in leaving_lines(report, lang):
+        print(f"{args.file}: {text}")
+    if report.ok and report.code is not None:
         # The code the players compared aloud, so an audit afterwards can confirm it.
-        print(f"{args.file}: table code {report.code.line()}")
+        print(f"{args.file}: {code_line(report.code, lang)}")
     return 0 if report.ok else 1
-
-
-def names_now(report: VerifyReport, lang: str = "en") -> list[str]:
-    """The seats' names at the record's end: a seat a continuation gave a new holder (v4) is
-    shown under that holder's name, marked with whose seat it was (it kept that score)."""
-    names = list(report.names)
-    changes = [
-        (n, seat, line("narration.holder", lang, name=name, before=before))
-        for seat, before, name, n in report.seat_changes
-    ]
-    changes += [(n, seat, name) for seat, _, name, n in report.seats_back]  # §16.1: their own
-    for _, seat, name in sorted(changes):
-        names[seat] = name
-    return names
-
-
-def leaving_lines(report: VerifyReport, lang: str = "en") -> list[str]:
-    """v4 (PROTOCOL.md §16): one line a void hand a goodbye ended, one a seat change."""
-    lines = []
-    for number, seat, reason in report.abandoned:
-        name = seat_name(seat, report.names, lang)
-        why = line("verify.reason_left" if reason == "left" else "verify.reason_stalled", lang)
-        lines.append(line("verify.void_hand", lang, n=number, name=name, reason=why))
-    for seat, before, name, number in report.seat_changes:
-        lines.append(
-            line("verify.seat_change", lang, seat=seat + 1, before=before, name=name, n=number)
-        )
-    for seat, before, name, number in report.seats_back:  # §16.1
-        lines.append(
-            line("verify.seat_back", lang, seat=seat + 1, before=before, name=name, n=number)
-        )
-    return lines
-
-
-def match_state(report: VerifyReport, lang: str = "en") -> str:
-    """Where the match stands, in words: won, drawn, finished after its hands, or unfinished."""
-    outcome = report.outcome
-    if report.complete and outcome is not None and outcome.over:
-        if outcome.winner is None:
-            return line("verify.drawn", lang)
-        winner = seat_name(outcome.winner, report.names, lang)
-        if outcome.pairs:  # Kozel: the pair that did not become the goat
-            from p2p_dominoes.engine.kozel_text import pair_name
-
-            winner = pair_name(outcome.winner, report.names, lang)
-        return line("verify.won", lang, winner=winner)
-    if report.limit_reached:
-        assert report.max_hands is not None
-        text = hands_played_text(report.hands, report.max_hands, lang)
-        return text[0].lower() + text[1:]
-    if report.max_hands is not None:
-        return line("verify.unfinished_of", lang, hands=report.hands, max_hands=report.max_hands)
-    return line("verify.unfinished", lang)
 
 
 def report_summary(report: VerifyReport) -> dict[str, Any]:
@@ -259,7 +212,7 @@ def report_summary(report: VerifyReport) -> dict[str, Any]:
             "index": failure.index,
             "seat": failure.seat,
             "reason": failure.reason,
-            "text": report.failure_text(),
+            "text": failure_text(report),
         },
     }
 

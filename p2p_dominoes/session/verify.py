@@ -7,10 +7,10 @@ chain through a goodbye and its continuation (the void hand, the seat's new key,
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from p2p_dominoes.engine import HandEnd, MatchOutcome, seat_name
+from p2p_dominoes.engine import HandEnd, MatchOutcome
 from p2p_dominoes.session.errors import InvalidMessage
 from p2p_dominoes.session.events import (
     Event,
@@ -28,24 +28,21 @@ from p2p_dominoes.session.transcript import RECORD_MESSAGE, Transcript, read_rec
 
 @dataclass(frozen=True)
 class Failure:
-    """The first message that does not check out."""
+    """The first message that does not check out (commands/verify_words.py says it in words)."""
 
     index: int | None
     seat: int | None
     reason: str
+    """The reason in the protocol's words (`verify --json` gives it as it is)."""
+    kind: str | None = None
+    """A failure the verifier itself finds rather than a message's check: `EQUIVOCATION` or
+    `NO_GENESIS` (commands/verify_words.py says these in the reader's language)."""
 
-    def __str__(self) -> str:
-        return self.text()
 
-    def text(self, names: Sequence[str] = ()) -> str:
-        """The failure for a person: the message, its seat by name and one-based number."""
-        where = f"message #{self.index}" if self.index is not None else "the file"
-        who = ""
-        if self.seat is not None:
-            number = f"seat {self.seat + 1}"
-            name = seat_name(self.seat, names)
-            who = f" ({number})" if name == number else f" ({name}, {number})"
-        return f"{where}{who}: {self.reason}"
+EQUIVOCATION = "equivocation"
+"""A record of a transcript holds a seat's two different signed messages for one place."""
+NO_GENESIS = "no-genesis"
+"""The file holds no message at all."""
 
 
 @dataclass
@@ -90,10 +87,6 @@ class VerifyReport:
             and not (self.outcome is not None and self.outcome.over)
         )
 
-    def failure_text(self) -> str:
-        """The first failure, naming the seat as the players knew it ("" when clean)."""
-        return "" if self.failure is None else self.failure.text(self.names)
-
 
 def verify_transcript(
     data: bytes,
@@ -112,7 +105,9 @@ def verify_transcript(
         for index, (kind, envelope) in enumerate(read_records(data, default_registry())):
             if kind != RECORD_MESSAGE:
                 evidence = f"seat {envelope.seat + 1} signed two different messages for one place"
-                report.failure = Failure(index, envelope.seat, f"equivocation evidence: {evidence}")
+                report.failure = Failure(
+                    index, envelope.seat, f"equivocation evidence: {evidence}", EQUIVOCATION
+                )
                 return report
             if session is None:
                 transcript = Transcript(envelope, default_registry())
@@ -150,7 +145,7 @@ def verify_transcript(
         report.failure = Failure(max(index, 0), None, str(exc))
         return report
     if session is None:
-        report.failure = Failure(None, None, "the file holds no genesis")
+        report.failure = Failure(None, None, "the file holds no genesis", NO_GENESIS)
         return report
     report.code = session.table_code
     report.scores = session.scores

@@ -67,7 +67,7 @@ def test_a_leaver_takes_its_seat_back_at_the_next_hand_and_the_match_ends_clean(
     # Hand 4 was set aside at its start (nothing dealt, no points); cat played hand 5.
     assert [e.number for e in events[0] if isinstance(e, HandEnded)] == [1, 3, 5]
     report = verify_transcript(back.transcript.to_bytes())
-    assert report.ok, report.failure_text()
+    assert report.ok, report.failure
     assert report.complete and report.head == heads.pop()
     assert report.hands == LEAVING_HANDS and report.scores == table.sessions[0].scores
     assert report.seat_changes == [(2, "cat", "cat (bot)", 3)]
@@ -204,7 +204,7 @@ def test_seat_one_comes_back_through_seat_two_after_the_bot_in_its_seat_committe
     assert entries[at].envelope.seat == 1
     assert entries[at - 1].envelope.type.name == "key_commit" and entries[at - 1].envelope.seat == 0
     report = verify_transcript(table.sessions[2].transcript.to_bytes())
-    assert report.ok, report.failure_text()
+    assert report.ok, report.failure
     assert report.seats_back == [(0, "ann (bot)", "ann", 5)]
     assert [e.number for e in events[1] if isinstance(e, HandEnded)] == [1, 3, 5]
 

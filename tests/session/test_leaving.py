@@ -65,7 +65,7 @@ def test_a_seat_killedin_hand_two_is_replaced_and_the_match_ends_clean() -> None
     assert ended == [1, 3, 4]
     assert not any(isinstance(e, CheatingDetected) for seat in events for e in seat)
     report = verify_transcript(table.sessions[1].transcript.to_bytes())
-    assert report.ok, report.failure_text()
+    assert report.ok, report.failure
     assert report.complete and report.head == head
     assert report.hands == LEAVING_HANDS and report.scores == table.sessions[0].scores
     assert report.abandoned == [(2, 2, "stalled")]

@@ -232,7 +232,7 @@ def test_a_joiner_that_wakes_after_its_seat_went_to_a_bot_stops_saying_so(
             )
             stack.enter_context(table)
             table.open()
-            gone = table.by_seat()[seat]
+            gone = table.by_seat()[2]
             assert wait_until(partial(_in_hand_two, gone, PLAYERS), 120.0), table.outputs()
             gone.freeze()
             view = gone.log()

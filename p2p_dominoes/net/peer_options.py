@@ -85,6 +85,10 @@ class PeerOptions:
     """v4: a UI with a way to leave of its own (the page's *Leave the table*): handed, once
     seated, how to leave (the runtime's; False when it was not heard), called when its person
     confirms. The terminal's is its `leave` word and Ctrl+C twice."""
+    comes_back: Callable[[bool], None] | None = None
+    """v4 (§16.1): a UI that shows whether this peer asks its seat back: told True once `resume`
+    seated it (if the seat went on without us, it is asked back), False when it was asked and
+    did not come back. None: the player reads the lines (the terminal)."""
     page: Callable[[], PageState] | None = None
     """Whether our person's page is open (read at every tick; the others are told each change,
     PROTOCOL.md §14), or None: there is no page (a bot, the terminal)."""

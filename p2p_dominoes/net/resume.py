@@ -126,29 +126,32 @@ async def resume_table(options: PeerOptions, directory: Path) -> int:
     async def handler(connection: Connection) -> None:
         await serve_seated(connection, session, inbox)
 
-    async with listener, trio.open_nursery() as bot_nursery, trio.open_nursery() as nursery:
+    async with trio.open_nursery() as bot_nursery:
         run.bot_nursery = bot_nursery
-        await nursery.start(listener.serve, options.identity, handler)
-        if header.seat == 0:
-            bots = bot_seats(directory)
-            # The page names each of our bots' seats by its level, as before the crash.
-            kept = {key: b.strategy for b in bots if (key := bot_seat_key(b)) is not None}
-            run.bot_levels = levels_by_seat(seats, kept)
-            if bots:
-                names = ", ".join(b.name for b in bots)
-                options.say(said("bots_back", lang, names=names))
-            for bot in bots:
-                bot_nursery.start_soon(resume_bot, options, bot)
-        for seat, address in peers.items():
-            if seat != header.seat:
-                nursery.start_soon(dial_seat, options, inbox, seat, address, seats[seat].key)
-        status = await play_table(run, nursery)
-        nursery.cancel_scope.cancel()
+        async with listener, trio.open_nursery() as nursery:
+            await nursery.start(listener.serve, options.identity, handler)
+            if header.seat == 0:
+                bots = bot_seats(directory)
+                # The page names each of our bots' seats by its level, as before the crash.
+                kept = {key: b.strategy for b in bots if (key := bot_seat_key(b)) is not None}
+                run.bot_levels = levels_by_seat(seats, kept)
+                if bots:
+                    names = ", ".join(b.name for b in bots)
+                    options.say(said("bots_back", lang, names=names))
+                for bot in bots:
+                    bot_nursery.start_soon(resume_bot, options, bot)
+            for seat, address in peers.items():
+                if seat != header.seat:
+                    nursery.start_soon(dial_seat, options, inbox, seat, address, seats[seat].key)
+            status = await play_table(run, nursery)
+            nursery.cancel_scope.cancel()
+        if run.abandoned is None and status == coming_back.BACK and run.back_with is not None:
+            # Our bots still hold their seats at the table that goes on: they keep playing
+            # while we sit down again (at once: the others wait for our signature).
+            status = await _sit_down_again(run, log, *run.back_with)
         let_bots_finish(bot_nursery)
     if run.abandoned is not None:
         raise PeerFailure(setup_said("never_started", lang, table=peer_text(label, 64)))
-    if status == coming_back.BACK and run.back_with is not None:
-        return await _sit_down_again(run, log, *run.back_with)
     return status
 
 

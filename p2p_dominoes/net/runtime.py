@@ -92,6 +92,8 @@ async def play_table(run: TableRun, nursery: trio.Nursery, first: Update | None 
             said("fingerprint", lang, seat=seat + 1, name=name, fingerprint=key.fingerprint)
         )
     run.options.ui.seated(session, run.names)
+    if run.may_come_back and run.options.comes_back is not None:
+        run.options.comes_back(True)  # §16.1: if our seat went on, we ask it back
     run.timed = len(session.transcript)
     if run.options.timing is not None:
         run.options.timing.mark("seated", seat=run.seat)
@@ -202,9 +204,12 @@ def _leave_asked(run: TableRun) -> bool:
 async def _asked_back(run: TableRun) -> bool:
     """§16.1: our seat went on without us; as `resume`, ask it back and wait. True when it is
     ours again (`run.back_with`)."""
-    if not run.may_come_back or run.session.finished:
+    if not run.may_come_back:
         return False
-    run.back_with = await coming_back.ask_and_wait(run)
+    if not run.session.finished:
+        run.back_with = await coming_back.ask_and_wait(run)
+    if run.back_with is None and run.options.comes_back is not None:
+        run.options.comes_back(False)  # not back: the table went on without us
     return run.back_with is not None
 
 

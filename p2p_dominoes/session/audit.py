@@ -83,8 +83,9 @@ def audit(session: TableSession, hand: HandInPlay) -> list[Event]:
     outcome = match.finish_hand(state)
     left = tuple(tuple(state.hand_of(s)) for s in range(players))
     record = record_of(state, before, opening_number)
-    events: list[Event] = [HandEnded(hand.number, result, left, tuple(match.scores), record)]
-    return [*events, *_next_hand(session, outcome)]
+    ended = HandEnded(hand.number, result, left, tuple(match.scores), record)
+    session.hands_ended.append(ended)
+    return [ended, *_next_hand(session, outcome)]
 
 
 def _next_hand(session: TableSession, outcome: MatchOutcome) -> list[Event]:

@@ -56,6 +56,7 @@ from p2p_dominoes.session.events import (
     Blame,
     CheatingDetected,
     Event,
+    HandEnded,
     HandStarted,
     TableReady,
     Update,
@@ -170,6 +171,9 @@ class TableSession:
         self.max_hands = genesis.max_hands
         self._hand_keys = hand_keys or mental.new_hand_keys
         self.match = Match(self.rules, self.players)
+        self.hands_ended: list[HandEnded] = []
+        """Every audited hand's end, in order, as its event said it: a UI that comes in during
+        the match (a resumed table, a seat taken back) shows the score history from it."""
         self._hands_begun = 0
         """Hands begun, void ones included: the wire's hand number (a void hand is redealt
         under the next number, with fresh keys)."""

@@ -461,6 +461,7 @@ class PlayController:
             between_hands=self.ui.between_hands,
             ask_go_on=self.ui.ask_go_on,
             offers_leave=self.ui.offer_leave,
+            comes_back=self.ui.comes_back,
             hand_break=self.hand_break,
         )
 

@@ -66,6 +66,9 @@ class TableProgress:
     """v4: our person left the table (our goodbye is signed)."""
     went_on: str = ""
     """v4: the table went on without our seat (another seat said it stalled): why, in words."""
+    asking_back: bool = False
+    """v4 (§16.1): our seat went on, and our peer (resumed) asks for it back: the page says so
+    until the seat is ours again (a fresh `TableProgress`) or the peer did not get it."""
     replaced: dict[int, str] = field(default_factory=dict)
     """v4: the seats that changed hands, and whose they were before."""
     resumable: bool = False

@@ -88,6 +88,8 @@ class WebUI:
         """v4: where the page's answer to the question whether to go on goes, while asked."""
         self.leave: Callable[[], bool] | None = None
         """v4: how this player leaves the table for good (the runtime's, once seated)."""
+        self.returning = False
+        """v4 (§16.1): this peer resumed the table and asks its seat back if it went on."""
 
     def page_state(self) -> PageState:
         """Whether a tab shows this table: "closed" once none has for PAGE_GRACE seconds (a
@@ -193,12 +195,38 @@ class WebUI:
         self.publish()
 
     def seated(self, session: TableSession, names: Sequence[str]) -> None:
+        """The table is set (a new table, or one resumed, or a seat taken back, §16.1): the
+        score history and sheet hold the hands the session has audited so far."""
         self.session = session
         self.names = tuple(names)
+        self.returning = False
         self.progress = TableProgress(shuffles_total=len(names), log=self.progress.log)
+        for ended in session.hands_ended:
+            self._add_to_history(ended)
         self.controller.screen = "table"
         self.controller.joining = None
         self.publish()
+
+    def comes_back(self, asks: bool) -> None:
+        """v4 (§16.1): told True once seated by `resume` (if our seat went on, the peer asks it
+        back: the page says so, not that the table went on without us), False when the peer
+        asked and did not get it back (the page shows that the table went on)."""
+        self.returning = asks
+        if not asks:
+            self.progress.asking_back = False
+            self.publish()
+
+    def _add_to_history(self, event: HandEnded) -> None:
+        """An audited hand's totals in the score history (and Kozel's sheet, its row)."""
+        progress = self.progress
+        if event.result.seat_pips:  # Kozel's "We / They" sheet
+            progress.sheet.append(SheetRow(event.number, event.result, event.scores))
+        session = self.session
+        progress.history.append(
+            seat_scores(session.rules, event.scores, session.players)
+            if session is not None
+            else list(event.scores)
+        )
 
     def events(self, events: Sequence[Event], names: Sequence[str], seat: int) -> None:
         progress = self.progress
@@ -214,12 +242,7 @@ class WebUI:
                 progress.last_hand_number = event.number
                 progress.last_hands = [[t.key for t in tiles] for tiles in event.hands]
                 progress.last_record, progress.review = event.record, None
-                if event.result.seat_pips:  # Kozel's "We / They" sheet
-                    progress.sheet.append(SheetRow(event.number, event.result, event.scores))
-                rules = self.session.rules if self.session is not None else None
-                progress.history.append(
-                    seat_scores(rules, event.scores, len(names)) if rules else list(event.scores)
-                )
+                self._add_to_history(event)
             elif isinstance(event, MatchEnded):
                 progress.match_over = True
                 progress.match_winner = event.outcome.winner
@@ -239,6 +262,7 @@ class WebUI:
                 else:  # v4: another seat said we stalled: the table goes on without us
                     by = peer_text(names[event.by], 64)  # (the page offers the record)
                     progress.went_on = said("said_gone", self.lang, name=by, record="")
+                    progress.asking_back = self.returning  # §16.1: unless we ask it back
             elif isinstance(event, SeatReplaced):
                 if event.back:  # §16.1: the seat's own player again, no bot's badge or mark
                     progress.replaced.pop(event.seat, None)
@@ -248,6 +272,7 @@ class WebUI:
                     progress.went_on = said(
                         "went_on", self.lang, bot=peer_text(event.name, 64), record=""
                     )
+                    progress.asking_back = self.returning  # §16.1: unless we ask it back
                 self.names = tuple(names)  # the seat's new holder, by its name
             elif isinstance(event, ActionTaken):
                 progress.last_action = _last_action(event)

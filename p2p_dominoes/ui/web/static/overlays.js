@@ -81,7 +81,8 @@ export function renderOverlay(s, options) {
   const end = kind === "stopped" && s.end && s.hand_number && s.end.hand_number !== s.hand_number ? null : s.end;
   const key = `${kind}:${end?.hand_number ?? 0}`;
   overlay.dataset.hand = String(end?.hand_number ?? 0);
-  $("summary-title").textContent = kind === "stopped" ? (s.stopped.reason === "left" ? t("left_title") : t("stopped_title"))
+  const stopTitles = { left: "left_title", asking_back: "asking_back_title" };  // else it stopped
+  $("summary-title").textContent = kind === "stopped" ? t(stopTitles[s.stopped.reason] || "stopped_title")
     : kind === "match" ? t("match_over") : t("hand_over", end.hand_number);
   const winner = $("summary-winner");
   winner.hidden = kind !== "match";

@@ -109,7 +109,7 @@ from p2p_dominoes.net.listener import (
     open_listener,
 )
 from p2p_dominoes.net.mdns_interfaces import lan_addresses
-from p2p_dominoes.net.peer_options import HAND_BREAK, PeerFailure, PeerOptions, PeerUI
+from p2p_dominoes.net.peer_options import HAND_BREAK, ComingBack, PeerFailure, PeerOptions, PeerUI
 from p2p_dominoes.net.resume import resume_table
 from p2p_dominoes.net.rules_words import advertised_rules, rules_lines
 from p2p_dominoes.net.runtime import play_table
@@ -159,6 +159,7 @@ __all__ = [
     "Authorizer",
     "Backoff",
     "Bye",
+    "ComingBack",
     "Connection",
     "ConnectionClosed",
     "ConnectionHandler",

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
+from enum import Enum
 from pathlib import Path
 from typing import Final, Protocol
 
@@ -50,6 +51,17 @@ class PeerUI(Protocol):
     ) -> Action: ...
 
 
+class ComingBack(Enum):
+    """v4 (§16.1): the steps of a resumed peer's asking its seat back, as a UI is told them."""
+
+    MAY_ASK = "may_ask"
+    """`resume` seated us: if the table went on without us, we ask the seat back."""
+    ASKING = "asking"
+    """The table went on without us: we ask the seat back now and wait for the next hand."""
+    NOT_BACK = "not_back"
+    """We asked and did not get it back: the table went on without us."""
+
+
 @dataclass
 class PeerOptions:
     """How this peer plays and what it shows."""
@@ -85,10 +97,9 @@ class PeerOptions:
     """v4: a UI with a way to leave of its own (the page's *Leave the table*): handed, once
     seated, how to leave (the runtime's; False when it was not heard), called when its person
     confirms. The terminal's is its `leave` word and Ctrl+C twice."""
-    comes_back: Callable[[bool], None] | None = None
-    """v4 (§16.1): a UI that shows whether this peer asks its seat back: told True once `resume`
-    seated it (if the seat went on without us, it is asked back), False when it was asked and
-    did not come back. None: the player reads the lines (the terminal)."""
+    comes_back: Callable[[ComingBack], None] | None = None
+    """v4 (§16.1): a UI that shows whether this peer asks its seat back, told each step (see
+    `ComingBack`). None: the player reads the lines (the terminal)."""
     page: Callable[[], PageState] | None = None
     """Whether our person's page is open (read at every tick; the others are told each change,
     PROTOCOL.md §14), or None: there is no page (a bot, the terminal)."""

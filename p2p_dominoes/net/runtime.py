@@ -29,7 +29,7 @@ from p2p_dominoes.net.finish import finish, hand_secrets, save
 from p2p_dominoes.net.links import link_down
 from p2p_dominoes.net.lobby import CHANNEL_SESSION
 from p2p_dominoes.net.page_presence import encode_presence
-from p2p_dominoes.net.peer_options import PeerFailure, PlayerLeaves, ui_lang
+from p2p_dominoes.net.peer_options import ComingBack, PeerFailure, PlayerLeaves, ui_lang
 from p2p_dominoes.net.said import said
 from p2p_dominoes.net.stopping import (
     abandon,
@@ -93,7 +93,7 @@ async def play_table(run: TableRun, nursery: trio.Nursery, first: Update | None 
         )
     run.options.ui.seated(session, run.names)
     if run.may_come_back and run.options.comes_back is not None:
-        run.options.comes_back(True)  # §16.1: if our seat went on, we ask it back
+        run.options.comes_back(ComingBack.MAY_ASK)  # §16.1: if our seat went on, we ask it back
     run.timed = len(session.transcript)
     if run.options.timing is not None:
         run.options.timing.mark("seated", seat=run.seat)
@@ -207,9 +207,11 @@ async def _asked_back(run: TableRun) -> bool:
     if not run.may_come_back:
         return False
     if not run.session.finished:
+        if run.options.comes_back is not None:  # (the session may not have seen us go)
+            run.options.comes_back(ComingBack.ASKING)
         run.back_with = await coming_back.ask_and_wait(run)
     if run.back_with is None and run.options.comes_back is not None:
-        run.options.comes_back(False)  # not back: the table went on without us
+        run.options.comes_back(ComingBack.NOT_BACK)  # the table went on without us
     return run.back_with is not None
 
 

@@ -8,6 +8,7 @@ from types import SimpleNamespace
 
 import pytest
 
+from p2p_dominoes.net import ComingBack
 from p2p_dominoes.net.take_seat import replayed
 from p2p_dominoes.session.events import Event, HandAbandoned, SeatReplaced
 from p2p_dominoes.ui.web import Hub
@@ -57,15 +58,28 @@ def test_a_returners_page_says_it_asks_for_its_seat_back_until_it_does_not_get_i
     """Ann resumed (§16.1): while her peer asks for the seat a bot took, her page says so; once
     the peer did not get it back, the page says the table went on without her."""
     ui = WebUI(Hub(), lang, SimpleNamespace(publish=lambda: None))  # type: ignore[arg-type]
-    ui.comes_back(True)
+    ui.comes_back(ComingBack.MAY_ASK)
     ui.events([SeatReplaced(0, "Ann", "Ann (bot)", 3, False)], ["Ann (bot)", "Bob"], 0)
     asking = stopped_json(None, ui.progress, ["Ann (bot)", "Bob"], lang)
     assert asking is not None and asking["reason"] == "asking_back"
     assert asking["text"] == line("net.asking_back", lang)
-    ui.comes_back(False)
+    ui.comes_back(ComingBack.ASKING)
+    assert stopped_json(None, ui.progress, ["Ann (bot)", "Bob"], lang) == asking
+    ui.comes_back(ComingBack.NOT_BACK)
     went_on = stopped_json(None, ui.progress, ["Ann (bot)", "Bob"], lang)
     assert went_on is not None and went_on["reason"] == "went_on"
     assert went_on["text"] == line("net.went_on", lang, bot="Ann (bot)", record="")
+
+
+def test_a_returners_page_says_it_asks_even_when_its_session_never_saw_the_seat_go() -> None:
+    """The records parted where Ann left (a message of hers the others never got): her session
+    never sees the goodbye or the bot, only her peer does; as it asks, her page says so."""
+    ui = WebUI(Hub(), "en", SimpleNamespace(publish=lambda: None))  # type: ignore[arg-type]
+    ui.comes_back(ComingBack.MAY_ASK)
+    assert stopped_json(None, ui.progress, ["Ann", "Bob"], "en") is None
+    ui.comes_back(ComingBack.ASKING)
+    asking = stopped_json(None, ui.progress, ["Ann", "Bob"], "en")
+    assert asking is not None and asking["reason"] == "asking_back"
 
 
 def test_a_page_seated_in_the_middle_of_a_match_shows_every_hand_so_far() -> None:

@@ -305,7 +305,7 @@ def stopped_json(
     if progress.left:  # v4: our person left the table (our goodbye)
         text = said("left", lang)
         return {"reason": "left", "seat": None, "name": "", "text": text, "next": steps[:2]}
-    if progress.went_on and progress.asking_back and not progress.failure:  # v4, §16.1
+    if progress.asking_back and not progress.failure:  # v4, §16.1
         text = said("asking_back", lang)  # our peer asks for our seat back: not over yet
         return {"reason": "asking_back", "seat": None, "name": "", "text": text, "next": ["record"]}
     if progress.went_on:  # v4: another seat said we stalled; the table went on without us

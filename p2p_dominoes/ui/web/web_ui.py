@@ -17,6 +17,7 @@ from typing import Any, Protocol
 import trio
 
 from p2p_dominoes.engine import DRAW, SKIP, Action, Play, SeatView
+from p2p_dominoes.net import ComingBack
 from p2p_dominoes.net.page_presence import PageState
 from p2p_dominoes.net.presence import Presence
 from p2p_dominoes.net.said import said
@@ -207,14 +208,16 @@ class WebUI:
         self.controller.joining = None
         self.publish()
 
-    def comes_back(self, asks: bool) -> None:
-        """v4 (§16.1): told True once seated by `resume` (if our seat went on, the peer asks it
-        back: the page says so, not that the table went on without us), False when the peer
-        asked and did not get it back (the page shows that the table went on)."""
-        self.returning = asks
-        if not asks:
-            self.progress.asking_back = False
-            self.publish()
+    def comes_back(self, step: ComingBack) -> None:
+        """v4 (§16.1): once seated by `resume`, if our seat went on the peer asks it back, and
+        the page says so (not that the table went on without us); when the peer asked and did
+        not get it back, the page shows that the table went on. The peer says it asks even when
+        our session never saw the seat go (the records parted where we left: `named_gone`)."""
+        self.returning = step is not ComingBack.NOT_BACK
+        if step is ComingBack.MAY_ASK:
+            return
+        self.progress.asking_back = step is ComingBack.ASKING
+        self.publish()
 
     def _add_to_history(self, event: HandEnded) -> None:
         """An audited hand's totals in the score history (and Kozel's sheet, its row)."""

@@ -17,9 +17,9 @@ from __future__ import annotations
 import logging
 from typing import Final
 
-import msgpack  # type: ignore[import-untyped]
 import trio
 
+from p2p_dominoes.net.come_back_wire import MAX_NAME_BYTES, encode_ask
 from p2p_dominoes.net.handover import Handover
 from p2p_dominoes.net.links import link_down
 from p2p_dominoes.net.peer_options import ui_lang
@@ -27,6 +27,7 @@ from p2p_dominoes.net.said import said
 from p2p_dominoes.net.table_run import (
     Arrived,
     AskedBack,
+    Link,
     LinkDown,
     LinkUp,
     TableRun,
@@ -35,22 +36,16 @@ from p2p_dominoes.net.table_run import (
 from p2p_dominoes.peer_text import peer_text
 from p2p_dominoes.session import (
     Identity,
-    PublicIdentity,
     TableSession,
     Transcript,
     default_registry,
 )
-from p2p_dominoes.session.envelope import MAX_SEATS
+from p2p_dominoes.session.come_back_relay import proposer_of
 from p2p_dominoes.session.events import Update
-from p2p_dominoes.session.identity import PUBLIC_KEY_SIZE, SIGNATURE_SIZE
 from p2p_dominoes.session.leave_messages import ask_to_come_back
 
 log = logging.getLogger("p2p_dominoes.net")
 
-CHANNEL_COME_BACK: Final = 0x05
-"""The data channel of a returning player's request (§16.1), from a former holder."""
-
-MAX_NAME_BYTES: Final = 64
 BACK: Final = -29
 """`play_table`'s status when our seat is ours again under a fresh key (never an exit status:
 `resume` then sits down as the seat's new holder, `TableRun.back_with`)."""
@@ -58,43 +53,21 @@ WAIT_STALLS: Final = 10
 """How long a returner waits for its seat, in stall limits, before it says the table went on."""
 
 
-def encode_ask(ask: AskedBack) -> bytes:
-    """The request as sent: the channel byte, then a msgpack array."""
-    body = ["come_back", ask.seat, ask.name, ask.key.raw, ask.asked]
-    packed: bytes = msgpack.packb(body, use_bin_type=True)
-    return bytes([CHANNEL_COME_BACK]) + packed
-
-
-def decode_ask(payload: bytes) -> AskedBack | None:
-    """A request from its payload (after the channel byte); None when it is malformed."""
-    try:
-        body = msgpack.unpackb(payload, raw=False, strict_map_key=True, max_bin_len=64)
-    except Exception:  # msgpack raises several types for garbage
-        return None
-    if not isinstance(body, list) or len(body) != 5 or body[0] != "come_back":
-        return None
-    _, seat, name, key, asked = body
-    ok = (
-        type(seat) is int
-        and 0 <= seat < MAX_SEATS
-        and isinstance(name, str)
-        and 0 < len(name.encode("utf-8")) <= MAX_NAME_BYTES
-        and isinstance(key, bytes)
-        and len(key) == PUBLIC_KEY_SIZE
-        and isinstance(asked, bytes)
-        and len(asked) == SIGNATURE_SIZE
-    )
-    if not ok:
-        return None
-    try:
-        return AskedBack(seat, name, PublicIdentity(key), asked)
-    except ValueError:
-        return None
-
-
 def heard(run: TableRun, ask: AskedBack, agrees: bool) -> Update:
     """As the seat that proposes: put the request on the table at the next hand's start, if
-    our side agrees (`agrees`); what to send now (nothing, until a hand begins)."""
+    our side agrees (`agrees`); what to send now (nothing, until a hand begins). Any other
+    seat passes it on to the one that proposes (`pass_on`)."""
+    session = run.session
+    if session.seat is None or session.seat != proposer_of(session.players, ask.seat):
+        pass_on(run, ask)
+        return Update()
+    waiting = session.coming_back
+    if waiting is not None and (waiting.seat, waiting.key, waiting.asked) == (
+        ask.seat,
+        ask.key,
+        ask.asked,
+    ):
+        return Update()  # the same request again (passed on by another seat too): kept
     if not agrees:
         log.info("seat %d asks to come back; not agreed here", ask.seat + 1)
         return Update()
@@ -106,6 +79,33 @@ def heard(run: TableRun, ask: AskedBack, agrees: bool) -> Update:
     name = peer_text(ask.name, MAX_NAME_BYTES)
     run.options.say(said("back_asked", ui_lang(run.options), name=name))
     return update
+
+
+def pass_on(run: TableRun, ask: AskedBack) -> None:
+    """§16.1: a request heard from a former holder that is not ours to propose goes on to the
+    seat that proposes it, over our link to it (the returner may not reach that seat: a bot's
+    address is told to no one). Only a valid one, once, bounded (`ComeBackRelay`); never one
+    a seat passed on to us. Without a link to that seat yet, it waits for one (`send_held`)."""
+    if ask.by is not None:
+        return
+    to = run.relay.pass_to(run.session, ask.seat, ask.name, ask.key, ask.asked, run.clock())
+    if to is None:
+        return
+    request = encode_ask(ask)
+    link = run.links.get(to)
+    if link is not None:
+        link.post(request)
+    else:
+        run.asks_held[to] = request
+    name = peer_text(ask.name, MAX_NAME_BYTES)
+    run.options.say(said("back_passed_on", ui_lang(run.options), name=name, to=run.names[to]))
+
+
+def send_held(run: TableRun, link: Link) -> None:
+    """A link to a seat came up: the request we hold for it, if any, goes now (`pass_on`)."""
+    request = run.asks_held.pop(link.seat, None)
+    if request is not None:
+        link.post(request)
 
 
 async def ask_and_wait(run: TableRun) -> tuple[Identity, TableSession] | None:

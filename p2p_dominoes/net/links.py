@@ -1,17 +1,20 @@
 """The links of a seated table: one writer and one reader task per connection, the reader
 forwarding what arrives to the table run's inbox (session messages, catch-up requests, checked
-and rate-limited presence, stop notices, the host's word during the setup); and a link that
-goes down, replaced by another live one to the same seat."""
+and rate-limited presence, stop notices, the host's word during the setup, a returning player's
+request another seat passed on, §16.1); and a link that goes down, replaced by another live one
+to the same seat."""
 
 from __future__ import annotations
 
 import logging
 import time
 from contextlib import suppress
+from dataclasses import replace
 from typing import Final
 
 import trio
 
+from p2p_dominoes.net.come_back_wire import CHANNEL_COME_BACK, decode_ask
 from p2p_dominoes.net.connection import Connection
 from p2p_dominoes.net.errors import ConnectionClosed, NetError
 from p2p_dominoes.net.framing import SyncRequest
@@ -28,6 +31,7 @@ from p2p_dominoes.net.strangers import StrangerLog
 from p2p_dominoes.net.sync_limit import SyncGate
 from p2p_dominoes.net.table_run import (
     Arrived,
+    AskedBack,
     HostSaid,
     Inbox,
     Link,
@@ -40,6 +44,7 @@ from p2p_dominoes.net.table_run import (
     TableRun,
 )
 from p2p_dominoes.net.verdict import CHANNEL_NOTICE
+from p2p_dominoes.session.come_back_relay import AskLimit
 
 _PRESENCE_FAULTS: Final = StrangerLog(logging.getLogger("p2p_dominoes.net"))
 """Malformed or flooding presence messages from a seat: named once per source per minute."""
@@ -65,6 +70,7 @@ async def _reader(
     second: ``gate``) and (checked, rate-limited) presence messages to the session task."""
     limit = PresenceLimit(time.monotonic())
     gate = SyncGate(time.monotonic()) if gate is None else gate
+    asks = AskLimit(time.monotonic())
     try:
         async for message in connection:
             if isinstance(message, SyncRequest):
@@ -84,6 +90,10 @@ async def _reader(
                     await inbox.send.send(said_page)
             elif message.payload[:1] == bytes([CHANNEL_NOTICE]):
                 await inbox.send.send(Noticed(seat, message.payload[1:]))
+            elif message.payload[:1] == bytes([CHANNEL_COME_BACK]):
+                passed = _passed_on(seat, message.payload[1:], asks)
+                if passed is not None:
+                    await inbox.send.send(passed)
             elif seat == 0 and message.payload[:1] == bytes([CHANNEL_LOBBY]):
                 with suppress(LobbyError):
                     word = decode_lobby(message.payload[1:])
@@ -95,6 +105,15 @@ async def _reader(
         # Never block here: at shutdown nobody may be reading the inbox any more.
         with suppress(trio.WouldBlock, trio.BrokenResourceError, trio.ClosedResourceError):
             inbox.send.send_nowait(LinkDown(seat, connection))
+
+
+def _passed_on(seat: int, payload: bytes, limit: AskLimit) -> AskedBack | None:
+    """§16.1: a returning player's request that `seat` passed on to us (we propose its return;
+    the session checks its signature), or None when it is malformed or comes too fast."""
+    if not limit.allow(time.monotonic()):
+        return None
+    ask = decode_ask(payload)
+    return None if ask is None else replace(ask, by=seat)
 
 
 def _page_said(

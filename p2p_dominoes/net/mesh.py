@@ -13,7 +13,7 @@ from typing import Final
 import trio
 
 from p2p_dominoes.net.backoff import Backoff
-from p2p_dominoes.net.coming_back import CHANNEL_COME_BACK, decode_ask
+from p2p_dominoes.net.come_back_wire import CHANNEL_COME_BACK, decode_ask
 from p2p_dominoes.net.connection import Connection, connect
 from p2p_dominoes.net.connection import Refusal as HandshakeRefusal
 from p2p_dominoes.net.errors import ConnectionClosed, HandshakeError, IdentityMismatch, NetError
@@ -25,6 +25,7 @@ from p2p_dominoes.net.strangers import StrangerTally
 from p2p_dominoes.net.sync_limit import SyncGate, bounded_answer
 from p2p_dominoes.net.table_run import Inbox
 from p2p_dominoes.session import PublicIdentity, TableSession
+from p2p_dominoes.session.come_back_relay import AskLimit
 
 log = logging.getLogger("p2p_dominoes.net")
 
@@ -87,13 +88,18 @@ async def serve_former(
     """v4: a key whose seat a continuation gave to a new holder. Only its catch-up requests are
     answered (a few a second, bounded), so that a leaver who comes back (`resume`, or a frozen
     peer that wakes) reads the goodbye and the continuation; and its request to take the seat
-    back (§16.1, well-formed ones only, to `inbox`; the session checks its signature). Nothing
-    else it sends is taken, and it is no link of the table's."""
+    back (§16.1: well-formed ones only, a few at once and then one every two seconds, to
+    `inbox`; the session checks its signature, or a seat that does not propose its return
+    passes it on, `coming_back.pass_on`). Nothing else it sends is taken, and it is no link of
+    the table's."""
     connection.trust()
     gate = SyncGate(time.monotonic())
+    asks = AskLimit(time.monotonic())
     try:
         async for message in connection:
             if isinstance(message, Data) and message.payload[:1] == bytes([CHANNEL_COME_BACK]):
+                if not asks.allow(time.monotonic()):
+                    continue  # a flood: dropped before anything is checked
                 ask = decode_ask(message.payload[1:])
                 if ask is not None and inbox is not None:
                     with suppress(trio.WouldBlock, trio.BrokenResourceError):

@@ -97,6 +97,9 @@ async def resume_table(options: PeerOptions, directory: Path) -> int:
         hand_keys=secrets.keys_for,
         table_nonce=nonce,
     )
+    # v4: a goodbye in our log is one we went on after (`play_table` sets this again for what
+    # comes next); replayed as stopping there, a log that went on past one would not replay.
+    session.goes_on_after_goodbye = True
     try:
         for data in messages[1:]:
             session.admit(Envelope.decode(data, default_registry()))

@@ -124,6 +124,7 @@ async def play_table(run: TableRun, nursery: trio.Nursery, first: Update | None 
         elif isinstance(item, SyncAsked):
             answer_sync(run, item)
         elif isinstance(item, AskedBack):  # §16.1: a former holder asks its seat back
+            # (to us, or to pass on to the seat that proposes: `coming_back.heard`)
             agrees = going_on.agrees_to_come_back(run, item.seat)
             await _handle(run, coming_back.heard(run, item, agrees), nursery)
         elif isinstance(item, Chosen):
@@ -147,6 +148,7 @@ async def play_table(run: TableRun, nursery: trio.Nursery, first: Update | None 
             run.links[item.link.seat] = item.link
             item.link.post_sync(public_head(run))
             item.link.post(encode_presence(own_page(run)))
+            coming_back.send_held(run, item.link)  # §16.1: a request to pass on to it
             if item.link.seat in run.lost:
                 del run.lost[item.link.seat]
                 run.options.say(said("again", ui_lang(run.options), name=run.names[item.link.seat]))

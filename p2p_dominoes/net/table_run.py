@@ -20,6 +20,7 @@ from p2p_dominoes.net.setup_lost import SetupLost
 from p2p_dominoes.net.sync_limit import SyncGate
 from p2p_dominoes.net.verdict import StopNotice
 from p2p_dominoes.session import Identity, PublicIdentity, TableSession
+from p2p_dominoes.session.come_back_relay import ComeBackRelay
 from p2p_dominoes.store import TableLog
 
 Outgoing = bytes | tuple[str, bytes]
@@ -143,13 +144,17 @@ class GoOn:
 
 @dataclass(frozen=True)
 class AskedBack:
-    """v4 (§16.1): a returning player's request from a former holder's connection (checked
-    for its shape only: the session checks its signature against the seat's former key)."""
+    """v4 (§16.1): a returning player's request from a former holder's connection, or passed
+    on by a seat (checked for its shape only: the session checks its signature against the
+    seat's former key)."""
 
     seat: int
     name: str
     key: PublicIdentity
     asked: bytes
+    by: int | None = None
+    """The seat whose link carried it (a seat passed it on: it is never passed on again), or
+    None: it came from the former holder's own connection."""
 
 
 Item = (
@@ -252,6 +257,12 @@ class TableRun:
     may_come_back: bool = False
     """v4 (§16.1): when our seat went on without us, ask it back (`resume`) instead of
     stopping at once (`coming_back.ask_and_wait`)."""
+
+    relay: ComeBackRelay = field(default_factory=ComeBackRelay)
+    """§16.1: the returning players' requests we passed on to the seat that proposes."""
+    asks_held: dict[int, bytes] = field(default_factory=dict)
+    """§16.1: a request to pass on to a seat we have no link to yet, by that seat (sent when
+    one comes up; one per seat)."""
 
     back_with: tuple[Identity, TableSession] | None = None
     """§16.1: the fresh key our seat came back to, and the observer that followed the others'

@@ -20,8 +20,9 @@ from p2p_dominoes.net.connection import Connection
 from p2p_dominoes.net.handover import Handover
 from p2p_dominoes.net.listener import open_listener
 from p2p_dominoes.net.mesh import dial_seat, serve_seated
-from p2p_dominoes.net.peer_options import PeerFailure, PeerOptions
+from p2p_dominoes.net.peer_options import PeerFailure, PeerOptions, ui_lang
 from p2p_dominoes.net.runtime import play_table
+from p2p_dominoes.net.said import said
 from p2p_dominoes.net.table_run import Inbox, TableRun
 from p2p_dominoes.session import (
     Envelope,
@@ -32,8 +33,9 @@ from p2p_dominoes.session import (
 )
 
 
-def replayed(messages: Sequence[bytes]) -> TableSession:
-    """An observer that followed `messages` (genesis first), each checked as `verify` does."""
+def replayed(messages: Sequence[bytes], lang: str = "en") -> TableSession:
+    """An observer that followed `messages` (genesis first), each checked as `verify` does;
+    PeerFailure (its words in `lang`) when one of them is not valid."""
     registry = default_registry()
     try:
         transcript = Transcript(Envelope.decode(messages[0], registry), registry)
@@ -41,18 +43,21 @@ def replayed(messages: Sequence[bytes]) -> TableSession:
         for data in messages[1:]:
             session.admit(Envelope.decode(data, registry))
     except InvalidMessage as exc:
-        raise PeerFailure(f"the handed-over transcript does not replay: {exc}") from None
+        raise PeerFailure(said("handover_bad", lang, reason=exc.reason)) from None
     session.goes_on_after_goodbye = True
     return session
 
 
 async def take_seat_table(options: PeerOptions, handover: Handover) -> int:
     """Replay the handed-over transcript, take the seat, and play it to the match's end."""
-    session = replayed(handover.messages)
+    lang = ui_lang(options)
+    session = replayed(handover.messages, lang)
     try:
         first = session.take_seat(handover.seat, options.identity)
     except ValueError as exc:
-        raise PeerFailure(f"cannot take seat {handover.seat + 1}: {exc}") from None
+        raise PeerFailure(
+            said("cannot_take_seat", lang, seat=handover.seat + 1, reason=str(exc))
+        ) from None
     listener = await open_listener(interface=options.interface, port=0)
     inbox = Inbox.new()
     run = TableRun(session, options, tuple(session.names), inbox=inbox)

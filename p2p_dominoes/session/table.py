@@ -42,7 +42,7 @@ from p2p_dominoes.engine import (
 )
 from p2p_dominoes.engine.actions import Skip
 from p2p_dominoes.mental import SYSTEM_RANDOM, HandContext, HandKeys, RandomSource
-from p2p_dominoes.session import audit, duties, leaving, legacy
+from p2p_dominoes.session import audit, come_back_relay, duties, leaving, legacy
 from p2p_dominoes.session import hand_messages as msg
 from p2p_dominoes.session.envelope import (
     FIRST_VERSION,
@@ -361,19 +361,16 @@ class TableSession:
         (`asked`: its request, signed by its old key). This peer, the lowest seat other than
         `seat`, puts it on the table at the start of a hand: now if one has just begun, else at
         the next one. ValueError when the request is not valid here (nothing is kept then)."""
-        own, transcript = self.seat, self.transcript
+        own = self.seat
         if own is None or self.version <= THIRD_VERSION or not 0 <= seat < self.players:
             raise ValueError("this peer cannot put a request to come back on the table")
-        if own != next(s for s in range(self.players) if s != seat):
+        if own != come_back_relay.proposer_of(self.players, seat):
             raise ValueError(
                 f"seat {own + 1} is not the one that proposes seat {seat + 1}'s return"
             )
-        old = transcript.previous_key(seat)
-        request = come_back_request(transcript.table_id, seat, name, key)
-        if old is None or not old.verify(asked, request):
-            raise ValueError(f"the request is not signed by seat {seat + 1}'s former holder")
-        if transcript.held_before(key):
-            raise ValueError("the returning player's key held a seat at this table before")
+        fault = come_back_relay.request_fault(self, seat, name, key, asked)
+        if fault is not None:
+            raise ValueError(fault)
         hand = self.hand
         self.coming_back = ComeBack(hand.number if hand else 0, seat, name, key, asked, own)
         update = Update()

@@ -20,7 +20,7 @@ from pathlib import Path
 import pexpect
 import pytest
 
-from tests.chaos.peers import Peer, Table, message_type, verify, wait_until
+from tests.chaos.peers import Peer, Table, message_type, sender, verify, wait_until
 
 PLAYERS = 3
 STALL_TIMEOUT = 20
@@ -484,3 +484,72 @@ def test_a_joiner_killed_in_hand_two_comes_back_and_takes_its_seat_again(
         assert directory is not None
         result = verify(directory)
         assert result.status == 0 and ": clean — " in result.output, result.output
+
+
+def _played_after_a_continuation(peer: Peer) -> bool:
+    """The peer's log holds a continuation and, after it, a key commit of its own (it plays a
+    hand with the seat's new holder), or the match is over."""
+    view = peer.log(cached=True)
+    if view is None:
+        return False
+    if view.finished is not None:
+        return True
+    types = [message_type(data) for data in view.messages]
+    if "continue" not in types:
+        return False
+    after = len(types) - types[::-1].index("continue")
+    return any(
+        message_type(data) == "key_commit" and sender(data) == view.seat
+        for data in view.messages[after:]
+    )
+
+
+@pytest.mark.slow
+def test_a_returner_whose_proposing_seat_is_a_bot_still_takes_its_seat_again(
+    tmp_path: Path,
+) -> None:
+    """§16.1 when the seat that proposes a return has itself gone to a bot: the host (seat 1) is
+    `kill -9`ed in hand 2 and j1 starts "host (bot)" for it; j2 is `kill -9`ed in a hand after
+    that, and host (bot) starts "j2 (bot)". j2 runs `resume`: its log knows the host's dead
+    address and j1's, never the bot's. It asks j1, who does not propose its return (seat 1
+    does): j1 passes the request on over its link to host (bot), which puts it on the table;
+    j2 plays on. j1 and j2 finish (0) on the same record, and `verify` names every change.
+    (Here j1 and j2 name the joiners in seats 2 and 3, whichever joined first.)"""
+    rules = tmp_path / "long-draw.json"
+    targets = [[2, 1000], [3, 1000], [4, 1000]]  # nobody reaches them: the hands end it
+    rules.write_text(json.dumps({"base": "draw", "name": "long draw", "targets": targets}))
+    host_args = ("--stall-timeout", str(STALL_TIMEOUT), "--rules", str(rules))
+    # Five hands played: 1, a hand of the bots, then (one set aside for the return) three of
+    # j2's. They are slow: host (bot) and j2 are not linked (neither knows where the other
+    # listens now), and their messages reach each other through j1's catch-up answers.
+    with Table(tmp_path, PLAYERS, 5, ["127.0.0.1"] * PLAYERS, host_args=host_args) as table:
+        table.open()
+        seats = table.by_seat()
+        host, j1, j2 = seats[0], seats[1], seats[2]  # by seat: the joiners' order varies
+        three = j2.label
+        assert wait_until(partial(_in_hand_two, host, PLAYERS), 120.0), table.outputs()
+        host.kill()
+        bot = "host (bot) takes host's seat from hand"
+        assert wait_until(lambda: bot in j1.output(), STALL_TIMEOUT + 60.0), table.outputs()
+        assert wait_until(partial(_played_after_a_continuation, j2), 60.0), table.outputs()
+        j2.kill()
+        view = j2.log()
+        assert view is not None and view.finished is None, table.outputs()
+        went_on = f"{three} (bot) takes {three}'s seat from hand"
+        assert wait_until(lambda: went_on in j1.output(), STALL_TIMEOUT + 60.0), table.outputs()
+        j2.resume()
+        asked = "This seat went on without you: asking the others to give it back"
+        assert wait_until(lambda: asked in j2.output(), 60.0), table.outputs()
+        passed = f"{three} asks to come back: the request is passed on to host (bot)"
+        assert wait_until(lambda: passed in j1.output(), 60.0), table.outputs()
+        back = f"{three} is back and takes the seat again from {three} (bot)"
+        assert wait_until(lambda: back in j1.output(), 120.0), table.outputs()
+        statuses = {p.label: p.wait(420.0) for p in (j1, j2)}
+        outputs = table.outputs()
+        assert set(statuses.values()) == {0}, (statuses, outputs)
+        assert j1.record.read_bytes() == j2.record.read_bytes(), "the records differ"
+        result = verify(j1.record)
+        assert result.status == 0 and ": clean — " in result.output, result.output
+        assert "changed hands: host → host (bot)" in result.output, result.output
+        assert f"changed hands: {three} → {three} (bot)" in result.output, result.output
+        assert f"seat 3 back to {three} from hand" in result.output, result.output

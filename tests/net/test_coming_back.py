@@ -6,7 +6,7 @@ from __future__ import annotations
 import msgpack  # type: ignore[import-untyped]
 import pytest
 
-from p2p_dominoes.net.coming_back import CHANNEL_COME_BACK, decode_ask, encode_ask
+from p2p_dominoes.net.come_back_wire import CHANNEL_COME_BACK, decode_ask, encode_ask
 from p2p_dominoes.net.table_run import AskedBack
 from p2p_dominoes.session import Identity
 

@@ -119,6 +119,7 @@ async def resume_table(options: PeerOptions, directory: Path) -> int:
     listener = await open_listener(interface=options.interface, port=own_port)
     inbox = Inbox.new()
     run = TableRun(session, options, tuple(s.name for s in seats), inbox=inbox, log=log)
+    run.sat_in = header.seat  # (our log may end after our seat went to a bot while we asked)
     # Still in its setup: the host frees a lost seat within seconds, so unless a peer carries
     # the table on at once, it never started (the host, if here, says so).
     run.setup_watch = SETUP_RESUME_WAIT if session.phase is Phase.SETUP else None

@@ -519,10 +519,11 @@ def test_a_returner_whose_proposing_seat_is_a_bot_still_takes_its_seat_again(
     targets = [[2, 1000], [3, 1000], [4, 1000]]  # nobody reaches them: the hands end it
     rules.write_text(json.dumps({"base": "draw", "name": "long draw", "targets": targets}))
     host_args = ("--stall-timeout", str(STALL_TIMEOUT), "--rules", str(rules))
-    # Five hands played: 1, a hand of the bots, then (one set aside for the return) three of
-    # j2's. They are slow: host (bot) and j2 are not linked (neither knows where the other
+    # Seven hands played: 1, a hand of the bots, then (one set aside for the return) j2's;
+    # two more than it needs, so that a return delayed on a loaded machine still comes before
+    # the end. They are slow: host (bot) and j2 are not linked (neither knows where the other
     # listens now), and their messages reach each other through j1's catch-up answers.
-    with Table(tmp_path, PLAYERS, 5, ["127.0.0.1"] * PLAYERS, host_args=host_args) as table:
+    with Table(tmp_path, PLAYERS, 7, ["127.0.0.1"] * PLAYERS, host_args=host_args) as table:
         table.open()
         seats = table.by_seat()
         host, j1, j2 = seats[0], seats[1], seats[2]  # by seat: the joiners' order varies

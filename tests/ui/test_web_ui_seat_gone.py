@@ -80,6 +80,10 @@ def test_a_returners_page_says_it_asks_even_when_its_session_never_saw_the_seat_
     ui.comes_back(ComingBack.ASKING)
     asking = stopped_json(None, ui.progress, ["Ann", "Bob"], "en")
     assert asking is not None and asking["reason"] == "asking_back"
+    ui.comes_back(ComingBack.NOT_BACK)  # and when the peer did not get it back, it says so
+    went_on = stopped_json(None, ui.progress, ["Ann", "Bob"], "en")
+    assert went_on is not None and went_on["reason"] == "went_on"
+    assert went_on["text"] == line("net.not_given_back", "en")
 
 
 def test_a_page_seated_in_the_middle_of_a_match_shows_every_hand_so_far() -> None:

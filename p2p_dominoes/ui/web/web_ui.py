@@ -216,7 +216,10 @@ class WebUI:
         self.returning = step is not ComingBack.NOT_BACK
         if step is ComingBack.MAY_ASK:
             return
-        self.progress.asking_back = step is ComingBack.ASKING
+        progress = self.progress
+        progress.asking_back = step is ComingBack.ASKING
+        if step is ComingBack.NOT_BACK and not progress.went_on:  # (our record never saw it go)
+            progress.went_on = said("not_given_back", self.lang)
         self.publish()
 
     def _add_to_history(self, event: HandEnded) -> None:

@@ -172,4 +172,4 @@ async def _sit_down_again(
     log.finish(f"seat {run.seat + 1}: taken back under a fresh key from hand {number}")
     log.close()
     handover = coming_back.handover(run.seat, follower, run.peers)
-    return await take_seat_table(replace(run.options, identity=fresh), handover)
+    return await take_seat_table(replace(run.options, identity=fresh), handover, run.bot_nursery)

@@ -48,8 +48,12 @@ def replayed(messages: Sequence[bytes], lang: str = "en") -> TableSession:
     return session
 
 
-async def take_seat_table(options: PeerOptions, handover: Handover) -> int:
-    """Replay the handed-over transcript, take the seat, and play it to the match's end."""
+async def take_seat_table(
+    options: PeerOptions, handover: Handover, bot_nursery: trio.Nursery | None = None
+) -> int:
+    """Replay the handed-over transcript, take the seat, and play it to the match's end. The
+    bots we start for seats that leave live in `bot_nursery` when given (a returner's: the
+    bots it resumed live there, and all are given time to finish at the end)."""
     lang = ui_lang(options)
     session = replayed(handover.messages, lang)
     try:
@@ -61,6 +65,7 @@ async def take_seat_table(options: PeerOptions, handover: Handover) -> int:
     listener = await open_listener(interface=options.interface, port=0)
     inbox = Inbox.new()
     run = TableRun(session, options, tuple(session.names), inbox=inbox)
+    run.bot_nursery = bot_nursery
     # Where every seat listens, ours included: if we come to propose a continuation ourselves.
     run.peers = {seat: (host, port) for seat, host, port in handover.peers}
     run.peers[handover.seat] = (

@@ -57,6 +57,10 @@ class _Lines:
         raise AssertionError("nobody plays here")
 
 
+BOUND = 30
+"""Seconds a step on loopback may take at most (a loaded two-core machine included)."""
+
+
 def _run(session: TableSession, ui: _Lines) -> TableRun:
     identity = session._identity
     assert identity is not None
@@ -107,17 +111,17 @@ async def test_a_request_that_reaches_another_seat_is_passed_on_to_the_one_that_
         dial_ann = partial(dial_seat, ann.options, ann.inbox, 1, address, keys[1])
         if ann_linked_first:
             nursery.start_soon(dial_ann)
-            with trio.fail_after(10):
+            with trio.fail_after(BOUND):
                 while 0 not in bob.links:
                     await trio.sleep(0.01)
         async with connect(["127.0.0.1"], address[1], old, expect=keys[1]) as cat:
             await cat.send(request)
             if not ann_linked_first:  # bob holds it until a link to ann comes up
-                with trio.fail_after(10):
+                with trio.fail_after(BOUND):
                     while 0 not in bob.asks_held:
                         await trio.sleep(0.01)
                 nursery.start_soon(dial_ann)
-            with trio.fail_after(10):
+            with trio.fail_after(BOUND):
                 await heard.wait()
         nursery.cancel_scope.cancel()
     waiting = ann.session.coming_back

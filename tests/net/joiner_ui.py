@@ -35,6 +35,18 @@ class LinesUI:
         raise AssertionError("no play")
 
 
+class TableLinesUI(LinesUI):
+    """Keeps every line the peer says in `lang`, at a table it may sit at (it shows nothing);
+    being asked to play fails the test."""
+
+    def __init__(self, lang: str = "en") -> None:
+        super().__init__()
+        self.lang = lang
+
+    def seated(self, session: TableSession, names: Sequence[str]) -> None:
+        pass
+
+
 def peer_failure(error: BaseException) -> PeerFailure | None:
     """The PeerFailure in `error` (itself, or inside nested exception groups), if any."""
     if isinstance(error, PeerFailure):

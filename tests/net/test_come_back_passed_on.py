@@ -12,13 +12,11 @@ is linked to bob. Each peer's table run is the real one's handling of what its l
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from functools import partial
 
 import pytest
 import trio
 
-from p2p_dominoes.engine import Action, SeatView
 from p2p_dominoes.net import coming_back
 from p2p_dominoes.net.come_back_wire import encode_ask
 from p2p_dominoes.net.connection import Connection, connect
@@ -27,41 +25,15 @@ from p2p_dominoes.net.mesh import dial_seat, serve_seated
 from p2p_dominoes.net.peer_options import PeerOptions
 from p2p_dominoes.net.table_run import AskedBack, Inbox, LinkUp, TableRun
 from p2p_dominoes.session import Identity, TableSession
-from p2p_dominoes.session.events import Event
 from p2p_dominoes.session.leave_messages import ask_to_come_back
+from tests.net.joiner_ui import TableLinesUI
 from tests.session.tables import in_hand_two, three_seats
-
-
-class _Lines:
-    """A UI that keeps what its peer says (in `lang`)."""
-
-    def __init__(self, lang: str) -> None:
-        self.lang = lang
-        self.lines: list[str] = []
-
-    def say(self, line: str) -> None:
-        self.lines.append(line)
-
-    def seated(self, session: TableSession, names: Sequence[str]) -> None:
-        pass
-
-    def events(self, events: Sequence[Event], names: Sequence[str], seat: int) -> None:
-        pass
-
-    def waiting(self, name: str, seconds: float) -> None:
-        pass
-
-    async def choose(
-        self, view: SeatView, names: Sequence[str], scores: Sequence[int], target: int
-    ) -> Action:
-        raise AssertionError("nobody plays here")
-
 
 BOUND = 30
 """Seconds a step on loopback may take at most (a loaded two-core machine included)."""
 
 
-def _run(session: TableSession, ui: _Lines) -> TableRun:
+def _run(session: TableSession, ui: TableLinesUI) -> TableRun:
     identity = session._identity
     assert identity is not None
     options = PeerOptions(name=session.names[session.seat or 0], identity=identity, ui=ui)
@@ -91,7 +63,7 @@ async def test_a_request_that_reaches_another_seat_is_passed_on_to_the_one_that_
     table.run(until=lambda t: t.sessions[0].names[2] == "cat (bot)")
     old = next(s for s in table.replaced if s.seat == 2)._identity
     assert old is not None
-    ann_says, bob_says = _Lines(lang), _Lines(lang)
+    ann_says, bob_says = TableLinesUI(lang), TableLinesUI(lang)
     ann, bob = _run(table.sessions[0], ann_says), _run(table.sessions[1], bob_says)
     fresh = Identity.generate().public
     asked = ask_to_come_back(old, bob.session.transcript.table_id, 2, "cat", fresh)

@@ -4,43 +4,15 @@ why in its player's language (its two refusals are catalogue lines, `net.handove
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
-
 import pytest
 import trio
 
-from p2p_dominoes.engine import Action, SeatView
 from p2p_dominoes.net.handover import Handover
 from p2p_dominoes.net.peer_options import PeerFailure, PeerOptions
 from p2p_dominoes.net.take_seat import replayed, take_seat_table
-from p2p_dominoes.session import Identity, TableSession
-from p2p_dominoes.session.events import Event
+from p2p_dominoes.session import Identity
+from tests.net.joiner_ui import TableLinesUI
 from tests.session.tables import in_hand_two, three_seats
-
-
-@dataclass
-class _Quiet:
-    """A UI that speaks `lang` and shows nothing (the refusals come before any play)."""
-
-    lang: str
-
-    def say(self, line: str) -> None:
-        pass
-
-    def seated(self, session: TableSession, names: Sequence[str]) -> None:
-        pass
-
-    def events(self, events: Sequence[Event], names: Sequence[str], seat: int) -> None:
-        pass
-
-    def waiting(self, name: str, seconds: float) -> None:
-        pass
-
-    async def choose(
-        self, view: SeatView, names: Sequence[str], scores: Sequence[int], target: int
-    ) -> Action:
-        raise AssertionError("never asked")
 
 
 def _messages() -> tuple[bytes, ...]:
@@ -71,7 +43,7 @@ def test_a_transcript_that_does_not_replay_is_refused_in_the_players_language(
 @pytest.mark.parametrize("lang", ["en", "ru"])
 def test_a_seat_the_bot_was_not_given_is_refused_in_the_players_language(lang: str) -> None:
     """Nobody left: seat 3 still has its own key, not the bot's."""
-    options = PeerOptions(name="cat (bot)", identity=Identity.generate(), ui=_Quiet(lang))
+    options = PeerOptions(name="cat (bot)", identity=Identity.generate(), ui=TableLinesUI(lang))
     handover = Handover(2, _messages(), ((0, "127.0.0.1", 1), (1, "127.0.0.1", 2)))
     with pytest.raises(PeerFailure) as refused:
         trio.run(take_seat_table, options, handover)

@@ -25,6 +25,26 @@ TABLE = {
 }
 
 
+def bob_killed_and_his_seat_taken(ann: PlayProcess, bob: PlayProcess) -> tuple[PageDriver, int]:
+    """Ann hosts `TABLE`, Bob joins from his page; hand 1 is played to its end and Bob is killed
+    once hand 2 is dealt; Ann says yes to going on and "Bob (bot)" takes his seat. Ann's page
+    (driven over its socket) and Bob's seat."""
+    ann_page, bob_page = ann.page(), bob.page()
+    ann_page.wait_for(lambda p: p.lobby)
+    ann_page.send(TABLE)
+    ann_page.wait_for(lambda p: p.lobby.get("host_lobby"))
+    bob_page.send({"type": "join", "address": f"127.0.0.1:{ann.lan_port}"})
+    seat: int = bob_page.wait_for(lambda p: p.table.get("seat") is not None and p.table)["seat"]
+    bob_page.wait_for(
+        lambda p: p.table.get("hand_number", 0) >= 2 and p.table.get("phase") == "turns", 120
+    )
+    bob.kill()
+    ann_page.wait_for(lambda p: p.table.get("go_on"), 60)
+    ann_page.send({"type": "go_on", "answer": True})
+    ann_page.wait_for(lambda p: (p.table.get("names") or [""] * 3)[seat] == "Bob (bot)", 60)
+    return ann_page, seat
+
+
 def _seated_again(page: PageDriver, seat: int) -> State | None:
     """Bob's page once his seat is his again (his name on it, nothing stopped)."""
     table = page.table
@@ -59,20 +79,7 @@ def test_a_returner_s_page_asks_for_its_seat_then_shows_the_whole_match(
     bob = PlayProcess("Bob", tmp_path / "bob", "--next-hand-after", "0")
     again: PlayProcess | None = None
     try:
-        ann_page, bob_page = ann.page(), bob.page()
-        ann_page.wait_for(lambda p: p.lobby)
-        ann_page.send(TABLE)
-        ann_page.wait_for(lambda p: p.lobby.get("host_lobby"))
-        bob_page.send({"type": "join", "address": f"127.0.0.1:{ann.lan_port}"})
-        seat = bob_page.wait_for(lambda p: p.table.get("seat") is not None and p.table)["seat"]
-        # Hand 1 is played to its end; Bob is killed once hand 2 is dealt.
-        bob_page.wait_for(
-            lambda p: p.table.get("hand_number", 0) >= 2 and p.table.get("phase") == "turns", 120
-        )
-        bob.kill()
-        ann_page.wait_for(lambda p: p.table.get("go_on"), 60)
-        ann_page.send({"type": "go_on", "answer": True})
-        ann_page.wait_for(lambda p: (p.table.get("names") or [""] * 3)[seat] == "Bob (bot)", 60)
+        ann_page, seat = bob_killed_and_his_seat_taken(ann, bob)
         again = PlayProcess("Bob", tmp_path / "bob", "--next-hand-after", "0")
         back_page = again.page()
         [row] = back_page.wait_for(lambda p: p.lobby.get("unfinished_tables"))

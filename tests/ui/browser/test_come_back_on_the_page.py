@@ -16,7 +16,7 @@ from playwright.sync_api import Page, expect
 from p2p_dominoes.net.said import said
 from p2p_dominoes.store import save_rule_set
 from p2p_dominoes.words import line
-from tests.ui.test_web_come_back import LONG_DRAW, TABLE
+from tests.ui.test_web_come_back import LONG_DRAW, bob_killed_and_his_seat_taken
 from tests.ui.web_peers import PlayProcess
 
 LOCALES = {"en": "en-US", "ru": "ru-RU"}
@@ -41,19 +41,7 @@ def test_a_returners_page_says_it_asks_for_its_seat_back(
     bob = PlayProcess("Bob", tmp_path / "bob", "--next-hand-after", "0", lang=lang)
     again: PlayProcess | None = None
     try:
-        ann_page, bob_page = ann.page(), bob.page()
-        ann_page.wait_for(lambda p: p.lobby)
-        ann_page.send(TABLE)
-        ann_page.wait_for(lambda p: p.lobby.get("host_lobby"))
-        bob_page.send({"type": "join", "address": f"127.0.0.1:{ann.lan_port}"})
-        seat = bob_page.wait_for(lambda p: p.table.get("seat") is not None and p.table)["seat"]
-        bob_page.wait_for(
-            lambda p: p.table.get("hand_number", 0) >= 2 and p.table.get("phase") == "turns", 120
-        )
-        bob.kill()
-        ann_page.wait_for(lambda p: p.table.get("go_on"), 60)
-        ann_page.send({"type": "go_on", "answer": True})
-        ann_page.wait_for(lambda p: (p.table.get("names") or [""] * 3)[seat] == "Bob (bot)", 60)
+        bob_killed_and_his_seat_taken(ann, bob)
         again = PlayProcess("Bob", tmp_path / "bob", "--next-hand-after", "0", lang=lang)
         again.url = f"http://127.0.0.1:{again.port}/?token={again.token}"  # type: ignore[attr-defined]
         page = open_page(again, locale=LOCALES[lang])

@@ -106,19 +106,26 @@ def _demo(args: argparse.Namespace, rules: Rules, record: Path, data: Path, kept
     from p2p_dominoes.commands.verify_words import failure_line, match_state
     from p2p_dominoes.engine import scores_text
     from p2p_dominoes.session.verify import verify_transcript
+    from p2p_dominoes.words import line
 
     report = verify_transcript(read_file(record))
     elapsed = time.monotonic() - started
     checked = f"verify {record}" if kept else "verify"  # a file that is not kept is not named
     if report.failure is not None:
-        print(f"{checked}: {failure_line(report.failure)}")
+        print(f"{checked}: {failure_line(report.failure, lang=args.lang)}")
         return 1
     shutil.rmtree(data, ignore_errors=True)
-    print(
-        f"{checked}: clean — {report.messages} messages, {report.hands} hand(s) audited, "
-        f"{match_state(report)}, scores {scores_text(report.scores, report.names)} "
-        f"({elapsed:.1f} s in all)"
+    summary = line(
+        "verify.demo_summary",
+        args.lang,
+        checked=checked,
+        messages=report.messages,
+        hands=report.hands,
+        state=match_state(report, args.lang),
+        scores=scores_text(report.scores, report.names),
+        seconds=f"{elapsed:.1f}",
     )
+    print(summary)
     return 0
 
 

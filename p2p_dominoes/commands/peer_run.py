@@ -20,7 +20,7 @@ from p2p_dominoes.net.task_dump import with_task_dump
 from p2p_dominoes.peer_text import peer_text
 from p2p_dominoes.store import data_dir, discard_unfinished_writes
 from p2p_dominoes.ui.text import PlayerGone
-from p2p_dominoes.words import line
+from p2p_dominoes.words import line, reason_in
 
 PENDING_INPUT: list[trio.MemorySendChannel[str]] = []
 """Where the stdin reader puts the player's lines (one per process)."""
@@ -37,7 +37,7 @@ def run_peer(main: Callable[[], Awaitable[int]], options: PeerOptions | None = N
     except BaseException as exc:  # nurseries wrap errors in exception groups
         failure = first_of(exc, PeerFailure) or first_of(exc, PlayerGone)
         if failure is not None:
-            raise UsageError(peer_text(str(failure), 400)) from None
+            raise UsageError(peer_text(reason_in(failure, command_language()), 400)) from None
         discovery = first_of(exc, DiscoveryError)
         if discovery is not None:
             raise UsageError(_discovery_text(discovery)) from None

@@ -98,17 +98,17 @@ def _pause_seconds(text: str) -> float:
     return value
 
 
-async def _open_browser(url: str) -> None:
+async def _open_browser(url: str, lang: str = "en") -> None:
     # The browser is given the redirect file's file:// address, never the secret link: any
     # local user can read a process's command line. Abandoned on exit: some browsers' launchers
     # only return when the browser closes.
     try:
         opened = await trio.to_thread.run_sync(webbrowser.open, url, abandon_on_cancel=True)
     except Exception as exc:  # no usable browser here: the printed link still works
-        print(f"Could not open a browser ({exc}): open the link above.", flush=True)
+        print(line("play.no_browser_because", lang, error=exc), flush=True)
         return
     if not opened:
-        print("Could not open a browser: open the link above.", flush=True)
+        print(line("play.no_browser", lang), flush=True)
 
 
 def _link(base: str, token: str) -> str:
@@ -118,8 +118,9 @@ def _link(base: str, token: str) -> str:
 class _Links:
     """The one-time link to the page, printed in this window and kept in the redirect file."""
 
-    def __init__(self, access: PageAccess, base: str, directory: Path) -> None:
+    def __init__(self, access: PageAccess, base: str, directory: Path, lang: str = "en") -> None:
         self.access = access
+        self.lang = lang
         self.base = base
         self.port = int(base.rsplit(":", 1)[1])
         self.directory = directory
@@ -147,7 +148,7 @@ class _Links:
             if not typed:
                 return  # no terminal (stdin closed or /dev/null)
             link = self.refresh(self.access.new_link())
-            print(f"A new link (it works once): {link}", flush=True)
+            print(line("play.new_link", self.lang, link=link), flush=True)
 
 
 STOP_FLUSH: Final = 0.3
@@ -213,6 +214,8 @@ def run(args: argparse.Namespace) -> int:
 
     caught: list[int] = []  # the signals that ended the run
 
+    lang = args.lang or "en"  # the language of this window's lines (the page may differ)
+
     async def main() -> None:
         hub = Hub()
         controller = PlayController(
@@ -234,23 +237,19 @@ def run(args: argparse.Namespace) -> int:
             base = await nursery.start(
                 partial(serve_page, hub, access, page_port, lang=args.lang or "en", data_dir=data)
             )
-            links = _Links(access, base, runtime_dir(data))
+            links = _Links(access, base, runtime_dir(data), lang)
             first = access.link_token
             assert first is not None  # nothing can spend it before the link is printed
             link = links.refresh(first)
             try:
-                print(f"p2p-dominoes is running for {name}: open {link}", flush=True)
+                print(line("play.running", lang, name=name, link=link), flush=True)
                 if links.file is not None:
-                    print(f"(or open the file {links.file.as_uri()})", flush=True)
+                    print(line("play.redirect_file", lang, file=links.file.as_uri()), flush=True)
                 else:
-                    print(f"(no redirect file: {links.problem})", flush=True)
-                print(
-                    "The link works once, in one browser: press Enter here for a new one. "
-                    "Keep this window open while you play; Ctrl+C ends it.",
-                    flush=True,
-                )
+                    print(line("play.no_redirect_file", lang, problem=links.problem), flush=True)
+                print(line("play.link_once", lang), flush=True)
                 if not args.no_browser and links.file is not None:
-                    nursery.start_soon(_open_browser, links.file.as_uri())
+                    nursery.start_soon(_open_browser, links.file.as_uri(), lang)
                 nursery.start_soon(links.new_links_on_enter)
                 await controller.run()
             finally:
@@ -267,7 +266,8 @@ def run(args: argparse.Namespace) -> int:
         else:
             raise
     if signal.SIGINT in caught:
-        print(_stopped_line(data, args.data_dir is not None), file=sys.stderr, flush=True)
+        stopped = _stopped_line(data, args.data_dir is not None, lang)
+        print(stopped, file=sys.stderr, flush=True)
     return 0  # Ctrl+C is how `play` is meant to end
 
 
@@ -280,17 +280,14 @@ def _not_browsed(lang: str, reason: str) -> None:
     print(said("not_browsed", lang, reason=peer_text(reason, 300)), flush=True)
 
 
-def _stopped_line(data: Path, explicit: bool) -> str:
+def _stopped_line(data: Path, explicit: bool, lang: str = "en") -> str:
     """What `play` says when Ctrl+C ends it: whether a table is kept, and how to come back."""
     from p2p_dominoes.commands.peer_run import unfinished
     from p2p_dominoes.peer_text import peer_text
 
     tables = unfinished(data)
     if not tables:
-        return "p2p-dominoes play: stopped."
+        return line("play.stopped", lang)
     label = peer_text(tables[0].name, 64) or tables[0].table_id.hex()[:8]
     again = f"p2p-dominoes play --data-dir {data}" if explicit else "p2p-dominoes play"
-    return (
-        f"p2p-dominoes play: stopped; the unfinished table '{label}' is kept: "
-        f"run {again} and press Resume on the page to come back to it."
-    )
+    return line("play.stopped_kept", lang, table=label, command=again)

@@ -25,7 +25,7 @@ from p2p_dominoes.commands.verify import (
     read_input,
     report_summary,
 )
-from p2p_dominoes.commands.verify_words import failure_text, match_state
+from p2p_dominoes.commands.verify_words import failure_text, match_state, torn_line
 from p2p_dominoes.engine import (
     EngineError,
     HandRecord,
@@ -45,7 +45,7 @@ from p2p_dominoes.session.verify import verify_transcript
 from p2p_dominoes.ui import narrate
 from p2p_dominoes.ui.narration import holder
 from p2p_dominoes.ui.review_text import review_lines
-from p2p_dominoes.words import line
+from p2p_dominoes.words import line, reason_in
 
 
 def register(commands: Any) -> None:
@@ -94,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
     if record is not None:
         transcript, dropped = record
         if dropped and not args.json:
-            print(f"{args.file}: a torn last record ({dropped} bytes) was left out")
+            print(f"{args.file}: {torn_line(dropped, args.lang)}")
         return _replay_transcript(args, transcript)
     try:
         text = data.decode("utf-8")
@@ -110,11 +110,12 @@ def run(args: argparse.Namespace) -> int:
     try:
         hand = load_record(text)
     except EngineError as exc:  # not a hand record at all
-        raise UsageError(f"{args.file}: {exc}") from None
+        raise UsageError(f"{args.file}: {reason_in(exc, command_language())}") from None
     try:
         outcome = replay(hand, args.lang)
     except EngineError as exc:  # a hand record whose play breaks its rules: it fails its check
-        print(f"p2p-dominoes replay: {peer_text(f'{args.file}: {exc}', 1000)}", file=sys.stderr)
+        why = peer_text(f"{args.file}: {reason_in(exc, args.lang)}", 1000)
+        print(f"p2p-dominoes replay: {why}", file=sys.stderr)
         return EXIT_UNVERIFIED
     if args.review is not None:
         return _review(args, hand, outcome)
@@ -184,13 +185,13 @@ def _replay_transcript(args: argparse.Namespace, data: bytes) -> int:
         print(json.dumps(report_summary(report), ensure_ascii=False))
     else:
         if report.code is not None:
-            print(f"table code: {report.code.line(args.lang)}")
-        for line in lines:
-            print(line)
+            print(line("replay.table_code", args.lang, code=report.code.line(args.lang)))
+        for said in lines:
+            print(said)
         if report.ok:
-            print(f"verify: clean, {match_state(report, args.lang)}")
+            print(line("replay.verify_clean", args.lang, state=match_state(report, args.lang)))
         else:
-            print(f"verify: {failure_text(report, args.lang)}")
+            print(line("replay.verify_failed", args.lang, failure=failure_text(report, args.lang)))
     return 0 if report.ok else 1
 
 

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from p2p_dominoes.engine import hands_played_text, scores_text, seat_name
 from p2p_dominoes.session.table_code import TableCode
 from p2p_dominoes.session.verify import EQUIVOCATION, NO_GENESIS, Failure, VerifyReport
-from p2p_dominoes.words import line, plural
+from p2p_dominoes.words import line, plural, reason_in
 
 
 def failure_line(failure: Failure, names: Sequence[str] = (), lang: str = "en") -> str:
@@ -25,7 +25,7 @@ def failure_line(failure: Failure, names: Sequence[str] = (), lang: str = "en") 
         if failure.index is None
         else line("verify.failure_message", lang, index=failure.index)
     )
-    reason = failure.reason
+    reason = reason_in(failure.reason, lang)  # a Phrase from the verifier reads in `lang`
     if failure.kind == NO_GENESIS:
         reason = line("verify.no_genesis", lang)
     if failure.seat is None:

@@ -17,6 +17,7 @@ from p2p_dominoes.net.table_run import LinkDown, LinkUp, SyncAsked, TableRun
 from p2p_dominoes.net.verdict import verdict_line
 from p2p_dominoes.peer_text import peer_text
 from p2p_dominoes.store import HandSecrets, TableLog, save_transcript
+from p2p_dominoes.words import phrase, reason_in
 
 FINISH_LINGER: Final = 1.5
 """Seconds a peer stopped by a blame stays to answer the others' catch-up requests."""
@@ -83,9 +84,10 @@ async def finish(run: TableRun) -> int:
     if session.blame is not None:
         blamed = run.names[session.blame.seat]
         via = session.blame.via
-        relayed = "" if via is None else said("forwarded_by", lang, name=run.names[via])
-        reason = session.blame.reason + relayed
-        run.options.say(said("stopped_blame", lang, name=blamed, reason=reason))
+        reason = session.blame.reason
+        if via is not None:  # the evidence's relay, a value of the phrase (not glued on)
+            reason = phrase("net.blame_forwarded", reason=reason, name=run.names[via])
+        run.options.say(said("stopped_blame", lang, name=blamed, reason=reason_in(reason, lang)))
         return 3
     run.options.say(said("final_hash", lang, hash=session.transcript.head.hex()))
     return 0

@@ -245,7 +245,7 @@ async def _play_joined(
     """Sign the host's genesis (after checking it against the lobby), then play the table; or
     why the table never started (a seat lost before every seat signed the genesis)."""
     table_name = lobby.table_name
-    transcript, seat = accept_genesis(offer, options.identity, host.peer, nonce)
+    transcript, seat = accept_genesis(offer, options.identity, host.peer, nonce, ui_lang(options))
     _check_genesis_against_lobby(transcript, lobby)
     seats = transcript.genesis.seats
     peers = [PeerAddress(i, *address) for i, address in sorted(addresses.items())]

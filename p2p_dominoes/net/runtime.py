@@ -74,6 +74,7 @@ from p2p_dominoes.session.events import (
     Update,
 )
 from p2p_dominoes.session.hand_messages import KEY_COMMIT
+from p2p_dominoes.words import reason_in
 
 
 async def play_table(run: TableRun, nursery: trio.Nursery, first: Update | None = None) -> int:
@@ -138,7 +139,8 @@ async def play_table(run: TableRun, nursery: trio.Nursery, first: Update | None 
                 try:
                     update = session.act(item.action)
                 except IllegalAction as exc:  # a UI or bot bug: say so and ask again
-                    run.options.say(said("not_allowed", ui_lang(run.options), rule=exc.rule))
+                    rule = reason_in(exc.rule, ui_lang(run.options))
+                    run.options.say(said("not_allowed", ui_lang(run.options), rule=rule))
                     update = Update()
                 await _handle(run, update, nursery)
         elif isinstance(item, LinkUp):

@@ -29,6 +29,7 @@ from p2p_dominoes.store import (
     lottery_stalls,
     table_dir,
 )
+from p2p_dominoes.words import reason_in
 
 
 def sit_down(
@@ -90,27 +91,33 @@ def _say_lottery_stalls(options: PeerOptions, transcript: Transcript) -> None:
 
 
 def accept_genesis(
-    offer: GenesisOffer, identity: Identity, host_key: PublicIdentity, nonce: bytes
+    offer: GenesisOffer,
+    identity: Identity,
+    host_key: PublicIdentity,
+    nonce: bytes,
+    lang: str = "en",
 ) -> tuple[Transcript, int]:
     """Check the host's genesis (seat 0 is the host, we hold a seat whose commitment is the
-    one we sent for ``nonce``); our transcript and seat."""
+    one we sent for ``nonce``); our transcript and seat. PeerFailure (its words in `lang`)
+    when the genesis is not one to sign."""
     try:
         transcript = Transcript(_decode_envelope(offer.envelope), default_registry())
     except InvalidMessage as exc:
-        raise PeerFailure(f"the host sent an invalid genesis: {exc.reason}") from None
+        reason = reason_in(exc.reason, lang)
+        raise PeerFailure(said("genesis_invalid", lang, reason=reason)) from None
     genesis = transcript.genesis
     if genesis.seats[0].key != host_key:
-        raise PeerFailure("the genesis does not seat the host at seat 0")
+        raise PeerFailure(said("genesis_host_not_first", lang))
     seat = genesis.seat_of(identity.public)
     if seat is None:
-        raise PeerFailure("the genesis does not seat this player")
+        raise PeerFailure(said("genesis_not_seated", lang))
     if not opens_commitment(identity.public, nonce, genesis.seats[seat].commitment):
         # Signing it would reveal our nonce for a table whose code others chose: refuse.
-        raise PeerFailure("the host's genesis does not carry the commitment this player sent")
+        raise PeerFailure(said("genesis_no_commitment", lang))
     try:
         Rules.from_wire(genesis.rules).check_players(len(genesis.seats))
     except InvalidRecord as exc:
-        raise PeerFailure(f"the host's table cannot be played: {exc}") from None
+        raise PeerFailure(said("genesis_unplayable", lang, reason=reason_in(exc, lang))) from None
     return transcript, seat
 
 

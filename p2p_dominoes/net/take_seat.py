@@ -31,6 +31,7 @@ from p2p_dominoes.session import (
     Transcript,
     default_registry,
 )
+from p2p_dominoes.words import reason_in
 
 
 def replayed(messages: Sequence[bytes], lang: str = "en") -> TableSession:
@@ -43,7 +44,7 @@ def replayed(messages: Sequence[bytes], lang: str = "en") -> TableSession:
         for data in messages[1:]:
             session.admit(Envelope.decode(data, registry))
     except InvalidMessage as exc:
-        raise PeerFailure(said("handover_bad", lang, reason=exc.reason)) from None
+        raise PeerFailure(said("handover_bad", lang, reason=reason_in(exc.reason, lang))) from None
     session.goes_on_after_goodbye = True
     return session
 
@@ -60,7 +61,7 @@ async def take_seat_table(
         first = session.take_seat(handover.seat, options.identity)
     except ValueError as exc:
         raise PeerFailure(
-            said("cannot_take_seat", lang, seat=handover.seat + 1, reason=str(exc))
+            said("cannot_take_seat", lang, seat=handover.seat + 1, reason=reason_in(exc, lang))
         ) from None
     listener = await open_listener(interface=options.interface, port=0)
     inbox = Inbox.new()

@@ -30,7 +30,7 @@ from p2p_dominoes.session.events import (
     TableReady,
     TilesDealt,
 )
-from p2p_dominoes.words import line
+from p2p_dominoes.words import line, reason_in
 
 
 def _shown(hands: Sequence[Sequence[Tile]], name: Callable[[int], str], lang: str) -> list[str]:
@@ -113,7 +113,11 @@ def narrate(
         stall = event.blame.code == "stall"  # a crash is not a cheat
         stalled = name(event.blame.seat)
         # A stall is said in players' words (what the seat had to do), never a message name.
-        reason = task_words(event.blame.expected, stalled, lang) if stall else event.blame.reason
+        reason = (
+            task_words(event.blame.expected, stalled, lang)
+            if stall
+            else reason_in(event.blame.reason, lang)
+        )
         key = "narration.stall" if stall else "narration.cheat"
         text = line(key, lang, name=stalled, reason=reason)
         if event.blame.via is not None:

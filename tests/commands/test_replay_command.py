@@ -350,3 +350,27 @@ def test_what_is_not_a_record_is_exit_2_with_one_line(tmp_path: Path) -> None:
         assert out.stdout == "", case
         assert out.stderr.count("\n") == 1 and said in out.stderr, (case, out.stderr)
         assert "Traceback" not in out.stderr and "codec" not in out.stderr, case
+
+
+@pytest.mark.parametrize(
+    ("lang", "clean", "failed"),
+    [
+        ("en", "verify: clean, ", "verify: message #"),
+        ("ru", "проверка: всё сходится, ", "проверка: сообщение №"),
+    ],
+)
+def test_replay_says_its_verdict_in_the_language(
+    tmp_path: Path, lang: str, clean: str, failed: str
+) -> None:
+    out = run("replay", str(write_transcript(tmp_path / "match.p2pd")), "--lang", lang)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.splitlines()[-1].startswith(clean)
+    transcript = match_transcript()
+    data = bytearray(transcript.to_bytes())
+    middle = transcript.entries[len(transcript.entries) // 2].encoded
+    data[data.index(middle) + len(middle) - 1] ^= 0x10  # a signature byte
+    path = tmp_path / "bad.p2pd"
+    path.write_bytes(bytes(data))
+    out = run("replay", str(path), "--lang", lang)
+    assert out.returncode == 1
+    assert out.stdout.splitlines()[-1].startswith(failed)

@@ -252,3 +252,17 @@ def test_equivocation_evidence_is_said_in_the_language(lang: str, said: str) -> 
     reason = "equivocation evidence: seat 2 signed two different messages for one place"
     evidence = Failure(7, 1, reason, EQUIVOCATION)
     assert failure_line(evidence, ("Ann", "Bob"), lang) == said
+
+
+def test_a_failure_whose_reason_is_a_phrase_reads_it_in_the_language() -> None:
+    """A check's reason that is a Phrase is said in the reader's language; English unchanged."""
+    from p2p_dominoes.words import phrase
+
+    why = phrase("engine.cannot", seat=1, action="draw", rule="x")
+    failure = Failure(4, 1, why)
+    assert (
+        failure_line(failure, ("Ann", "Bob")) == "message #4 (Bob, seat 2): seat 1 cannot draw: x"
+    )
+    assert failure_line(failure, ("Ann", "Bob"), "ru") == (
+        "сообщение №4 (Bob, место 2): место 1 не может draw: x"
+    )

@@ -7,10 +7,12 @@ from __future__ import annotations
 import pytest
 import trio
 
+from p2p_dominoes.net import take_seat
 from p2p_dominoes.net.handover import Handover
 from p2p_dominoes.net.peer_options import PeerFailure, PeerOptions
 from p2p_dominoes.net.take_seat import replayed, take_seat_table
-from p2p_dominoes.session import Identity
+from p2p_dominoes.session import Identity, InvalidMessage
+from p2p_dominoes.words import phrase
 from tests.net.joiner_ui import TableLinesUI
 from tests.session.tables import in_hand_two, three_seats
 
@@ -49,3 +51,37 @@ def test_a_seat_the_bot_was_not_given_is_refused_in_the_players_language(lang: s
         trio.run(take_seat_table, options, handover)
     said = str(refused.value)
     assert said.startswith(WORDS[lang][1]) and len(said) > len(WORDS[lang][1]), said
+
+
+REFUSED = phrase("engine.cannot", seat=2, action="draw", rule="x")
+"""A lower layer's reason (a Phrase): the refusal reads it in the player's language."""
+REFUSED_IN = {"en": "seat 2 cannot draw: x", "ru": "место 2 не может draw: x"}
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_a_phrase_reason_of_a_replay_is_said_in_the_players_language(
+    lang: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def refuse(*_: object) -> None:
+        raise InvalidMessage("bad", REFUSED)
+
+    monkeypatch.setattr(take_seat, "Transcript", refuse)
+    with pytest.raises(PeerFailure) as refused:
+        replayed(_messages(), lang)
+    assert str(refused.value) == WORDS[lang][0] + REFUSED_IN[lang]
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_a_phrase_reason_of_a_seat_refused_is_said_in_the_players_language(
+    lang: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    class Refusing:
+        def take_seat(self, *_: object) -> None:
+            raise ValueError(REFUSED)
+
+    monkeypatch.setattr(take_seat, "replayed", lambda *_: Refusing())
+    options = PeerOptions(name="cat (bot)", identity=Identity.generate(), ui=TableLinesUI(lang))
+    handover = Handover(2, _messages(), ((0, "127.0.0.1", 1), (1, "127.0.0.1", 2)))
+    with pytest.raises(PeerFailure) as refused:
+        trio.run(take_seat_table, options, handover)
+    assert str(refused.value) == WORDS[lang][1] + REFUSED_IN[lang]

@@ -72,3 +72,15 @@ def test_a_forwarded_blame_names_who_forwarded_the_evidence() -> None:
     assert ru.endswith("(доказательство переслал(а) Cleo, проверено здесь)")
     direct = Blame(1, "bad", "bad-proof", (b"m",))
     assert narrate(CheatingDetected(direct), NAMES) == ["CHEATING: Bob — bad"]
+
+
+def test_a_cheat_whose_reason_is_a_phrase_is_told_in_the_readers_language() -> None:
+    from p2p_dominoes.engine import IllegalAction
+    from p2p_dominoes.session.events import Blame, CheatingDetected
+
+    refused = IllegalAction(1, "draw", "x").args[0]  # the engine's Phrase
+    blame = Blame(1, refused, "illegal", (b"m",))
+    assert narrate(CheatingDetected(blame), NAMES) == ["CHEATING: Bob — seat 1 cannot draw: x"]
+    assert narrate(CheatingDetected(blame), NAMES, "ru") == [
+        "ЖУЛЬНИЧЕСТВО: Bob — место 1 не может draw: x"
+    ]

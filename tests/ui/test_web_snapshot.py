@@ -250,3 +250,25 @@ def test_with_no_boneyard_the_page_speaks_of_no_reserve() -> None:
 
     text = render_table(view, ["a", "b", "c", "d"], [0, 0, 0, 0], 101)
     assert "Boneyard: 0 tiles (0 never drawn)" in text
+
+
+def test_a_stop_whose_reason_is_a_phrase_reads_it_in_the_pages_language() -> None:
+    from p2p_dominoes.words import phrase
+
+    names = ["Ann", "Dan"]
+    progress = TableProgress(presence=Presence((), None, 180.0))
+    why = phrase("engine.cannot", seat=0, action="draw", rule="x")
+    cheat = Blame(0, why, "proof")
+    english = stopped_json(cheat, progress, names, "en")
+    assert english is not None
+    assert english["text"] == "The table stopped: Ann broke the rules (seat 0 cannot draw: x)."
+    russian = stopped_json(cheat, progress, names, "ru")
+    assert russian is not None
+    assert russian["text"] == "Стол остановлен: Ann нарушает правила (место 0 не может draw: x)."
+    progress.failure = why  # a PeerFailure's Phrase, kept as one (controller._failed)
+    english = stopped_json(None, progress, names, "en")
+    assert english is not None
+    assert english["text"] == "The table stopped here: seat 0 cannot draw: x."
+    russian = stopped_json(None, progress, names, "ru")
+    assert russian is not None
+    assert russian["text"] == "Стол остановлен на этом компьютере: место 0 не может draw: x."

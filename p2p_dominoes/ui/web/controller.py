@@ -59,6 +59,7 @@ from p2p_dominoes.ui.web.page_commands import (
 from p2p_dominoes.ui.web.page_review import PageReview, work_out
 from p2p_dominoes.ui.web.refusals import refusal
 from p2p_dominoes.ui.web.web_ui import WebUI
+from p2p_dominoes.words import Phrase, reason_in
 
 log = logging.getLogger("p2p_dominoes.ui.web")
 
@@ -492,12 +493,12 @@ class PlayController:
             with scope or trio.CancelScope():
                 await run()
         except PeerFailure as exc:
-            self._failed(str(exc))
+            self._failed(_failure_reason(exc))
         except BaseExceptionGroup as group:
             failures = group.subgroup(PeerFailure)
             if failures is None:
                 raise
-            self._failed(str(failures.exceptions[0]))
+            self._failed(_failure_reason(failures.exceptions[0]))
         finally:
             self.busy = False
             self.joining = None
@@ -507,14 +508,15 @@ class PlayController:
             self._look_for_unfinished()
             self.publish()
 
-    def _failed(self, text: str) -> None:
+    def _failed(self, reason: str) -> None:
         """The peer could not go on: the lobby says why; a seated table keeps its screen and
-        shows the stop with its next steps."""
-        line = peer_text(text, 400)
-        self.lobby_lines.append(line)
+        shows the stop with its next steps (a `Phrase` reason kept as one, read in the page's
+        language when the snapshot is made)."""
+        line = peer_text(reason, 400)
+        self.lobby_lines.append(reason_in(reason, self.lang) if line == reason else line)
         ui = self.ui
         if ui is not None and ui.session is not None:
-            ui.progress.failure = line
+            ui.progress.failure = reason if line == reason else line
         else:
             self.screen = "lobby"
 
@@ -590,3 +592,10 @@ COMMANDS: Final[dict[str, Handler]] = {
     "join": PlayController._join_command,
 }
 """Each page command's type and what it does (`PlayController._dispatch` looks it up)."""
+
+
+def _failure_reason(failure: BaseException) -> str:
+    """Why the peer could not go on: the failure's `Phrase` itself when it carries one (read in
+    the page's language later), else its text."""
+    said = failure.args[0] if len(failure.args) == 1 else None
+    return said if isinstance(said, Phrase) else str(failure)

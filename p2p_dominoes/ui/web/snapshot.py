@@ -44,6 +44,7 @@ from p2p_dominoes.ui.web.page_moves import (
 from p2p_dominoes.ui.web.score_words import end_json, pairs_match_json, seat_scores
 from p2p_dominoes.ui.web.snapshot_words import snapshot_said
 from p2p_dominoes.ui.web.table_progress import TableProgress
+from p2p_dominoes.words import reason_in
 
 
 def _along(tiles: list[dict[str, Any]], line: Line) -> list[dict[str, Any]]:
@@ -321,7 +322,8 @@ def stopped_json(
             text = verdict_line(name, blame.expected, lang, is_lottery_stall(blame))
             reason = "stall"
         else:
-            text = snapshot_said("stopped_cheat", lang, name=name, reason=blame.reason)
+            why = reason_in(blame.reason, lang)
+            text = snapshot_said("stopped_cheat", lang, name=name, reason=why)
             reason = "cheat"
         return {"reason": reason, "seat": blame.seat, "name": name, "text": text, "next": steps}
     if progress.verdict is not None:  # told by another seat: the same sentence as there
@@ -329,7 +331,8 @@ def stopped_json(
         name = names[seat]
         return {"reason": "stall", "seat": seat, "name": name, "text": text, "next": steps}
     if progress.failure:
-        text = snapshot_said("stopped_failure", lang, reason=progress.failure)
+        why = reason_in(progress.failure, lang)  # a Phrase kept as one reads in the page's
+        text = snapshot_said("stopped_failure", lang, reason=why)
         return {"reason": "failure", "seat": None, "name": "", "text": text, "next": steps}
     return None
 

@@ -54,7 +54,8 @@ class TableProgress:
     """A shape's board (`board_shape.shape_json`) of that last hand, None on a line."""
     """The last hand's board, kept on screen until the next hand's tiles are dealt."""
     failure: str = ""
-    """Why this peer could not go on (a PeerFailure), once the table has stopped for it."""
+    """Why this peer could not go on (a PeerFailure), once the table has stopped for it: a
+    `Phrase` stays one, so the snapshot reads it in the page's language (`reason_in`)."""
     verdict: tuple[int, str] | None = None
     """Another seat stopped the table because a seat stalled (its signed notice): that seat,
     and the sentence every peer shows (`net/verdict.py`)."""

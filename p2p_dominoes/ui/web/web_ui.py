@@ -44,6 +44,7 @@ from p2p_dominoes.ui.web.page_review import review_snapshot
 from p2p_dominoes.ui.web.score_words import score_flash, seat_scores
 from p2p_dominoes.ui.web.snapshot import RECENT_ACTIONS, table_snapshot
 from p2p_dominoes.ui.web.table_progress import TableProgress
+from p2p_dominoes.words import reason_in
 
 PAGE_GRACE = 4.0
 """Seconds with no tab open before the other players are told this player's page closed."""
@@ -259,7 +260,7 @@ class WebUI:
                 reason = (
                     task_words(blame.expected, stalled, self.lang)
                     if blame.code == "stall"
-                    else blame.reason
+                    else reason_in(blame.reason, self.lang)
                 )
                 progress.alert = f"{stalled}: {reason}"
             elif isinstance(event, HandAbandoned) and event.seat == seat:

@@ -38,10 +38,11 @@ def peer_text(text: object, limit: int = 256) -> str:
     """``text`` fit for display: forbidden code points dropped, at most ``limit`` characters.
 
     Anything that is not a ``str`` (a decoder gave bytes, a peer sent a number) is shown as
-    an empty string rather than its ``repr``. Cutting to ``limit`` happens after cleaning, and a
+    an empty string rather than its ``repr``; a ``str`` subclass (our own reason, a
+    `words.Phrase`) is cleaned as its text. Cutting to ``limit`` happens after cleaning, and a
     cut text ends with an ellipsis, so a reader sees that it was longer.
     """
-    if type(text) is not str:
+    if not isinstance(text, str):
         return ""
     kept = "".join(
         char for char in text if not (0xD800 <= ord(char) <= 0xDFFF or _forbidden(ord(char)))

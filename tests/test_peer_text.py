@@ -51,3 +51,11 @@ def test_a_peers_words_are_quoted_so_they_cannot_pass_for_ours() -> None:
     assert shown == '“x" Connected. Fingerprint OK \u2714[2J”'  # its quote cannot close ours
     assert plain_quotes("«a» „b“") == '"a" "b"'
     assert shown.count("“") == 1 and shown.count("”") == 1
+
+
+def test_our_own_phrase_is_cleaned_as_its_text_not_dropped() -> None:
+    from p2p_dominoes.words import phrase
+
+    said = phrase("net.not_this_seat")
+    assert peer_text(said) == "this identity does not hold the seat this log was kept for"
+    assert type(peer_text(said)) is str

@@ -50,7 +50,7 @@ from p2p_dominoes.net.join_code import new_join_code
 from p2p_dominoes.peer_text import quoted
 from p2p_dominoes.session.hand_messages import MAX_HANDS
 from p2p_dominoes.ui.text import TextUI
-from p2p_dominoes.words import line
+from p2p_dominoes.words import line, phrase
 
 STALL_BOUNDS: Final = FIELD["stall_timeout_s"].bounds
 """The stall timeout's bounds: its switch record's (the same for files, the wire and the page)."""
@@ -318,7 +318,7 @@ def run_tables(args: argparse.Namespace) -> int:
         try:
             found = await browse_tables(args.timeout, interface=args.interface)
         except DiscoveryError as exc:
-            raise PeerFailure(f"cannot look for tables on the local network: {exc}") from None
+            raise PeerFailure(phrase("net.cannot_browse", reason=exc)) from None
         rows = [
             {
                 "table": peer_text(t.info.table_name, 64),

@@ -24,6 +24,7 @@ from p2p_dominoes.net.peer_options import PeerFailure
 from p2p_dominoes.net.said import said, said_os_errors
 from p2p_dominoes.peer_text import plain_quotes
 from p2p_dominoes.session import Identity, PublicIdentity
+from p2p_dominoes.words import phrase
 
 DIAL_FIRST_DELAY: Final = 0.1
 DIAL_MAX_DELAY: Final = 2.0
@@ -31,10 +32,6 @@ DIAL_MAX_DELAY: Final = 2.0
 DIAL_PROGRESS_EVERY: Final = 5.0
 """Seconds between the "still trying" lines while the host does not answer."""
 
-OWN_IDENTITY_HINT: Final = (
-    "the peer there has your own identity: a second peer on this machine shares the first "
-    "one's data folder. Give it its own: --data-dir DIR (any empty folder)"
-)
 _FULL_CODES: Final = frozenset({"full", "playing"})
 
 
@@ -87,7 +84,7 @@ async def dialed(
             if isinstance(exc, OwnIdentity) or (
                 isinstance(exc, RefusedByPeer) and exc.code == BYE_OWN_IDENTITY
             ):
-                raise PeerFailure(f"{where}: {OWN_IDENTITY_HINT}") from None
+                raise PeerFailure(phrase("net.own_identity", where=where)) from None
             if isinstance(exc, RefusedByPeer) and exc.code in _FULL_CODES:
                 raise PeerFailure(said("table_full", lang, where=where)) from None
             if isinstance(exc, RefusedByPeer) and not isinstance(exc, PeerBusy):

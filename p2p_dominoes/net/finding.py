@@ -17,6 +17,7 @@ from p2p_dominoes.net.peer_options import PeerFailure
 from p2p_dominoes.net.said import said
 from p2p_dominoes.peer_text import peer_text, quoted
 from p2p_dominoes.session import PublicIdentity
+from p2p_dominoes.words import phrase
 
 __all__ = ["DIAL_PATIENCE", "Target", "find_table"]
 
@@ -69,15 +70,12 @@ async def find_table(
             with trio.move_on_at(deadline):
                 await disco.wait_for_change()
     if not tables:
-        raise PeerFailure(
-            "no table found on the local network (same Wi-Fi? guest networks and AP isolation "
-            "block discovery; try --connect HOST:PORT)"
-        )
+        raise PeerFailure(phrase("net.no_table_found"))
     names = _listing(tables)
     raise PeerFailure(
-        f"no table called {peer_text(name, 64)!r} (found: {names})"
+        phrase("net.no_table_called", name=repr(peer_text(name, 64)), names=names)
         if name
-        else f"several tables: {names}; name one"
+        else phrase("net.several_tables", names=names)
     )
 
 

@@ -61,6 +61,7 @@ from p2p_dominoes.session import (
 )
 from p2p_dominoes.session.transcript import Transcript
 from p2p_dominoes.store import PeerAddress
+from p2p_dominoes.words import phrase
 
 log = logging.getLogger("p2p_dominoes.net")
 
@@ -187,8 +188,7 @@ async def join_table(options: PeerOptions, target: Target) -> int:
                 except _TryAgain as busy:
                     if not waits:
                         raise PeerFailure(
-                            f"the host is still busy after {BUSY_PATIENCE:g} s "
-                            f"({busy.reason}); try again later"
+                            phrase("net.still_busy", s=f"{BUSY_PATIENCE:g}", reason=busy.reason)
                         ) from None
                     wait = waits.pop(0)
                     say(said("busy", lang, reason=busy.reason, seconds=f"{wait:.0f}"))
@@ -281,23 +281,25 @@ def _check_genesis_against_lobby(transcript: Transcript, lobby: Seats) -> None:
     genesis = transcript.genesis
     if genesis.protocol_version != PROTOCOL_VERSION:
         raise PeerFailure(
-            f"the host's table uses protocol version {genesis.protocol_version}; "
-            f"this program creates and joins only version {PROTOCOL_VERSION} tables"
+            phrase("net.other_version", theirs=genesis.protocol_version, ours=PROTOCOL_VERSION)
         )
     try:
         rules = Rules.from_wire(genesis.rules)
     except InvalidRecord as exc:
-        raise PeerFailure(f"the host's rules are not the ones it showed: {exc}") from None
+        raise PeerFailure(phrase("net.rules_not_shown", reason=exc)) from None
     if not same_rules(rules, lobby.rules):
         changed = ", ".join(n for n in rules.differences(lobby.rules) if n != "stall_timeout_s")
-        raise PeerFailure(f"the host's genesis changes the rules it showed ({changed})")
+        raise PeerFailure(phrase("net.rules_changed", changed=changed))
     seated = [(s.name, s.key) for s in genesis.seats]
     if len(seated) != lobby.seats_total or seated != [(s.name, s.key) for s in lobby.seats]:
-        raise PeerFailure("the host's genesis seats other players than the lobby showed")
+        raise PeerFailure(phrase("net.seats_changed"))
     if genesis.max_hands != lobby.max_hands:
         raise PeerFailure(
-            f"the host's genesis plays {match_length(genesis.max_hands)}, "
-            f"not {match_length(lobby.max_hands)} as the lobby showed"
+            phrase(
+                "net.length_changed",
+                plays=match_length(genesis.max_hands),
+                shown=match_length(lobby.max_hands),
+            )
         )
 
 
@@ -382,5 +384,5 @@ async def _await_genesis(
             bots = dict(message.levels)
         if isinstance(message, GenesisOffer):
             if lobby is None:
-                raise PeerFailure("the host sent a genesis before any seat list")
+                raise PeerFailure(phrase("net.genesis_before_seats"))
             return message, addresses, lobby, bots

@@ -43,6 +43,7 @@ from p2p_dominoes.store import (
     bot_seats,
     read_log,
 )
+from p2p_dominoes.words import phrase
 
 
 def _decoded(messages: list[bytes]) -> list[Envelope]:
@@ -72,16 +73,17 @@ async def resume_table(options: PeerOptions, directory: Path) -> int:
     try:
         log, messages, dropped = TableLog.open(directory)
     except TableLogBusy:
-        raise PeerFailure("another p2p-dominoes process is already playing this table") from None
+        raise PeerFailure(phrase("net.log_busy")) from None
     except (TableLogError, OSError) as exc:
-        raise PeerFailure(f"cannot resume from {directory}: {exc}") from None
+        failure = phrase("net.cannot_resume_from", directory=directory, reason=exc)
+        raise PeerFailure(failure) from None
     contents = read_log(log.path)
     header = log.header
     transcript = Transcript(Envelope.decode(messages[0], default_registry()), default_registry())
     seats = transcript.genesis.seats
     if seats[header.seat].key != options.identity.public:
         log.close()
-        raise PeerFailure("this identity does not hold the seat this log was kept for")
+        raise PeerFailure(phrase("net.not_this_seat"))
     secrets = HandSecrets(directory)
     # Hands audited before the crash have no key file any more: their keys are in our messages.
     secrets.learn_published(_decoded(messages[1:]), header.seat)
@@ -89,7 +91,7 @@ async def resume_table(options: PeerOptions, directory: Path) -> int:
         nonce = _resume_nonce(directory, transcript, header.seat, messages)
     except NonceFileError as exc:
         log.close()
-        raise PeerFailure(f"cannot resume: {exc}") from None
+        raise PeerFailure(phrase("net.cannot_resume", reason=exc)) from None
     session = TableSession(
         transcript,
         header.seat,
@@ -105,7 +107,7 @@ async def resume_table(options: PeerOptions, directory: Path) -> int:
             session.admit(Envelope.decode(data, default_registry()))
     except InvalidMessage as exc:
         log.close()
-        raise PeerFailure(f"the log does not replay: {exc}") from None
+        raise PeerFailure(phrase("net.log_does_not_replay", reason=exc)) from None
     if session.hand is not None:  # a crash between an audit and its forget leaves a file
         secrets.forget_before(session.hand.number)
     lang = ui_lang(options)

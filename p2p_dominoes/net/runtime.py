@@ -74,7 +74,7 @@ from p2p_dominoes.session.events import (
     Update,
 )
 from p2p_dominoes.session.hand_messages import KEY_COMMIT
-from p2p_dominoes.words import reason_in
+from p2p_dominoes.words import phrase, reason_in
 
 
 async def play_table(run: TableRun, nursery: trio.Nursery, first: Update | None = None) -> int:
@@ -286,7 +286,7 @@ async def _handle(run: TableRun, update: Update, nursery: trio.Nursery) -> None:
         try:
             run.log.sync(session.transcript)
         except OSError as exc:
-            raise PeerFailure(f"cannot write the table's log: {exc.strerror or exc}") from None
+            raise PeerFailure(phrase("net.cannot_write_log", reason=exc.strerror or exc)) from None
         # Only now that the log holds the audit's messages: an audited hand's keys are public.
         hand_secrets(run.log).forget_audited(update.events)
     if run.options.timing is not None:

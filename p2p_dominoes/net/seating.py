@@ -29,7 +29,7 @@ from p2p_dominoes.store import (
     lottery_stalls,
     table_dir,
 )
-from p2p_dominoes.words import reason_in
+from p2p_dominoes.words import phrase, reason_in
 
 
 def sit_down(
@@ -54,7 +54,9 @@ def sit_down(
     try:
         TableNonceFile(directory).save(transcript.table_id, seat, nonce)
     except (OSError, ValueError) as exc:
-        raise PeerFailure(f"cannot keep the table's nonce in {directory}: {exc}") from None
+        raise PeerFailure(
+            phrase("net.cannot_keep_nonce", directory=directory, reason=exc)
+        ) from None
     log = TableLog.create(
         directory,
         transcript.table_id,

@@ -4,7 +4,8 @@ A lower layer (the engine, the mental-poker checks, the session's validators) sa
 refused something as a `Phrase`: to every caller it is the English string it always was (an
 exception's message, a log line, a protocol reason, the bytes of a record are unchanged), and
 a caller that shows it to a player reads it again in the player's language with
-`reason_in(reason, lang)`. A `Phrase` among another phrase's values is read in the same language.
+`reason_in(reason, lang)`. A `Phrase` among another phrase's values is read in the same
+language, and so is an exception given as a value (its message, when that is a `Phrase`).
 Text that came from elsewhere (a peer's own words, an operating system's error) is a plain
 `str` and is shown as it is.
 
@@ -43,7 +44,7 @@ class Phrase(str):
         if language(lang) == "en":
             return str(self)
         values = {
-            name: value.in_(lang) if isinstance(value, Phrase) else value
+            name: reason_in(value, lang) if isinstance(value, (Phrase, BaseException)) else value
             for name, value in self.values.items()
         }
         if self.number is None:

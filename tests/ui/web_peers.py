@@ -20,7 +20,7 @@ from typing import Any
 
 from tests.ui.page_client import Login, PageSocket, log_in
 
-LINK = re.compile(r"open http://127\.0\.0\.1:(\d+)/\?token=([A-Za-z0-9_-]+)")
+LINK = re.compile(r"http://127\.0\.0\.1:(\d+)/\?token=([A-Za-z0-9_-]+)")  # in either language
 State = dict[str, Any]
 
 

@@ -48,3 +48,10 @@ def test_a_phrase_survives_a_copy_and_a_pickle() -> None:
         assert again == said and again.in_("ru") == said.in_("ru")
     error = pickle.loads(pickle.dumps(IllegalAction(1, "draw", "z")))
     assert reason_in(error, "ru") == "место 1 не может draw: z"
+
+
+def test_an_exception_given_as_a_value_reads_in_the_same_language() -> None:
+    wrapped = phrase("net.not_allowed", rule=IllegalAction(0, "pass", "x"))
+    assert wrapped == "That move is not allowed: seat 0 cannot pass: x"
+    assert wrapped.in_("ru") == "Так ходить нельзя: место 0 не может pass: x"
+    assert phrase("net.not_allowed", rule=OSError("disk full")).in_("ru").endswith("disk full")

@@ -85,13 +85,14 @@ class Peer:
         )
         assert self.process.stdout is not None
         line = self.process.stdout.readline()
-        found = re.search(r"open (http://127\.0\.0\.1:(\d+)/\?token=\S+)", line)
+        # The link and the file in either language (`--lang ru` says these lines in Russian).
+        found = re.search(r"(http://127\.0\.0\.1:(\d+)/\?token=[A-Za-z0-9_-]+)", line)
         assert found, line
         self.url = found.group(1)  # the one-time link
         self.port = int(found.group(2))
         self.origin = f"http://127.0.0.1:{found.group(2)}"
         line = self.process.stdout.readline()
-        file = re.search(r"\(or open the file (file://\S+)\)", line)
+        file = re.search(r"(file://[^\s)]+)\)", line)
         assert file, line
         self.file_url = file.group(1)  # the redirect file that play opens the browser on
         # The rest of its output is read as it comes (a full pipe would block the peer) and kept:

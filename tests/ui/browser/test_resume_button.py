@@ -35,13 +35,17 @@ def test_the_lobby_offers_to_resume_and_says_why_it_cannot(
     expect(button).to_be_enabled()
 
 
-def test_the_resume_button_speaks_russian(
+def test_the_resume_button_and_its_refusal_speak_russian(
     tmp_path: Path, peers: Callable[..., Peer], open_page: Callable[[Peer], Page]
 ) -> None:
     _unfinished_table(tmp_path / "peer-47852")
     page = open_page(peers("Анна", 47852, lang="ru"))
     expect(page.locator("#resume-button")).to_have_text("Вернуться за недоигранный стол")
     expect(page.locator("#unfinished-text")).to_contain_text("Стол «Kitchen» не доигран")
+    page.locator("#resume-button").click()  # the peer's refusal, a phrase, in the page's words
+    expect(page.locator("#lobby-lines")).to_contain_text(
+        "у этого ключа нет места, для которого велась эта запись"
+    )
 
 
 def test_no_unfinished_table_no_button(

@@ -194,8 +194,10 @@ class Bye:
     code: str | None = None
 
     def __post_init__(self) -> None:
-        if type(self.reason) is not str:
+        if not isinstance(self.reason, str):
             raise FrameError("bye reason must be a str")
+        if type(self.reason) is not str:  # our own reason (a words.Phrase): sent as its text
+            object.__setattr__(self, "reason", str(self.reason))
         try:
             size = len(self.reason.encode("utf-8"))
         except UnicodeEncodeError:

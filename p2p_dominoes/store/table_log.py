@@ -201,9 +201,9 @@ class TableLog:
 
     def finish(self, reason: str) -> None:
         """Mark the table finished (``"over"``, or why it stopped); ``list_tables`` shows it."""
-        if type(reason) is not str:
+        if not isinstance(reason, str):  # a words.Phrase is kept as its (English) text
             raise TypeError("reason must be a str")
-        data = reason.encode("utf-8", "replace")[:MAX_REASON_BYTES]
+        data = str(reason).encode("utf-8", "replace")[:MAX_REASON_BYTES]
         self._write(KIND_FINISHED, pack(data.decode("utf-8", "ignore")))
 
     def _write(self, kind: int, payload: bytes) -> None:

@@ -203,3 +203,12 @@ def test_fuzz_decoder_garbage_raises_only_frame_error(data: bytes) -> None:
             assert 1 <= len(frame) <= 256
     except FrameError:
         pass
+
+
+def test_a_bye_with_our_own_phrase_is_sent_as_its_text() -> None:
+    from p2p_dominoes.words import phrase
+
+    said = phrase("net.log_busy")
+    bye = Bye(said)
+    assert type(bye.reason) is str and bye.reason == str(said)
+    assert encode_message(bye) == encode_message(Bye(str(said)))

@@ -230,3 +230,12 @@ def test_a_log_is_the_same_record_as_the_transcript_file(tmp_path: Path) -> None
     assert read_log(tmp_path).transcript_bytes() == played_transcript().to_bytes()
     loaded = Transcript.from_bytes(read_log(tmp_path).transcript_bytes(), default_registry())
     assert loaded.head == played_transcript().head
+
+
+def test_a_table_stopped_for_a_phrase_keeps_its_english_text(tmp_path: Path) -> None:
+    from p2p_dominoes.words import phrase
+
+    said = phrase("net.log_busy")
+    with TableLog.create(tmp_path, played_transcript().table_id, 0, messages()[0]) as log:
+        log.finish(said)
+    assert read_log(tmp_path / LOG_FILE_NAME).finished == str(said)

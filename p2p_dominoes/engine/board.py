@@ -15,6 +15,7 @@ from typing import Final
 from p2p_dominoes.engine.line import _ATTACH, TRAIN_PORTS, Line, Place, Side
 from p2p_dominoes.engine.rules import Layout
 from p2p_dominoes.engine.tiles import ALL_TILES_MASK, DOUBLES_MASK, Tile
+from p2p_dominoes.words import phrase, phrase_count
 
 COMMON: Final = -1
 """The common train's ray key (a seat's train is keyed by the seat)."""
@@ -170,23 +171,22 @@ class Board(Line):
     def why_not(self, place: Place) -> str | None:
         """Why the seat to move may not use `place`, when the board says why."""
         if place in self.closed:
-            return "that place is closed"
+            return phrase("engine.why.place_closed")
         if self.trains:
             for key, open_place in self.ends.items():
                 if open_place is place and key not in (self.mover, COMMON):
-                    return f"that is seat {key}'s train, and it is not open to all"
+                    return phrase("engine.why.private_train", seat=key)
             if place.side in _PORTS and place.tile is self.tiles[0]:
-                return "that train is not open"
+                return phrase("engine.why.train_not_open")
         elif place.side in _PORTS:
-            return "there are no trains on this table"
+            return phrase("engine.why.no_trains")
         if (
             self.layout is Layout.CROSS
             and self.centre is place.tile
             and place.side in (Side.C, Side.D)
             and self._dormant
         ):
-            each = "1 tile" if self.quota == 1 else f"{self.quota} tiles"
-            return f"the centre's ends C and D open once each side of it holds {each}"
+            return phrase_count("engine.why.centre_dormant", self.quota)
         return None
 
     def train_of(self, tile: Tile) -> RayKey | None:

@@ -13,6 +13,7 @@ from typing import Any, Final, Literal
 
 from p2p_dominoes.engine.errors import InvalidRecord
 from p2p_dominoes.engine.wire_range import out_of_range
+from p2p_dominoes.words import phrase
 
 REQUIRED: Final = object()
 """The default of a field every rules object must give (the first version's fields)."""
@@ -62,39 +63,43 @@ class FieldSpec:
             if isinstance(raw, str) and raw in self.choices:
                 return self.enum(raw)
             if isinstance(raw, str) and raw in {e.value for e in self.enum}:
-                raise InvalidRecord(f"rules: {name} {raw!r} is not played by this version yet")
-            raise InvalidRecord(f"rules: {name} must be one of {', '.join(self.choices)}")
+                raise InvalidRecord(
+                    phrase("engine.why.value_not_played_yet", name=name, value=repr(raw))
+                )
+            choices = ", ".join(self.choices)
+            raise InvalidRecord(phrase("engine.why.field_one_of", name=name, choices=choices))
         if self.kind == "pairs":
             if not isinstance(raw, (list, tuple)) or not all(
                 isinstance(p, (list, tuple)) and len(p) == 2 and all(type(x) is int for x in p)
                 for p in raw
             ):
-                raise InvalidRecord(f"rules: {name} must be a list of [players, number] pairs")
+                raise InvalidRecord(phrase("engine.why.field_pairs", name=name))
             for pair in raw:
                 for number in pair:
                     _carried(name, number)
             return tuple((p[0], p[1]) for p in raw)
         if self.kind == "bool":
             if not isinstance(raw, bool):
-                raise InvalidRecord(f"rules: {name} must be true or false")
+                raise InvalidRecord(phrase("engine.why.field_bool", name=name))
             if self.low == self.high == 0 and raw:
-                raise InvalidRecord(f"rules: {name} is not played by this version yet")
+                raise InvalidRecord(phrase("engine.why.field_not_played_yet", name=name))
             return raw
         if self.kind == "str":
             if not isinstance(raw, str) or not raw or len(raw) > 64 or not raw.isprintable():
-                raise InvalidRecord(f"rules: {name} must be 1–64 printable characters")
+                raise InvalidRecord(phrase("engine.why.field_text", name=name))
             return raw
         if type(raw) is not int:
-            raise InvalidRecord(f"rules: {name} must be an integer")
+            raise InvalidRecord(phrase("engine.why.field_integer", name=name))
         if self.int_choices and raw not in self.int_choices:
-            raise InvalidRecord(f"rules: {name} must be one of {_or(self.int_choices)}")
+            choices = _or(self.int_choices)
+            raise InvalidRecord(phrase("engine.why.field_one_of", name=name, choices=choices))
         low, high = self.low, self.high
         if (low is not None and raw < low) or (high is not None and raw > high):
             if low == high:
-                raise InvalidRecord(f"rules: {name} other than {low} is not played yet")
+                raise InvalidRecord(phrase("engine.why.field_only", name=name, low=low))
             if high is None:
-                raise InvalidRecord(f"rules: {name} must be at least {low}")
-            raise InvalidRecord(f"rules: {name} must be from {low} to {high}")
+                raise InvalidRecord(phrase("engine.why.field_at_least", name=name, low=low))
+            raise InvalidRecord(phrase("engine.why.field_from_to", name=name, low=low, high=high))
         _carried(name, raw)  # the field's own bounds say more; an open bound still has these
         return raw
 
@@ -110,11 +115,11 @@ def _carried(name: str, number: int) -> None:
     refused where the rules are read (a file, the editor), not when a table starts."""
     problem = out_of_range(number)
     if problem is not None:
-        raise InvalidRecord(f"rules: {name}: {problem}")
+        raise InvalidRecord(phrase("engine.why.field_problem", name=name, problem=problem))
 
 
 def _or(values: tuple[int, ...]) -> str:
-    return ", ".join(map(str, values[:-1])) + f" or {values[-1]}"
+    return phrase("engine.why.choices_or", listed=", ".join(map(str, values[:-1])), last=values[-1])
 
 
 def enum_field(

@@ -34,6 +34,7 @@ from p2p_dominoes.engine.tiles import (
     tiles_in,
 )
 from p2p_dominoes.engine.turns import TurnMachine
+from p2p_dominoes.words import phrase
 
 # Enum members as module constants: Python 3.11 does not specialise attribute loads on a
 # class, and these are read on every hand or every move.
@@ -71,9 +72,13 @@ class HandState(TurnMachine):
         ):
             raise InvalidRecord(_deal_defect(rules, hands, boneyard))
         if not 0 <= opener < players:
-            raise InvalidRecord(f"opener {opener} is not a seat of {players} players")
+            raise InvalidRecord(
+                phrase("engine.why.opener_not_a_seat", opener=opener, players=players)
+            )
         if must_lead is not None and not masks[opener] & must_lead.bit:
-            raise InvalidRecord(f"opener {opener} does not hold {must_lead.text}, which must lead")
+            raise InvalidRecord(
+                phrase("engine.why.opener_lacks_lead", opener=opener, tile=must_lead.text)
+            )
         super().__init__(rules, players, opener, must_lead, len(boneyard))
         self.hands = masks
         self.dealt = tuple(self.hands)
@@ -154,9 +159,10 @@ class HandState(TurnMachine):
     def apply(self, seat: int, action: Action) -> None:
         """Carry out `action` for `seat`, or raise IllegalAction and change nothing."""
         if self.result is not None:
-            raise IllegalAction(seat, str(action), "the hand is over")
+            raise IllegalAction(seat, str(action), phrase("engine.why.hand_over"))
         if seat != self.turn:
-            raise IllegalAction(seat, str(action), f"it is seat {self.turn}'s turn")
+            rule = phrase("engine.why.not_your_turn", seat=self.turn)
+            raise IllegalAction(seat, str(action), rule)
         kind = type(action)
         if kind is Play and self._simple:
             # A simple turn plan: the checks below and the steps of TurnMachine._after_play
@@ -249,7 +255,7 @@ class HandState(TurnMachine):
             self.check_skip(seat)
             self._after_skip(seat)
         else:
-            raise IllegalAction(seat, repr(action), "that is not an action")
+            raise IllegalAction(seat, repr(action), phrase("engine.why.not_an_action"))
         if self.end is not None:
             self._score()
 
@@ -274,23 +280,23 @@ class HandState(TurnMachine):
 
     def _illegal_play(self, seat: int, tile: Tile, place: Place | None) -> IllegalAction:
         """The first rule that playing `tile` on `place` breaks."""
-        what = f"play {tile.text}"
+        what = phrase("engine.action.play", tile=tile.text)
         if not self.hands[seat] & tile.bit:
-            return IllegalAction(seat, what, f"they do not hold {tile.text}")
+            return IllegalAction(seat, what, phrase("engine.why.not_held", tile=tile.text))
         if self.pending is not None and tile is not self.pending:
-            return IllegalAction(
-                seat, what, f"the drawn tile {self.pending.text} fits and must be played at once"
-            )
+            rule = phrase("engine.why.drawn_tile_must_be_played", tile=self.pending.text)
+            return IllegalAction(seat, what, rule)
         try:
             self.check_public_play(seat, Play(tile, place))
         except IllegalAction as exc:
             return exc
-        return IllegalAction(seat, what, "that place is not open")
+        return IllegalAction(seat, what, phrase("engine.why.place_not_open"))
 
     def _draw(self, seat: int) -> None:
         playable = self.playable_mask(seat)
         if not self.can_draw(playable):
-            raise IllegalAction(seat, "draw", why_no_draw(self, self.pending, playable))
+            rule = why_no_draw(self, self.pending, playable)
+            raise IllegalAction(seat, phrase("engine.action.draw"), rule)
         tile = self.boneyard[self._drawn]
         self._drawn += 1
         self.hands[seat] |= tile.bit
@@ -315,9 +321,10 @@ class HandState(TurnMachine):
         playable = self.playable_mask(seat)
         if playable:
             tile = next(tiles_in(playable))
-            raise IllegalAction(seat, "pass", f"they hold a playable tile ({tile.text})")
+            rule = phrase("engine.why.has_playable", tile=tile.text)
+            raise IllegalAction(seat, phrase("engine.action.pass"), rule)
         if not self.pass_is_public_legal():
-            raise IllegalAction(seat, "pass", self.why_no_pass())
+            raise IllegalAction(seat, phrase("engine.action.pass"), self.why_no_pass())
         self._after_pass(seat)
 
     # -- results -----------------------------------------------------------------------------
@@ -345,17 +352,20 @@ def _deal_defect(rules: Rules, hands: Sequence[Sequence[Tile]], boneyard: Sequen
     size = rules.hand_size(len(hands))
     for seat, hand in enumerate(hands):
         if len(hand) != size:
-            return (
-                f"seat {seat} was dealt {len(hand)} tiles; the rules deal {size} "
-                f"to each of {len(hands)} players"
+            return phrase(
+                "engine.why.deal_wrong_size",
+                seat=seat,
+                dealt=len(hand),
+                size=size,
+                players=len(hands),
             )
     seen = 0
     for tile in [*(t for hand in hands for t in hand), *boneyard]:
         if seen & tile.bit:
-            return f"tile {tile.text} is dealt twice"
+            return phrase("engine.why.dealt_twice", tile=tile.text)
         seen |= tile.bit
     missing = ", ".join(t.text for t in tiles_in(ALL_TILES_MASK & ~seen))
-    return f"the deal is missing {missing}"
+    return phrase("engine.why.deal_missing", tiles=missing)
 
 
 def highest_double_lead(hands: Sequence[Sequence[Tile]]) -> tuple[int, Tile]:

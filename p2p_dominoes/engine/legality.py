@@ -9,6 +9,7 @@ from p2p_dominoes.engine.board import Board
 from p2p_dominoes.engine.line import PLACES, Line, Place
 from p2p_dominoes.engine.tiles import DOUBLES_MASK, Tile, tiles_in
 from p2p_dominoes.engine.turns import TurnMachine
+from p2p_dominoes.words import phrase
 
 
 def playable_mask(hand: int, line: Line, pending: Tile | None, must_lead: Tile | None) -> int:
@@ -99,11 +100,11 @@ def may_draw(turns: TurnMachine, pending: Tile | None, playable: int) -> bool:
 def why_no_draw(turns: TurnMachine, pending: Tile | None, playable: int) -> str:
     """The rule that forbids drawing now (call only when `may_draw` is false)."""
     if pending is not None:
-        return f"the drawn tile {pending.text} fits and must be played at once"
+        return phrase("engine.why.drawn_tile_must_be_played", tile=pending.text)
     if not turns.draw_is_public_legal():
         return turns.why_no_draw()
     tile = next(tiles_in(playable))
-    return f"drawing is allowed only with no playable tile, and {tile.text} fits"
+    return phrase("engine.why.draw_only_without_play", tile=tile.text)
 
 
 def must_play_drawn(turns: TurnMachine, tile: Tile, forced: bool) -> bool:

@@ -7,6 +7,7 @@ from typing import Final, NamedTuple
 
 from p2p_dominoes.engine.errors import InvalidRecord
 from p2p_dominoes.engine.tiles import ALL_TILES_MASK, TILES, VALUE_MASK, Tile
+from p2p_dominoes.words import phrase
 
 
 class Side(StrEnum):
@@ -74,8 +75,10 @@ class Place:
         if tile.is_double and side in _DOUBLE_ONLY:
             return _EXTRA[(tile.index, side)]
         if side not in ((_SIDE_A, _SIDE_B) if tile.is_double else (_SIDE_HIGH, _SIDE_LOW)):
-            kind = "a double" if tile.is_double else "a non-double"
-            raise InvalidRecord(f"{tile.text} is {kind} and has no {side.value!r} side")
+            named = repr(side.value)
+            if tile.is_double:
+                raise InvalidRecord(phrase("engine.why.side_of_double", tile=tile.text, side=named))
+            raise InvalidRecord(phrase("engine.why.side_of_non_double", tile=tile.text, side=named))
         return PLACES[tile.index * 2 + (side in (_SIDE_LOW, _SIDE_B))]
 
     def sort_key(self) -> tuple[str, int]:

@@ -24,6 +24,7 @@ from p2p_dominoes.engine.scoring import (
     match_outcome,
 )
 from p2p_dominoes.engine.tiles import Tile
+from p2p_dominoes.words import phrase
 
 # Enum members as module constants: Python 3.11 does not specialise attribute loads on a
 # class, and these are read on every hand or every move.
@@ -43,7 +44,7 @@ class Match:
         units = rules.units(players)
         self.scores = list(scores) if scores is not None else [0] * units
         if len(self.scores) != units or any(type(s) is not int for s in self.scores):
-            raise InvalidRecord(f"scores must be {units} integers")
+            raise InvalidRecord(phrase("engine.why.match_scores", units=units))
         self.results: list[HandResult] = []
         """Every finished hand's result, void ones included, in order."""
         self.openers: list[int | None] = []

@@ -16,6 +16,7 @@ from p2p_dominoes.engine.line import Line
 from p2p_dominoes.engine.rules import Rules
 from p2p_dominoes.engine.tiles import DOUBLES_MASK, Tile, tiles_in
 from p2p_dominoes.engine.turns import TurnMachine
+from p2p_dominoes.words import phrase
 
 
 class PublicHand(TurnMachine):
@@ -45,9 +46,11 @@ class PublicHand(TurnMachine):
 
     def check_draw(self, seat: int) -> None:
         """Raise IllegalAction unless drawing can be legal now for some hand."""
-        self._check_turn(seat, "draw")
-        if not self.draw_is_public_legal():
-            raise IllegalAction(seat, "draw", self.why_no_draw())
+        rule = self._why_not_turn(seat)
+        if rule is None and not self.draw_is_public_legal():
+            rule = self.why_no_draw()
+        if rule is not None:
+            raise IllegalAction(seat, phrase("engine.action.draw"), rule)
 
     def draw(self, seat: int) -> None:
         """Apply a draw: the seat's count grows, the turn stays."""
@@ -57,9 +60,11 @@ class PublicHand(TurnMachine):
 
     def check_pass(self, seat: int) -> None:
         """Raise IllegalAction when the seat could be made to draw (or play a second double)."""
-        self._check_turn(seat, "pass")
-        if not self.pass_is_public_legal():
-            raise IllegalAction(seat, "pass", self.why_no_pass())
+        rule = self._why_not_turn(seat)
+        if rule is None and not self.pass_is_public_legal():
+            rule = self.why_no_pass()
+        if rule is not None:
+            raise IllegalAction(seat, phrase("engine.action.pass"), rule)
 
     def pass_turn(self, seat: int) -> None:
         """Apply a pass; every player in turn passing blocks the hand."""

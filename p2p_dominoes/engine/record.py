@@ -27,6 +27,7 @@ from p2p_dominoes.engine.scoring import (
 )
 from p2p_dominoes.engine.tiles import Tile, parse_tile, tiles_in
 from p2p_dominoes.engine.turns import TurnNote
+from p2p_dominoes.words import Phrase, phrase
 
 _RECORD_KEYS = {
     "rules",
@@ -97,31 +98,32 @@ def load_record(text: str) -> HandRecord:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise InvalidRecord(
-            f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
+            phrase("engine.why.json_error", error=exc.msg, line=exc.lineno, column=exc.colno)
         ) from None
     except RecursionError:
-        raise InvalidRecord("not valid JSON: nested too deeply") from None
+        raise InvalidRecord(phrase("engine.why.json_too_deep")) from None
     return parse_record(data)
 
 
 def parse_record(data: object) -> HandRecord:
     """Validate a decoded JSON record."""
     if not isinstance(data, dict):
-        raise InvalidRecord("a record must be a JSON object")
+        raise InvalidRecord(phrase("engine.why.record_not_object"))
     unknown = set(data) - _RECORD_KEYS
     if unknown:
-        raise InvalidRecord(f"unknown record field {sorted(unknown)[0]!r}")
+        field_name = repr(sorted(unknown)[0])
+        raise InvalidRecord(phrase("engine.why.record_unknown_field", field=field_name))
     for key in ("rules", "opener", "hands", "boneyard", "actions"):
         if key not in data:
-            raise InvalidRecord(f"the record has no {key!r}")
+            raise InvalidRecord(phrase("engine.why.record_lacks_field", field=repr(key)))
     rules = Rules.from_dict(data["rules"])
     hands_raw = data["hands"]
     if not isinstance(hands_raw, list) or not all(isinstance(h, list) for h in hands_raw):
-        raise InvalidRecord("'hands' must be a list of lists of tiles")
+        raise InvalidRecord(phrase("engine.why.record_hands"))
     players = rules.check_players(len(hands_raw))
     hands = tuple(tuple(parse_tile(t) for t in hand) for hand in hands_raw)
     if not isinstance(data["boneyard"], list):
-        raise InvalidRecord("'boneyard' must be a list of tiles")
+        raise InvalidRecord(phrase("engine.why.record_boneyard"))
     boneyard = tuple(parse_tile(t) for t in data["boneyard"])
     units = rules.units(players)  # one score per pair when partners play
     scores = data.get("scores", [0] * units)
@@ -130,14 +132,15 @@ def parse_record(data: object) -> HandRecord:
         or len(scores) != units
         or not all(type(s) is int and abs(s) <= _MAX_SCORE for s in scores)
     ):
-        what = "integers, one per pair" if rules.pairs else "integers"
-        raise InvalidRecord(f"'scores' must be {units} {what}")
+        if rules.pairs:
+            raise InvalidRecord(phrase("engine.why.record_scores_pairs", units=units))
+        raise InvalidRecord(phrase("engine.why.record_scores", units=units))
     opener = data["opener"]
     if type(opener) is not int or not 0 <= opener < players:
-        raise InvalidRecord(f"'opener' must be a seat number from 0 to {players - 1}")
+        raise InvalidRecord(phrase("engine.why.record_opener", last=players - 1))
     hand_number = data.get("hand", 1)
     if type(hand_number) is not int or hand_number < 1:
-        raise InvalidRecord("'hand' must be a positive integer")
+        raise InvalidRecord(phrase("engine.why.record_hand"))
     names = data.get("players", [])
     if (
         not isinstance(names, list)
@@ -145,18 +148,18 @@ def parse_record(data: object) -> HandRecord:
         or not all(_is_name(n) for n in names)
     ):
         raise InvalidRecord(
-            f"'players' must be {players} names of 1–{MAX_NAME_CHARS} printable characters"
+            phrase("engine.why.record_players", players=players, chars=MAX_NAME_CHARS)
         )
     actions = data["actions"]
     if not isinstance(actions, list):
-        raise InvalidRecord("'actions' must be a list")
+        raise InvalidRecord(phrase("engine.why.record_actions"))
     for index, action in enumerate(actions):
         _check_action_shape(index, action, players)
     lead = data.get("lead")
     if lead is not None and (
         not isinstance(lead, str) or rules.opener_rule(hand_number).is_claimed
     ):
-        raise InvalidRecord("'lead' is a tile, given only where the opening rule cannot tell it")
+        raise InvalidRecord(phrase("engine.why.record_lead"))
     return HandRecord(
         rules,
         tuple(scores),
@@ -176,35 +179,37 @@ def _is_name(name: object) -> bool:
 
 
 def _check_action_shape(index: int, action: object, players: int) -> None:
-    where = f"action {index}"
     if not isinstance(action, dict):
-        raise InvalidRecord(f"{where}: must be an object")
+        raise InvalidRecord(phrase("engine.why.action_not_object", index=index))
     unknown = set(action) - _ACTION_KEYS
     if unknown:
-        raise InvalidRecord(f"{where}: unknown field {sorted(unknown)[0]!r}")
+        field_name = repr(sorted(unknown)[0])
+        raise InvalidRecord(
+            phrase("engine.why.action_unknown_field", index=index, field=field_name)
+        )
     seat = action.get("seat")
     if type(seat) is not int or not 0 <= seat < players:
-        raise InvalidRecord(f"{where}: 'seat' must be a seat number from 0 to {players - 1}")
+        raise InvalidRecord(phrase("engine.why.action_seat", index=index, last=players - 1))
     kinds = [k for k in ("play", "draw", "pass", "skip") if k in action]
     if len(kinds) != 1:
-        raise InvalidRecord(f"{where} (seat {seat}): give exactly one of play, draw, pass, skip")
+        raise InvalidRecord(phrase("engine.why.action_one_kind", index=index, seat=seat))
     if kinds[0] in ("draw", "pass", "skip") and action[kinds[0]] is not True:
-        raise InvalidRecord(f"{where} (seat {seat}): {kinds[0]!r} must be true")
-    if kinds[0] != "play" and any(k in action for k in ("at", "side", "orient", "train")):
         raise InvalidRecord(
-            f"{where} (seat {seat}): 'at', 'side', 'train' and 'orient' go only with a play"
+            phrase("engine.why.action_must_be_true", index=index, seat=seat, kind=repr(kinds[0]))
         )
+    if kinds[0] != "play" and any(k in action for k in ("at", "side", "orient", "train")):
+        raise InvalidRecord(phrase("engine.why.action_play_only", index=index, seat=seat))
     if "train" in action and not (
         action["train"] == "common"
         or (type(action["train"]) is int and 0 <= action["train"] < players)
     ):
         raise InvalidRecord(
-            f"{where} (seat {seat}): 'train' must be a seat from 0 to {players - 1} or \"common\""
+            phrase("engine.why.action_train", index=index, seat=seat, last=players - 1)
         )
     if "orient" in action and action["orient"] not in ("across", "along"):
-        raise InvalidRecord(f"{where} (seat {seat}): 'orient' must be across or along")
+        raise InvalidRecord(phrase("engine.why.action_orient", index=index, seat=seat))
     if "side" in action and action["side"] not in _RECORD_SIDES:
-        raise InvalidRecord(f"{where} (seat {seat}): 'side' must be one of A, B, C, D, high, low")
+        raise InvalidRecord(phrase("engine.why.action_side", index=index, seat=seat))
 
 
 def resolve_action(state: HandState, raw: dict[str, Any]) -> Action:
@@ -219,7 +224,11 @@ def resolve_action(state: HandState, raw: dict[str, Any]) -> Action:
     along = raw.get("orient") == "along"
     board = state.board
     if "train" in raw and (board is None or not board.trains):
-        raise IllegalAction(raw["seat"], f"play {tile.text}", "this table has no trains to name")
+        raise IllegalAction(
+            raw["seat"],
+            phrase("engine.action.play", tile=tile.text),
+            phrase("engine.why.no_trains_to_name"),
+        )
     if state.line.is_empty:
         return Play(tile, None, along)
     if board is not None:
@@ -238,13 +247,15 @@ def resolve_action(state: HandState, raw: dict[str, Any]) -> Action:
         fits = state.line.places_for(tile)
         if fits:
             raise IllegalAction(
-                raw["seat"], f"play {tile.text}", "it fits no open place at the end or side named"
+                raw["seat"],
+                phrase("engine.action.play", tile=tile.text),
+                phrase("engine.why.fits_no_named_place"),
             )
         return Play(tile, None, along)  # apply() names the rule this breaks
     if "at" not in raw and len({p.tile for p in candidates}) > 1:
+        first, second = candidates[0].tile.text, candidates[1].tile.text
         raise InvalidRecord(
-            f"{tile.text} fits open places on {candidates[0].tile.text} and "
-            f"{candidates[1].tile.text}: say which with 'at'"
+            phrase("engine.why.say_which_at", tile=tile.text, first=first, second=second)
         )
     return Play(tile, candidates[0], along)
 
@@ -258,12 +269,15 @@ def _board_place(board: Board, tile: Tile, raw: dict[str, Any]) -> Place | None:
         key: RayKey = COMMON if raw["train"] == "common" else raw["train"]
         place = board.ends.get(key)
         if place is None:
-            raise IllegalAction(seat, f"play {tile.text}", "that train is closed")
+            what = phrase("engine.action.play", tile=tile.text)
+            raise IllegalAction(seat, what, phrase("engine.why.train_closed"))
         if ("at" in raw and parse_tile(raw["at"]) is not place.tile) or (
             "side" in raw and raw["side"] != place.side.value
         ):
             raise IllegalAction(
-                seat, f"play {tile.text}", "the train named does not end at the place named"
+                seat,
+                phrase("engine.action.play", tile=tile.text),
+                phrase("engine.why.train_not_at_place"),
             )
         return place
     if "at" in raw and "side" in raw:
@@ -279,9 +293,7 @@ def _board_place(board: Board, tile: Tile, raw: dict[str, Any]) -> Place | None:
         candidates = [p for p in candidates if p.side.value == raw["side"]]
     canonical = list(dict.fromkeys(board.canonical(p) for p in candidates))
     if len(canonical) > 1:
-        raise InvalidRecord(
-            f"{tile.text} fits several open places: say which with 'at' and 'side' (or 'train')"
-        )
+        raise InvalidRecord(phrase("engine.why.say_which_place", tile=tile.text))
     return canonical[0] if canonical else None
 
 
@@ -363,10 +375,12 @@ def _claimed_lead(record: HandRecord) -> Tile | None:
         return None  # the fallback decided, from facts outside this record
     seat = next(s for s, hand in enumerate(record.hands) if best in hand)
     if seat != record.opener:
-        which = "first hand" if record.hand == 1 else "hand"
+        if record.hand == 1:
+            raise InvalidRecord(
+                phrase("engine.why.wrong_opener", tile=best.text, seat=seat, opener=record.opener)
+            )
         raise InvalidRecord(
-            f"the {which} is opened by the holder of {best.text}, seat {seat}, "
-            f"not seat {record.opener}"
+            phrase("engine.why.wrong_opener_later", tile=best.text, seat=seat, opener=record.opener)
         )
     return best
 
@@ -395,9 +409,14 @@ def replay(record: HandRecord, lang: str = "en") -> Replay:
             before = state.boneyard_size
             state.apply(seat, action)
         except IllegalAction as exc:
-            raise InvalidRecord(f"action {index}: {exc}") from None
+            raise InvalidRecord(
+                phrase("engine.why.action_refused", index=index, reason=_reason(exc))
+            ) from None
         except InvalidRecord as exc:
-            raise InvalidRecord(f"action {index} (seat {seat}): {exc}") from None
+            reason = _reason(exc)
+            raise InvalidRecord(
+                phrase("engine.why.action_refused_seat", index=index, seat=seat, reason=reason)
+            ) from None
         drawn = state.drawn_tiles[-1] if state.boneyard_size < before else None
         board = (
             describe(state.line, lang, state.rules.reads_end_total)
@@ -443,3 +462,10 @@ def actions_scored(steps: list[ReplayStep]) -> list[dict[str, Any]]:
                     }
                 )
     return out
+
+
+def _reason(error: Exception) -> str:
+    """An engine error's message: its `Phrase` (read again in a player's language), else its
+    text as it is."""
+    said = error.args[0] if len(error.args) == 1 else None
+    return said if isinstance(said, Phrase) else str(error)

@@ -35,6 +35,7 @@ from p2p_dominoes.engine.rule_fields import (
 )
 from p2p_dominoes.engine.rules_check import check_rules
 from p2p_dominoes.engine.turn_plan import TurnPlan, compile_plan
+from p2p_dominoes.words import phrase
 
 
 @dataclass(frozen=True)
@@ -104,7 +105,7 @@ class Rules:
                 object.__setattr__(self, spec.name, parsed)
         problem = first_problem(self.to_dict())
         if problem is not None:
-            raise InvalidRecord(f"rules: {problem}")
+            raise InvalidRecord(phrase("engine.why.rules_problem", problem=problem))
 
     # -- derived notions ---------------------------------------------------------------------
 
@@ -201,7 +202,11 @@ class Rules:
         """`players` if these rules are for that many players, else a clear error."""
         if players not in self._hand_size_by_players:
             counts = ", ".join(map(str, self.player_counts))
-            raise InvalidRecord(f"rules {self.name!r} are for {counts} players, not {players}")
+            raise InvalidRecord(
+                phrase(
+                    "engine.why.rules_players", name=repr(self.name), counts=counts, players=players
+                )
+            )
         return players
 
     def opener_rule(self, hand_number: int) -> Opener:
@@ -236,10 +241,10 @@ class Rules:
         if not isinstance(wire, (list, tuple)) or not all(
             isinstance(p, (list, tuple)) and len(p) == 2 and isinstance(p[0], str) for p in wire
         ):
-            raise InvalidRecord("rules must be a list of (field, value) pairs")
+            raise InvalidRecord(phrase("engine.why.rules_pairs"))
         data = {name: value for name, value in wire}
         if len(data) != len(wire):
-            raise InvalidRecord("rules name a field twice")
+            raise InvalidRecord(phrase("engine.why.rules_field_twice"))
         return cls.from_dict(data)
 
     @classmethod
@@ -289,14 +294,15 @@ def draft_of(data: object) -> dict[str, Any]:
     if isinstance(data, str):
         return preset(data).to_dict()
     if not isinstance(data, Mapping):
-        raise InvalidRecord("rules must be a preset name or an object")
+        raise InvalidRecord(phrase("engine.why.rules_shape"))
     unknown = set(data) - set(FIELD) - {"base"}
     if unknown:
-        raise InvalidRecord(f"rules: unknown field {sorted(map(str, unknown))[0]!r}")
+        field_name = repr(sorted(map(str, unknown))[0])
+        raise InvalidRecord(phrase("engine.why.rules_unknown_field", field=field_name))
     if "base" in data:
         base = data["base"]
         if not isinstance(base, str):
-            raise InvalidRecord("rules: base must be a preset name")
+            raise InvalidRecord(phrase("engine.why.rules_base"))
         out = preset(base).to_dict()
         if "name" not in data:
             out["name"] = f"{base}-custom"
@@ -305,7 +311,8 @@ def draft_of(data: object) -> dict[str, Any]:
         for spec in FIELDS:
             if spec.name not in data:
                 if spec.required:
-                    raise InvalidRecord(f"rules: missing field {spec.name!r}")
+                    field_name = repr(spec.name)
+                    raise InvalidRecord(phrase("engine.why.rules_missing_field", field=field_name))
                 out[spec.name] = spec.to_plain(spec.default)
     for spec in FIELDS:
         if spec.name in data:
@@ -317,7 +324,7 @@ def first_problem(draft: Mapping[str, Any]) -> str | None:
     """The first reason (English) a full rules object cannot be played, or None."""
     for finding in check_rules(draft):
         if finding.kind == "conflict":
-            return str(finding.text["en"])
+            return finding.said()
     return None
 
 
@@ -510,7 +517,7 @@ def preset(name: str) -> Rules:
         return PRESETS[name]
     except KeyError:
         raise InvalidRecord(
-            f"unknown rules preset {name!r} (presets: {', '.join(PRESETS)})"
+            phrase("engine.why.unknown_preset", name=repr(name), presets=", ".join(PRESETS))
         ) from None
 
 

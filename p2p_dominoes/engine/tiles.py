@@ -6,6 +6,7 @@ from collections.abc import Iterable, Iterator
 from typing import Final
 
 from p2p_dominoes.engine.errors import InvalidRecord
+from p2p_dominoes.words import phrase
 
 MAX_PIP: Final = 6
 
@@ -89,19 +90,19 @@ def tile_of(a: int, b: int) -> Tile:
     try:
         return _BY_PAIR[(low, high)]
     except KeyError:
-        raise InvalidRecord(f"no tile [{a}|{b}] in a double-six set") from None
+        raise InvalidRecord(phrase("engine.why.no_such_tile", a=a, b=b)) from None
 
 
 def parse_tile(text: object) -> Tile:
     """Parse `"a|b"` or `"[a|b]"` (halves in either order) into a tile."""
     if not isinstance(text, str):
-        raise InvalidRecord(f"a tile must be written as 'a|b', not {text!r}")
+        raise InvalidRecord(phrase("engine.why.tile_form", text=repr(text)))
     body = text.strip()
     if body.startswith("[") and body.endswith("]"):
         body = body[1:-1]
     parts = body.split("|")
     if len(parts) != 2 or not all(p.strip().isdigit() and len(p.strip()) == 1 for p in parts):
-        raise InvalidRecord(f"a tile must be written as 'a|b' with 0 ≤ a, b ≤ 6, not {text!r}")
+        raise InvalidRecord(phrase("engine.why.tile_numbers", text=repr(text)))
     return tile_of(int(parts[0]), int(parts[1]))
 
 

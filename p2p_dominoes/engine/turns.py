@@ -34,6 +34,7 @@ from p2p_dominoes.engine.rules import (
 )
 from p2p_dominoes.engine.scoring import HandEnd
 from p2p_dominoes.engine.tiles import Tile
+from p2p_dominoes.words import phrase, phrase_count
 
 # Enum members as module constants: Python 3.11 does not specialise attribute loads on a
 # class, and these are read on every hand or every move.
@@ -247,34 +248,36 @@ class TurnMachine:
 
     def why_no_pass(self) -> str:
         if self.second_double:
-            return "after a double only a second double or skip may follow"
+            return phrase("engine.why.second_double_or_skip")
         if self.must_draw_first():
-            return f"they must first draw {self.forced_due} (the end total made them)"
-        reserve = self.plan.reserve
-        return f"they must draw while the boneyard holds more than {reserve} tiles"
+            return phrase("engine.why.forced_draw_first", count=self.forced_due)
+        return phrase_count("engine.why.must_draw_above_reserve", self.plan.reserve)
 
     def why_no_draw(self) -> str:
         rules = self.plan
         if not rules.draws:
-            return "these rules have no drawing"
+            return phrase("engine.why.no_drawing")
         if self.second_double:
-            return "after a double only a second double or skip may follow"
+            return phrase("engine.why.second_double_or_skip")
         if not self.drawable:
             if rules.reserve and self.boneyard_size:  # what is left is the reserve
-                return (
-                    f"the boneyard holds {self.boneyard_size} tiles, and the last "
-                    f"{min(rules.reserve, self.boneyard_size)} are never drawn"
+                return phrase(
+                    "engine.why.reserve_never_drawn",
+                    size=self.boneyard_size,
+                    reserve=min(rules.reserve, self.boneyard_size),
                 )
-            return "the boneyard is empty"
-        return f"at most {rules.draw_limit} draws a turn"
+            return phrase("engine.why.boneyard_empty")
+        return phrase_count("engine.why.draw_limit", rules.draw_limit)
 
     # -- checks shared by both hands -----------------------------------------------------------
 
-    def _check_turn(self, seat: int, what: str) -> None:
+    def _why_not_turn(self, seat: int) -> str | None:
+        """Why `seat` may not act now (the hand is over, or another seat's turn), or None."""
         if self.end is not None:
-            raise IllegalAction(seat, what, "the hand is over")
+            return phrase("engine.why.hand_over")
         if seat != self.turn:
-            raise IllegalAction(seat, what, f"it is seat {self.turn}'s turn")
+            return phrase("engine.why.not_your_turn", seat=self.turn)
+        return None
 
     @property
     def board(self) -> Board | None:
@@ -300,48 +303,54 @@ class TurnMachine:
     def check_public_play(self, seat: int, play: Play) -> Play:
         """Raise IllegalAction unless `play` fits the table now; return it normalised."""
         play = self.normalise(play)
+        rule = self._why_not_play(seat, play)
+        if rule is not None:
+            raise IllegalAction(seat, phrase("engine.action.play", tile=play.tile.text), rule)
+        return play
+
+    def _why_not_play(self, seat: int, play: Play) -> str | None:
+        """The rule the normalised `play` breaks now (a `Phrase`), or None when it fits."""
         tile, place = play.tile, play.place
-        what = f"play {tile.text}"
-        self._check_turn(seat, what)
+        rule = self._why_not_turn(seat)
+        if rule is not None:
+            return rule
         line = self.line
         if play.along and (not tile.is_double or not self._choice):
-            raise IllegalAction(
-                seat, what, "only a double may be laid along, and only when players choose"
-            )
+            return phrase("engine.why.along_only_double")
         if not self._simple:
             if self.must_draw_first():
-                raise IllegalAction(seat, what, self.why_no_pass())
+                return self.why_no_pass()
             if self.second_double and not tile.is_double:
-                raise IllegalAction(seat, what, "after a double only a second double may follow")
+                return phrase("engine.why.second_double_only")
         if tile in line.tiles:
-            raise IllegalAction(seat, what, f"{tile.text} is already on the table")
+            return phrase("engine.why.already_on_table", tile=tile.text)
         if not line.tiles:
             if self.must_lead is not None and tile is not self.must_lead:
-                raise IllegalAction(seat, what, f"this hand must be led with {self.must_lead.text}")
+                return phrase("engine.why.must_lead_with", tile=self.must_lead.text)
             if place is not None:
-                raise IllegalAction(seat, what, "the line is empty: the lead takes no place")
+                return phrase("engine.why.lead_takes_no_place")
             if not line.lead_mask & tile.bit:
-                raise IllegalAction(seat, what, "trains start from a double (the engine)")
-            return play
+                return phrase("engine.why.trains_start_from_double")
+            return None
         if place is None or place not in line.places or not line.fit_mask & tile.bit:
             if place is not None and place in line.closed:
-                raise IllegalAction(seat, what, "that place is closed")
+                return phrase("engine.why.place_closed")
             board = self.board
             if place is not None and board is not None:
                 reason = board.why_not(place)
                 if reason:
-                    raise IllegalAction(seat, what, reason)
+                    return reason
             elif place is not None and place.id >= _LINE_PLACES:
-                raise IllegalAction(seat, what, f"a line has no {place.side.value!r} place")
+                return phrase("engine.why.line_has_no_place", side=repr(place.side.value))
             if not line.fit_mask & tile.bit:
-                ends = " and ".join(str(v) for v in sorted({p.value for p in line.places}))
-                raise IllegalAction(seat, what, f"{tile.text} fits no open end ({ends or 'none'})")
-            raise IllegalAction(seat, what, "that place is not open")
+                ends = _ends_listed(sorted({p.value for p in line.places}))
+                return phrase("engine.why.fits_no_open_end", tile=tile.text, ends=ends)
+            return phrase("engine.why.place_not_open")
         if not place.fits & tile.bit:
-            raise IllegalAction(
-                seat, what, f"{tile.text} does not fit the {place.value} on {place.tile.text}"
+            return phrase(
+                "engine.why.does_not_fit", tile=tile.text, value=place.value, at=place.tile.text
             )
-        return play
+        return None
 
     # -- the public steps ------------------------------------------------------------------------
 
@@ -399,9 +408,11 @@ class TurnMachine:
         self._end_turn(seat, placed=True)
 
     def check_skip(self, seat: int) -> None:
-        self._check_turn(seat, "skip")
-        if not self.second_double:
-            raise IllegalAction(seat, "skip", "there is no second double to decline")
+        rule = self._why_not_turn(seat)
+        if rule is None and not self.second_double:
+            rule = phrase("engine.why.no_second_double")
+        if rule is not None:
+            raise IllegalAction(seat, phrase("engine.action.skip"), rule)
 
     def _after_draw(self, seat: int) -> None:
         self.boneyard_size -= 1
@@ -576,3 +587,13 @@ def placement_points(rules: Rules, line: Line, play: Play, from_draw: bool = Fal
     trial.lay(tile, place, along)
     no_double_yet = not any(t.is_double for t in line.tiles)
     return placement_award(rules, trial.end_total(), tile, no_double_yet, from_draw)[0]
+
+
+def _ends_listed(values: list[int]) -> str:
+    """The open ends' numbers, "3 and 5" (a `Phrase`, each "and" its own), or "none"."""
+    if not values:
+        return phrase("engine.why.no_ends")
+    listed: str = str(values[0])
+    for value in values[1:]:
+        listed = phrase("engine.why.ends_and", ends=listed, last=value)
+    return listed

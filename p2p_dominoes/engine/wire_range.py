@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Final
 
+from p2p_dominoes.words import phrase
+
 MSGPACK_INT_MIN: Final = -(2**63)
 MSGPACK_INT_MAX: Final = 2**64 - 1
 
@@ -17,7 +19,4 @@ def out_of_range(value: int) -> str | None:
     """Why `value` cannot travel in a message (one phrase), or None when it can."""
     if MSGPACK_INT_MIN <= value <= MSGPACK_INT_MAX:
         return None
-    return (
-        f"{value} is outside [{MSGPACK_INT_MIN}, {MSGPACK_INT_MAX}], "
-        "the whole numbers a table's messages can carry"
-    )
+    return phrase("engine.why.outside_wire", value=value, low=MSGPACK_INT_MIN, high=MSGPACK_INT_MAX)

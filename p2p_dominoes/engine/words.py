@@ -9,6 +9,7 @@ from typing import Final
 
 from p2p_dominoes import words
 from p2p_dominoes.engine.errors import InvalidRecord
+from p2p_dominoes.words import phrase
 
 LANGUAGES: Final = ("en", "ru")
 
@@ -16,7 +17,7 @@ LANGUAGES: Final = ("en", "ru")
 def check_lang(lang: str) -> str:
     """`lang` when it is one of LANGUAGES, else a clear error."""
     if lang not in LANGUAGES:
-        raise InvalidRecord(f"unknown language {lang!r} (languages: en, ru)")
+        raise InvalidRecord(phrase("engine.why.unknown_language", lang=repr(lang)))
     return lang
 
 

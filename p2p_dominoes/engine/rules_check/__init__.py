@@ -29,10 +29,12 @@ from p2p_dominoes.engine.rules_check.rows import (
     Kind,
     Params,
     Row,
+    Say,
     fill,
     params_key,
     players_text,
 )
+from p2p_dominoes.words import Phrase, phrase
 
 _ROW_MODULES: Final = (structure_rows, conflict_rows, no_effect_rows)
 """The modules whose `@row`s make up the check (imported for their declarations)."""
@@ -68,6 +70,21 @@ class FindingText(Mapping[str, str]):
     def __repr__(self) -> str:
         return repr(dict(self))
 
+    def said(self) -> Phrase:
+        """The text as a `Phrase`: its English text, read again in a player's language (a
+        rules set refused where it is read says why in the reader's words)."""
+        values: dict[str, object] = {
+            name: phrase(value.key) if isinstance(value, Say) else value
+            for name, value in self._params
+        }
+        listed = [str(n) for n in self._shown]
+        values["players"] = (
+            "".join(listed)
+            if len(listed) <= 1
+            else phrase("engine.seats_and", seats=", ".join(listed[:-1]), last=listed[-1])
+        )
+        return phrase(self._row.key, **values)
+
 
 @dataclass(frozen=True)
 class Finding:
@@ -82,6 +99,11 @@ class Finding:
     """The player counts it applies to; () = every supported count."""
     text: Mapping[str, str] = field(hash=False)
     """{"ru": …, "en": …}, placeholders filled."""
+
+    def said(self) -> str:
+        """The text as a `Phrase` (English to every caller, readable in a player's language)."""
+        text = self.text
+        return text.said() if isinstance(text, FindingText) else str(text["en"])
 
     @property
     def greyed(self) -> bool:

@@ -7,6 +7,7 @@ from typing import Final, NamedTuple
 
 from p2p_dominoes.engine.line import PLACES, Place
 from p2p_dominoes.engine.tiles import TILES, Tile
+from p2p_dominoes.words import Phrase, phrase
 
 
 class Play(NamedTuple):
@@ -62,6 +63,24 @@ PLAYS_ON: Final[tuple[dict[int, Play], ...]] = tuple(
     {t.bit: Play(t, p) for t in TILES if t.has(p.value)} for p in PLACES
 )
 """PLAYS_ON[place.id][tile.bit]: playing that tile on that place, for tiles that fit."""
+
+
+def action_words(action: object) -> Phrase | str:
+    """An action as a refusal names it (`IllegalAction`'s action), in words that read in a
+    player's language: the same English as `str(action)`; anything that is not an action as
+    its `repr`."""
+    if isinstance(action, Play):
+        tile = action.tile.text
+        place = action.place
+        key = "engine.action.play_along" if action.along else "engine.action.play"
+        if place is None:
+            return phrase(key, tile=tile)
+        on = place.tile.text
+        return phrase(key + "_on", tile=tile, on=on, side=place.side.value)
+    if isinstance(action, Draw | Pass | Skip):
+        return phrase(f"engine.action.{action}")
+    return repr(action)
+
 
 ALONG_LEADS: Final[dict[int, Play]] = {t.bit: Play(t, None, True) for t in TILES if t.is_double}
 """ALONG_LEADS[tile.bit]: leading that double lengthwise."""

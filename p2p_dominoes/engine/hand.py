@@ -8,7 +8,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from p2p_dominoes.engine.actions import DRAW, PASS, PLAYS_ON, SKIP, Action, Draw, Pass, Play, Skip
+from p2p_dominoes.engine.actions import (
+    DRAW,
+    PASS,
+    PLAYS_ON,
+    SKIP,
+    Action,
+    Draw,
+    Pass,
+    Play,
+    Skip,
+    action_words,
+)
 from p2p_dominoes.engine.errors import IllegalAction, InvalidRecord
 from p2p_dominoes.engine.legality import (
     _PLAYS_FITTING,
@@ -159,10 +170,10 @@ class HandState(TurnMachine):
     def apply(self, seat: int, action: Action) -> None:
         """Carry out `action` for `seat`, or raise IllegalAction and change nothing."""
         if self.result is not None:
-            raise IllegalAction(seat, str(action), phrase("engine.why.hand_over"))
+            raise IllegalAction(seat, action_words(action), phrase("engine.why.hand_over"))
         if seat != self.turn:
             rule = phrase("engine.why.not_your_turn", seat=self.turn)
-            raise IllegalAction(seat, str(action), rule)
+            raise IllegalAction(seat, action_words(action), rule)
         kind = type(action)
         if kind is Play and self._simple:
             # A simple turn plan: the checks below and the steps of TurnMachine._after_play

@@ -72,13 +72,17 @@ def action_words(action: object) -> Phrase | str:
     if isinstance(action, Play):
         tile = action.tile.text
         place = action.place
-        key = "engine.action.play_along" if action.along else "engine.action.play"
         if place is None:
+            key = "engine.action.play_along" if action.along else "engine.action.play"
             return phrase(key, tile=tile)
-        on = place.tile.text
-        return phrase(key + "_on", tile=tile, on=on, side=place.side.value)
-    if isinstance(action, Draw | Pass | Skip):
-        return phrase(f"engine.action.{action}")
+        key = "engine.action.play_along_on" if action.along else "engine.action.play_on"
+        return phrase(key, tile=tile, on=place.tile.text, side=place.side.value)
+    if isinstance(action, Draw):
+        return phrase("engine.action.draw")
+    if isinstance(action, Pass):
+        return phrase("engine.action.pass")
+    if isinstance(action, Skip):
+        return phrase("engine.action.skip")
     return repr(action)
 
 

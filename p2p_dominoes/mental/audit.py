@@ -15,6 +15,7 @@ from p2p_dominoes.mental.shares import DecryptionShare, check_share
 from p2p_dominoes.mental.shuffle import ShuffleStep, check_shuffles
 from p2p_dominoes.mental.tile_reveal import TileReveal, check_tile_reveal
 from p2p_dominoes.mental.tiles import TILE_COUNT, point_to_tile
+from p2p_dominoes.words import phrase
 
 
 @dataclass(frozen=True)
@@ -70,10 +71,10 @@ def _audit(record: HandRecord) -> tuple[int, ...]:
             s for s in record.shares if s.position == reveal.position and s.seat != reveal.seat
         ]
         check_tile_reveal(ctx, reveal, joint, deck, others)
-    step = str(Step(StepKind.SECRET_REVEAL))
+    step = Step(StepKind.SECRET_REVEAL).said
     for seat in range(ctx.seats):
         if seat >= len(record.secrets) or record.secrets[seat].seat != seat:
-            raise InvalidMessageError(seat, step, "per-hand secret not revealed")
+            raise InvalidMessageError(seat, step, phrase("mental.why.per_hand_secret_not_revealed"))
         check_secret_reveal(record.secrets[seat], joint)
     secrets = [s.secret.value for s in record.secrets]
     # Redundant with the proofs, and cheap: every share must be exactly x_seat·c1.
@@ -81,7 +82,9 @@ def _audit(record: HandRecord) -> tuple[int, ...]:
     for item in published:
         if mul(secrets[item.seat], deck[item.position].c1.raw) != item.share.raw:
             raise InvalidMessageError(
-                item.seat, f"share for position {item.position}", "share is not x·c1"
+                item.seat,
+                phrase("mental.why.step_audit_share", index=item.position),
+                phrase("mental.why.share_not_x_c1"),
             )
     return decrypt_deck(deck, record.secrets)
 

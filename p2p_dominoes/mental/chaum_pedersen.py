@@ -11,6 +11,7 @@ from p2p_dominoes.mental.errors import ProofError
 from p2p_dominoes.mental.group import BASE, L, Point, Scalar, msm, mul, mul_base
 from p2p_dominoes.mental.randomness import SYSTEM_RANDOM, RandomSource, random_scalar
 from p2p_dominoes.mental.transcript import Transcript
+from p2p_dominoes.words import phrase
 
 CHAUM_PEDERSEN_NAME: Final = b"chaum-pedersen"
 CHAUM_PEDERSEN_SIZE: Final = 64
@@ -61,7 +62,7 @@ class ChaumPedersenProof:
         commitment_g = msm(((s, BASE), (-c, public_key.raw)))
         commitment_base = msm(((s, base.raw), (-c, share.raw)))
         if _challenge(binding, public_key, base, share, commitment_g, commitment_base) != c:
-            raise ProofError("Chaum–Pedersen proof does not verify")
+            raise ProofError(phrase("mental.why.chaum_pedersen_proof_does_not"))
 
     def to_bytes(self) -> bytes:
         """`c ‖ s`, 64 bytes."""

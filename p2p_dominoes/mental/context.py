@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from p2p_dominoes.mental.encoding import frame, u8, u16, u64
+from p2p_dominoes.words import Phrase, phrase
 
 PROTOCOL_LABEL: Final = b"p2p-dominoes/mental"
 PROTOCOL_VERSION: Final = 1
@@ -58,18 +59,6 @@ class StepKind(enum.IntEnum):
     """A v3 lead claim's OR-proof (index 0)."""
 
 
-_STEP_NAMES: Final = {
-    StepKind.KEY_COMMIT: "key commitment",
-    StepKind.KEY_REVEAL: "key reveal",
-    StepKind.SHUFFLE: "shuffle",
-    StepKind.SHARE: "decryption share for position",
-    StepKind.TILE_REVEAL: "tile reveal at position",
-    StepKind.SECRET_REVEAL: "secret reveal",
-    StepKind.PLAY: "play onto a line of",
-    StepKind.LEAD_CLAIM: "lead claim",
-}
-
-
 @dataclass(frozen=True)
 class Step:
     """A step of the hand: its kind and an index (shuffle number, deck position, or 0)."""
@@ -81,13 +70,28 @@ class Step:
         """`u8(kind) ‖ u8(index)`."""
         return u8(self.kind) + u8(self.index)
 
+    @property
+    def said(self) -> Phrase:
+        """The step in words, as a failure reason names it ("shuffle 2"; `said.in_(lang)`)."""
+        kind, index = self.kind, self.index
+        if kind is StepKind.KEY_COMMIT:
+            return phrase("mental.why.step_key_commitment")
+        if kind is StepKind.KEY_REVEAL:
+            return phrase("mental.why.step_key_reveal")
+        if kind is StepKind.SHUFFLE:
+            return phrase("mental.why.step_shuffle", index=index)
+        if kind is StepKind.SHARE:
+            return phrase("mental.why.step_share", index=index)
+        if kind is StepKind.TILE_REVEAL:
+            return phrase("mental.why.step_tile_reveal", index=index)
+        if kind is StepKind.SECRET_REVEAL:
+            return phrase("mental.why.step_secret_reveal")
+        if kind is StepKind.PLAY:
+            return phrase("mental.why.step_play", index=index)
+        return phrase("mental.why.step_lead_claim")
+
     def __str__(self) -> str:
-        name = _STEP_NAMES[self.kind]
-        if self.kind in (StepKind.SHUFFLE, StepKind.SHARE, StepKind.TILE_REVEAL):
-            return f"{name} {self.index}"
-        if self.kind is StepKind.PLAY:
-            return f"{name} {self.index} tiles"
-        return name
+        return str(self.said)
 
 
 @dataclass(frozen=True)

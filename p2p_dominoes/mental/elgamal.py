@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from p2p_dominoes.mental.encoding import Reader
 from p2p_dominoes.mental.errors import EncodingError
 from p2p_dominoes.mental.group import POINT_SIZE, Point, add, mul, mul_base
+from p2p_dominoes.words import phrase
 
 CIPHERTEXT_SIZE = 2 * POINT_SIZE
 
@@ -46,7 +47,7 @@ class Deck:
     def from_bytes(cls, data: bytes, size: int) -> Deck:
         """Decode `size` ciphertexts, validating every point."""
         if len(data) != size * CIPHERTEXT_SIZE:
-            raise EncodingError(f"deck must be {size * CIPHERTEXT_SIZE} bytes")
+            raise EncodingError(phrase("mental.why.deck_must_bytes", size=size * CIPHERTEXT_SIZE))
         reader = Reader(data)
         return cls([Ciphertext(reader.point(), reader.point()) for _ in range(size)])
 

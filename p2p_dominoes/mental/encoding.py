@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from p2p_dominoes.mental.errors import EncodingError
 from p2p_dominoes.mental.group import POINT_SIZE, SCALAR_SIZE, Point, Scalar
+from p2p_dominoes.words import phrase
 
 
 def u8(value: int) -> bytes:
@@ -38,7 +39,7 @@ class Reader:
 
     def __init__(self, data: bytes) -> None:
         if not isinstance(data, bytes):
-            raise EncodingError("message must be bytes")
+            raise EncodingError(phrase("mental.why.message_must_bytes"))
         self._data = data
         self._offset = 0
 
@@ -46,7 +47,7 @@ class Reader:
         """The next `size` bytes."""
         end = self._offset + size
         if end > len(self._data):
-            raise EncodingError(f"message truncated at byte {len(self._data)}")
+            raise EncodingError(phrase("mental.why.message_truncated_byte", count=len(self._data)))
         chunk = self._data[self._offset : end]
         self._offset = end
         return chunk
@@ -74,4 +75,6 @@ class Reader:
     def finish(self) -> None:
         """Insist that every byte was consumed."""
         if self._offset != len(self._data):
-            raise EncodingError(f"{len(self._data) - self._offset} trailing bytes")
+            raise EncodingError(
+                phrase("mental.why.trailing_bytes", count=len(self._data) - self._offset)
+            )

@@ -15,6 +15,7 @@ from nacl import bindings as _nacl
 from nacl import exceptions as _nacl_exc
 
 from p2p_dominoes.mental.errors import EncodingError, GroupError
+from p2p_dominoes.words import phrase
 
 L: Final = 2**252 + 27742317777372353535851937790883648493
 """Order of the prime-order subgroup (and of the base point G)."""
@@ -52,7 +53,7 @@ def mul(scalar: int, point: bytes) -> bytes:
     try:
         return _sodium_mul(scalar.to_bytes(32, "little"), point)
     except _SODIUM_ERRORS as exc:
-        raise GroupError("variable-base scalar multiplication refused") from exc
+        raise GroupError(phrase("mental.why.variable_base_scalar_multiplication_refused")) from exc
 
 
 def mul_base(scalar: int) -> bytes:
@@ -60,7 +61,7 @@ def mul_base(scalar: int) -> bytes:
     try:
         return _sodium_mul_base(scalar.to_bytes(32, "little"))
     except _SODIUM_ERRORS as exc:
-        raise GroupError("fixed-base scalar multiplication refused") from exc
+        raise GroupError(phrase("mental.why.fixed_base_scalar_multiplication_refused")) from exc
 
 
 def add(p: bytes, q: bytes) -> bytes:
@@ -68,7 +69,7 @@ def add(p: bytes, q: bytes) -> bytes:
     try:
         return _sodium_add(p, q)
     except _SODIUM_ERRORS as exc:
-        raise GroupError("point addition refused") from exc
+        raise GroupError(phrase("mental.why.point_addition_refused")) from exc
 
 
 def sub(p: bytes, q: bytes) -> bytes:
@@ -76,7 +77,7 @@ def sub(p: bytes, q: bytes) -> bytes:
     try:
         return _sodium_sub(p, q)
     except _SODIUM_ERRORS as exc:
-        raise GroupError("point subtraction refused") from exc
+        raise GroupError(phrase("mental.why.point_subtraction_refused")) from exc
 
 
 def is_valid(point: bytes) -> bool:
@@ -129,17 +130,17 @@ class Scalar:
 
     def __init__(self, value: int) -> None:
         if not isinstance(value, int) or not 0 <= value < L:
-            raise EncodingError("scalar out of range [0, L)")
+            raise EncodingError(phrase("mental.why.scalar_out_range_0_l"))
         object.__setattr__(self, "value", value)
 
     @classmethod
     def from_bytes(cls, data: bytes) -> Scalar:
         """Decode 32 little-endian bytes, rejecting any encoding of a value >= L."""
         if len(data) != SCALAR_SIZE:
-            raise EncodingError("scalar must be 32 bytes")
+            raise EncodingError(phrase("mental.why.scalar_must_32_bytes"))
         value = int.from_bytes(data, "little")
         if value >= L:
-            raise EncodingError("non-canonical scalar (>= L)")
+            raise EncodingError(phrase("mental.why.non_canonical_scalar_l"))
         return cls(value)
 
     def to_bytes(self) -> bytes:
@@ -173,7 +174,7 @@ class Point:
 
     def __init__(self, raw: bytes) -> None:
         if not isinstance(raw, bytes) or not is_valid(raw):
-            raise EncodingError("invalid point encoding")
+            raise EncodingError(phrase("mental.why.invalid_point_encoding"))
         object.__setattr__(self, "raw", raw)
 
     @classmethod
@@ -186,7 +187,7 @@ class Point:
         """Wrap a canonical libsodium result known to lie in the subgroup; only the identity
         can still occur (sums), so that is the one thing checked."""
         if raw == IDENTITY:
-            raise GroupError("result is the identity")
+            raise GroupError(phrase("mental.why.result_identity"))
         point = object.__new__(cls)
         object.__setattr__(point, "raw", raw)
         return point

@@ -15,11 +15,18 @@ from typing import Final
 
 from p2p_dominoes.mental.context import HandContext, ProofBinding, Step, StepKind
 from p2p_dominoes.mental.encoding import Reader, frame, u8
-from p2p_dominoes.mental.errors import EncodingError, GroupError, InvalidMessageError, ProofError
+from p2p_dominoes.mental.errors import (
+    EncodingError,
+    GroupError,
+    InvalidMessageError,
+    ProofError,
+    message_of,
+)
 from p2p_dominoes.mental.group import Point, Scalar, sum_points
 from p2p_dominoes.mental.messages import MessageTag, decode
 from p2p_dominoes.mental.randomness import SYSTEM_RANDOM, RandomSource, random_scalar
 from p2p_dominoes.mental.schnorr import SchnorrProof
+from p2p_dominoes.words import phrase
 
 COMMIT_DOMAIN: Final = b"p2p-dominoes/mental/v1/key-commit"
 LOTTERY_DOMAIN: Final = b"p2p-dominoes/mental/v1/lottery"
@@ -65,7 +72,7 @@ class KeyCommit:
             data,
             sender,
             MessageTag.KEY_COMMIT,
-            str(_COMMIT_STEP),
+            _COMMIT_STEP.said,
             lambda r: cls(sender, r.take(COMMITMENT_SIZE)),
         )
 
@@ -96,7 +103,7 @@ class KeyReveal:
         def parse(r: Reader) -> KeyReveal:
             return cls(sender, r.point(), r.take(LOTTERY_SIZE), SchnorrProof.read(r))
 
-        return decode(data, sender, MessageTag.KEY_REVEAL, str(_REVEAL_STEP), parse)
+        return decode(data, sender, MessageTag.KEY_REVEAL, _REVEAL_STEP.said, parse)
 
 
 @dataclass(frozen=True)
@@ -138,14 +145,16 @@ class HandKeys:
             raise EncodingError(exc.reason) from None
         reader.finish()
         if secret.value == 0 or Point.base_mul(secret.value) != reveal.public_key:
-            raise EncodingError("the secret does not match the public key share")
+            raise EncodingError(phrase("mental.why.secret_does_not_match_public"))
         if ctx is not None:
             if not 0 <= seat < ctx.seats:
-                raise EncodingError(f"seat {seat + 1} is not at this hand")
+                raise EncodingError(phrase("mental.why.seat_not_hand", seat=seat + 1))
             try:
                 check_key_reveal(ctx, commit, reveal)
             except InvalidMessageError as exc:
-                raise EncodingError(f"not this hand's keys: {exc.reason}") from None
+                raise EncodingError(
+                    phrase("mental.why.not_hand_s_keys", reason=exc.reason)
+                ) from None
         return cls(seat, secret, commit, reveal)
 
 
@@ -166,17 +175,19 @@ def new_hand_keys(ctx: HandContext, seat: int, rng: RandomSource = SYSTEM_RANDOM
 
 def check_key_reveal(ctx: HandContext, commit: KeyCommit, reveal: KeyReveal) -> None:
     """Raise InvalidMessageError unless `reveal` opens `commit` and proves knowledge of its key."""
-    step = str(_REVEAL_STEP)
+    step = _REVEAL_STEP.said
     if commit.seat != reveal.seat or not 0 <= reveal.seat < ctx.seats:
-        raise InvalidMessageError(reveal.seat, step, "reveal and commitment seats differ")
+        raise InvalidMessageError(
+            reveal.seat, step, phrase("mental.why.reveal_and_commitment_seats_differ")
+        )
     expected = key_commitment(ctx, reveal.seat, reveal.public_key, reveal.lottery)
     if expected != commit.commitment:
-        raise InvalidMessageError(reveal.seat, step, "key share does not match its commitment")
+        raise InvalidMessageError(reveal.seat, step, phrase("mental.why.key_share_does_not_match"))
     try:
         reveal.proof.verify(ProofBinding(ctx, _REVEAL_STEP, reveal.seat), reveal.public_key)
     except (ProofError, GroupError) as exc:
         raise InvalidMessageError(
-            reveal.seat, step, f"no proof of knowledge of the key: {exc}"
+            reveal.seat, step, phrase("mental.why.no_proof_knowledge_key", reason=message_of(exc))
         ) from None
 
 
@@ -197,9 +208,13 @@ def combine_keys(
     """Check every seat's reveal against its commitment (index = seat) and combine them."""
     for seat in range(ctx.seats):
         if seat >= len(commits) or commits[seat].seat != seat:
-            raise InvalidMessageError(seat, str(_COMMIT_STEP), "no key commitment from this seat")
+            raise InvalidMessageError(
+                seat, _COMMIT_STEP.said, phrase("mental.why.no_key_commitment_from_seat")
+            )
         if seat >= len(reveals) or reveals[seat].seat != seat:
-            raise InvalidMessageError(seat, str(_REVEAL_STEP), "no key reveal from this seat")
+            raise InvalidMessageError(
+                seat, _REVEAL_STEP.said, phrase("mental.why.no_key_reveal_from_seat")
+            )
         check_key_reveal(ctx, commits[seat], reveals[seat])
     if len(commits) != ctx.seats or len(reveals) != ctx.seats:
         raise ValueError("more key messages than seats")
@@ -210,7 +225,7 @@ def combine_keys(
         # Needs a seat to choose its share after seeing the others, which the commitments
         # prevent; blame the last seat, the only one that could have tried.
         raise InvalidMessageError(
-            ctx.seats - 1, str(_REVEAL_STEP), "joint key is the identity"
+            ctx.seats - 1, _REVEAL_STEP.said, phrase("mental.why.joint_key_identity")
         ) from None
     lottery = hashlib.sha512(
         frame(LOTTERY_DOMAIN) + frame(ctx.to_bytes()) + b"".join(frame(r.lottery) for r in reveals)

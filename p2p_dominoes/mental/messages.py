@@ -7,7 +7,8 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from p2p_dominoes.mental.encoding import Reader
-from p2p_dominoes.mental.errors import EncodingError, InvalidMessageError
+from p2p_dominoes.mental.errors import EncodingError, InvalidMessageError, message_of
+from p2p_dominoes.words import phrase
 
 T = TypeVar("T")
 
@@ -37,12 +38,16 @@ def decode(
     try:
         reader = Reader(data)
         if reader.u8() != tag:
-            raise EncodingError(f"not a {tag.name} message")
+            raise EncodingError(phrase("mental.why.not_message", tag=tag.name))
         seat = reader.u8()
         if seat != sender:
-            raise EncodingError(f"message claims seat {seat + 1} but was sent by seat {sender + 1}")
+            raise EncodingError(
+                phrase("mental.why.message_claims_seat_but_was", seat=seat + 1, sender=sender + 1)
+            )
         message = parse(reader)
         reader.finish()
     except EncodingError as exc:
-        raise InvalidMessageError(sender, step, f"malformed message: {exc}") from None
+        raise InvalidMessageError(
+            sender, step, phrase("mental.why.malformed_message", reason=message_of(exc))
+        ) from None
     return message

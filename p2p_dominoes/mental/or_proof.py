@@ -18,7 +18,13 @@ from typing import Final
 from p2p_dominoes.mental.context import HandContext, ProofBinding, Step
 from p2p_dominoes.mental.elgamal import Deck
 from p2p_dominoes.mental.encoding import Reader, u8
-from p2p_dominoes.mental.errors import EncodingError, GroupError, InvalidMessageError, ProofError
+from p2p_dominoes.mental.errors import (
+    EncodingError,
+    GroupError,
+    InvalidMessageError,
+    ProofError,
+    message_of,
+)
 from p2p_dominoes.mental.group import (
     BASE,
     IDENTITY,
@@ -36,6 +42,7 @@ from p2p_dominoes.mental.randomness import SYSTEM_RANDOM, RandomSource, random_s
 from p2p_dominoes.mental.shares import POSITIONS, DecryptionShare, collect_shares
 from p2p_dominoes.mental.tiles import TILE_COUNT, tile_point, tile_text
 from p2p_dominoes.mental.transcript import Transcript
+from p2p_dominoes.words import phrase
 
 OR_PROOF_NAME: Final = b"or-play"
 BRANCH_SIZE: Final = 64
@@ -159,7 +166,11 @@ class OrProof:
     ) -> None:
         """Raise ProofError unless `tile` is proven to sit at one position of `branches`."""
         if len(self.branches) != len(branches):
-            raise ProofError(f"{len(self.branches)} branches for {len(branches)} positions")
+            raise ProofError(
+                phrase(
+                    "mental.why.branches_positions", count=len(self.branches), count2=len(branches)
+                )
+            )
         transcript = _transcript(binding, public_key, tile, branches)
         total = 0
         for (c, s), branch in zip(self.branches, branches, strict=True):
@@ -168,7 +179,7 @@ class OrProof:
             transcript.append(b"commitment", a + b)
             total += c.value
         if transcript.challenge(b"c") != total % L:
-            raise ProofError("OR-proof does not verify")
+            raise ProofError(phrase("mental.why.or_proof_does_not_verify"))
 
     def to_bytes(self) -> bytes:
         """`c_0 ‖ s_0 ‖ c_1 ‖ s_1 ‖ …`, 64 bytes per position."""
@@ -179,7 +190,14 @@ class OrProof:
         """Decode a proof over `count` positions: exactly 64·count bytes of canonical scalars."""
         if not isinstance(data, bytes) or len(data) != BRANCH_SIZE * count:
             size = len(data) if isinstance(data, bytes) else "no"
-            raise EncodingError(f"{size} proof bytes for {count} positions (need {64 * count})")
+            raise EncodingError(
+                phrase(
+                    "mental.why.proof_bytes_positions_need",
+                    size=size,
+                    count=count,
+                    value=64 * count,
+                )
+            )
         reader = Reader(data)
         pairs = tuple((reader.scalar(), reader.scalar()) for _ in range(count))
         reader.finish()
@@ -226,18 +244,22 @@ def check_tile(
 ) -> None:
     """Raise InvalidMessageError blaming `seat` unless `proof` shows `tile` at one of
     `branches` (malformed bytes and a proof that fails are told apart in the reason)."""
-    where = str(step)
+    where = step.said
     if not 0 <= seat < ctx.seats:
-        raise InvalidMessageError(seat, where, "not a seat of this hand")
+        raise InvalidMessageError(seat, where, phrase("mental.why.not_seat_hand"))
     if not 0 <= tile < TILE_COUNT:
-        raise InvalidMessageError(seat, where, f"tile {tile} out of range")
+        raise InvalidMessageError(seat, where, phrase("mental.why.tile_out_range", tile=tile))
     try:
         decoded = OrProof.from_bytes(proof, len(branches))
     except EncodingError as exc:
-        raise InvalidMessageError(seat, where, f"malformed proof: {exc}") from None
+        raise InvalidMessageError(
+            seat, where, phrase("mental.why.malformed_proof", reason=message_of(exc))
+        ) from None
     try:
         decoded.verify(or_binding(ctx, step, seat), joint.seat_keys[seat], tile, branches)
     except (ProofError, GroupError):
         raise InvalidMessageError(
-            seat, where, f"{tile_text(tile)} is not at any of its {len(branches)} positions"
+            seat,
+            where,
+            phrase("mental.why.not_any_positions", value=tile_text(tile), count=len(branches)),
         ) from None

@@ -11,6 +11,7 @@ from p2p_dominoes.mental.errors import ProofError
 from p2p_dominoes.mental.group import BASE, L, Point, Scalar, msm, mul_base
 from p2p_dominoes.mental.randomness import SYSTEM_RANDOM, RandomSource, random_scalar
 from p2p_dominoes.mental.transcript import Transcript
+from p2p_dominoes.words import phrase
 
 SCHNORR_NAME: Final = b"schnorr-pok"
 SCHNORR_SIZE: Final = 64
@@ -48,7 +49,7 @@ class SchnorrProof:
         c, s = self.challenge.value, self.response.value
         commitment = msm(((s, BASE), (-c, public_key.raw)))
         if _challenge(binding, public_key, commitment) != c:
-            raise ProofError("Schnorr proof does not verify")
+            raise ProofError(phrase("mental.why.schnorr_proof_does_not_verify"))
 
     def to_bytes(self) -> bytes:
         """`c ‖ s`, 64 bytes."""

@@ -10,6 +10,7 @@ from p2p_dominoes.mental.errors import GroupError, InvalidMessageError
 from p2p_dominoes.mental.group import Scalar, mul_base
 from p2p_dominoes.mental.keys import HandKeys, JointKey
 from p2p_dominoes.mental.messages import MessageTag, decode
+from p2p_dominoes.words import phrase
 
 _STEP = Step(StepKind.SECRET_REVEAL)
 
@@ -32,7 +33,7 @@ class SecretReveal:
         def parse(r: Reader) -> SecretReveal:
             return cls(sender, r.scalar())
 
-        return decode(data, sender, MessageTag.SECRET_REVEAL, str(_STEP), parse)
+        return decode(data, sender, MessageTag.SECRET_REVEAL, _STEP.said, parse)
 
 
 def reveal_secret(keys: HandKeys) -> SecretReveal:
@@ -43,10 +44,12 @@ def reveal_secret(keys: HandKeys) -> SecretReveal:
 def check_secret_reveal(reveal: SecretReveal, joint: JointKey) -> None:
     """Raise InvalidMessageError unless `x_seat·G` is the seat's published key share."""
     if not 0 <= reveal.seat < len(joint.seat_keys):
-        raise InvalidMessageError(reveal.seat, str(_STEP), "not a seat of this hand")
+        raise InvalidMessageError(reveal.seat, _STEP.said, phrase("mental.why.not_seat_hand"))
     try:
         matches = mul_base(reveal.secret.value) == joint.seat_keys[reveal.seat].raw
     except GroupError:
         matches = False
     if not matches:
-        raise InvalidMessageError(reveal.seat, str(_STEP), "secret does not match the key share")
+        raise InvalidMessageError(
+            reveal.seat, _STEP.said, phrase("mental.why.secret_does_not_match_key")
+        )

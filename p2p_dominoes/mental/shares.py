@@ -15,12 +15,19 @@ from p2p_dominoes.mental.chaum_pedersen import ChaumPedersenProof
 from p2p_dominoes.mental.context import HandContext, ProofBinding, Step, StepKind
 from p2p_dominoes.mental.elgamal import Deck
 from p2p_dominoes.mental.encoding import Reader, u8
-from p2p_dominoes.mental.errors import EncodingError, GroupError, InvalidMessageError, ProofError
+from p2p_dominoes.mental.errors import (
+    EncodingError,
+    GroupError,
+    InvalidMessageError,
+    ProofError,
+    message_of,
+)
 from p2p_dominoes.mental.group import Point, mul, sub, sum_points
 from p2p_dominoes.mental.keys import HandKeys, JointKey
 from p2p_dominoes.mental.messages import MessageTag, decode
 from p2p_dominoes.mental.randomness import SYSTEM_RANDOM, RandomSource
 from p2p_dominoes.mental.tiles import TILE_COUNT, point_to_tile
+from p2p_dominoes.words import phrase
 
 POSITIONS: Final = TILE_COUNT
 
@@ -29,7 +36,7 @@ def read_position(reader: Reader) -> int:
     """The next byte as a deck position (< 28)."""
     position = reader.u8()
     if position >= POSITIONS:
-        raise EncodingError(f"position {position} out of range")
+        raise EncodingError(phrase("mental.why.position_number_out_of_range", position=position))
     return position
 
 
@@ -93,11 +100,11 @@ def make_share(
 
 def check_share(ctx: HandContext, share: DecryptionShare, joint: JointKey, deck: Deck) -> None:
     """Raise InvalidMessageError blaming `share.seat` unless the share fits its position."""
-    step = str(Step(StepKind.SHARE, share.position))
+    step = Step(StepKind.SHARE, share.position).said
     if not 0 <= share.seat < ctx.seats:
-        raise InvalidMessageError(share.seat, step, "not a seat of this hand")
+        raise InvalidMessageError(share.seat, step, phrase("mental.why.not_seat_hand"))
     if not 0 <= share.position < len(deck):
-        raise InvalidMessageError(share.seat, step, "position out of range")
+        raise InvalidMessageError(share.seat, step, phrase("mental.why.position_out_of_range"))
     try:
         share.proof.verify(
             share_binding(ctx, StepKind.SHARE, share.position, share.seat),
@@ -106,7 +113,9 @@ def check_share(ctx: HandContext, share: DecryptionShare, joint: JointKey, deck:
             share.share,
         )
     except (ProofError, GroupError) as exc:
-        raise InvalidMessageError(share.seat, step, f"wrong decryption share: {exc}") from None
+        raise InvalidMessageError(
+            share.seat, step, phrase("mental.why.wrong_decryption_share", reason=message_of(exc))
+        ) from None
 
 
 def collect_shares(
@@ -134,7 +143,9 @@ def collect_shares(
         by_seat[share.seat] = share
     missing = [s for s in range(ctx.seats) if s != owner and s not in by_seat]
     if missing:
-        raise InvalidMessageError(missing[0], str(Step(StepKind.SHARE, position)), "share missing")
+        raise InvalidMessageError(
+            missing[0], Step(StepKind.SHARE, position).said, phrase("mental.why.share_missing")
+        )
     return [by_seat[s].share.raw for s in sorted(by_seat)]
 
 

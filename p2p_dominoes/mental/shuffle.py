@@ -13,7 +13,13 @@ from typing import Final
 from p2p_dominoes.mental.context import HandContext, ProofBinding, Step, StepKind
 from p2p_dominoes.mental.elgamal import CIPHERTEXT_SIZE, Ciphertext, Deck
 from p2p_dominoes.mental.encoding import Reader, u8
-from p2p_dominoes.mental.errors import EncodingError, GroupError, InvalidMessageError, ProofError
+from p2p_dominoes.mental.errors import (
+    EncodingError,
+    GroupError,
+    InvalidMessageError,
+    ProofError,
+    message_of,
+)
 from p2p_dominoes.mental.group import G
 from p2p_dominoes.mental.keys import JointKey
 from p2p_dominoes.mental.messages import MessageTag, decode
@@ -25,6 +31,7 @@ from p2p_dominoes.mental.randomness import (
 )
 from p2p_dominoes.mental.shuffle_proof import ShuffleProof
 from p2p_dominoes.mental.tiles import TILE_COUNT, TILE_POINTS
+from p2p_dominoes.words import phrase
 
 DECK_SIZE: Final = TILE_COUNT
 
@@ -36,8 +43,8 @@ def starting_deck(joint: JointKey) -> Deck:
     except GroupError:
         raise InvalidMessageError(
             len(joint.seat_keys) - 1,
-            str(Step(StepKind.KEY_REVEAL)),
-            "joint key is the negation of a tile point",
+            Step(StepKind.KEY_REVEAL).said,
+            phrase("mental.why.joint_key_negation_tile_point"),
         ) from None
 
 
@@ -61,7 +68,7 @@ class ShuffleStep:
             deck = Deck.from_bytes(r.take(DECK_SIZE * CIPHERTEXT_SIZE), DECK_SIZE)
             return cls(sender, deck, ShuffleProof.read(r, DECK_SIZE))
 
-        return decode(data, sender, MessageTag.SHUFFLE, str(Step(StepKind.SHUFFLE, sender)), parse)
+        return decode(data, sender, MessageTag.SHUFFLE, Step(StepKind.SHUFFLE, sender).said, parse)
 
 
 def _binding(ctx: HandContext, seat: int) -> ProofBinding:
@@ -92,15 +99,15 @@ def shuffle_deck(
 def check_shuffle(ctx: HandContext, step: ShuffleStep, joint: JointKey, previous: Deck) -> Deck:
     """Verify seat `step.seat`'s shuffle of `previous`; return the new deck or raise
     InvalidMessageError blaming that seat."""
-    name = str(Step(StepKind.SHUFFLE, step.seat))
+    name = Step(StepKind.SHUFFLE, step.seat).said
     if not 0 <= step.seat < ctx.seats:
-        raise InvalidMessageError(step.seat, name, "not a seat of this hand")
+        raise InvalidMessageError(step.seat, name, phrase("mental.why.not_seat_hand"))
     if len(step.deck) != len(previous):
-        raise InvalidMessageError(step.seat, name, "deck has the wrong number of cards")
+        raise InvalidMessageError(step.seat, name, phrase("mental.why.deck_has_wrong_number_cards"))
     try:
         step.proof.verify(_binding(ctx, step.seat), joint.key, previous, step.deck)
     except (ProofError, GroupError, EncodingError) as exc:
-        raise InvalidMessageError(step.seat, name, str(exc)) from None
+        raise InvalidMessageError(step.seat, name, message_of(exc)) from None
     return step.deck
 
 
@@ -120,13 +127,15 @@ def check_shuffles(
     deck = first = starting_deck(joint) if start is None else start
     items = []
     for index, step in enumerate(steps):
-        name = str(Step(StepKind.SHUFFLE, index))
+        name = Step(StepKind.SHUFFLE, index).said
         if step.seat != index:
-            raise InvalidMessageError(step.seat, name, "out of turn")
+            raise InvalidMessageError(step.seat, name, phrase("mental.why.out_turn"))
         if not 0 <= step.seat < ctx.seats:
-            raise InvalidMessageError(step.seat, name, "not a seat of this hand")
+            raise InvalidMessageError(step.seat, name, phrase("mental.why.not_seat_hand"))
         if len(step.deck) != len(deck):
-            raise InvalidMessageError(step.seat, name, "deck has the wrong number of cards")
+            raise InvalidMessageError(
+                step.seat, name, phrase("mental.why.deck_has_wrong_number_cards")
+            )
         if step.seat != skip_seat:
             items.append((step.proof, _binding(ctx, step.seat), joint.key, deck, step.deck))
         deck = step.deck
@@ -141,5 +150,7 @@ def check_shuffles(
         raise RuntimeError("a batch of shuffle proofs failed but each proof verifies") from None
     if len(steps) != ctx.seats:
         missing = len(steps)
-        raise InvalidMessageError(missing, str(Step(StepKind.SHUFFLE, missing)), "shuffle missing")
+        raise InvalidMessageError(
+            missing, Step(StepKind.SHUFFLE, missing).said, phrase("mental.why.shuffle_missing")
+        )
     return deck

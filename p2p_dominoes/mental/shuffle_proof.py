@@ -22,7 +22,7 @@ from typing import Final
 from p2p_dominoes.mental.context import ProofBinding
 from p2p_dominoes.mental.elgamal import Deck
 from p2p_dominoes.mental.encoding import Reader, frame, u32
-from p2p_dominoes.mental.errors import GroupError, ProofError
+from p2p_dominoes.mental.errors import GroupError, ProofError, message_of
 from p2p_dominoes.mental.generators import GENERATOR_DOMAIN, generator_sum, generators
 from p2p_dominoes.mental.group import (
     BASE,
@@ -41,6 +41,7 @@ from p2p_dominoes.mental.group import (
 )
 from p2p_dominoes.mental.randomness import SYSTEM_RANDOM, RandomSource, random_scalar
 from p2p_dominoes.mental.transcript import Transcript
+from p2p_dominoes.words import phrase
 
 SHUFFLE_PROOF_NAME: Final = b"terelius-wikstrom-shuffle"
 
@@ -191,9 +192,11 @@ class ShuffleProof:
         try:
             for terms, expected in self._relations(binding, joint_key, inputs, outputs):
                 if msm(terms) != expected:
-                    raise ProofError("shuffle proof does not verify")
+                    raise ProofError(phrase("mental.why.shuffle_proof_does_not_verify"))
         except GroupError as exc:
-            raise ProofError(f"shuffle proof does not verify ({exc})") from exc
+            raise ProofError(
+                phrase("mental.why.shuffle_proof_fails_because", reason=message_of(exc))
+            ) from exc
 
     @staticmethod
     def verify_batch(items: Sequence[tuple[ShuffleProof, ProofBinding, Point, Deck, Deck]]) -> None:
@@ -215,9 +218,11 @@ class ShuffleProof:
                     terms.extend((weight * s, p) for s, p in relation)
                     terms.append((-weight, expected))
             if msm(terms) != IDENTITY:
-                raise ProofError("batch of shuffle proofs does not verify")
+                raise ProofError(phrase("mental.why.shuffle_batch_fails"))
         except GroupError as exc:
-            raise ProofError(f"batch of shuffle proofs does not verify ({exc})") from exc
+            raise ProofError(
+                phrase("mental.why.shuffle_batch_fails_because", reason=message_of(exc))
+            ) from exc
 
     def _relations(
         self,
@@ -232,7 +237,7 @@ class ShuffleProof:
         if not (
             len(outputs) == len(self.commitments) == len(self.chain) == len(self.responses) == size
         ):
-            raise ProofError("shuffle proof has the wrong length")
+            raise ProofError(phrase("mental.why.shuffle_proof_has_wrong_length"))
         gens = [p.raw for p in generators(size + 1)]
         h0, h = gens[0], gens[1:]
         pk = joint_key.raw
@@ -259,7 +264,7 @@ class ShuffleProof:
         )
         sent = (self.t3.raw, self.t41.raw, self.t42.raw)
         if _final_challenge(transcript, (t1, t2, *sent, t_hat)) != c:
-            raise ProofError("shuffle proof does not verify")
+            raise ProofError(phrase("mental.why.shuffle_proof_does_not_verify"))
         return [
             (
                 [(self.s3.value, BASE), *zip(s_out, h, strict=True), *zip(cu, pc, strict=True)],

@@ -13,19 +13,26 @@ from p2p_dominoes.mental.chaum_pedersen import ChaumPedersenProof
 from p2p_dominoes.mental.context import HandContext, Step, StepKind
 from p2p_dominoes.mental.elgamal import Deck
 from p2p_dominoes.mental.encoding import Reader, u8
-from p2p_dominoes.mental.errors import EncodingError, GroupError, InvalidMessageError, ProofError
+from p2p_dominoes.mental.errors import (
+    EncodingError,
+    GroupError,
+    InvalidMessageError,
+    ProofError,
+    message_of,
+)
 from p2p_dominoes.mental.group import Point, sub, sum_points
 from p2p_dominoes.mental.keys import HandKeys, JointKey
 from p2p_dominoes.mental.messages import MessageTag, decode
 from p2p_dominoes.mental.randomness import SYSTEM_RANDOM, RandomSource
 from p2p_dominoes.mental.shares import DecryptionShare, collect_shares, read_position, share_binding
 from p2p_dominoes.mental.tiles import TILE_COUNT, point_to_tile, tile_point, tile_text
+from p2p_dominoes.words import phrase
 
 
 def _read_tile(reader: Reader) -> int:
     tile = reader.u8()
     if tile >= TILE_COUNT:
-        raise EncodingError(f"tile {tile} out of range")
+        raise EncodingError(phrase("mental.why.tile_out_range", tile=tile))
     return tile
 
 
@@ -102,11 +109,11 @@ def check_tile_reveal(
     InvalidMessageError blames the revealing seat for a bad share or a false claim, and any other
     seat whose share for the position is wrong or missing.
     """
-    step = str(Step(StepKind.TILE_REVEAL, reveal.position))
+    step = Step(StepKind.TILE_REVEAL, reveal.position).said
     if not 0 <= reveal.seat < ctx.seats:
-        raise InvalidMessageError(reveal.seat, step, "not a seat of this hand")
+        raise InvalidMessageError(reveal.seat, step, phrase("mental.why.not_seat_hand"))
     if not 0 <= reveal.position < len(deck):
-        raise InvalidMessageError(reveal.seat, step, "position out of range")
+        raise InvalidMessageError(reveal.seat, step, phrase("mental.why.position_out_of_range"))
     card = deck[reveal.position]
     try:
         reveal.proof.verify(
@@ -116,7 +123,9 @@ def check_tile_reveal(
             reveal.share,
         )
     except (ProofError, GroupError) as exc:
-        raise InvalidMessageError(reveal.seat, step, f"wrong decryption share: {exc}") from None
+        raise InvalidMessageError(
+            reveal.seat, step, phrase("mental.why.wrong_decryption_share", reason=message_of(exc))
+        ) from None
     others = collect_shares(
         ctx, joint, deck, reveal.position, reveal.seat, shares, checked=shares_checked
     )
@@ -126,10 +135,12 @@ def check_tile_reveal(
         plain = b""
     if plain != tile_point(reveal.tile).raw:
         actual = point_to_tile(plain)
-        found = "no tile" if actual is None else tile_text(actual)
+        found = phrase("mental.why.no_tile") if actual is None else tile_text(actual)
         raise InvalidMessageError(
             reveal.seat,
             step,
-            f"claims {tile_text(reveal.tile)} but the position decrypts to {found}",
+            phrase(
+                "mental.why.claims_but_position_decrypts", value=tile_text(reveal.tile), found=found
+            ),
         )
     return reveal.tile

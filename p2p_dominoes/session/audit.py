@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from p2p_dominoes import mental
 from p2p_dominoes.engine import TILES, IllegalAction, InvalidRecord, MatchOutcome, Tile, record_of
 from p2p_dominoes.engine.opening import best_of
+from p2p_dominoes.mental.errors import message_of
 from p2p_dominoes.session import legacy
 from p2p_dominoes.session.checks import tile_text
 from p2p_dominoes.session.envelope import FIRST_VERSION
@@ -28,6 +29,7 @@ from p2p_dominoes.session.hand_in_play import HandInPlay
 from p2p_dominoes.session.hand_messages import MAX_HANDS
 from p2p_dominoes.session.opening import lottery
 from p2p_dominoes.session.phases import Trigger
+from p2p_dominoes.words import phrase
 
 if TYPE_CHECKING:
     from p2p_dominoes.session.table import TableSession
@@ -41,14 +43,24 @@ def audit(session: TableSession, hand: HandInPlay) -> list[Event]:
     try:
         tiles_by_position = mental.decrypt_deck(hand.deck, hand.secrets)
     except RuntimeError as exc:  # unreachable once every proof checked out
-        return audit_blame(session, 0, f"the final deck does not decrypt: {exc}", "audit")
+        return audit_blame(
+            session,
+            0,
+            phrase("session.why.final_deck_does_not_decrypt", reason=message_of(exc)),
+            "audit",
+        )
     tiles = [TILES[i] for i in tiles_by_position]
     size = hand.size
     hands = [tiles[s * size : (s + 1) * size] for s in range(players)]
     boneyard = tiles[players * size :]
     for position, tile in hand.known.items():
         if tiles[position] is not tile:  # cannot happen once every proof checked out
-            return audit_blame(session, 0, f"position {position} decrypts differently", "audit")
+            return audit_blame(
+                session,
+                0,
+                phrase("session.why.position_decrypts_differently", position=position),
+                "audit",
+            )
     drawn = lottery(hand)
     blamed = _audit_claims(session, hand, hands)
     if blamed is not None:
@@ -60,21 +72,23 @@ def audit(session: TableSession, hand: HandInPlay) -> list[Event]:
     try:
         state = match.start_hand(hands, boneyard, drawn)
     except InvalidRecord as exc:
-        return audit_blame(session, 0, f"the deal is not a set of 28 tiles: {exc}", "audit")
+        return audit_blame(
+            session, 0, phrase("session.why.deal_not_set_28_tiles", reason=message_of(exc)), "audit"
+        )
     if state is None or state.opener != hand.public.opener:
         # Unreachable once the claims passed: honest claims find the deal's own opener.
-        return audit_blame(session, 0, "the claims do not give the deal's opener", "audit")
+        return audit_blame(session, 0, phrase("session.why.claims_do_not_give_deal"), "audit")
     for number, (seat, action) in enumerate(hand.public.history):
         try:
             state.apply(seat, action)
         except IllegalAction as exc:
-            reason = f"found at the audit: cannot {exc.action}: {exc.rule}"
+            reason = phrase("session.why.found_at_audit", action=exc.action, rule=exc.rule)
             index = hand.action_indices[number]
             return audit_blame(session, seat, reason, "audit-rules", index)
     result = state.result
     if result is None:
         return audit_blame(
-            session, hand.public.turn, "the hand did not end as claimed", "audit-rules"
+            session, hand.public.turn, phrase("session.why.hand_did_not_end_as"), "audit-rules"
         )
     before = tuple(match.scores)
     # The record's `hand` is the number the opening rule reads (counted hands + 1), so the
@@ -117,11 +131,11 @@ def _audit_claims(
         index = hand.claim_indices[seat]
         best = best_of(hand.rank, hands[seat])
         if claim is not None and claim is not best:
-            reason = f"its lead claim {claim.text} was not its best ({tile_text(best)})"
+            reason = phrase("session.why.claim_not_best", claim=claim.text, best=tile_text(best))
             return audit_blame(session, seat, reason, "audit-claim", index)
         bound = hand.claim_bounds[seat]
         if claim is None and best is not None and hand.rank_of(best) < bound:
-            reason = f"claimed nothing, but held {best.text}, which beat the claims before"
+            reason = phrase("session.why.claimed_nothing_but_held", best=best.text)
             return audit_blame(session, seat, reason, "audit-claim", index)
     return None
 
@@ -133,7 +147,7 @@ def _void_hand(
     match = session.match
     found = match.opening(hands, drawn) if hand.rank else match.unclaimed_opening(drawn)
     if not found.void:  # honest claims always agree with the deal; keep the table safe
-        return audit_blame(session, 0, "the claims found no opener, but the deal has one", "audit")
+        return audit_blame(session, 0, phrase("session.why.claims_found_no_opener_but"), "audit")
     outcome = match.void_hand()
     dealt = tuple(tuple(tiles) for tiles in hands)
     return [HandRedealt(hand.number, dealt), *_next_hand(session, outcome)]

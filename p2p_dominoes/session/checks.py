@@ -18,6 +18,7 @@ from p2p_dominoes.session.errors import InvalidMessage
 from p2p_dominoes.session.events import Event
 from p2p_dominoes.session.hand_in_play import HandInPlay
 from p2p_dominoes.session.schema import Wire
+from p2p_dominoes.words import phrase
 
 if TYPE_CHECKING:
     from p2p_dominoes.session.table import TableSession
@@ -44,7 +45,7 @@ def field_bytes(envelope: Envelope, name: str) -> bytes:
 
 def tile_text(tile: Tile | None) -> str:
     """A tile as the blame reasons write it ("nothing" for no tile)."""
-    return "nothing" if tile is None else tile.text
+    return phrase("session.why.nothing") if tile is None else tile.text
 
 
 def check_reveal(
@@ -56,7 +57,8 @@ def check_reveal(
     reveal = TileReveal.from_bytes(data, envelope.seat)
     if reveal.position not in held:
         raise bad(
-            "not-held", f"claims a tile at position {reveal.position}, which it does not hold"
+            "not-held",
+            phrase("session.why.claims_tile_position_which_does", position=reveal.position),
         )
     index = mental.check_tile_reveal(
         hand.ctx,

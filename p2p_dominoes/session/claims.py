@@ -17,6 +17,7 @@ from p2p_dominoes.session.checks import Effect
 from p2p_dominoes.session.envelope import Envelope
 from p2p_dominoes.session.events import Event
 from p2p_dominoes.session.hand_in_play import HandInPlay
+from p2p_dominoes.words import phrase
 
 if TYPE_CHECKING:
     from p2p_dominoes.session.table import TableSession
@@ -32,7 +33,7 @@ def lead_claim3(session: TableSession, hand: HandInPlay, envelope: Envelope, own
         assert isinstance(index, int) and isinstance(proof, bytes)
         tile = TILES[index]
         if hand.rank_of(tile) >= hand.bound:
-            raise IllegalAction(seat, f"claim {tile.text}", hand.beat())
+            raise IllegalAction(seat, phrase("session.action.claim", tile=tile.text), hand.beat())
         if not own:
             step = Step(StepKind.LEAD_CLAIM)
             branches = tile_proofs.branches(hand, seat, hand.held[seat])

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Final
 from p2p_dominoes.session.envelope import THIRD_VERSION
 from p2p_dominoes.session.identity import PublicIdentity
 from p2p_dominoes.session.leave_messages import come_back_request
+from p2p_dominoes.words import phrase
 
 if TYPE_CHECKING:
     from p2p_dominoes.session.table import TableSession
@@ -53,13 +54,13 @@ def request_fault(
     seat's previous key (its former holder's) over this table's request, and `key` fresh."""
     transcript = session.transcript
     if session.version <= THIRD_VERSION or not 0 <= seat < session.players:
-        return f"seat {seat + 1} cannot come back at this table"
+        return phrase("session.why.cannot_come_back", seat=seat + 1)
     old = transcript.previous_key(seat)
     request = come_back_request(transcript.table_id, seat, name, key)
     if old is None or not old.verify(asked, request):
-        return f"the request is not signed by seat {seat + 1}'s former holder"
+        return phrase("session.why.not_signed_by_former", seat=seat + 1)
     if transcript.held_before(key):
-        return "the returning player's key held a seat at this table before"
+        return phrase("session.why.returning_player_s_key_held")
     return None
 
 

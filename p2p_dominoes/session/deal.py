@@ -16,6 +16,7 @@ from p2p_dominoes.session.envelope import FIRST_VERSION, Envelope
 from p2p_dominoes.session.events import Event, ShuffleVerified, TilesDealt
 from p2p_dominoes.session.hand_in_play import HandInPlay
 from p2p_dominoes.session.phases import Trigger
+from p2p_dominoes.words import phrase
 
 if TYPE_CHECKING:
     from p2p_dominoes.session.table import TableSession
@@ -83,14 +84,24 @@ def deal(session: TableSession, hand: HandInPlay, envelope: Envelope, own: bool)
     assert isinstance(raw, tuple)
     positions = dealt_positions(session, hand, sharer)
     if len(raw) != len(positions):
-        raise bad("bad-deal", f"{len(raw)} shares; the deal needs {len(positions)}")
+        raise bad(
+            "bad-deal",
+            phrase("session.why.shares_deal_needs", count=len(raw), count2=len(positions)),
+        )
     shares = []
     assert hand.joint is not None
     for position, data in zip(positions, raw, strict=True):
         assert isinstance(data, bytes)
         share = DecryptionShare.from_bytes(data, sharer)
         if share.position != position:
-            raise bad("bad-deal", f"a share for position {share.position}, expected {position}")
+            raise bad(
+                "bad-deal",
+                phrase(
+                    "session.why.share_position_expected",
+                    position=share.position,
+                    position2=position,
+                ),
+            )
         if not own:
             mental.check_share(hand.ctx, share, hand.joint, hand.deck)
         shares.append(share)

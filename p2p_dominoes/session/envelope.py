@@ -22,6 +22,7 @@ import msgpack  # type: ignore[import-untyped]
 from p2p_dominoes.session.errors import InvalidMessage
 from p2p_dominoes.session.identity import SIGNATURE_SIZE, Identity, PublicIdentity
 from p2p_dominoes.session.schema import Record, Wire
+from p2p_dominoes.words import phrase
 
 PROTOCOL_VERSION: Final = 4
 """The version new tables are created with: v3 (plays and lead claims that show the tile and not
@@ -123,15 +124,25 @@ def _reject(code: str, reason: str) -> InvalidMessage:
 
 def _check_header(version: object, table_id: object, seat: object, head: object) -> None:
     if type(version) is not int:
-        raise _reject("bad-envelope", "version must be an int")
+        raise _reject("bad-envelope", phrase("session.why.version_must_int"))
     if version not in SUPPORTED_VERSIONS:
-        raise _reject("unsupported-version", f"protocol version {version} is not supported")
+        raise _reject(
+            "unsupported-version",
+            phrase("session.why.protocol_version_not_supported", version=version),
+        )
     if type(table_id) is not bytes or len(table_id) != TABLE_ID_SIZE:
-        raise _reject("bad-envelope", f"table id must be {TABLE_ID_SIZE} bytes of bin")
+        raise _reject(
+            "bad-envelope",
+            phrase("session.why.table_id_must_bytes_bin", table_id_size=TABLE_ID_SIZE),
+        )
     if type(seat) is not int or not 0 <= seat < MAX_SEATS:
-        raise _reject("bad-envelope", f"seat must be an int in 0..{MAX_SEATS - 1}")
+        raise _reject(
+            "bad-envelope", phrase("session.why.seat_must_int_0", max_seats=MAX_SEATS - 1)
+        )
     if type(head) is not bytes or len(head) != HASH_SIZE:
-        raise _reject("bad-envelope", f"head hash must be {HASH_SIZE} bytes of bin")
+        raise _reject(
+            "bad-envelope", phrase("session.why.head_hash_must_bytes_bin", hash_size=HASH_SIZE)
+        )
 
 
 @dataclass(frozen=True)
@@ -153,11 +164,14 @@ class Envelope:
     def __post_init__(self) -> None:
         _check_header(self.version, self.table_id, self.seat, self.head)
         if not isinstance(self.type, MessageType):
-            raise _reject("bad-envelope", "type must be a MessageType")
+            raise _reject("bad-envelope", phrase("session.why.type_must_messagetype"))
         body = self.type.body.check(self.body, self.type.name)
         object.__setattr__(self, "body", body)
         if type(self.signature) is not bytes or len(self.signature) != SIGNATURE_SIZE:
-            raise _reject("bad-envelope", f"signature must be {SIGNATURE_SIZE} bytes of bin")
+            raise _reject(
+                "bad-envelope",
+                phrase("session.why.signature_must_bytes_bin", signature_size=SIGNATURE_SIZE),
+            )
 
     @classmethod
     def sign(
@@ -174,7 +188,7 @@ class Envelope:
         """Build and sign an envelope (raises InvalidMessage if a field is invalid)."""
         _check_header(version, table_id, seat, head)
         if not isinstance(mtype, MessageType):
-            raise _reject("bad-envelope", "mtype must be a MessageType")
+            raise _reject("bad-envelope", phrase("session.why.mtype_must_messagetype"))
         normalised = mtype.body.check(body, mtype.name)
         unsigned = _signed_bytes(version, table_id, seat, head, mtype.code, normalised)
         return cls(version, table_id, seat, head, mtype, normalised, identity.sign(unsigned))
@@ -183,11 +197,20 @@ class Envelope:
     def decode(cls, data: bytes, registry: MessageRegistry) -> Envelope:
         """Parse wire bytes strictly; any problem raises InvalidMessage and nothing else."""
         if type(data) is not bytes:
-            raise _reject("bad-envelope", f"expected bytes, got {type(data).__name__}")
+            raise _reject(
+                "bad-envelope", phrase("session.why.expected_bytes_got", kind=type(data).__name__)
+            )
         if len(data) > MAX_ENVELOPE_SIZE:
-            raise _reject("too-large", f"{len(data)} bytes exceeds {MAX_ENVELOPE_SIZE}")
+            raise _reject(
+                "too-large",
+                phrase(
+                    "session.why.bytes_exceeds",
+                    count=len(data),
+                    max_envelope_size=MAX_ENVELOPE_SIZE,
+                ),
+            )
         if not data:
-            raise _reject("malformed", "empty message")
+            raise _reject("malformed", phrase("session.why.empty_message"))
         try:
             value = msgpack.unpackb(
                 data,
@@ -202,19 +225,24 @@ class Envelope:
                 max_ext_len=0,
             )
         except Exception as exc:  # msgpack raises many types; all mean "not our msgpack"
-            raise _reject("malformed", f"not valid msgpack ({type(exc).__name__})") from None
+            raise _reject(
+                "malformed", phrase("session.why.not_valid_msgpack", kind=type(exc).__name__)
+            ) from None
         if type(value) is not tuple or len(value) != len(ENVELOPE_FIELDS):
-            raise _reject("bad-envelope", f"envelope must be an array of {len(ENVELOPE_FIELDS)}")
+            raise _reject(
+                "bad-envelope",
+                phrase("session.why.envelope_must_array", count=len(ENVELOPE_FIELDS)),
+            )
         version, table_id, seat, head, code, body, signature = value
         _check_header(version, table_id, seat, head)
         if type(code) is not int:
-            raise _reject("bad-envelope", "message type must be an int")
+            raise _reject("bad-envelope", phrase("session.why.message_type_must_int"))
         mtype = registry.by_code(code)
         if mtype is None:
-            raise _reject("unknown-type", f"message type {code} is not known")
+            raise _reject("unknown-type", phrase("session.why.message_type_not_known", code=code))
         envelope = cls(version, table_id, seat, head, mtype, body, signature)
         if envelope.encode() != data:
-            raise _reject("non-canonical", "encoding is not canonical msgpack")
+            raise _reject("non-canonical", phrase("session.why.encoding_not_canonical_msgpack"))
         return envelope
 
     def signed_bytes(self) -> bytes:
@@ -240,7 +268,9 @@ class Envelope:
     def verify(self, key: PublicIdentity) -> None:
         """Raise InvalidMessage (``bad-signature``) unless ``key`` signed this envelope."""
         if not key.verify(self.signature, self.signed_bytes()):
-            raise _reject("bad-signature", f"bad signature for seat {self.seat + 1}")
+            raise _reject(
+                "bad-signature", phrase("session.why.bad_signature_seat", seat=self.seat + 1)
+            )
 
     @property
     def hash(self) -> bytes:

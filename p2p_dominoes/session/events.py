@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from p2p_dominoes.engine import Action, HandRecord, HandResult, MatchOutcome, Tile
+from p2p_dominoes.words import Phrase, phrase
 
 
 @dataclass(frozen=True)
@@ -26,9 +27,18 @@ class Blame:
     """For a stall: the type name of the message the seat had to send (players are shown it in
     words, `net/verdict.py`)."""
 
+    @property
+    def said(self) -> Phrase:
+        """The blame as one line (the seat, why, who forwarded the evidence); `said.in_(lang)`
+        reads it in a player's language. `str(blame)` is its English text."""
+        if self.via is None:
+            return phrase("session.why.blamed", seat=self.seat + 1, reason=self.reason)
+        return phrase(
+            "session.why.blamed_relayed", seat=self.seat + 1, reason=self.reason, via=self.via + 1
+        )
+
     def __str__(self) -> str:
-        relayed = "" if self.via is None else f" (evidence forwarded by seat {self.via + 1})"
-        return f"seat {self.seat + 1}: {self.reason}{relayed}"
+        return str(self.said)
 
 
 @dataclass(frozen=True)

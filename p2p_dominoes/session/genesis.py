@@ -49,6 +49,7 @@ from p2p_dominoes.session.table_code import (
     COMMITMENT_SIZE,
     TABLE_NONCE_SIZE,
 )
+from p2p_dominoes.words import phrase
 
 MIN_SEATS: Final = 2
 MAX_NAME_BYTES: Final = 64
@@ -104,7 +105,10 @@ class SeatInfo:
         if not isinstance(self.key, PublicIdentity):
             raise TypeError("SeatInfo.key must be a PublicIdentity")
         if type(self.commitment) is not bytes or len(self.commitment) != COMMITMENT_SIZE:
-            raise InvalidMessage("bad-genesis", f"a seat commitment is {COMMITMENT_SIZE} bytes")
+            raise InvalidMessage(
+                "bad-genesis",
+                phrase("session.why.seat_commitment_bytes", commitment_size=COMMITMENT_SIZE),
+            )
 
 
 @dataclass(frozen=True)
@@ -122,24 +126,34 @@ class Genesis:
     def __post_init__(self) -> None:
         bad = "bad-genesis"
         if type(self.table_id) is not bytes or len(self.table_id) != TABLE_ID_SIZE:
-            raise InvalidMessage(bad, f"table id must be {TABLE_ID_SIZE} bytes")
+            raise InvalidMessage(
+                bad, phrase("session.why.table_id_must_bytes", table_id_size=TABLE_ID_SIZE)
+            )
         if type(self.protocol_version) is not int or (
             self.protocol_version not in SUPPORTED_VERSIONS
         ):
             raise InvalidMessage(
-                "unsupported-version", f"protocol version {self.protocol_version} not supported"
+                "unsupported-version",
+                phrase(
+                    "session.why.genesis_version_not_supported",
+                    protocol_version=self.protocol_version,
+                ),
             )
         object.__setattr__(self, "rules", _RULES.check(self.rules, "genesis.rules"))
         hands = self.max_hands
         if hands is not None and (type(hands) is not int or not 1 <= hands <= MAX_HANDS):
-            raise InvalidMessage(bad, f"max_hands is nil or a number of hands, 1..{MAX_HANDS}")
+            raise InvalidMessage(
+                bad, phrase("session.why.max_hands_nil_or_number", max_hands=MAX_HANDS)
+            )
         seats = tuple(self.seats)
         if not MIN_SEATS <= len(seats) <= MAX_SEATS:
-            raise InvalidMessage(bad, f"a table has {MIN_SEATS}..{MAX_SEATS} seats")
+            raise InvalidMessage(
+                bad, phrase("session.why.table_has_seats", min_seats=MIN_SEATS, max_seats=MAX_SEATS)
+            )
         if not all(isinstance(seat, SeatInfo) for seat in seats):
             raise TypeError("Genesis.seats must be SeatInfo values")
         if len({seat.key for seat in seats}) != len(seats):
-            raise InvalidMessage(bad, "the same identity key holds two seats")
+            raise InvalidMessage(bad, phrase("session.why.same_identity_key_holds_two"))
         object.__setattr__(self, "seats", seats)
 
     @classmethod

@@ -10,6 +10,7 @@ from p2p_dominoes.session.genesis import GENESIS_SIGN
 from p2p_dominoes.session.identity import Identity
 from p2p_dominoes.session.table_code import TableCode, opens_commitment, table_code
 from p2p_dominoes.session.transcript import Transcript
+from p2p_dominoes.words import phrase
 
 
 def genesis_signers(transcript: Transcript) -> tuple[int, ...]:
@@ -41,7 +42,7 @@ def sign_genesis(transcript: Transcript, identity: Identity, seat: int, nonce: b
     if not 0 <= seat < len(seats) or not opens_commitment(
         seats[seat].key, nonce, seats[seat].commitment
     ):
-        raise ValueError(f"this nonce does not open seat {seat + 1}'s commitment in the genesis")
+        raise ValueError(phrase("session.why.nonce_does_not_open_genesis", seat=seat + 1))
     return transcript.sign_next(identity, seat, GENESIS_SIGN, (transcript.genesis_hash, nonce))
 
 
@@ -71,18 +72,21 @@ def check_setup_message(transcript: Transcript, envelope: Envelope) -> None:
     expected = next_genesis_signer(transcript)
     if envelope.type == GENESIS_SIGN:
         if expected is None:
-            raise InvalidMessage("out-of-turn", "every seat has already signed the genesis")
+            raise InvalidMessage("out-of-turn", phrase("session.why.every_seat_has_already_signed"))
         if envelope.seat != expected:
-            raise InvalidMessage("out-of-turn", f"seat {expected + 1} signs the genesis next")
+            raise InvalidMessage(
+                "out-of-turn", phrase("session.why.seat_signs_genesis_next", expected=expected + 1)
+            )
         if envelope.field("genesis_hash") != transcript.genesis_hash:
-            raise InvalidMessage("bad-genesis", "genesis_sign names a different genesis")
+            raise InvalidMessage(
+                "bad-genesis", phrase("session.why.genesis_sign_names_different_genesis")
+            )
         seat = transcript.genesis.seats[envelope.seat]
         nonce = envelope.field("nonce")
         if not isinstance(nonce, bytes) or not opens_commitment(seat.key, nonce, seat.commitment):
-            raise InvalidMessage(
-                "bad-nonce", "the revealed table nonce does not open the seat's commitment"
-            )
+            raise InvalidMessage("bad-nonce", phrase("session.why.revealed_table_nonce_does_not"))
     elif expected is not None:
         raise InvalidMessage(
-            "out-of-turn", f"{envelope.type.name} before every seat signed the genesis"
+            "out-of-turn",
+            phrase("session.why.before_every_seat_signed_genesis", type=envelope.type.name),
         )

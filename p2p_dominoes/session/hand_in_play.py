@@ -22,6 +22,7 @@ from p2p_dominoes.mental import (
     TileReveal,
 )
 from p2p_dominoes.session.identity import PublicIdentity
+from p2p_dominoes.words import Phrase, phrase
 
 
 @dataclass
@@ -113,8 +114,8 @@ class HandInPlay:
         """Where `tile` stands in the hand's rank list (len(rank) when it is not ranked)."""
         return next((i for i, t in enumerate(self.rank) if t is tile), len(self.rank))
 
-    def beat(self) -> str:
+    def beat(self) -> Phrase:
         """Why a claim that does not beat the bound is refused."""
         if self.bound >= len(self.rank):
-            return "a claim must be a tile that opens this hand"
-        return f"a claim must beat {self.rank[self.bound].text}"
+            return phrase("session.why.claim_must_open")
+        return phrase("session.why.claim_must_beat", tile=self.rank[self.bound].text)

@@ -21,6 +21,7 @@ from p2p_dominoes.session.leave_messages import GOODBYE
 from p2p_dominoes.session.phases import Phase, Trigger
 from p2p_dominoes.session.transcript import EquivocationDetected, ReplayedMessage, Transcript
 from p2p_dominoes.session.validation import validate
+from p2p_dominoes.words import phrase
 
 if TYPE_CHECKING:
     from p2p_dominoes.session.table import TableSession
@@ -61,7 +62,7 @@ class Intake:
         """Append exactly `envelope` or raise InvalidMessage (see `TableSession.admit`)."""
         session = self._session
         if session.phase is Phase.HALTED:
-            raise InvalidMessage("halted", "the table stopped at an earlier message")
+            raise InvalidMessage("halted", phrase("session.why.table_stopped_earlier_message"))
         self._effect = None
         session.transcript.append(envelope, check=self._checker(own=False))
         effect, self._effect = self._effect, None
@@ -115,7 +116,7 @@ class Intake:
                 impostor = self._impersonator(envelope) if exc.code == "bad-signature" else None
                 if impostor is None:
                     return False  # not authenticated: nobody provably sent it
-                reason = f"signed a message as seat {envelope.seat + 1} with its own key"
+                reason = phrase("session.why.signed_as_another_seat", seat=envelope.seat + 1)
                 self.halt(Blame(impostor, reason, "impersonation", (envelope.encode(),)), update)
                 return False
             self.halt(Blame(exc.seat, exc.reason, exc.code, (envelope.encode(),)), update)

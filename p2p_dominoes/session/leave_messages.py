@@ -21,6 +21,7 @@ from p2p_dominoes.session.genesis import MIN_SEATS, SEAT_SCHEMA
 from p2p_dominoes.session.hand_messages import MAX_HANDS
 from p2p_dominoes.session.identity import PUBLIC_KEY_SIZE, SIGNATURE_SIZE, Identity, PublicIdentity
 from p2p_dominoes.session.schema import ArrayOf, Bin, Int, Nullable, Record, Text, Wire, record
+from p2p_dominoes.words import phrase
 
 LEFT: Final = "left"
 """A goodbye's reason: the seat itself said it is leaving (signed by that seat)."""
@@ -134,7 +135,10 @@ class Goodbye:
         hand, seat, reason = envelope.body
         assert isinstance(hand, int) and isinstance(seat, int) and isinstance(reason, str)
         if reason not in REASONS:
-            raise InvalidMessage("bad-body", f"goodbye.reason: {reason!r} is not one of {REASONS}")
+            raise InvalidMessage(
+                "bad-body",
+                phrase("session.why.goodbye_reason_not_one", reason=repr(reason), reasons=REASONS),
+            )
         return cls(hand, seat, reason, envelope.seat)
 
 

@@ -29,6 +29,7 @@ from p2p_dominoes.session.leave_messages import (
     come_back_request,
 )
 from p2p_dominoes.session.phases import HAND_PHASES, Phase, Trigger
+from p2p_dominoes.words import phrase
 
 if TYPE_CHECKING:
     from p2p_dominoes.session.table import TableSession
@@ -37,22 +38,32 @@ if TYPE_CHECKING:
 def goodbye(session: TableSession, envelope: Envelope) -> Effect:
     """A goodbye, in any phase of a hand, before whose turn it is: the seat it names is gone."""
     if session.version <= THIRD_VERSION:
-        raise bad("out-of-turn", f"goodbye is a version 4 message, this table is {session.version}")
+        raise bad(
+            "out-of-turn",
+            phrase("session.why.goodbye_version_4_message_table", version=session.version),
+        )
     hand = session.hand
     if session.phase not in HAND_PHASES or hand is None:
-        raise bad("out-of-turn", f"goodbye while the table is at {session.phase.value}")
+        raise bad(
+            "out-of-turn", phrase("session.why.goodbye_while_table", phase=session.phase.value)
+        )
     said = Goodbye.of(envelope)
     if said.hand != hand.number:
-        raise bad("wrong-hand", f"goodbye names hand {said.hand}, not {hand.number}")
+        raise bad(
+            "wrong-hand",
+            phrase("session.why.goodbye_names_hand_not", hand=said.hand, number=hand.number),
+        )
     if said.seat >= session.players:
-        raise bad("bad-goodbye", f"seat {said.seat + 1} is not at this table")
+        raise bad("bad-goodbye", phrase("session.why.seat_not_table", seat=said.seat + 1))
     if said.reason == LEFT and said.by != said.seat:
-        raise bad("bad-goodbye", "a seat says it left only for itself")
+        raise bad("bad-goodbye", phrase("session.why.seat_says_left_only_itself"))
     waited = GOODBYE.name
     if said.reason == STALLED:
         expected = session.expected
         if said.by == said.seat or expected is None or expected[0] != said.seat:
-            raise bad("bad-goodbye", f"the table does not wait for seat {said.seat + 1}")
+            raise bad(
+                "bad-goodbye", phrase("session.why.table_does_not_wait_seat", seat=said.seat + 1)
+            )
         waited = expected[1][0].name
 
     def effect() -> list[Event]:
@@ -73,26 +84,50 @@ def continue_(session: TableSession, hand: HandInPlay, envelope: Envelope, own: 
     gone = hand.gone
     assert gone is not None
     if proposal.left != gone:
-        raise bad("bad-continue", f"names seat {proposal.left + 1}, but seat {gone + 1} left")
+        raise bad(
+            "bad-continue",
+            phrase("session.why.names_seat_but_seat_left", left=proposal.left + 1, gone=gone + 1),
+        )
     if len(proposal.seats) != session.players:
-        raise bad("bad-continue", f"{len(proposal.seats)} seats, the table has {session.players}")
+        raise bad(
+            "bad-continue",
+            phrase(
+                "session.why.seats_table_has", count=len(proposal.seats), players=session.players
+            ),
+        )
     keys = session.transcript.keys
     for seat, new in enumerate(proposal.seats):
         if seat == gone:
             continue
         if (new.name, new.key, new.replaces) != (session.names[seat], keys[seat], None):
-            raise bad("bad-continue", f"changes seat {seat + 1}, which did not leave")
+            raise bad(
+                "bad-continue", phrase("session.why.changes_seat_which_did_not", seat=seat + 1)
+            )
     newcomer = proposal.newcomer
     if hand.returning is not None and (newcomer.name, newcomer.key) != hand.returning:
-        raise bad("bad-continue", f"seat {gone + 1} goes to another than the player who asked")
+        raise bad(
+            "bad-continue", phrase("session.why.seat_goes_another_than_player", gone=gone + 1)
+        )
     if newcomer.replaces != keys[gone].raw:
-        raise bad("bad-continue", f"seat {gone + 1}'s new holder does not replace its key")
+        raise bad("bad-continue", phrase("session.why.seat_s_new_holder_does", gone=gone + 1))
     if session.transcript.held_before(newcomer.key):
-        raise bad("bad-continue", "the new holder's key held a seat at this table before")
+        raise bad("bad-continue", phrase("session.why.new_holder_s_key_held"))
     if proposal.scores != session.scores:
-        raise bad("bad-continue", f"carries the scores {proposal.scores}, not {session.scores}")
+        raise bad(
+            "bad-continue",
+            phrase(
+                "session.why.carries_scores_not", scores=proposal.scores, scores2=session.scores
+            ),
+        )
     if proposal.next_hand != session._hands_begun + 1:
-        raise bad("bad-continue", f"next hand {proposal.next_hand}, not {session._hands_begun + 1}")
+        raise bad(
+            "bad-continue",
+            phrase(
+                "session.why.next_hand_not",
+                next_hand=proposal.next_hand,
+                hands_begun=session._hands_begun + 1,
+            ),
+        )
 
     def effect() -> list[Event]:
         hand.continuation = envelope.hash
@@ -113,29 +148,42 @@ def come_back(session: TableSession, envelope: Envelope) -> Effect:
     hand = session.hand
     if session.version <= THIRD_VERSION:
         raise bad(
-            "out-of-turn", f"come_back is a version 4 message, this table is {session.version}"
+            "out-of-turn",
+            phrase("session.why.come_back_version_4_message", version=session.version),
         )
     if session.phase is not Phase.COMMIT or hand is None:
-        raise bad("out-of-turn", f"come_back while the table is at {session.phase.value}")
+        raise bad(
+            "out-of-turn", phrase("session.why.come_back_while_table", phase=session.phase.value)
+        )
     said = ComeBack.of(envelope)
     if said.hand != hand.number:
-        raise bad("wrong-hand", f"come_back names hand {said.hand}, not {hand.number}")
+        raise bad(
+            "wrong-hand",
+            phrase("session.why.come_back_names_hand_not", hand=said.hand, number=hand.number),
+        )
     if said.seat >= session.players:
-        raise bad("bad-come-back", f"seat {said.seat + 1} is not at this table")
+        raise bad("bad-come-back", phrase("session.why.seat_not_table", seat=said.seat + 1))
     proposer = next(s for s in range(session.players) if s != said.seat)
     if said.by != proposer:
-        raise bad("bad-come-back", f"seat {proposer + 1} says who comes back, not {said.by + 1}")
+        raise bad(
+            "bad-come-back",
+            phrase("session.why.seat_says_who_comes_back", proposer=proposer + 1, by=said.by + 1),
+        )
     if len(hand.commits) > proposer:
-        raise bad("bad-come-back", "only at the start of a hand, before its proposer committed")
+        raise bad("bad-come-back", phrase("session.why.only_start_hand_before_proposer"))
     transcript = session.transcript
     old = transcript.previous_key(said.seat)
     if old is None:
-        raise bad("bad-come-back", f"seat {said.seat + 1} never changed hands")
+        raise bad(
+            "bad-come-back", phrase("session.why.seat_never_changed_hands", seat=said.seat + 1)
+        )
     request = come_back_request(transcript.table_id, said.seat, said.name, said.key)
     if not old.verify(said.asked, request):
-        raise bad("bad-come-back", f"the request is not signed by seat {said.seat + 1}'s old key")
+        raise bad(
+            "bad-come-back", phrase("session.why.request_not_signed_seat_s", seat=said.seat + 1)
+        )
     if transcript.held_before(said.key):
-        raise bad("bad-come-back", "the returning player's key held a seat at this table before")
+        raise bad("bad-come-back", phrase("session.why.returning_player_s_key_held"))
 
     def effect() -> list[Event]:
         hand.gone, hand.returning = said.seat, (said.name, said.key)
@@ -148,7 +196,7 @@ def come_back(session: TableSession, envelope: Envelope) -> Effect:
 def continue_sign(session: TableSession, hand: HandInPlay, envelope: Envelope, own: bool) -> Effect:
     """A seat agrees to the continuation; with the last one the next hand begins."""
     if envelope.field("continuation") != hand.continuation:
-        raise bad("bad-continue", "continue_sign names another continuation")
+        raise bad("bad-continue", phrase("session.why.continue_sign_names_another_continuation"))
 
     def effect() -> list[Event]:
         hand.continue_signed += 1

@@ -33,6 +33,7 @@ from p2p_dominoes.session.hand_in_play import HandInPlay
 from p2p_dominoes.session.phases import Trigger
 from p2p_dominoes.session.schema import Wire
 from p2p_dominoes.session.turns import lay, place_body, play_of
+from p2p_dominoes.words import phrase
 
 if TYPE_CHECKING:
     from p2p_dominoes.session.table import TableSession
@@ -54,14 +55,16 @@ def lead_claim(session: TableSession, hand: HandInPlay, envelope: Envelope, own:
     """A v1/v2 lead claim: a revealed tile (v2: one that beats the bound), or nil (v2 only)."""
     data = envelope.field("reveal")
     if data is None and session.version == FIRST_VERSION:
-        raise bad("bad-body", "lead_claim.reveal: a version 1 claim reveals a tile")
+        raise bad("bad-body", phrase("session.why.lead_claim_reveal_version_1"))
     checked = None
     if data is not None:
         checked = check_reveal(hand, envelope, data, hand.held[envelope.seat])
         if session.version != FIRST_VERSION:
             tile = checked[1]
             if hand.rank_of(tile) >= hand.bound:
-                raise IllegalAction(envelope.seat, f"claim {tile.text}", hand.beat())
+                raise IllegalAction(
+                    envelope.seat, phrase("session.action.claim", tile=tile.text), hand.beat()
+                )
 
     def apply() -> list[Event]:
         hand.claim_indices.append(len(session.transcript) - 1)
@@ -110,10 +113,13 @@ def check_hand_reveals(
 ) -> list[tuple[TileReveal, Tile]]:
     """v1/v2: the seat reveals exactly the positions it still holds, in order."""
     if len(raw) != len(held):
-        raise bad("bad-reveal", f"reveals {len(raw)} tiles but holds {len(held)}")
+        raise bad(
+            "bad-reveal",
+            phrase("session.why.reveals_tiles_but_holds", count=len(raw), count2=len(held)),
+        )
     checked = [check_reveal(hand, envelope, data, held) for data in raw]
     if [r.position for r, _ in checked] != list(held):
-        raise bad("bad-reveal", "the revealed positions are not the positions it holds")
+        raise bad("bad-reveal", phrase("session.why.revealed_positions_not_positions_holds"))
     return checked
 
 
@@ -125,7 +131,9 @@ def faulty_claim_v1(
     for seat, claim in enumerate(hand.claims):
         lead = highest_double_lead([hands[seat]])[1]
         if claim is not lead:
-            reason = f"its lead claim {tile_text(claim)} was not its best lead ({lead.text})"
+            reason = phrase(
+                "session.why.claim_not_best_lead", claim=tile_text(claim), lead=lead.text
+            )
             return seat, reason, hand.claim_indices[seat]
     return None
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from p2p_dominoes.engine import InvalidRecord, Place, Side, Tile
 from p2p_dominoes.engine.tiles import TILES
+from p2p_dominoes.mental.errors import message_of
+from p2p_dominoes.words import phrase
 
 _SIDES = frozenset(s.value for s in Side)
 
@@ -23,13 +25,13 @@ def decode_place(at: object, side: object) -> Place | None:
     if at is None and side is None:
         return None
     if not isinstance(at, int) or not isinstance(side, str) or side not in _SIDES:
-        raise BadPlace("a play names both a table tile and a side, or neither")
+        raise BadPlace(phrase("session.why.play_names_both_table_tile"))
     if not 0 <= at < len(TILES):
-        raise BadPlace(f"there is no tile number {at}")
+        raise BadPlace(phrase("session.why.there_no_tile_number", at=at))
     try:
         return Place.of(TILES[at], Side(side))
     except InvalidRecord as exc:
-        raise BadPlace(str(exc)) from None
+        raise BadPlace(message_of(exc)) from None
 
 
 def encode_place(place: Place | None) -> tuple[int | None, str | None]:

@@ -16,6 +16,7 @@ from p2p_dominoes.session.events import Event
 from p2p_dominoes.session.hand_in_play import HandInPlay
 from p2p_dominoes.session.phases import Trigger
 from p2p_dominoes.session.schema import Wire
+from p2p_dominoes.words import phrase
 
 if TYPE_CHECKING:
     from p2p_dominoes.session.table import TableSession
@@ -50,14 +51,19 @@ def _check_v3_reveals(
     seat = envelope.seat
     played = sum(1 for s in hand.tiles_played.values() if s == seat)
     if len(raw) != len(held) - played:
-        raise bad("bad-reveal", f"reveals {len(raw)} tiles but holds {len(held) - played}")
+        raise bad(
+            "bad-reveal",
+            phrase(
+                "session.why.reveals_tiles_but_holds", count=len(raw), count2=len(held) - played
+            ),
+        )
     checked = [check_reveal(hand, envelope, data, held) for data in raw]
     positions = [r.position for r, _ in checked]
     if positions != sorted(set(positions)):
-        raise bad("bad-reveal", "the revealed positions repeat or are out of order")
+        raise bad("bad-reveal", phrase("session.why.revealed_positions_repeat_or_out"))
     for _, tile in checked:
         if tile in hand.tiles_played:
-            raise bad("bad-reveal", f"reveals {tile.text}, which was played")
+            raise bad("bad-reveal", phrase("session.why.reveals_which_was_played", tile=tile.text))
     return checked
 
 

@@ -15,6 +15,7 @@ from typing import Final, TypeAlias, Union
 
 from p2p_dominoes.engine.wire_range import MSGPACK_INT_MAX, MSGPACK_INT_MIN
 from p2p_dominoes.session.errors import InvalidMessage
+from p2p_dominoes.words import phrase
 
 Wire: TypeAlias = Union[bool, int, str, bytes, tuple["Wire", ...], None]  # noqa: UP007
 
@@ -32,7 +33,7 @@ _FORBIDDEN_RANGES: Final = (
 
 
 def _bad(path: str, message: str) -> InvalidMessage:
-    return InvalidMessage("bad-body", f"{path}: {message}")
+    return InvalidMessage("bad-body", phrase("session.why.at_path", path=path, message=message))
 
 
 def _type_name(value: object) -> str:
@@ -60,9 +61,17 @@ class Int(Schema):
 
     def check(self, value: object, path: str) -> Wire:
         if type(value) is not int:
-            raise _bad(path, f"expected int, got {_type_name(value)}")
+            raise _bad(path, phrase("session.why.expected_int_got", value=_type_name(value)))
         if not self.minimum <= value <= self.maximum:
-            raise _bad(path, f"int {value} outside [{self.minimum}, {self.maximum}]")
+            raise _bad(
+                path,
+                phrase(
+                    "session.why.int_outside",
+                    value=value,
+                    minimum=self.minimum,
+                    maximum=self.maximum,
+                ),
+            )
         return value
 
 
@@ -72,7 +81,7 @@ class Bool(Schema):
 
     def check(self, value: object, path: str) -> Wire:
         if type(value) is not bool:
-            raise _bad(path, f"expected bool, got {_type_name(value)}")
+            raise _bad(path, phrase("session.why.expected_bool_got", value=_type_name(value)))
         return value
 
 
@@ -86,12 +95,23 @@ class Bin(Schema):
 
     def check(self, value: object, path: str) -> Wire:
         if type(value) is not bytes:
-            raise _bad(path, f"expected bin, got {_type_name(value)}")
+            raise _bad(path, phrase("session.why.expected_bin_got", value=_type_name(value)))
         if self.size is not None:
             if len(value) != self.size:
-                raise _bad(path, f"expected {self.size} bytes, got {len(value)}")
+                raise _bad(
+                    path,
+                    phrase("session.why.expected_size_bytes_got", size=self.size, count=len(value)),
+                )
         elif not self.min_size <= len(value) <= self.max_size:
-            raise _bad(path, f"{len(value)} bytes outside [{self.min_size}, {self.max_size}]")
+            raise _bad(
+                path,
+                phrase(
+                    "session.why.bytes_outside",
+                    count=len(value),
+                    min_size=self.min_size,
+                    max_size=self.max_size,
+                ),
+            )
         return value
 
 
@@ -99,14 +119,16 @@ def _text_problem(value: str, min_bytes: int, max_bytes: int) -> str | None:
     """Why ``value`` is not an acceptable displayed text, or ``None`` when it is."""
     size = len(value.encode("utf-8", "surrogatepass"))
     if not min_bytes <= size <= max_bytes:
-        return f"text of {size} UTF-8 bytes outside [{min_bytes}, {max_bytes}]"
+        return phrase(
+            "session.why.text_size_outside", size=size, min_bytes=min_bytes, max_bytes=max_bytes
+        )
     for char in value:
         point = ord(char)
         if 0xD800 <= point <= 0xDFFF:
-            return "text contains a surrogate code point"
+            return phrase("session.why.text_surrogate")
         for low, high in _FORBIDDEN_RANGES:
             if low <= point <= high:
-                return f"text contains forbidden code point U+{point:04X}"
+                return phrase("session.why.text_forbidden_point", point=format(point, "04X"))
     return None
 
 
@@ -119,7 +141,7 @@ class Text(Schema):
 
     def check(self, value: object, path: str) -> Wire:
         if type(value) is not str:
-            raise _bad(path, f"expected str, got {_type_name(value)}")
+            raise _bad(path, phrase("session.why.expected_str_got", value=_type_name(value)))
         problem = _text_problem(value, self.min_bytes, self.max_bytes)
         if problem is not None:
             raise _bad(path, problem)
@@ -146,9 +168,17 @@ class ArrayOf(Schema):
 
     def check(self, value: object, path: str) -> Wire:
         if not isinstance(value, tuple | list):
-            raise _bad(path, f"expected array, got {_type_name(value)}")
+            raise _bad(path, phrase("session.why.expected_array_got", value=_type_name(value)))
         if not self.min_len <= len(value) <= self.max_len:
-            raise _bad(path, f"array of {len(value)} outside [{self.min_len}, {self.max_len}]")
+            raise _bad(
+                path,
+                phrase(
+                    "session.why.array_outside",
+                    count=len(value),
+                    min_len=self.min_len,
+                    max_len=self.max_len,
+                ),
+            )
         return tuple(self.item.check(v, f"{path}[{i}]") for i, v in enumerate(value))
 
 
@@ -171,11 +201,13 @@ class Record(Schema):
 
     def check(self, value: object, path: str) -> tuple[Wire, ...]:
         if not isinstance(value, tuple | list):
-            raise _bad(path, f"expected array, got {_type_name(value)}")
+            raise _bad(path, phrase("session.why.expected_array_got", value=_type_name(value)))
         most = len(self.fields)
         if not most - self.optional <= len(value) <= most:
             expected = str(most) if not self.optional else f"{most - self.optional}–{most}"
-            raise _bad(path, f"expected {expected} fields, got {len(value)}")
+            raise _bad(
+                path, phrase("session.why.expected_fields_got", expected=expected, count=len(value))
+            )
         return tuple(
             schema.check(v, f"{path}.{name}")
             for (name, schema), v in zip(self.fields, value, strict=False)
@@ -210,9 +242,9 @@ class Opaque(Schema):
             return value  # type: ignore[return-value]
         if isinstance(value, tuple | list):
             if depth <= 0:
-                raise _bad(path, f"nested deeper than {self.max_depth}")
+                raise _bad(path, phrase("session.why.nested_deeper_than", max_depth=self.max_depth))
             return tuple(self._check(v, f"{path}[{i}]", depth - 1) for i, v in enumerate(value))
-        raise _bad(path, f"{_type_name(value)} is not allowed (no maps, floats or ext)")
+        raise _bad(path, phrase("session.why.not_allowed_no_maps_floats", value=_type_name(value)))
 
 
 @dataclass(frozen=True)
@@ -226,5 +258,5 @@ class Checked(Schema):
     def check(self, value: object, path: str) -> Wire:
         normalised = self.inner.check(value, path)
         if not self.predicate(normalised):
-            raise _bad(path, f"not a valid {self.description}")
+            raise _bad(path, phrase("session.why.not_valid", description=self.description))
         return normalised

@@ -42,6 +42,7 @@ from p2p_dominoes.engine import (
 )
 from p2p_dominoes.engine.actions import Skip
 from p2p_dominoes.mental import SYSTEM_RANDOM, HandContext, HandKeys, RandomSource
+from p2p_dominoes.mental.errors import message_of
 from p2p_dominoes.session import audit, come_back_relay, duties, leaving, legacy
 from p2p_dominoes.session import hand_messages as msg
 from p2p_dominoes.session.envelope import (
@@ -87,6 +88,7 @@ from p2p_dominoes.session.phases import (
 from p2p_dominoes.session.schema import Wire
 from p2p_dominoes.session.table_code import TableCode, opens_commitment
 from p2p_dominoes.session.transcript import Transcript
+from p2p_dominoes.words import phrase
 
 __all__ = [
     "LOTTERY_STALL",
@@ -143,7 +145,9 @@ class TableSession:
             self.rules = Rules.from_wire(genesis.rules)
             self.rules.check_players(self.players)
         except InvalidRecord as exc:
-            raise InvalidMessage("bad-genesis", f"the genesis rules are invalid: {exc}") from None
+            raise InvalidMessage(
+                "bad-genesis", phrase("session.why.genesis_rules_invalid", reason=message_of(exc))
+            ) from None
         if seat is not None and (identity is None or genesis.seats[seat].key != identity.public):
             raise ValueError(f"identity does not hold seat {seat + 1}")
         if seat is not None and (
@@ -152,7 +156,7 @@ class TableSession:
                 genesis.seats[seat].key, table_nonce, genesis.seats[seat].commitment
             )
         ):
-            raise ValueError(f"the table nonce does not open seat {seat + 1}'s commitment")
+            raise ValueError(phrase("session.why.nonce_does_not_open", seat=seat + 1))
         self._table_nonce = table_nonce
         self.names = [seat.name for seat in genesis.seats]
         """Each seat's name now: the genesis's, or its new holder's after a continuation (v4)."""
@@ -266,32 +270,50 @@ class TableSession:
         update = Update()
         hand = self.hand
         if not self.awaiting_action or hand is None or self.seat is None:
-            raise IllegalAction(self.seat or 0, str(action), "it is not this player's turn")
+            raise IllegalAction(
+                self.seat or 0, str(action), phrase("session.why.not_player_s_turn")
+            )
         view = self.view()
         if isinstance(action, Play):
             action = hand.public.normalise(action) if hand.public else action
             if action not in view.legal_plays():
-                raise IllegalAction(self.seat, str(action), "that play is not legal now")
+                raise IllegalAction(
+                    self.seat, str(action), phrase("session.why.play_not_legal_now")
+                )
             if action.along and self.version == FIRST_VERSION:
-                raise IllegalAction(self.seat, str(action), "protocol version 1 has no along")
+                raise IllegalAction(
+                    self.seat, str(action), phrase("session.why.protocol_version_1_has_no")
+                )
             if self.version <= SECOND_VERSION:
                 envelope = self._sign(msg.PLAY, self._play_body(hand, action))
             else:
                 envelope = self._sign(msg.PLAY3, self._play3_body(hand, action))
         elif isinstance(action, Draw):
             if not view.can_draw():
-                raise IllegalAction(self.seat, "draw", "drawing is not allowed now")
+                raise IllegalAction(
+                    self.seat,
+                    phrase("session.action.draw"),
+                    phrase("session.why.drawing_not_allowed_now"),
+                )
             envelope = self._sign(msg.DRAW, (hand.number,))
         elif isinstance(action, Pass):
             if not view.can_pass():
-                raise IllegalAction(self.seat, "pass", "passing is not allowed now")
+                raise IllegalAction(
+                    self.seat,
+                    phrase("session.action.pass"),
+                    phrase("session.why.passing_not_allowed_now"),
+                )
             envelope = self._sign(msg.PASS, (hand.number,))
         elif isinstance(action, Skip):
             if not view.can_skip():
-                raise IllegalAction(self.seat, "skip", "there is no second double to decline")
+                raise IllegalAction(
+                    self.seat,
+                    phrase("session.action.skip"),
+                    phrase("session.why.there_no_second_double_decline"),
+                )
             envelope = self._sign(msg.SKIP, (hand.number,))
         else:
-            raise IllegalAction(self.seat, repr(action), "that is not an action")
+            raise IllegalAction(self.seat, repr(action), phrase("session.why.not_action"))
         self._intake.take(envelope, update, own=True)
         return update
 
@@ -310,9 +332,12 @@ class TableSession:
         expected = self.expected
         if self.halted or expected is None or expected[0] != seat or seat == self.seat:
             return update
-        reason = f"sent nothing for {waited:.0f} s when its {expected[1][0].name} was expected"
+        seconds, awaited = format(waited, ".0f"), expected[1][0].name
+        reason = phrase("session.why.stalled", seconds=seconds, awaited=awaited)
         if self.phase is Phase.REVEAL and seat == self.players - 1:
-            reason += f" ({LOTTERY_STALL}: the last lottery share, after it had seen every other)"
+            reason = phrase(
+                "session.why.stalled_lottery", seconds=seconds, awaited=awaited, code=LOTTERY_STALL
+            )
         index = len(self.transcript) - 1
         blame = Blame(seat, reason, "stall", index=index, expected=expected[1][0].name)
         self._intake.halt(blame, update)
@@ -409,7 +434,7 @@ class TableSession:
     def _stop_for_goodbye(self, seat: int, expected: str) -> list[Event]:
         """v4, when this peer does not go on: the table stops naming the seat that left."""
         index = len(self.transcript) - 1
-        reason = "left the table (its goodbye at this head); this peer does not go on without it"
+        reason = phrase("session.why.left_no_going_on")
         blame = Blame(seat, reason, "stall", index=index, expected=expected)
         self.blame = blame
         self._move(Trigger.BLAMED)

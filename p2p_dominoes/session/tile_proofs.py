@@ -15,6 +15,7 @@ from p2p_dominoes.engine.turns import placement_points
 from p2p_dominoes.mental import Branch, RandomSource, Step, StepKind
 from p2p_dominoes.session.checks import bad
 from p2p_dominoes.session.hand_in_play import HandInPlay
+from p2p_dominoes.words import phrase
 
 
 def _opening(hand: HandInPlay, position: int, owner: int) -> bytes:
@@ -66,10 +67,10 @@ def proof_set(
     `drawn` is given exactly then."""
     if not scores_apart(rules, hand, play):
         if drawn is not None:
-            raise bad("bad-play", "a play says drawn only when the rules score it apart")
+            raise bad("bad-play", phrase("session.why.play_says_drawn_only_when"))
         return hand.held[seat]
     if drawn is None:
-        raise bad("bad-play", "this play scores apart if drawn now: it must say drawn")
+        raise bad("bad-play", phrase("session.why.play_scores_apart_if_drawn"))
     now = drawn_now(hand)
     return now if drawn else [p for p in hand.held[seat] if p not in now]
 

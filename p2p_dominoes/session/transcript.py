@@ -26,6 +26,7 @@ from p2p_dominoes.session.genesis import GENESIS, Genesis
 from p2p_dominoes.session.identity import Identity, PublicIdentity
 from p2p_dominoes.session.leave_messages import CONTINUE, Continuation
 from p2p_dominoes.session.schema import Wire
+from p2p_dominoes.words import phrase
 
 TRANSCRIPT_MAGIC: Final = b"P2PD-TX\x01"
 RECORD_MESSAGE: Final = 0x01
@@ -97,14 +98,20 @@ class Transcript:
         if registry.by_code(GENESIS.code) != GENESIS:
             raise ValueError("the registry must contain the genesis message type")
         if genesis.type != GENESIS:
-            raise InvalidMessage("bad-genesis", f"first message is {genesis.type.name}")
+            raise InvalidMessage(
+                "bad-genesis", phrase("session.why.first_message", type=genesis.type.name)
+            )
         info = Genesis.from_wire(genesis.body)
         if info.table_id != genesis.table_id or info.protocol_version != genesis.version:
-            raise InvalidMessage("bad-genesis", "genesis body disagrees with its envelope")
+            raise InvalidMessage(
+                "bad-genesis", phrase("session.why.genesis_body_disagrees_with_envelope")
+            )
         if genesis.head != genesis_head(info.table_id):
-            raise InvalidMessage("wrong-head", "genesis is not on the table's genesis head")
+            raise InvalidMessage("wrong-head", phrase("session.why.genesis_not_on_table_s"))
         if genesis.seat >= len(info.seats):
-            raise InvalidMessage("unknown-seat", f"seat {genesis.seat + 1} is not at this table")
+            raise InvalidMessage(
+                "unknown-seat", phrase("session.why.seat_not_table", seat=genesis.seat + 1)
+            )
         genesis.verify(info.seats[genesis.seat].key)
         self._registry = registry
         self._genesis = info
@@ -225,11 +232,15 @@ class Transcript:
         if not isinstance(envelope, Envelope):
             raise TypeError("append() takes an Envelope")
         if envelope.table_id != self.table_id:
-            raise InvalidMessage("wrong-table", "message is for another table")
+            raise InvalidMessage("wrong-table", phrase("session.why.message_another_table"))
         if envelope.version != self._genesis.protocol_version:
-            raise InvalidMessage("unsupported-version", "protocol version differs from genesis")
+            raise InvalidMessage(
+                "unsupported-version", phrase("session.why.protocol_version_differs_from_genesis")
+            )
         if envelope.seat >= len(self._genesis.seats):
-            raise InvalidMessage("unknown-seat", f"seat {envelope.seat + 1} is not at this table")
+            raise InvalidMessage(
+                "unknown-seat", phrase("session.why.seat_not_table", seat=envelope.seat + 1)
+            )
         seat = envelope.seat
         encoded = envelope.encode()
         digest = message_hash(encoded)
@@ -237,17 +248,25 @@ class Transcript:
             # The same bytes were verified when they were accepted: a duplicate (catch-up sends
             # many) costs a hash, never a second signature check.
             index = self._by_hash[digest]
-            raise ReplayedMessage("replay", f"replays message #{index}", seat=seat)
+            raise ReplayedMessage("replay", phrase("session.why.replays", index=index), seat=seat)
         envelope.verify(self._keys[envelope.seat])
         if envelope.head != self.head:
             position = self._by_head.get(envelope.head)
             if position is not None and self._entries[position].envelope.seat == seat:
                 raise EquivocationDetected(self._keep_evidence(position, envelope))
-            raise InvalidMessage("wrong-head", "head is not the transcript head", seat=seat)
+            raise InvalidMessage(
+                "wrong-head", phrase("session.why.head_not_transcript_head"), seat=seat
+            )
         if self._registry.by_code(envelope.type.code) != envelope.type:
-            raise InvalidMessage("unknown-type", f"{envelope.type.name} not accepted", seat=seat)
+            raise InvalidMessage(
+                "unknown-type",
+                phrase("session.why.not_accepted", type=envelope.type.name),
+                seat=seat,
+            )
         if envelope.type == GENESIS:
-            raise InvalidMessage("bad-genesis", "a second genesis message", seat=seat)
+            raise InvalidMessage(
+                "bad-genesis", phrase("session.why.second_genesis_message"), seat=seat
+            )
         return encoded, digest
 
     def _keep_evidence(self, position: int, envelope: Envelope) -> Equivocation:
@@ -291,7 +310,7 @@ class Transcript:
         ``check`` is applied to every message after the genesis, as in :meth:`append`.
         """
         if type(data) is not bytes or not data.startswith(TRANSCRIPT_MAGIC):
-            raise InvalidMessage("bad-file", "not a p2p-dominoes transcript file")
+            raise InvalidMessage("bad-file", phrase("session.why.not_p2p_dominoes_transcript_file"))
         transcript: Transcript | None = None
         offset = len(TRANSCRIPT_MAGIC)
         index = 0
@@ -301,7 +320,9 @@ class Transcript:
                 kind, envelope, offset = _read_record(data, offset, registry)
                 if transcript is None:
                     if kind != RECORD_MESSAGE:
-                        raise InvalidMessage("bad-file", "first record must be the genesis")
+                        raise InvalidMessage(
+                            "bad-file", phrase("session.why.first_record_must_genesis")
+                        )
                     transcript = cls(envelope, registry)
                 elif kind == RECORD_MESSAGE and not in_evidence:
                     transcript.append(envelope, check)
@@ -309,13 +330,15 @@ class Transcript:
                     in_evidence = True
                     transcript._load_evidence(envelope)
                 else:
-                    raise InvalidMessage("bad-file", "message record after evidence records")
+                    raise InvalidMessage(
+                        "bad-file", phrase("session.why.message_record_after_evidence_records")
+                    )
             except InvalidMessage as exc:
                 exc.index = index
                 raise
             index += 1
         if transcript is None:
-            raise InvalidMessage("bad-file", "transcript has no genesis")
+            raise InvalidMessage("bad-file", phrase("session.why.transcript_has_no_genesis"))
         return transcript
 
     def _load_evidence(self, envelope: Envelope) -> None:
@@ -323,7 +346,7 @@ class Transcript:
             self._admit(envelope)
         except EquivocationDetected:
             return
-        raise InvalidMessage("bad-file", "evidence record is not an equivocation")
+        raise InvalidMessage("bad-file", phrase("session.why.evidence_record_not_equivocation"))
 
 
 def read_records(data: bytes, registry: MessageRegistry) -> Iterator[tuple[int, Envelope]]:
@@ -332,7 +355,7 @@ def read_records(data: bytes, registry: MessageRegistry) -> Iterator[tuple[int, 
     Raises InvalidMessage (with the record's ``index``) at the first unreadable record.
     """
     if type(data) is not bytes or not data.startswith(TRANSCRIPT_MAGIC):
-        raise InvalidMessage("bad-file", "not a p2p-dominoes transcript file")
+        raise InvalidMessage("bad-file", phrase("session.why.not_p2p_dominoes_transcript_file"))
     offset = len(TRANSCRIPT_MAGIC)
     index = 0
     while offset < len(data):
@@ -347,12 +370,12 @@ def read_records(data: bytes, registry: MessageRegistry) -> Iterator[tuple[int, 
 
 def _read_record(data: bytes, offset: int, registry: MessageRegistry) -> tuple[int, Envelope, int]:
     if len(data) - offset < _RECORD_HEADER.size:
-        raise InvalidMessage("bad-file", "truncated record header")
+        raise InvalidMessage("bad-file", phrase("session.why.truncated_record_header"))
     kind, length = _RECORD_HEADER.unpack_from(data, offset)
     if kind not in (RECORD_MESSAGE, RECORD_EQUIVOCATION):
-        raise InvalidMessage("bad-file", f"unknown record kind {kind}")
+        raise InvalidMessage("bad-file", phrase("session.why.unknown_record_kind", kind=kind))
     start = offset + _RECORD_HEADER.size
     if length > len(data) - start:
-        raise InvalidMessage("bad-file", "truncated record")
+        raise InvalidMessage("bad-file", phrase("session.why.truncated_record"))
     end = start + length
     return kind, Envelope.decode(data[start:end], registry), end

@@ -15,6 +15,7 @@ from p2p_dominoes.engine import DRAW, PASS, TILES, Play
 from p2p_dominoes.engine.actions import SKIP
 from p2p_dominoes.engine.legality import must_play_drawn
 from p2p_dominoes.mental import DecryptionShare
+from p2p_dominoes.mental.errors import message_of
 from p2p_dominoes.session import opening, tile_proofs
 from p2p_dominoes.session.checks import Effect, bad, field_bytes
 from p2p_dominoes.session.envelope import FIRST_VERSION, Envelope
@@ -23,6 +24,7 @@ from p2p_dominoes.session.hand_in_play import HandInPlay
 from p2p_dominoes.session.phases import Trigger
 from p2p_dominoes.session.places import BadPlace, decode_place, encode_place
 from p2p_dominoes.session.schema import Wire
+from p2p_dominoes.words import phrase
 
 if TYPE_CHECKING:
     from p2p_dominoes.engine import Tile
@@ -35,10 +37,10 @@ def play_of(session: TableSession, envelope: Envelope, tile: Tile) -> Play:
     try:
         place = decode_place(envelope.field("at"), envelope.field("side"))
     except BadPlace as exc:
-        raise bad("bad-play", str(exc)) from None
+        raise bad("bad-play", message_of(exc)) from None
     along = envelope.field("along")
     if along is not None and (session.version == FIRST_VERSION or along is not True):
-        raise bad("bad-play", "only a version 2 play may say along, and only as true")
+        raise bad("bad-play", phrase("session.why.only_version_2_play_may"))
     return Play(tile, place, along is True)
 
 
@@ -71,7 +73,7 @@ def play3(session: TableSession, hand: HandInPlay, envelope: Envelope, own: bool
     assert isinstance(index, int)
     tile = TILES[index]
     if tile in hand.tiles_played:
-        raise bad("already-played", f"{tile.text} was played before in this hand")
+        raise bad("already-played", phrase("session.why.was_played_before_hand", tile=tile.text))
     play = public.check_play(seat, play_of(session, envelope, tile))
     drawn = envelope.field("drawn")
     assert drawn is None or isinstance(drawn, bool)
@@ -122,7 +124,12 @@ def draw_share(session: TableSession, hand: HandInPlay, envelope: Envelope, own:
     share = DecryptionShare.from_bytes(field_bytes(envelope, "share"), envelope.seat)
     position = hand.next_position - 1
     if share.position != position:
-        raise bad("bad-share", f"a share for position {share.position}, expected {position}")
+        raise bad(
+            "bad-share",
+            phrase(
+                "session.why.share_position_expected", position=share.position, position2=position
+            ),
+        )
     assert hand.joint is not None
     if not own:
         mental.check_share(hand.ctx, share, hand.joint, hand.deck)
@@ -170,7 +177,7 @@ def skip(session: TableSession, hand: HandInPlay, envelope: Envelope, own: bool)
     """A skip: declining to play a second double (not a message of protocol version 1)."""
     seat = envelope.seat
     if session.version == FIRST_VERSION:
-        raise bad("unknown-type", "skip is not a message of protocol version 1")
+        raise bad("unknown-type", phrase("session.why.skip_not_message_protocol_version"))
     assert hand.public is not None
     hand.public.check_skip(seat)
 

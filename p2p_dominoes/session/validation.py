@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Final
 
 from p2p_dominoes.engine import IllegalAction, InvalidRecord
 from p2p_dominoes.mental import InvalidMessageError
+from p2p_dominoes.mental.errors import message_of
 from p2p_dominoes.session import claims, deal, leaving, legacy, reveals, turns
 from p2p_dominoes.session import hand_messages as msg
 from p2p_dominoes.session.checks import Effect, Validator, bad
@@ -19,6 +20,7 @@ from p2p_dominoes.session.envelope import Envelope
 from p2p_dominoes.session.genesis_signing import check_setup_message
 from p2p_dominoes.session.leave_messages import COME_BACK, CONTINUE, CONTINUE_SIGN, GOODBYE
 from p2p_dominoes.session.phases import Phase
+from p2p_dominoes.words import phrase
 
 if TYPE_CHECKING:
     from p2p_dominoes.session.table import TableSession
@@ -54,7 +56,10 @@ def validate(session: TableSession, envelope: Envelope, own: bool) -> Effect:
     if hand is not None and hand.gone == envelope.seat and session.phase is Phase.LEAVING:
         # v4: still signed by the gone seat's old key (sent before it left, or a stalled peer
         # that woke up): dropped, never blamed (§16); after the continue that key signs nothing.
-        raise bad("gone", f"{kind.name} from seat {envelope.seat + 1}, which is gone")
+        raise bad(
+            "gone",
+            phrase("session.why.from_seat_which_gone", kind=kind.name, seat=envelope.seat + 1),
+        )
     if kind == GOODBYE:  # any seat, in any phase of a hand: before whose turn it is
         return _checked(leaving.goodbye, session, envelope)
     if kind == COME_BACK:  # §16.1: at a hand's start, from the proposer, before whose turn
@@ -62,13 +67,24 @@ def validate(session: TableSession, envelope: Envelope, own: bool) -> Effect:
     if expected is None:
         if session.phase is Phase.SETUP:
             check_setup_message(session.transcript, envelope)
-        raise bad("out-of-turn", f"{kind.name}: the table expects no more messages")
+        raise bad(
+            "out-of-turn", phrase("session.why.table_expects_no_more_messages", kind=kind.name)
+        )
     seat, types = expected
     if kind not in types or envelope.seat != seat:
-        wanted = " or ".join(t.name for t in types)
+        names = [t.name for t in types]
+        wanted: str = names[0]
+        for name in names[1:]:  # "A or B or C", in the reader's language
+            wanted = phrase("session.why.either", first=wanted, second=name)
         raise bad(
             "out-of-turn",
-            f"{kind.name} from seat {envelope.seat + 1}; expected {wanted} from seat {seat + 1}",
+            phrase(
+                "session.why.from_seat_expected_from_seat",
+                kind=kind.name,
+                seat=envelope.seat + 1,
+                wanted=wanted,
+                seat2=seat + 1,
+            ),
         )
     if session.phase is Phase.SETUP:
         check_setup_message(session.transcript, envelope)
@@ -77,7 +93,12 @@ def validate(session: TableSession, envelope: Envelope, own: bool) -> Effect:
     if envelope.field("hand") != hand.number:
         raise bad(
             "wrong-hand",
-            f"{kind.name} names hand {envelope.field('hand')!r}, not {hand.number}",
+            phrase(
+                "session.why.names_hand_not",
+                kind=kind.name,
+                value=repr(envelope.field("hand")),
+                number=hand.number,
+            ),
         )
     return _checked(lambda s, e: VALIDATORS[kind.code](s, hand, e, own), session, envelope)
 
@@ -89,8 +110,12 @@ def _checked(
     try:
         return check(session, envelope)
     except InvalidMessageError as exc:
-        raise bad("bad-proof", f"{exc.step}: {exc.reason}") from None
+        raise bad(
+            "bad-proof", phrase("session.why.proof_step", step=exc.step, reason=exc.reason)
+        ) from None
     except IllegalAction as exc:
-        raise bad("illegal-action", f"cannot {exc.action}: {exc.rule}") from None
+        raise bad(
+            "illegal-action", phrase("session.why.cannot", action=exc.action, rule=exc.rule)
+        ) from None
     except InvalidRecord as exc:
-        raise bad("illegal-action", str(exc)) from None
+        raise bad("illegal-action", message_of(exc)) from None

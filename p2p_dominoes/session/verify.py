@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from p2p_dominoes.engine import HandEnd, MatchOutcome
+from p2p_dominoes.mental.errors import message_of
 from p2p_dominoes.session.errors import InvalidMessage
 from p2p_dominoes.session.events import (
     Event,
@@ -24,6 +25,7 @@ from p2p_dominoes.session.messages import default_registry
 from p2p_dominoes.session.table import Phase, TableSession
 from p2p_dominoes.session.table_code import TableCode
 from p2p_dominoes.session.transcript import RECORD_MESSAGE, Transcript, read_records
+from p2p_dominoes.words import phrase
 
 
 @dataclass(frozen=True)
@@ -104,10 +106,8 @@ def verify_transcript(
     try:
         for index, (kind, envelope) in enumerate(read_records(data, default_registry())):
             if kind != RECORD_MESSAGE:
-                evidence = f"seat {envelope.seat + 1} signed two different messages for one place"
-                report.failure = Failure(
-                    index, envelope.seat, f"equivocation evidence: {evidence}", EQUIVOCATION
-                )
+                evidence = phrase("session.why.equivocation", seat=envelope.seat + 1)
+                report.failure = Failure(index, envelope.seat, evidence, EQUIVOCATION)
                 return report
             if session is None:
                 transcript = Transcript(envelope, default_registry())
@@ -142,7 +142,7 @@ def verify_transcript(
         report.failure = Failure(at, seat, exc.reason)
         return report
     except ValueError as exc:
-        report.failure = Failure(max(index, 0), None, str(exc))
+        report.failure = Failure(max(index, 0), None, message_of(exc))
         return report
     if session is None:
         report.failure = Failure(None, None, "the file holds no genesis", NO_GENESIS)

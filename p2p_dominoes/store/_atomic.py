@@ -9,6 +9,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Final
 
+from p2p_dominoes.words import phrase
+
 PRIVATE_MODE: Final = 0o600
 PRIVATE_DIR_MODE: Final = 0o700
 
@@ -25,24 +27,30 @@ def read_private(
     except FileNotFoundError:
         raise
     except OSError as exc:
-        raise error(f"{path}: cannot open {what} ({exc.strerror})") from None
+        raise error(
+            phrase("store.why.cannot_open", path=path, what=what, system=exc.strerror)
+        ) from None
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
-            raise error(f"{path}: {what} is not a regular file")
+            raise error(phrase("store.why.not_regular_file", path=path, what=what))
         if hasattr(os, "getuid") and info.st_uid != os.getuid():
-            raise error(f"{path}: {what} is owned by another user")
+            raise error(phrase("store.why.owned_another_user", path=path, what=what))
         mode = stat.S_IMODE(info.st_mode)
         if mode & 0o077:
             raise error(
-                f"{path}: {what} is accessible by group or others (mode {mode:04o}); "
-                f"run: chmod 600 {path}"
+                phrase(
+                    "store.why.accessible_group_or_others_mode",
+                    path=path,
+                    what=what,
+                    mode=format(mode, "04o"),
+                )
             )
         data = os.read(fd, limit + 1)
     finally:
         os.close(fd)
     if len(data) > limit:
-        raise error(f"{path}: {what} is corrupt (too large)")
+        raise error(phrase("store.why.corrupt_too_large", path=path, what=what))
     return data
 
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
+from p2p_dominoes.mental.errors import message_of
 from p2p_dominoes.session import Identity, PublicIdentity
 from p2p_dominoes.store._atomic import make_private_dirs, read_private, write_private_replace
 from p2p_dominoes.store.identity_file import (
@@ -24,6 +25,7 @@ from p2p_dominoes.store.identity_file import (
     write_identity_file,
 )
 from p2p_dominoes.store.paths import table_dir
+from p2p_dominoes.words import phrase
 
 BOTS_DIR_NAME: Final = "bots"
 BOT_FILE_NAME: Final = "bot.json"
@@ -62,7 +64,11 @@ def keep_bot_seat(
         record = json.dumps({"name": name, "strategy": strategy}).encode()
         write_private_replace(directory / BOT_FILE_NAME, record)
     except OSError as exc:
-        raise BotSeatError(f"cannot keep bot {name} in {directory}: {exc}") from None
+        raise BotSeatError(
+            phrase(
+                "store.why.cannot_keep_bot", name=name, directory=directory, reason=message_of(exc)
+            )
+        ) from None
     return BotSeat(name, strategy, directory)
 
 

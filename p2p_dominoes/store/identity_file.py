@@ -16,6 +16,7 @@ from cryptography.hazmat.primitives.serialization import (
 
 from p2p_dominoes.session.identity import Identity
 from p2p_dominoes.store._atomic import ensure_private_dir, read_private, write_private_new
+from p2p_dominoes.words import phrase
 
 IDENTITY_FILE_NAME: Final = "identity.pem"
 _MAX_IDENTITY_FILE_SIZE: Final = 4096
@@ -42,10 +43,10 @@ def load_identity_file(path: str | os.PathLike[str]) -> Identity:
         key = load_pem_private_key(data, password=None)
     except Exception:  # ValueError, TypeError, UnsupportedAlgorithm: all mean "corrupt"
         raise IdentityFileError(
-            f"{path}: identity file is corrupt (not an unencrypted PEM private key)"
+            phrase("store.why.identity_file_corrupt_not_unencrypted", path=path)
         ) from None
     if not isinstance(key, Ed25519PrivateKey):
-        raise IdentityFileError(f"{path}: identity file holds a non-Ed25519 key")
+        raise IdentityFileError(phrase("store.why.identity_file_holds_non_ed25519", path=path))
     return Identity(key)
 
 
@@ -69,5 +70,7 @@ def load_or_create_identity(directory: str | os.PathLike[str]) -> Identity:
     except FileExistsError:  # another process created it first: use theirs
         return load_identity_file(path)
     except OSError as exc:
-        raise IdentityFileError(f"{path}: cannot create identity file ({exc.strerror})") from None
+        raise IdentityFileError(
+            phrase("store.why.cannot_create_identity_file", path=path, system=exc.strerror)
+        ) from None
     return identity

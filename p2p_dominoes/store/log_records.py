@@ -24,6 +24,7 @@ from typing import Final
 
 import msgpack  # type: ignore[import-untyped]
 
+from p2p_dominoes.mental.errors import message_of
 from p2p_dominoes.session.envelope import MAX_ENVELOPE_SIZE, TABLE_ID_SIZE, Envelope
 from p2p_dominoes.session.errors import InvalidMessage
 from p2p_dominoes.session.genesis import GENESIS, Genesis
@@ -34,6 +35,7 @@ from p2p_dominoes.session.transcript import (
     TRANSCRIPT_MAGIC,
     Transcript,
 )
+from p2p_dominoes.words import phrase
 
 LOG_MAGIC: Final = b"P2PD-LG\x01"
 LOG_FILE_NAME: Final = "table.log"
@@ -84,13 +86,15 @@ class LogHeader:
 
     def __post_init__(self) -> None:
         if type(self.table_id) is not bytes or len(self.table_id) != TABLE_ID_SIZE:
-            raise ValueError(f"table id must be {TABLE_ID_SIZE} bytes")
+            raise ValueError(phrase("store.why.table_id_must_bytes", table_id_size=TABLE_ID_SIZE))
         if type(self.seat) is not int or not 0 <= self.seat < 4:
-            raise ValueError("seat must be an int in 0..3")
+            raise ValueError(phrase("store.why.seat_must_int_0_3"))
         if type(self.name) is not str or len(self.name.encode("utf-8")) > MAX_NAME_BYTES:
-            raise ValueError(f"table name must be a str of at most {MAX_NAME_BYTES} bytes")
+            raise ValueError(
+                phrase("store.why.table_name_must_str_most", max_name_bytes=MAX_NAME_BYTES)
+            )
         if self.max_hands is not None and (type(self.max_hands) is not int or self.max_hands < 1):
-            raise ValueError("max_hands must be None or a positive int")
+            raise ValueError(phrase("store.why.max_hands_must_none_or"))
 
     def to_bytes(self) -> bytes:
         """``msgpack([1, table_id, seat, name, max_hands])``."""
@@ -101,10 +105,12 @@ class LogHeader:
         """Parse a header record's payload; ValueError if it is not one."""
         value = _unpack(data)
         if not isinstance(value, tuple) or len(value) != 5:
-            raise ValueError("header is not an array of 5")
+            raise ValueError(phrase("store.why.header_not_array_5"))
         version, table_id, seat, name, max_hands = value
         if version != LOG_FORMAT_VERSION or type(version) is not int:
-            raise ValueError(f"unsupported log format version {version!r}")
+            raise ValueError(
+                phrase("store.why.unsupported_log_format_version", version=repr(version))
+            )
         return cls(table_id, seat, name, max_hands)
 
 
@@ -118,11 +124,11 @@ class PeerAddress:
 
     def __post_init__(self) -> None:
         if type(self.seat) is not int or not 0 <= self.seat < 4:
-            raise ValueError("seat must be an int in 0..3")
+            raise ValueError(phrase("store.why.seat_must_int_0_3"))
         if type(self.host) is not str or not 0 < len(self.host.encode("utf-8")) <= 255:
-            raise ValueError("host must be a non-empty str of at most 255 bytes")
+            raise ValueError(phrase("store.why.host_must_non_empty_str"))
         if type(self.port) is not int or not 0 < self.port <= 65535:
-            raise ValueError("port must be an int in 1..65535")
+            raise ValueError(phrase("store.why.port_must_int_1_65535"))
 
 
 @dataclass(frozen=True)
@@ -170,7 +176,7 @@ def _unpack(data: bytes) -> object:
             max_ext_len=0,
         )
     except Exception as exc:  # msgpack raises many types; all mean "not ours"
-        raise ValueError(f"not valid msgpack ({type(exc).__name__})") from None
+        raise ValueError(phrase("store.why.not_valid_msgpack", kind=type(exc).__name__)) from None
 
 
 def _check(head: bytes, payload: bytes) -> bytes:
@@ -183,9 +189,11 @@ def encode_record(kind: int, payload: bytes) -> bytes:
     ``check = SHA-256(CHECK_DOMAIN ‖ kind ‖ length ‖ payload)[:8]``.
     """
     if kind not in _KINDS:
-        raise ValueError(f"unknown record kind {kind}")
+        raise ValueError(phrase("store.why.unknown_record_kind", kind=kind))
     if type(payload) is not bytes or len(payload) > MAX_RECORD_PAYLOAD:
-        raise ValueError(f"a record payload is bytes of at most {MAX_RECORD_PAYLOAD}")
+        raise ValueError(
+            phrase("store.why.record_payload_bytes_most", max_record_payload=MAX_RECORD_PAYLOAD)
+        )
     head = _RECORD_HEAD.pack(kind, len(payload))
     return head + payload + _check(head, payload)
 
@@ -220,7 +228,7 @@ def _scan(data: bytes) -> tuple[list[tuple[int, bytes]], int]:
     dropped = len(data) - offset
     if dropped > MAX_RECORD_SIZE:
         raise LogCorrupted(
-            f"{dropped} unreadable bytes at offset {offset}: more than one torn record"
+            phrase("store.why.unreadable_bytes_offset_more_than", dropped=dropped, offset=offset)
         )
     if dropped >= _RECORD_HEAD.size:
         # A record whose length is intact but whose bytes are bad, followed by a good record,
@@ -228,21 +236,21 @@ def _scan(data: bytes) -> tuple[list[tuple[int, bytes]], int]:
         _, length = _RECORD_HEAD.unpack_from(data, offset)
         after = offset + _RECORD_HEAD.size + length + CHECK_SIZE
         if length <= MAX_RECORD_PAYLOAD and after < len(data) and _record_at(data, after):
-            raise LogCorrupted(f"the record at offset {offset} is damaged and not the last")
+            raise LogCorrupted(phrase("store.why.record_offset_damaged_and_not", offset=offset))
     return records, offset
 
 
 def parse_log(data: bytes) -> LogContents:
     """Read a log's bytes: drop a torn last record; LogCorrupted (or TableLogError) otherwise."""
     if type(data) is not bytes or not data.startswith(LOG_MAGIC):
-        raise TableLogError("not a p2p-dominoes table log")
+        raise TableLogError(phrase("store.why.not_p2p_dominoes_table_log"))
     records, valid = _scan(data)
     if len(records) < 2 or records[0][0] != KIND_HEADER or records[1][0] != KIND_MESSAGE:
-        raise LogCorrupted("the log does not start with its header and genesis")
+        raise LogCorrupted(phrase("store.why.log_does_not_start_with"))
     try:
         header = LogHeader.from_bytes(records[0][1])
     except ValueError as exc:
-        raise LogCorrupted(f"bad header: {exc}") from None
+        raise LogCorrupted(phrase("store.why.bad_header", reason=message_of(exc))) from None
     messages: list[bytes] = []
     peers: tuple[PeerAddress, ...] = ()
     evidence: list[bytes] = []
@@ -257,7 +265,7 @@ def parse_log(data: bytes) -> LogContents:
         elif kind == KIND_FINISHED:
             finished = _parse_finished(payload)
         else:
-            raise LogCorrupted(f"record kind {kind} is not known (a newer program's log?)")
+            raise LogCorrupted(phrase("store.why.record_kind_not_known_newer", kind=kind))
     genesis = check_genesis(messages[0], header)
     return LogContents(
         header, genesis, tuple(messages), peers, tuple(evidence), finished, valid, len(data) - valid
@@ -270,14 +278,14 @@ def check_genesis(data: bytes, header: LogHeader) -> Genesis:
     try:
         envelope = Envelope.decode(data, default_registry())
         if envelope.type != GENESIS:
-            raise InvalidMessage("bad-genesis", "the first message is not a genesis")
+            raise InvalidMessage("bad-genesis", phrase("store.why.first_message_not_genesis"))
         genesis = Transcript(envelope, default_registry()).genesis
     except InvalidMessage as exc:
-        raise LogCorrupted(f"bad genesis: {exc.reason}") from None
+        raise LogCorrupted(phrase("store.why.bad_genesis", reason=exc.reason)) from None
     if genesis.table_id != header.table_id:
-        raise LogCorrupted("the header and the genesis name different tables")
+        raise LogCorrupted(phrase("store.why.header_and_genesis_name_different"))
     if header.seat >= len(genesis.seats):
-        raise LogCorrupted(f"seat {header.seat + 1} is not at this table")
+        raise LogCorrupted(phrase("store.why.seat_not_table", seat=header.seat + 1))
     return genesis
 
 
@@ -285,21 +293,21 @@ def _parse_peers(payload: bytes) -> tuple[PeerAddress, ...]:
     try:
         value = _unpack(payload)
         if not isinstance(value, tuple):
-            raise ValueError("not an array")
+            raise ValueError(phrase("store.why.not_array"))
         peers = []
         for item in value:
             if not isinstance(item, tuple) or len(item) != 3:
-                raise ValueError("a peer is [seat, host, port]")
+                raise ValueError(phrase("store.why.peer_seat_host_port"))
             peers.append(PeerAddress(*item))
     except ValueError as exc:
-        raise LogCorrupted(f"bad peers record: {exc}") from None
+        raise LogCorrupted(phrase("store.why.bad_peers_record", reason=message_of(exc))) from None
     return tuple(peers)
 
 
 def _parse_finished(payload: bytes) -> str:
     value = _unpack(payload) if payload else None
     if not isinstance(value, str):
-        raise LogCorrupted("bad finished record")
+        raise LogCorrupted(phrase("store.why.bad_finished_record"))
     return value
 
 
@@ -321,9 +329,11 @@ def read_log_bytes(path: Path) -> bytes:
     except FileNotFoundError:
         raise
     except OSError as exc:
-        raise TableLogError(f"{path}: cannot read the table log ({exc.strerror or exc})") from None
+        raise TableLogError(
+            phrase("store.why.cannot_read_table_log", path=path, system=exc.strerror or exc)
+        ) from None
     if len(data) > MAX_LOG_SIZE:
-        raise TableLogError(f"{path}: larger than {MAX_LOG_SIZE} bytes")
+        raise TableLogError(phrase("store.why.log_too_large", path=path, max_log_size=MAX_LOG_SIZE))
     return data
 
 
@@ -343,4 +353,4 @@ def read_log(path: str | os.PathLike[str]) -> LogContents:
     try:
         return parse_log(read_log_bytes(file))
     except TableLogError as exc:
-        raise type(exc)(f"{file}: {exc}") from None
+        raise type(exc)(phrase("store.why.in_file", path=file, reason=message_of(exc))) from None

@@ -17,7 +17,9 @@ from typing import Any, Final, Literal
 
 from p2p_dominoes.engine import InvalidRecord, Rules
 from p2p_dominoes.engine.rules import PRESETS, draft_of
+from p2p_dominoes.mental.errors import message_of
 from p2p_dominoes.store._atomic import make_private_dirs, write_private_replace
+from p2p_dominoes.words import phrase
 
 RULES_DIR_NAME: Final = "rules"
 RULE_SET_SUFFIX: Final = ".json"
@@ -45,13 +47,13 @@ def name_problem(name: object) -> str | None:
     """Why `name` cannot name a saved set (English), or None: letters, digits, '-' and '_',
     starting with a letter or digit, at most 40 characters, and not a preset's name."""
     if not isinstance(name, str) or not name:
-        return "a rule set needs a name"
+        return phrase("store.why.rule_set_needs_name")
     if len(name) > MAX_NAME_CHARS:
-        return f"a rule set's name has at most {MAX_NAME_CHARS} characters"
+        return phrase("store.why.rule_set_name_too_long", most=MAX_NAME_CHARS)
     if not _NAME.fullmatch(name) or not name.isprintable():
-        return "a rule set's name is letters, digits, '-' and '_', starting with a letter or digit"
+        return phrase("store.why.rule_set_name_letters")
     if name.casefold() in {preset.casefold() for preset in PRESETS}:
-        return f"{name!r} is a preset's name; choose another"
+        return phrase("store.why.rule_set_name_is_preset", name=repr(name))
     return None
 
 
@@ -70,7 +72,8 @@ def list_rule_sets(data: str | os.PathLike[str]) -> list[str]:
         return []
     except OSError as exc:
         raise RuleSetError(
-            "io", f"{rules_dir(data)}: cannot list rule sets ({exc.strerror})"
+            "io",
+            phrase("store.why.cannot_list_rule_sets", folder=rules_dir(data), system=exc.strerror),
         ) from None
     names = [
         entry[: -len(RULE_SET_SUFFIX)]
@@ -86,15 +89,19 @@ def _read(data: str | os.PathLike[str], name: str) -> object:
         with open(path, "rb") as file:
             raw = file.read(MAX_RULE_SET_BYTES + 1)
     except FileNotFoundError:
-        raise RuleSetError("missing", f"there is no saved rule set {name!r}") from None
+        raise RuleSetError(
+            "missing", phrase("store.why.there_no_saved_rule_set", name=repr(name))
+        ) from None
     except OSError as exc:
-        raise RuleSetError("io", f"{path}: cannot read ({exc.strerror})") from None
+        raise RuleSetError(
+            "io", phrase("store.why.cannot_read", path=path, system=exc.strerror)
+        ) from None
     if len(raw) > MAX_RULE_SET_BYTES:
-        raise RuleSetError("invalid", f"{path}: too large for a rule set")
+        raise RuleSetError("invalid", phrase("store.why.too_large_rule_set", path=path))
     try:
         return json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError):
-        raise RuleSetError("invalid", f"{path}: not JSON") from None
+        raise RuleSetError("invalid", phrase("store.why.not_json", path=path)) from None
 
 
 def load_draft(data: str | os.PathLike[str], name: str) -> dict[str, Any]:
@@ -103,7 +110,9 @@ def load_draft(data: str | os.PathLike[str], name: str) -> dict[str, Any]:
     try:
         draft = draft_of(_read(data, name))
     except InvalidRecord as exc:
-        raise RuleSetError("invalid", f"rule set {name!r}: {exc}") from None
+        raise RuleSetError(
+            "invalid", phrase("store.why.rule_set", name=repr(name), reason=message_of(exc))
+        ) from None
     draft["name"] = name
     return draft
 
@@ -114,7 +123,9 @@ def load_rule_set(data: str | os.PathLike[str], name: str) -> Rules:
     try:
         return Rules.from_dict(draft)
     except InvalidRecord as exc:
-        raise RuleSetError("conflict", f"rule set {name!r}: {exc}") from None
+        raise RuleSetError(
+            "conflict", phrase("store.why.rule_set", name=repr(name), reason=message_of(exc))
+        ) from None
 
 
 def save_rule_set(data: str | os.PathLike[str], name: str, rules: object) -> Rules:
@@ -124,18 +135,20 @@ def save_rule_set(data: str | os.PathLike[str], name: str, rules: object) -> Rul
     try:
         draft = draft_of(rules)
     except InvalidRecord as exc:
-        raise RuleSetError("invalid", str(exc)) from None
+        raise RuleSetError("invalid", message_of(exc)) from None
     draft["name"] = name
     try:
         checked = Rules.from_dict(draft)
     except InvalidRecord as exc:
-        raise RuleSetError("conflict", str(exc)) from None
+        raise RuleSetError("conflict", message_of(exc)) from None
     text = json.dumps(checked.to_dict(), ensure_ascii=False, indent=1) + "\n"
     try:
         make_private_dirs(path.parent)
         write_private_replace(path, text.encode("utf-8"))
     except OSError as exc:
-        raise RuleSetError("io", f"{path}: cannot save ({exc.strerror})") from None
+        raise RuleSetError(
+            "io", phrase("store.why.cannot_save", path=path, system=exc.strerror)
+        ) from None
     return checked
 
 
@@ -145,9 +158,13 @@ def delete_rule_set(data: str | os.PathLike[str], name: str) -> None:
     try:
         path.unlink()
     except FileNotFoundError:
-        raise RuleSetError("missing", f"there is no saved rule set {name!r}") from None
+        raise RuleSetError(
+            "missing", phrase("store.why.there_no_saved_rule_set", name=repr(name))
+        ) from None
     except OSError as exc:
-        raise RuleSetError("io", f"{path}: cannot delete ({exc.strerror})") from None
+        raise RuleSetError(
+            "io", phrase("store.why.cannot_delete", path=path, system=exc.strerror)
+        ) from None
 
 
 def table_rules(data: str | os.PathLike[str] | None, choice: str) -> Rules:
@@ -155,5 +172,7 @@ def table_rules(data: str | os.PathLike[str] | None, choice: str) -> Rules:
     if choice in PRESETS:
         return PRESETS[choice]
     if data is None:
-        raise RuleSetError("missing", f"there is no preset or saved rule set {choice!r}")
+        raise RuleSetError(
+            "missing", phrase("store.why.there_no_preset_or_saved", choice=repr(choice))
+        )
     return load_rule_set(data, choice)

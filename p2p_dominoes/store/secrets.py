@@ -29,13 +29,14 @@ from typing import Final
 
 from p2p_dominoes.mental import SYSTEM_RANDOM, HandContext, HandKeys, RandomSource
 from p2p_dominoes.mental.encoding import u8
-from p2p_dominoes.mental.errors import EncodingError, InvalidMessageError
+from p2p_dominoes.mental.errors import EncodingError, InvalidMessageError, message_of
 from p2p_dominoes.mental.keys import new_hand_keys
 from p2p_dominoes.mental.secret_reveal import SecretReveal
 from p2p_dominoes.session.envelope import Envelope
 from p2p_dominoes.session.events import Event, HandEnded, HandRedealt
 from p2p_dominoes.session.hand_messages import KEY_COMMIT, KEY_REVEAL, SECRET_REVEAL
 from p2p_dominoes.store._atomic import make_private_dirs, read_private, write_private_new
+from p2p_dominoes.words import phrase
 
 SECRETS_MAGIC: Final = b"P2PD-HK\x01"
 _MAX_SECRETS_FILE_SIZE: Final = 1024
@@ -62,9 +63,9 @@ def decode_secrets(data: bytes, ctx: HandContext) -> HandKeys:
     """The keys in a file's bytes; EncodingError unless they are sound keys for ``ctx``."""
     prefix = SECRETS_MAGIC + ctx.to_bytes()
     if not data.startswith(SECRETS_MAGIC):
-        raise EncodingError("not a p2p-dominoes hand-secrets file")
+        raise EncodingError(phrase("store.why.not_p2p_dominoes_hand_secrets"))
     if not data.startswith(prefix):
-        raise EncodingError("the keys are for another table or hand")
+        raise EncodingError(phrase("store.why.keys_another_table_or_hand"))
     return HandKeys.from_bytes(data[len(prefix) :], ctx)
 
 
@@ -112,7 +113,9 @@ class HandSecrets:
             if stored.seat != seat:
                 path = secrets_path(self.directory, ctx.hand_number)
                 raise SecretsFileError(
-                    f"{path}: the keys are for seat {stored.seat + 1}, not {seat + 1}"
+                    phrase(
+                        "store.why.keys_seat_not", path=path, seat=stored.seat + 1, seat2=seat + 1
+                    )
                 )
             return stored
         keys = new_hand_keys(ctx, seat, rng)
@@ -139,7 +142,9 @@ class HandSecrets:
         try:
             return decode_secrets(data, ctx)
         except EncodingError as exc:
-            raise SecretsFileError(f"{path}: {exc}") from None
+            raise SecretsFileError(
+                phrase("store.why.in_file", path=path, reason=message_of(exc))
+            ) from None
 
     def forget(self, hand_number: int) -> None:
         """Delete a hand's keys (after the hand, when the seat has published its secret)."""

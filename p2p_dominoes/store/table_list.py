@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from p2p_dominoes.mental.errors import message_of
 from p2p_dominoes.session import LOTTERY_STALL
 from p2p_dominoes.session.identity import PublicIdentity
 from p2p_dominoes.store.log_records import LOG_FILE_NAME, TableLogError, read_log
@@ -61,7 +62,9 @@ def list_tables(data: str | os.PathLike[str]) -> list[TableSummary]:
             except ValueError:
                 table_id = b""
             found.append(
-                TableSummary(child, table_id, "", 0, (), 0, False, None, modified, 0, str(exc))
+                TableSummary(
+                    child, table_id, "", 0, (), 0, False, None, modified, 0, message_of(exc)
+                )
             )
             continue
         header = contents.header

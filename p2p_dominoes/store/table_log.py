@@ -26,6 +26,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from types import TracebackType
 
+from p2p_dominoes.mental.errors import message_of
 from p2p_dominoes.session.transcript import Transcript
 from p2p_dominoes.store._atomic import PRIVATE_MODE, make_private_dirs, write_private_new
 from p2p_dominoes.store.log_records import (
@@ -48,6 +49,7 @@ from p2p_dominoes.store.log_records import (
     parse_log,
     read_log_bytes,
 )
+from p2p_dominoes.words import phrase
 
 try:  # POSIX: one writer per log
     import fcntl
@@ -120,7 +122,9 @@ class TableLog:
             try:
                 contents = parse_log(read_log_bytes(path))
             except TableLogError as exc:
-                raise type(exc)(f"{path}: {exc}") from None
+                raise type(exc)(
+                    phrase("store.why.in_file", path=path, reason=message_of(exc))
+                ) from None
             if contents.dropped_bytes:
                 os.ftruncate(fd, contents.valid_size)
                 os.fsync(fd)
@@ -138,7 +142,9 @@ class TableLog:
                 try:
                     fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
                 except BlockingIOError:
-                    raise TableLogBusy(f"{path}: the table is open in another process") from None
+                    raise TableLogBusy(
+                        phrase("store.why.table_open_another_process", path=path)
+                    ) from None
             if os.fstat(fd).st_mode & 0o077:
                 os.fchmod(fd, PRIVATE_MODE)
         except BaseException:
@@ -209,9 +215,11 @@ class TableLog:
     def _write(self, kind: int, payload: bytes) -> None:
         fd = self._fd
         if fd is None:
-            raise TableLogError(f"{self._path}: the log is closed")
+            raise TableLogError(phrase("store.why.log_closed", path=self._path))
         if self._broken is not None:
-            raise TableLogError(f"{self._path}: an earlier write failed ({self._broken})")
+            raise TableLogError(
+                phrase("store.why.earlier_write_failed", path=self._path, broken=self._broken)
+            )
         record = encode_record(kind, payload)
         size = os.fstat(fd).st_size
         try:

@@ -22,6 +22,7 @@ from typing import Final
 
 from p2p_dominoes.session import TABLE_ID_SIZE, TABLE_NONCE_SIZE
 from p2p_dominoes.store._atomic import make_private_dirs, read_private, write_private_new
+from p2p_dominoes.words import phrase
 
 NONCE_MAGIC: Final = b"P2PD-TN\x01"
 NONCE_FILE_NAME: Final = "table.nonce"
@@ -52,11 +53,13 @@ class TableNonceFile:
         try:
             data = read_private(self.path, _SIZE, NonceFileError, "table nonce file")
         except FileNotFoundError:
-            raise NonceFileError(f"{self.path}: the table's nonce is missing") from None
+            raise NonceFileError(
+                phrase("store.why.table_s_nonce_missing", path=self.path)
+            ) from None
         if len(data) != _SIZE or not data.startswith(NONCE_MAGIC):
-            raise NonceFileError(f"{self.path}: not a p2p-dominoes table nonce file")
+            raise NonceFileError(phrase("store.why.not_p2p_dominoes_table_nonce", path=self.path))
         stored_id = data[len(NONCE_MAGIC) : len(NONCE_MAGIC) + TABLE_ID_SIZE]
         stored_seat = data[len(NONCE_MAGIC) + TABLE_ID_SIZE]
         if stored_id != table_id or stored_seat != seat:
-            raise NonceFileError(f"{self.path}: the nonce is for another table or seat")
+            raise NonceFileError(phrase("store.why.nonce_another_table_or_seat", path=self.path))
         return data[-TABLE_NONCE_SIZE:]

@@ -11,6 +11,7 @@ from p2p_dominoes.session.envelope import MessageRegistry
 from p2p_dominoes.session.errors import InvalidMessage
 from p2p_dominoes.session.transcript import Check, Transcript
 from p2p_dominoes.store._atomic import write_private_replace
+from p2p_dominoes.words import phrase
 
 MAX_TRANSCRIPT_FILE_SIZE: Final = 256 * 1024 * 1024
 
@@ -57,5 +58,12 @@ def load_transcript(
     with path.open("rb") as handle:
         data = handle.read(MAX_TRANSCRIPT_FILE_SIZE + 1)
     if len(data) > MAX_TRANSCRIPT_FILE_SIZE:
-        raise InvalidMessage("bad-file", f"{path}: larger than {MAX_TRANSCRIPT_FILE_SIZE} bytes")
+        raise InvalidMessage(
+            "bad-file",
+            phrase(
+                "store.why.transcript_too_large",
+                path=path,
+                max_transcript_file_size=MAX_TRANSCRIPT_FILE_SIZE,
+            ),
+        )
     return Transcript.from_bytes(data, registry, check)

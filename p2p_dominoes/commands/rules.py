@@ -29,7 +29,7 @@ from p2p_dominoes.engine.rules_text import (
     value_text,
 )
 from p2p_dominoes.peer_text import peer_text
-from p2p_dominoes.words import line, plural
+from p2p_dominoes.words import line, plural, reason_in
 
 MAX_RULES_FILE: Final = 1024 * 1024
 WHAT_IS_READ: Final = "a preset name or a rules file (JSON)"
@@ -150,7 +150,11 @@ def read_rules(source: str) -> dict[str, Any]:
     try:
         return draft_of(parsed)
     except InvalidRecord as exc:
-        raise UsageError(f"{shown}: {exc}") from None
+        lang = command_language()
+        problem = reason_in(exc, lang)
+        raise UsageError(
+            line("command.where_problem", lang, where=shown, problem=problem)
+        ) from None
 
 
 def _counts(draft: dict[str, Any]) -> list[int]:

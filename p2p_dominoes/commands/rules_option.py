@@ -24,7 +24,7 @@ from p2p_dominoes.store.rule_sets import (
     name_problem,
     rules_dir,
 )
-from p2p_dominoes.words import line
+from p2p_dominoes.words import line, reason_in
 
 _PRESET_NAMES = ", ".join(sorted(PRESETS))
 RULES_HELP = (
@@ -73,7 +73,7 @@ def load_rules(text: str, today: datetime.date | None = None, data: Path | None 
             draft["weekday"] = today.isoweekday()
         return Rules.from_dict(draft)
     except InvalidRecord as exc:
-        raise RulesOptionError(f"--rules {text}: {_line(exc)}") from None
+        raise RulesOptionError(_where(f"--rules {text}", exc)) from None
 
 
 def _saved(data: Path, name: str, today: datetime.date | None) -> Rules:
@@ -83,7 +83,7 @@ def _saved(data: Path, name: str, today: datetime.date | None) -> Rules:
             draft["weekday"] = today.isoweekday()
         return Rules.from_dict(draft)
     except (RuleSetError, InvalidRecord) as exc:
-        raise RulesOptionError(f"--rules {name}: {_line(exc)}") from None
+        raise RulesOptionError(_where(f"--rules {name}", exc)) from None
 
 
 def rules_argument(text: str) -> str:
@@ -104,5 +104,11 @@ def _weekday_unset(draft: dict[str, object]) -> bool:
     return opens and draft["weekday"] == 0
 
 
+def _where(where: str, exc: Exception) -> str:
+    """`where: the error`, in the command line's language."""
+    return line("command.where_problem", command_language(), where=where, problem=_line(exc))
+
+
 def _line(exc: Exception) -> str:
-    return " ".join(str(exc).split())
+    """The error on one line, in the command line's language (a `Phrase` reads in it)."""
+    return " ".join(reason_in(exc, command_language()).split())

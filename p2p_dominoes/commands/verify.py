@@ -27,7 +27,7 @@ from p2p_dominoes.commands.verify_words import (
 from p2p_dominoes.session import TRANSCRIPT_MAGIC, TableCode
 from p2p_dominoes.session.verify import VerifyReport, verify_transcript
 from p2p_dominoes.store import LOG_FILE_NAME, LOG_MAGIC, TableLogError, log_path, parse_log
-from p2p_dominoes.words import line, plural
+from p2p_dominoes.words import line, plural, reason_in
 
 MAX_FILE_SIZE = 256 * 1024 * 1024
 WHAT_IS_READ = "a transcript (as written by --record), a table.log, or a table's folder"
@@ -101,7 +101,9 @@ def as_transcript(path: Path, data: bytes) -> tuple[bytes, int] | None:
     try:
         contents = parse_log(data)
     except TableLogError as exc:
-        raise UsageError(f"{path}: {exc}") from None
+        lang = command_language()
+        problem = reason_in(exc, lang)
+        raise UsageError(line("command.where_problem", lang, where=path, problem=problem)) from None
     return contents.transcript_bytes(), contents.dropped_bytes
 
 

@@ -40,7 +40,7 @@ from p2p_dominoes.engine import (
     Play,
     Rules,
 )
-from p2p_dominoes.engine.actions import Skip
+from p2p_dominoes.engine.actions import Skip, action_words
 from p2p_dominoes.mental import SYSTEM_RANDOM, HandContext, HandKeys, RandomSource
 from p2p_dominoes.mental.errors import message_of
 from p2p_dominoes.session import audit, come_back_relay, duties, leaving, legacy
@@ -271,18 +271,18 @@ class TableSession:
         hand = self.hand
         if not self.awaiting_action or hand is None or self.seat is None:
             raise IllegalAction(
-                self.seat or 0, str(action), phrase("session.why.not_player_s_turn")
+                self.seat or 0, action_words(action), phrase("session.why.not_player_s_turn")
             )
         view = self.view()
         if isinstance(action, Play):
             action = hand.public.normalise(action) if hand.public else action
             if action not in view.legal_plays():
                 raise IllegalAction(
-                    self.seat, str(action), phrase("session.why.play_not_legal_now")
+                    self.seat, action_words(action), phrase("session.why.play_not_legal_now")
                 )
             if action.along and self.version == FIRST_VERSION:
                 raise IllegalAction(
-                    self.seat, str(action), phrase("session.why.protocol_version_1_has_no")
+                    self.seat, action_words(action), phrase("session.why.protocol_version_1_has_no")
                 )
             if self.version <= SECOND_VERSION:
                 envelope = self._sign(msg.PLAY, self._play_body(hand, action))

@@ -64,11 +64,14 @@ def phrase_count(key: str, count: int, /, **values: object) -> Phrase:
 
 def reason_in(reason: object, lang: str) -> str:
     """`reason` for a player reading `lang`: a `Phrase`, or an exception whose one argument
-    is one, in that language; any other text (a peer's words, an operating system's error)
-    or exception as it is."""
+    is one (or whose `said` is one), in that language; any other text (a peer's words, an
+    operating system's error) or exception as it is."""
     if isinstance(reason, BaseException):
-        args = reason.args
-        reason = args[0] if len(args) == 1 and isinstance(args[0], Phrase) else str(reason)
+        args, whole = reason.args, getattr(reason, "said", None)
+        if isinstance(whole, Phrase):  # an error that says itself as one line (InvalidMessage)
+            reason = whole
+        else:
+            reason = args[0] if len(args) == 1 and isinstance(args[0], Phrase) else str(reason)
     if isinstance(reason, Phrase):
         return reason.in_(lang)
     return str(reason)

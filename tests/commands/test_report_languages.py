@@ -79,20 +79,25 @@ def _bad_transcript(path: Path) -> Path:
 
 
 @pytest.mark.parametrize(
-    ("lang", "pattern"),
+    ("lang", "pattern", "why"),
     [
-        ("en", "message #{index} ({name}, seat {seat}): "),
-        ("ru", "сообщение №{index} ({name}, место {seat}): "),
+        ("en", "message #{index} ({name}, seat {seat}): ", "bad signature for seat {seat}"),
+        ("ru", "сообщение №{index} ({name}, место {seat}): ", "неверная подпись места {seat}"),
     ],
 )
-def test_verify_names_who_failed_in_the_language(tmp_path: Path, lang: str, pattern: str) -> None:
+def test_verify_names_who_failed_in_the_language(
+    tmp_path: Path, lang: str, pattern: str, why: str
+) -> None:
     path = _bad_transcript(tmp_path / "bad.p2pd")
     out = run("verify", str(path), "--lang", lang)
     assert out.returncode == 1
     failure = json.loads(run("verify", str(path), "--json", "--lang", lang).stdout)["failure"]
+    signer = failure["reason"].removeprefix("bad signature for seat ")  # JSON: in English
+    assert signer.isdigit(), failure["reason"]
     name = ("Ann", "Bob")[failure["seat"]]
     said = pattern.format(index=failure["index"], name=name, seat=failure["seat"] + 1)
-    assert out.stdout == f"{path}: {said}{failure['reason']}\n"
+    # The reason in the report's language too (its seat as the protocol counts, from 0).
+    assert out.stdout == f"{path}: {said}{why.format(seat=signer)}\n"
 
 
 @pytest.mark.parametrize(

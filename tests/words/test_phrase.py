@@ -55,3 +55,11 @@ def test_an_exception_given_as_a_value_reads_in_the_same_language() -> None:
     assert wrapped == "That move is not allowed: seat 0 cannot pass: x"
     assert wrapped.in_("ru") == "Так ходить нельзя: место 0 не может pass: x"
     assert phrase("net.not_allowed", rule=OSError("disk full")).in_("ru").endswith("disk full")
+
+
+def test_an_error_that_says_itself_as_one_line_reads_in_the_language() -> None:
+    from p2p_dominoes.session import InvalidMessage
+
+    error = InvalidMessage("out-of-turn", phrase("net.not_this_seat"), seat=1)
+    assert reason_in(error, "en") == str(error.said)
+    assert "у этого ключа нет места" in reason_in(error, "ru")

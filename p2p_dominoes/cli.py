@@ -20,7 +20,7 @@ from typing import Final, NoReturn
 
 from p2p_dominoes import __version__
 from p2p_dominoes.commands.argparse_words import language_of, speaking, usage_error
-from p2p_dominoes.commands.command_language import speaking_in
+from p2p_dominoes.commands.command_language import command_language, speaking_in
 from p2p_dominoes.commands.exits import (
     EXIT_BLAMED,
     EXIT_BUG,
@@ -35,6 +35,7 @@ from p2p_dominoes.commands.exits import (
     os_error_text,
     unexpected_text,
 )
+from p2p_dominoes.words import line
 
 
 class _Parser(argparse.ArgumentParser):
@@ -180,7 +181,8 @@ def _report(label: str, exc: BaseException, *, reading: bool = False) -> int:
             print(f"{label}: {_line(str(found))}", file=sys.stderr)
             return EXIT_USAGE
         if isinstance(found, Interrupted | KeyboardInterrupt):
-            print(f"\n{label}: {_line(str(found) or 'interrupted')}", file=sys.stderr)
+            said = str(found) or line("command.peer.interrupted", command_language())
+            print(f"\n{label}: {_line(said)}", file=sys.stderr)
             return EXIT_INTERRUPTED
         if isinstance(found, BrokenPipeError):
             return EXIT_OK

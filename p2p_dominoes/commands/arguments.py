@@ -278,15 +278,10 @@ def listening_port(
     if chosen is not None:
         if not port_is_free(chosen, interface):
             raise PortBusy(
-                f"port {chosen} is already in use (another p2p-dominoes?): choose another "
-                f"{option}, or {option} 0 for any free port"
+                line("command.arg.port_taken", command_language(), port=chosen, option=option)
             )
         return chosen
     if port_is_free(default, interface):
         return default
-    say(
-        f"Port {default} is in use (another p2p-dominoes on this machine?): listening on a free "
-        f"port instead. Players who join by address need the new port; a firewall that opens "
-        f"only {default} blocks it (give {option} to choose one)."
-    )
+    say(line("command.arg.default_port_taken", command_language(), port=default, option=option))
     return 0

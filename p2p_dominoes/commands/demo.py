@@ -14,10 +14,12 @@ from pathlib import Path
 from typing import Final
 
 from p2p_dominoes.bots import default_bot_name
+from p2p_dominoes.commands.command_language import command_language
 from p2p_dominoes.commands.exits import Interrupted, UsageError
 from p2p_dominoes.commands.peer_args import rules_of
 from p2p_dominoes.engine import PRESETS, InvalidRecord, Rules
 from p2p_dominoes.store import RuleSetError, discard_unfinished_writes, save_rule_set
+from p2p_dominoes.words import line, plural, reason_in
 
 
 def run_demo(args: argparse.Namespace) -> int:
@@ -32,7 +34,7 @@ def run_demo(args: argparse.Namespace) -> int:
     try:
         rules.check_players(args.players)  # one clear line before any process
     except InvalidRecord as exc:
-        raise UsageError(str(exc)) from None
+        raise UsageError(reason_in(exc, args.lang)) from None
     if args.record is not None:
         data = Path(tempfile.mkdtemp(prefix="p2p-dominoes-demo-data-"))
         return _demo(args, rules, args.record, data, kept=True)
@@ -40,12 +42,10 @@ def run_demo(args: argparse.Namespace) -> int:
     try:
         return _demo(args, rules, scratch / "demo.p2pd", scratch / "data", kept=False)
     except Interrupted:
-        raise Interrupted(f"interrupted; {_NOTHING_KEPT}") from None
+        nothing_kept = line("verify.demo_nothing_kept", args.lang)
+        raise Interrupted(line("verify.demo_interrupted", args.lang, then=nothing_kept)) from None
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
-
-
-_NOTHING_KEPT: Final = "a demo without --record keeps nothing (--record FILE keeps its transcript)"
 
 
 def _demo(args: argparse.Namespace, rules: Rules, record: Path, data: Path, kept: bool) -> int:
@@ -56,7 +56,11 @@ def _demo(args: argparse.Namespace, rules: Rules, record: Path, data: Path, kept
         try:  # the host finds the saved set in its own folder
             save_rule_set(data, args.rules, rules.to_dict())
         except RuleSetError as exc:
-            raise UsageError(f"--rules {args.rules}: {exc}") from None
+            where = f"--rules {args.rules}"
+            problem = reason_in(exc, args.lang)
+            raise UsageError(
+                line("command.where_problem", args.lang, where=where, problem=problem)
+            ) from None
     command = [
         sys.executable,
         "-m",
@@ -89,24 +93,23 @@ def _demo(args: argparse.Namespace, rules: Rules, record: Path, data: Path, kept
     if args.timing is not None:
         command += ["--timing", str(args.timing)]
     started = time.monotonic()
-    print(f"Starting {args.players} bot peers on 127.0.0.1 …", flush=True)
+    lang = args.lang
+    print(plural("verify.demo_starting", args.players, lang), flush=True)
     if kept:
-        print(f"(their table logs are kept in {data} until the record verifies)", flush=True)
+        print(line("verify.demo_logs_kept", lang, data=data), flush=True)
     come_back = (
-        f"to finish it: p2p-dominoes resume --data-dir {data} --bot random --ui none "
-        f"--record {record}"
+        line("verify.demo_come_back", lang, data=data, record=record)
         if kept
-        else _NOTHING_KEPT
+        else line("verify.demo_nothing_kept", lang)
     )
     status = _run_demo_host(command, record, data, come_back)
     if status != 0:
-        print(f"the demo table stopped with status {status}; {come_back}", file=sys.stderr)
+        print(line("verify.demo_stopped", lang, status=status, then=come_back), file=sys.stderr)
         return 1
     from p2p_dominoes.commands.verify import read_file
     from p2p_dominoes.commands.verify_words import failure_line, match_state
     from p2p_dominoes.engine import scores_text
     from p2p_dominoes.session.verify import verify_transcript
-    from p2p_dominoes.words import line
 
     report = verify_transcript(read_file(record))
     elapsed = time.monotonic() - started
@@ -150,7 +153,7 @@ def _run_demo_host(command: list[str], record: Path, data: Path, come_back: str)
     """Run the demo's host process; on Ctrl+C let it (and its bots, which the terminal's Ctrl+C
     reaches too) stop cleanly, never killing it mid-write, so its table logs in `data` stay
     whole for `come_back` (said only if the table is unfinished); and leave no half-written
-    record file beside `record`."""
+    record file beside `record`. The line Ctrl+C ends with is in the command line's language."""
     process = subprocess.Popen(command)  # noqa: S603 - our own interpreter and module
     try:
         return process.wait()
@@ -168,11 +171,14 @@ def _run_demo_host(command: list[str], record: Path, data: Path, come_back: str)
                 process.wait()
                 break
         discard_unfinished_writes(record)
+        lang = command_language()  # this command line's --lang, as `come_back`'s
         if _demo_finished(data):
             shutil.rmtree(data, ignore_errors=True)
             raise Interrupted(
-                f"interrupted after the table had finished; the record is in {record} "
-                f"(check it with: p2p-dominoes verify {record})"
+                line("verify.demo_interrupted_finished", lang, record=record)
             ) from None
-        kept = f"; the record so far is in {record}" if record.is_file() else ""
-        raise Interrupted(f"interrupted{kept}; {come_back}") from None
+        if record.is_file():
+            said = line("verify.demo_interrupted_record", lang, record=record, then=come_back)
+        else:
+            said = line("verify.demo_interrupted", lang, then=come_back)
+        raise Interrupted(said) from None

@@ -50,7 +50,7 @@ from p2p_dominoes.net.join_code import new_join_code
 from p2p_dominoes.peer_text import quoted
 from p2p_dominoes.session.hand_messages import MAX_HANDS
 from p2p_dominoes.ui.text import TextUI
-from p2p_dominoes.words import line, phrase
+from p2p_dominoes.words import line, phrase, plural
 
 STALL_BOUNDS: Final = FIELD["stall_timeout_s"].bounds
 """The stall timeout's bounds: its switch record's (the same for files, the wire and the page)."""
@@ -167,6 +167,7 @@ def register(commands: Any) -> None:
         "--interface", type=interface_address, metavar="ADDR", help="use only this local address"
     )
     tables.add_argument("--json", action="store_true")
+    language_argument(tables)
     tables.set_defaults(run=run_tables)
 
     resume = commands.add_parser(
@@ -336,27 +337,31 @@ def run_tables(args: argparse.Namespace) -> int:
         if args.json:
             print(json.dumps(rows))
         elif not rows:
-            print(
-                "No tables found. Are you on the same Wi-Fi? Guest networks and AP isolation hide "
-                "peers; a firewall or VPN can too. Try: p2p-dominoes join --connect HOST:PORT"
-            )
+            print(line("tables.none_found", command_language()))
         for row in rows if not args.json else []:
-            print(_table_line(row))
+            print(_table_line(row, command_language()))
         if len(rows) >= MAX_TABLES_LISTED and not args.json:
-            print(f"(showing {MAX_TABLES_LISTED}: join a table by its id or host fingerprint)")
+            print(plural("tables.showing", MAX_TABLES_LISTED, command_language()))
         return 0
 
     return run_peer(main)
 
 
-def _table_line(row: dict[str, object]) -> str:
-    """One table of `tables`: the names its host chose are quoted (its words, not ours: a name
-    cannot pose as a fingerprint or another row), the rest is what the signed ad says."""
+def _table_line(row: dict[str, object], lang: str) -> str:
+    """One table of `tables` in `lang`: the names its host chose are quoted (its words, not
+    ours: a name cannot pose as a fingerprint or another row), the rest is what the signed ad
+    says (its rules and phase as the ad names them)."""
     addresses = row["addresses"]
     assert isinstance(addresses, list)
-    return (
-        f"{quoted(row['table'], 64)}  host {quoted(row['host'], 64)} ({row['fingerprint']})  "
-        f"seats {row['seats']}  {row['rules']}  {row['phase']}  "
-        f"id {str(row['table_id'])[:8]}  "
-        f"{', '.join(str(a) for a in addresses)}:{row['port']}"
+    return line(
+        "tables.row",
+        lang,
+        table=quoted(row["table"], 64),
+        host=quoted(row["host"], 64),
+        fingerprint=row["fingerprint"],
+        seats=row["seats"],
+        rules=row["rules"],
+        phase=row["phase"],
+        id=str(row["table_id"])[:8],
+        address=f"{', '.join(str(a) for a in addresses)}:{row['port']}",
     )

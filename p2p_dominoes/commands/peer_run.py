@@ -66,14 +66,16 @@ def _unfinished_ids(options: PeerOptions | None) -> set[bytes]:
 
 
 def come_back(options: PeerOptions | None, before: set[bytes]) -> str:
-    """The line after Ctrl+C: how to come back to the table, if it was kept."""
+    """The line after Ctrl+C, in the command line's language: how to come back to the table,
+    if it was kept."""
+    lang = command_language()
     if options is None:
-        return "interrupted"
+        return line("command.peer.interrupted", lang)
     if options.data_dir is None:
-        return "interrupted; this bot kept no table log, so there is nothing to resume"
+        return line("command.peer.interrupted_no_log", lang)
     tables = unfinished(options.data_dir)
     if not tables:
-        return "interrupted before the game began: nothing to resume"
+        return line("command.peer.interrupted_before_game", lang)
     command = "p2p-dominoes resume"
     if options.data_dir != data_dir(None):
         command += f" --data-dir {_quoted(str(options.data_dir))}"
@@ -81,7 +83,7 @@ def come_back(options: PeerOptions | None, before: set[bytes]) -> str:
     if len(tables) > 1:
         table = new[-1]
         command += f" {_quoted(table.name or table.table_id.hex()[:8])}"
-    return f"interrupted; your seat is kept: come back to the table with: {command}"
+    return line("command.peer.interrupted_seat_kept", lang, command=command)
 
 
 def _quoted(text: str) -> str:

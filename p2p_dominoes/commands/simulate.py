@@ -133,7 +133,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(report.to_dict()))
     else:
-        _print_report(report)
+        _print_report(report, args.lang)
     return 0
 
 
@@ -147,11 +147,13 @@ class _HandPrinter:
     def __call__(self, match: Match, hand: HandState, seat: int, action: object) -> None:
         lang = self.lang
         if seat < 0:
-            print(f"Hand {match.hand_number - 1}: {seat_name(hand.opener)} leads")
+            leader = seat_name(hand.opener, lang=lang)
+            print(line("simulate.hand_leads", lang, hand=match.hand_number - 1, who=leader))
             for s in range(hand.players):
-                print(f"  {seat_name(s)}: {' '.join(t.text for t in hand.hand_of(s))}")
+                tiles = " ".join(t.text for t in hand.hand_of(s))
+                print(f"  {seat_name(s, lang=lang)}: {tiles}")
             kept = min(hand.rules.reserve, hand.boneyard_size)  # no boneyard, no reserve
-            print(f"  boneyard: {hand.boneyard_size} tiles, {kept} never drawn")
+            print(plural("simulate.boneyard", hand.boneyard_size, lang, kept=kept))
             return
         drawn = hand.drawn_tiles[-1] if isinstance(action, Draw) else None
         print(f"  {action_text(seat, action, drawn, lang)}")  # type: ignore[arg-type]
@@ -224,13 +226,19 @@ def run_secure(
     if args.json:
         print(json.dumps(summary))
     else:
-        print(
-            f"{summary['messages']} signed messages, transcripts identical on all peers: "
-            f"{summary['identical_transcripts']}, verify: {summary['verify']}, "
-            f"CPU {cpu:.2f} s"
+        identical = line("simulate.yes" if len(heads) == 1 else "simulate.no", lang)
+        checked = line("simulate.clean", lang) if report.ok else failure_text(report, lang)
+        said = plural(
+            "simulate.secure_summary",
+            len(transcript),
+            lang,
+            identical=identical,
+            verify=checked,
+            cpu=_decimal(cpu, 2, lang),
         )
+        print(said)
         if args.record is not None:
-            print(f"record written to {args.record}")
+            print(line("simulate.record_written", lang, path=args.record))
     return 0 if report.ok and not blames and len(heads) == 1 else 1
 
 
@@ -243,25 +251,68 @@ class _SecureEventPrinter:
 
     def __call__(self, seat: int, event: Event) -> None:
         if seat == 0 or isinstance(event, CheatingDetected):
-            for line in narrate(event, self.names, self.lang, me=0):
-                print(line)
+            for said in narrate(event, self.names, self.lang, me=0):
+                print(said)
 
 
-def _print_report(report: SimulationReport) -> None:
+def _print_report(report: SimulationReport, lang: str) -> None:
+    """The simulation's figures in `lang`: the table, the hands, the matches, and each seat's
+    (or, with partners, each pair's) wins and points."""
+    bots = ", ".join(report.bots)
     print(
-        f"{report.rules}, {report.players} players ({', '.join(report.bots)}), seed {report.seed}"
+        plural(
+            "simulate.report_head",
+            report.players,
+            lang,
+            rules=report.rules,
+            bots=bots,
+            seed=report.seed,
+        )
     )
     print(
-        f"hands {report.hands}: {report.blocks} blocked, "
-        f"{report.actions_per_hand:.1f} actions per hand, {report.hands_per_second:,.0f} hands/s"
+        line(
+            "simulate.report_hands",
+            lang,
+            hands=report.hands,
+            blocks=report.blocks,
+            actions=_decimal(report.actions_per_hand, 1, lang),
+            speed=_grouped(report.hands_per_second, lang),
+        )
     )
     if report.matches:
-        print(f"matches {report.matches}: {report.matches_drawn} drawn")
+        print(
+            line(
+                "simulate.report_matches", lang, matches=report.matches, drawn=report.matches_drawn
+            )
+        )
     pairs = len(report.hands_won) != report.players  # partners: one line per pair
     for seat in range(len(report.hands_won)):
-        who = f"seats {seat + 1} & {seat + 3}" if pairs else seat_name(seat)
+        who = (
+            line("simulate.pair", lang, first=seat + 1, second=seat + 3)
+            if pairs
+            else seat_name(seat, lang=lang)
+        )
         bots = f"{report.bots[seat]}, {report.bots[seat + 2]}" if pairs else report.bots[seat]
-        line = f"  {who} ({bots}): {report.hands_won[seat]} hands won, {report.points[seat]} points"
+        values = {
+            "who": who,
+            "bots": bots,
+            "won": report.hands_won[seat],
+            "points": report.points[seat],
+        }
         if report.matches:
-            line += f", {report.matches_won[seat]} matches won"
-        print(line)
+            print(line("simulate.seat_matches", lang, matches=report.matches_won[seat], **values))
+        else:
+            print(line("simulate.seat", lang, **values))
+
+
+def _decimal(value: float, places: int, lang: str) -> str:
+    """A figure with `places` decimals: "26.5" in English, "26,5" in Russian."""
+    text = f"{value:.{places}f}"
+    return text.replace(".", ",") if lang == "ru" else text
+
+
+def _grouped(value: float, lang: str) -> str:
+    """A whole figure with its thousands grouped: "5,708" in English, "5 708" in Russian (where
+    a comma is the decimal sign)."""
+    text = f"{value:,.0f}"
+    return text.replace(",", " ") if lang == "ru" else text

@@ -22,6 +22,7 @@ import pytest
 from p2p_dominoes.cli import Interrupted
 from p2p_dominoes.commands import demo as demo_command
 from p2p_dominoes.commands import peer_run
+from p2p_dominoes.commands.command_language import speaking_in
 from p2p_dominoes.engine import Rules
 from p2p_dominoes.session import default_registry
 from p2p_dominoes.store import TableLog, load_transcript, save_rule_set
@@ -139,6 +140,16 @@ def test_an_explicit_busy_port_is_an_error(tmp_path: Path, command: str, option:
     assert f"port {taken} is already in use" in line and f"choose another {option}" in line
 
 
+def test_an_explicit_busy_port_is_an_error_in_russian(tmp_path: Path) -> None:
+    with busy_port() as taken:
+        args = ["host", "--port", str(taken), "--interface", "127.0.0.1", "--no-mdns"]
+        line = one_line(run(*args, "--lang", "ru", data=tmp_path))
+    assert line == (
+        f"p2p-dominoes host: порт {taken} уже занят (другой p2p-dominoes?): выберите другой "
+        "--port или --port 0 — любой свободный"
+    )
+
+
 BUSY_DEFAULT = """
 import socket, subprocess, sys
 blocker = socket.socket()
@@ -171,6 +182,70 @@ def test_the_default_port_falls_back_and_says_so(tmp_path: Path) -> None:
     # ... and Ctrl+C before anyone sat down: one line, exit 130.
     line = one_line(out, 130)
     assert line == "p2p-dominoes host: interrupted before the game began: nothing to resume"
+
+
+@pytest.mark.netns
+def test_the_default_port_falls_back_and_says_so_in_russian(tmp_path: Path) -> None:
+    host = [*CLI, "host", "--interface", "127.0.0.1", "--no-mdns", "--ui", "none", "--lang", "ru"]
+    script = BUSY_DEFAULT.replace("is open on port", "открыт на порту")
+    out = subprocess.run(
+        unshare_argv([sys.executable, "-c", script, *host]),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=_env(tmp_path),
+        cwd=REPO_ROOT,
+    )
+    assert (
+        "Порт 47800 занят (другой p2p-dominoes на этом компьютере?): слушаем свободный порт. "
+        "Тем, кто садится по адресу, нужен новый порт; брандмауэр, открывающий только 47800, "
+        "его закроет (порт можно выбрать: --port)."
+    ) in out.stdout.splitlines(), out.stdout
+    assert out.returncode == 130, out.stderr
+
+
+NO_TABLES = {
+    "en": "No tables found. Are you on the same Wi-Fi? Guest networks and AP isolation hide "
+    "peers; a firewall or VPN can too. Try: p2p-dominoes join --connect HOST:PORT",
+    "ru": "Столов не найдено. Вы в той же сети Wi-Fi? Гостевые сети и изоляция точек доступа "
+    "скрывают игроков друг от друга; брандмауэр или VPN тоже могут. Попробуйте: p2p-dominoes "
+    "join --connect АДРЕС:ПОРТ",
+}
+
+
+@pytest.mark.netns
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_tables_that_finds_none_says_how_to_join_anyway(tmp_path: Path, lang: str) -> None:
+    args = ["tables", "--interface", "127.0.0.1", "--timeout", "0.5", "--lang", lang]
+    out = run(*args, data=tmp_path, isolated=True)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.splitlines() == [NO_TABLES[lang]]
+
+
+TABLE_ROW = {
+    "en": "“kitchen”  host “Ann” (ABCD-EFGH)  seats 1/4  draw  lobby  id 0123abcd  "
+    "192.0.2.7, fe80::1:47800",
+    "ru": "“kitchen”  хозяин “Ann” (ABCD-EFGH)  занято мест 1/4  draw  lobby  id 0123abcd  "
+    "192.0.2.7, fe80::1:47800",
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_a_table_found_is_one_line_in_the_language_asked_for(lang: str) -> None:
+    from p2p_dominoes.commands.lan import _table_line
+
+    row: dict[str, object] = {
+        "table": "kitchen",
+        "host": "Ann",
+        "fingerprint": "ABCD-EFGH",
+        "seats": "1/4",
+        "rules": "draw",
+        "phase": "lobby",
+        "addresses": ["192.0.2.7", "fe80::1"],
+        "port": 47800,
+        "table_id": "0123abcd" * 4,
+    }
+    assert _table_line(row, lang) == TABLE_ROW[lang]
 
 
 # -- dialling ---------------------------------------------------------------------------------
@@ -406,6 +481,31 @@ def test_ctrl_c_after_the_demo_table_finished_says_so_instead_of_resume(
     assert not data.exists() and record.is_file()
 
 
+def test_ctrl_c_after_the_demo_table_finished_says_so_in_russian(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    record = tmp_path / "demo.p2pd"
+    record.write_bytes(b"the host wrote its record")
+    data = tmp_path / "data"
+    folder = write_table_folder(data / "tables" / "kitchen")
+    monkeypatch.setattr(demo_command.subprocess, "Popen", _FinishedDemoHost)
+    come_back = "чтобы доиграть: p2p-dominoes resume …"
+    with speaking_in("ru"), pytest.raises(Interrupted) as stopped:
+        demo_command._run_demo_host(["host"], record, data, come_back)
+    assert str(stopped.value) == (
+        f"прервано; сыгранное до сих пор записано в {record}; {come_back}"
+    )
+    log, _, _ = TableLog.open(folder)
+    with log:
+        log.finish("over")
+    with speaking_in("ru"), pytest.raises(Interrupted) as stopped:
+        demo_command._run_demo_host(["host"], record, data, come_back)
+    assert str(stopped.value) == (
+        f"прервано, когда стол уже доиграл; запись партии в {record} "
+        f"(проверьте её: p2p-dominoes verify {record})"
+    )
+
+
 def test_ctrl_c_in_demo_leaves_no_half_written_record(tmp_path: Path) -> None:
     record = tmp_path / "demo.p2pd"
     demo = subprocess.Popen(
@@ -449,3 +549,38 @@ def test_a_second_ctrl_c_while_stopping_keeps_the_line_that_says_how_to_come_bac
     with pytest.raises(Interrupted, match="come back to the table with: p2p-dominoes resume"):
         peer_run.run_peer(interrupted)
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # restored
+
+
+COME_BACK = {
+    "en": [
+        "interrupted",
+        "interrupted; this bot kept no table log, so there is nothing to resume",
+        "interrupted before the game began: nothing to resume",
+        "interrupted; your seat is kept: come back to the table with: p2p-dominoes resume"
+        " --data-dir {data}",
+    ],
+    "ru": [
+        "прервано",
+        "прервано; этот бот не вёл журнала стола, так что продолжать нечего",
+        "прервано до начала игры: продолжать нечего",
+        "прервано; ваше место сохранено: вернуться за стол можно командой p2p-dominoes resume"
+        " --data-dir {data}",
+    ],
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_the_line_after_ctrl_c_says_how_to_come_back_in_the_language_asked_for(
+    lang: str, tmp_path: Path
+) -> None:
+    from types import SimpleNamespace
+
+    data = tmp_path / "data"
+    data.mkdir()
+    said = []
+    with speaking_in(lang):
+        for options in (None, SimpleNamespace(data_dir=None), SimpleNamespace(data_dir=data)):
+            said.append(peer_run.come_back(options, set()))  # type: ignore[arg-type]
+        write_table_folder(data / "tables" / "kitchen")
+        said.append(peer_run.come_back(SimpleNamespace(data_dir=data), set()))  # type: ignore[arg-type]
+    assert said == [text.format(data=data) for text in COME_BACK[lang]]

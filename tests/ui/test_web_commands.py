@@ -8,8 +8,10 @@ start are recorded, not run, and their settings checked.
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
+import pytest
 import trio
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -205,3 +207,32 @@ def test_the_socket_parser_takes_any_text_and_never_raises(text: Any) -> None:
         assert problem
     else:
         assert isinstance(command, dict) and isinstance(command["type"], str) and not problem
+
+
+@pytest.mark.parametrize(("lang", "said"), [("en", ": not JSON"), ("ru", ": это не JSON")])
+def test_a_damaged_saved_rule_set_is_refused_in_the_pages_language(
+    lang: str, said: str, tmp_path: Path
+) -> None:
+    """The store's reason (a `Phrase`) is read again in the page's language."""
+    (tmp_path / "rules").mkdir()
+    (tmp_path / "rules" / "kitchen.json").write_text("{not json", encoding="utf-8")
+
+    async def main() -> list[dict[str, Any]]:
+        hub = Hub()
+        page = hub.subscribe("damaged")
+        controller = PlayController(IDENTITY, "Ann", lang, hub, mdns=False, data_dir=tmp_path)
+        recorder = Recorder()
+        command = {"type": "host", "rules": "kitchen", "players": 2}
+        await controller._command(command, recorder)  # type: ignore[arg-type]
+        assert not recorder.started
+        received = []
+        while True:
+            try:
+                received.append(page.receive_nowait())
+            except (trio.WouldBlock, trio.EndOfChannel):
+                return received
+
+    refusals = [m for m in trio.run(main) if m["type"] == "refused"]
+    assert len(refusals) == 1, refusals
+    text = refusals[0].get("text", refusals[0].get("reason"))
+    assert text.endswith(f"kitchen.json{said}"), text

@@ -353,7 +353,7 @@ class PlayController:
         try:  # a saved set is read now: a rematch plays the same rules
             settings["table_rules"] = table_rules(self.data_dir, settings["rules"])
         except RuleSetError as exc:
-            self.refuse("rule_set", "rules", reason=peer_text(str(exc), 400))
+            self.refuse("rule_set", "rules", reason=peer_text(reason_in(exc, self.lang), 400))
             return
         self.last_host, self.last_join, self.rematch_keys = settings, None, frozenset()
         self._start(nursery, partial(self._host, settings))

@@ -50,7 +50,7 @@ from p2p_dominoes.net.join_code import new_join_code
 from p2p_dominoes.peer_text import quoted
 from p2p_dominoes.session.hand_messages import MAX_HANDS
 from p2p_dominoes.ui.text import TextUI
-from p2p_dominoes.words import line, phrase, plural
+from p2p_dominoes.words import line, phrase, plural, reason_in
 
 STALL_BOUNDS: Final = FIELD["stall_timeout_s"].bounds
 """The stall timeout's bounds: its switch record's (the same for files, the wire and the page)."""
@@ -293,7 +293,11 @@ def _take_seat(options: PeerOptions) -> int:
     try:
         handover = Handover.decode(sys.stdin.readline())
     except ValueError as exc:
-        raise UsageError(f"--take-seat: {exc}") from None
+        lang = command_language()
+        problem = reason_in(exc, lang)
+        raise UsageError(
+            line("command.where_problem", lang, where="--take-seat", problem=problem)
+        ) from None
 
     async def main() -> int:
         return await take_seat_table(options, handover)

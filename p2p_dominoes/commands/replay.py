@@ -110,11 +110,18 @@ def run(args: argparse.Namespace) -> int:
     try:
         hand = load_record(text)
     except EngineError as exc:  # not a hand record at all
-        raise UsageError(f"{args.file}: {reason_in(exc, command_language())}") from None
+        lang = command_language()
+        problem = reason_in(exc, lang)
+        raise UsageError(
+            line("command.where_problem", lang, where=args.file, problem=problem)
+        ) from None
     try:
         outcome = replay(hand, args.lang)
     except EngineError as exc:  # a hand record whose play breaks its rules: it fails its check
-        why = peer_text(f"{args.file}: {reason_in(exc, args.lang)}", 1000)
+        said = line(
+            "command.where_problem", args.lang, where=args.file, problem=reason_in(exc, args.lang)
+        )
+        why = peer_text(said, 1000)
         print(f"p2p-dominoes replay: {why}", file=sys.stderr)
         return EXIT_UNVERIFIED
     if args.review is not None:

@@ -13,7 +13,7 @@ from p2p_dominoes.words.catalogue import (
     template,
     texts,
 )
-from p2p_dominoes.words.phrase import Phrase, phrase, phrase_count, reason_in
+from p2p_dominoes.words.phrase import Phrase, phrase, phrase_count, reason_in, reason_of
 
 __all__ = [
     "LANGUAGES",
@@ -27,6 +27,7 @@ __all__ = [
     "plural_forms",
     "plural_template",
     "reason_in",
+    "reason_of",
     "template",
     "texts",
 ]

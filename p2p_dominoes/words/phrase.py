@@ -75,3 +75,10 @@ def reason_in(reason: object, lang: str) -> str:
     if isinstance(reason, Phrase):
         return reason.in_(lang)
     return str(reason)
+
+
+def reason_of(error: BaseException) -> str:
+    """Why `error` happened, kept to be read later in a player's language: its `Phrase` itself
+    when it carries one as its one argument, else its text."""
+    said = error.args[0] if len(error.args) == 1 else None
+    return said if isinstance(said, Phrase) else str(error)

@@ -63,3 +63,11 @@ def test_an_error_that_says_itself_as_one_line_reads_in_the_language() -> None:
     error = InvalidMessage("out-of-turn", phrase("net.not_this_seat"), seat=1)
     assert reason_in(error, "en") == str(error.said)
     assert "у этого ключа нет места" in reason_in(error, "ru")
+
+
+def test_the_reason_of_an_error_keeps_its_phrase_for_later() -> None:
+    from p2p_dominoes.words import reason_of
+
+    kept = reason_of(RuntimeError(phrase("net.log_busy")))
+    assert isinstance(kept, Phrase) and "процесс" in reason_in(kept, "ru")
+    assert reason_of(RuntimeError("plain", 2)) == str(RuntimeError("plain", 2))

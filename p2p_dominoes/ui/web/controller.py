@@ -59,7 +59,7 @@ from p2p_dominoes.ui.web.page_commands import (
 from p2p_dominoes.ui.web.page_review import PageReview, work_out
 from p2p_dominoes.ui.web.refusals import refusal
 from p2p_dominoes.ui.web.web_ui import WebUI
-from p2p_dominoes.words import Phrase, reason_in
+from p2p_dominoes.words import reason_in, reason_of
 
 log = logging.getLogger("p2p_dominoes.ui.web")
 
@@ -493,12 +493,12 @@ class PlayController:
             with scope or trio.CancelScope():
                 await run()
         except PeerFailure as exc:
-            self._failed(_failure_reason(exc))
+            self._failed(reason_of(exc))
         except BaseExceptionGroup as group:
             failures = group.subgroup(PeerFailure)
             if failures is None:
                 raise
-            self._failed(_failure_reason(failures.exceptions[0]))
+            self._failed(reason_of(failures.exceptions[0]))
         finally:
             self.busy = False
             self.joining = None
@@ -592,10 +592,3 @@ COMMANDS: Final[dict[str, Handler]] = {
     "join": PlayController._join_command,
 }
 """Each page command's type and what it does (`PlayController._dispatch` looks it up)."""
-
-
-def _failure_reason(failure: BaseException) -> str:
-    """Why the peer could not go on: the failure's `Phrase` itself when it carries one (read in
-    the page's language later), else its text."""
-    said = failure.args[0] if len(failure.args) == 1 else None
-    return said if isinstance(said, Phrase) else str(failure)

@@ -16,10 +16,10 @@ PACKAGE = Path(__file__).resolve().parent.parent / "p2p_dominoes"
 
 MAY_IMPORT: Final[dict[str, frozenset[str]]] = {
     "engine": frozenset({"words"}),
-    "mental": frozenset(),
-    "bots": frozenset({"engine"}),
-    "session": frozenset({"engine", "mental", "bots"}),
-    "store": frozenset({"engine", "mental", "session"}),
+    "mental": frozenset({"words"}),
+    "bots": frozenset({"engine", "words"}),
+    "session": frozenset({"engine", "mental", "bots", "words"}),
+    "store": frozenset({"engine", "mental", "session", "words"}),
     "simulation": frozenset({"engine", "bots"}),
     "peer_text": frozenset(),
     "words": frozenset(),
@@ -43,7 +43,7 @@ MAY_IMPORT: Final[dict[str, frozenset[str]]] = {
             "words",
         }
     ),
-    "cli": frozenset({"commands", "mental", "peer_text", "(version)"}),
+    "cli": frozenset({"commands", "mental", "peer_text", "words", "(version)"}),
     "__main__": frozenset({"cli"}),
 }
 """Each part of the package and the parts it may import (`(version)`: the root's `__version__`)."""

@@ -9,6 +9,7 @@ from p2p_dominoes.bots.partner import partner_bot
 from p2p_dominoes.bots.strategies import Bot, greedy_bot, random_bot
 from p2p_dominoes.engine import InvalidRecord
 from p2p_dominoes.engine.rules import Rules
+from p2p_dominoes.words import phrase
 
 BOTS: Final[dict[str, Bot]] = {
     "random": random_bot,
@@ -28,4 +29,5 @@ def bot_named(name: str) -> Bot:
     try:
         return BOTS[name]
     except KeyError:
-        raise InvalidRecord(f"unknown bot {name!r} (bots: {', '.join(BOTS)})") from None
+        known = ", ".join(BOTS)
+        raise InvalidRecord(phrase("bots.why.unknown", name=repr(name), bots=known)) from None

@@ -8,8 +8,9 @@ from typing import TYPE_CHECKING, Any, Final
 from p2p_dominoes.benchmarks import SAMPLES, START_MOVE
 from p2p_dominoes.bots import BOTS, Bot
 from p2p_dominoes.commands.arguments import int_between, language_argument, seconds_between
+from p2p_dominoes.commands.command_language import command_language
 from p2p_dominoes.commands.rules_option import RULES_HELP
-from p2p_dominoes.words import line
+from p2p_dominoes.words import line, reason_in
 
 if TYPE_CHECKING:
     from p2p_dominoes.engine import Rules
@@ -198,7 +199,7 @@ def _bench_rules(name: str, players: int) -> Rules:
         rules = load_rules(name, datetime.date.today(), data_dir())
         rules.check_players(players)
     except (RulesOptionError, InvalidRecord) as exc:
-        raise UsageError(str(exc)) from None
+        raise UsageError(reason_in(exc, command_language())) from None
     return rules
 
 

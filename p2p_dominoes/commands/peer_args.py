@@ -35,7 +35,7 @@ from p2p_dominoes.net.timing import Timing
 from p2p_dominoes.session import Identity
 from p2p_dominoes.store import IdentityFileError, data_dir, load_or_create_identity
 from p2p_dominoes.ui.text import TextUI
-from p2p_dominoes.words import line
+from p2p_dominoes.words import line, reason_in
 
 DEFAULT_PORT = 47800
 
@@ -121,7 +121,7 @@ def _port(args: argparse.Namespace) -> int:
     try:
         return listening_port(args.port, DEFAULT_PORT, args.interface, "--port", print)
     except PortBusy as exc:
-        raise UsageError(str(exc)) from None
+        raise UsageError(reason_in(exc, command_language())) from None
 
 
 def peer_options(args: argparse.Namespace) -> PeerOptions:
@@ -149,7 +149,7 @@ def peer_options(args: argparse.Namespace) -> PeerOptions:
         try:
             identity = load_or_create_identity(data_dir_of(args))
         except (IdentityFileError, OSError) as exc:
-            raise UsageError(str(exc)) from None
+            raise UsageError(reason_in(exc, command_language())) from None
     name = args.name or fitted_name(
         f"{args.bot}-bot" if args.bot else os.environ.get("USER", "player")
     )
@@ -208,7 +208,7 @@ def rules_of(args: argparse.Namespace) -> Rules:
         folder = data_dir(getattr(args, "data_dir", None))  # demo has no --data-dir
         return load_rules(args.rules, datetime.date.today(), folder)
     except RulesOptionError as exc:
-        raise UsageError(str(exc)) from None
+        raise UsageError(reason_in(exc, command_language())) from None
 
 
 def seat_number(text: str) -> int:

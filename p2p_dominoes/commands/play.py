@@ -28,7 +28,7 @@ from p2p_dominoes.commands.command_language import command_language
 from p2p_dominoes.commands.exits import UsageError
 from p2p_dominoes.engine import LANGUAGES
 from p2p_dominoes.store import IdentityFileError, load_or_create_identity
-from p2p_dominoes.words import line
+from p2p_dominoes.words import line, reason_in
 
 if TYPE_CHECKING:
     from p2p_dominoes.ui.web import Hub, PageAccess
@@ -201,11 +201,11 @@ def run(args: argparse.Namespace) -> int:
         )
         lan_port = listening_port(args.lan_port, LAN_PORT, args.interface, "--lan-port", print)
     except PortBusy as exc:
-        raise UsageError(str(exc)) from None
+        raise UsageError(reason_in(exc, command_language())) from None
     try:
         identity = load_or_create_identity(data)
     except (IdentityFileError, OSError) as exc:
-        raise UsageError(str(exc)) from None
+        raise UsageError(reason_in(exc, command_language())) from None
 
     name = args.name or fitted_name(os.environ.get("USER") or "player")
     access = PageAccess()

@@ -43,7 +43,7 @@ from p2p_dominoes.session.verify import verify_transcript
 from p2p_dominoes.simulation import SimulationReport, simulate
 from p2p_dominoes.store import data_dir, save_transcript
 from p2p_dominoes.ui import narrate
-from p2p_dominoes.words import line, plural
+from p2p_dominoes.words import line, plural, reason_in
 
 SECURE_HANDS_LIMIT: Final = MAX_HANDS
 """Most hands of `simulate --secure` (full peer sessions: about a second of CPU a hand)."""
@@ -106,7 +106,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         rules = load_rules(args.rules, datetime.date.today(), data_dir())
     except RulesOptionError as exc:
-        raise UsageError(str(exc)) from None
+        raise UsageError(reason_in(exc, command_language())) from None
     names = list(args.bot or [default_bot_name(rules)])
     if len(names) > args.players:
         raise UsageError(
@@ -122,7 +122,7 @@ def run(args: argparse.Namespace) -> int:
         bots = [bot_named(name) for name in names]
         rules.check_players(args.players)
     except EngineError as exc:
-        raise UsageError(str(exc)) from None
+        raise UsageError(reason_in(exc, command_language())) from None
     seed = args.seed if args.seed is not None else secrets.randbelow(2**32)
     if args.secure:
         return run_secure(rules, names, bots, seed, None if args.match else (args.hands or 1), args)

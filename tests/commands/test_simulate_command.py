@@ -181,3 +181,24 @@ def test_a_secure_simulations_json_is_the_same_in_both_languages() -> None:
         figures.pop("messages")  # the keys are fresh each run, so the deal (and its length) differ
         figures.pop("scores")
     assert english == russian and english["verify"] == "clean"
+
+
+@pytest.mark.parametrize(
+    ("lang", "bot", "players"),
+    [
+        ("en", "p2p-dominoes simulate: unknown bot 'nosuch' (bots: ", "are for 4 players, not 3"),
+        (
+            "ru",
+            "p2p-dominoes simulate: нет такого бота: 'nosuch' (боты: ",
+            "для 4 игроков, а не для 3",
+        ),
+    ],
+)
+def test_a_bad_bot_or_player_count_is_refused_in_the_language(
+    lang: str, bot: str, players: str
+) -> None:
+    unknown = run("simulate", "--bot", "nosuch", "--hands", "1", "--lang", lang)
+    assert unknown.returncode == 2 and unknown.stderr.startswith(bot), unknown.stderr
+    kozel = run("simulate", "--rules", "kozel", "--players", "3", "--hands", "1", "--lang", lang)
+    assert kozel.returncode == 2 and players in kozel.stderr, kozel.stderr
+    assert len(kozel.stderr.splitlines()) == 1

@@ -21,6 +21,7 @@ from zeroconf import ServiceInfo, Zeroconf
 from p2p_dominoes.net.ad_record import TableInfo
 from p2p_dominoes.net.errors import DiscoveryError
 from p2p_dominoes.session.identity import Identity
+from p2p_dominoes.words import phrase
 
 log = logging.getLogger("p2p_dominoes.net.discovery")
 
@@ -104,7 +105,7 @@ class Advertisement:
         announce is logged, not raised: the table goes on, discovery is best effort.
         """
         if self._withdrawn:
-            raise DiscoveryError("advertisement was withdrawn")
+            raise DiscoveryError(phrase("net.why.ad_withdrawn"))
         now = self._info
         info = replace(
             now,

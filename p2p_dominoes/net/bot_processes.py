@@ -16,6 +16,7 @@ from p2p_dominoes.net.timing import bot_timing_path
 from p2p_dominoes.peer_text import peer_text
 from p2p_dominoes.session import Identity
 from p2p_dominoes.store import BotSeat, BotSeatError, keep_bot_seat
+from p2p_dominoes.words import reason_of
 
 log = logging.getLogger("p2p_dominoes.net")
 
@@ -29,7 +30,7 @@ def keep_bot(
     try:
         return keep_bot_seat(options.data_dir, table_id, name, strategy, identity)
     except BotSeatError as exc:
-        raise PeerFailure(str(exc)) from None
+        raise PeerFailure(reason_of(exc)) from None
 
 
 def bot_command(options: PeerOptions, name: str, verb: list[str], strategy: str) -> list[str]:

@@ -51,6 +51,7 @@ from p2p_dominoes.net.strangers import StrangerLog
 from p2p_dominoes.net.transport_config import DEFAULT_CONFIG, TransportConfig
 from p2p_dominoes.peer_text import peer_text, quoted
 from p2p_dominoes.session.identity import Identity, PublicIdentity
+from p2p_dominoes.words import Phrase, phrase
 
 __all__ = [
     "AEAD_TAG_SIZE",
@@ -267,10 +268,13 @@ class Connection:
             except ConnectionClosed:
                 return
 
-    async def aclose(self, reason: str = "closed") -> None:
-        """Say bye with ``reason`` (best effort, bounded) and close. Idempotent."""
+    async def aclose(self, reason: str | None = None) -> None:
+        """Say bye with ``reason`` ("closed" by default; best effort, bounded) and close.
+        Idempotent."""
+        if reason is None:
+            reason = phrase("net.why.closed")
         if self._close_reason is None:
-            self._close_reason = f"closed locally: {reason}"
+            self._close_reason = phrase("net.why.closed_locally", reason=reason)
             with (
                 trio.CancelScope(shield=True),
                 trio.move_on_after(BYE_TIMEOUT),
@@ -283,7 +287,9 @@ class Connection:
     # -- internals --
 
     def _closed_error(self) -> ConnectionClosed:
-        return ConnectionClosed(self._close_reason or "closed", peer_fault=self._peer_fault)
+        return ConnectionClosed(
+            self._close_reason or phrase("net.why.closed"), peer_fault=self._peer_fault
+        )
 
     def _finish(self) -> None:
         self._incoming_send.close()
@@ -295,7 +301,9 @@ class Connection:
         the read loop first delivers what the peer sent before, for at most _DRAIN_TIMEOUT."""
         if self._close_reason is not None:
             return
-        reason = peer_text(reason, 400)
+        cleaned = peer_text(reason, 400)
+        # Our own words stay a phrase (read later in the player's language); a peer's are cleaned.
+        reason = reason if isinstance(reason, Phrase) and cleaned == reason else cleaned
         self._close_reason = reason
         self._peer_fault = peer_fault
         if peer_fault:
@@ -323,14 +331,15 @@ class Connection:
                 with trio.move_on_after(self._config.peer_timeout) as scope:
                     await self._stream.send_all(frame)
             except (trio.BrokenResourceError, OSError) as exc:
-                self._close_now(f"connection lost: {exc!r}", drain=True)
+                self._close_now(phrase("net.why.lost", error=repr(exc)), drain=True)
                 raise
             except BaseException:
                 # A frame may be half written: the stream cannot carry another one.
-                self._close_now("send failed or was interrupted mid-frame")
+                self._close_now(phrase("net.why.send_interrupted"))
                 raise
             if scope.cancelled_caught:
-                self._close_now(f"peer did not read for {self._config.peer_timeout:g} s")
+                seconds = f"{self._config.peer_timeout:g}"
+                self._close_now(phrase("net.why.peer_not_reading", seconds=seconds))
                 raise self._closed_error()
             self._last_sent = trio.current_time()
 
@@ -340,7 +349,7 @@ class Connection:
         try:
             await self._write(message)
         except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as exc:
-            self._close_now(f"connection lost: {exc!r}")
+            self._close_now(phrase("net.why.lost", error=repr(exc)))
             raise self._closed_error() from None
 
     async def _run_background(self) -> None:
@@ -362,21 +371,17 @@ class Connection:
         """Why queueing ``message`` would pass this connection's limits, or None."""
         config = self._config
         if self._trusted:
-            most, most_bytes, who = config.receive_queue, config.receive_bytes, ""
+            most, most_bytes = config.receive_queue, config.receive_bytes
         else:
-            most, most_bytes, who = config.stranger_queue, config.stranger_bytes, "untrusted: "
+            most, most_bytes = config.stranger_queue, config.stranger_bytes
         messages, size = self.queued
         if messages + 1 > most:
-            return (
-                f"{who}more than {most} messages waiting "
-                "(the application is too slow, or the peer floods)"
-            )
-        if size + _queued_size(message) > most_bytes:
-            return (
-                f"{who}more than {most_bytes} bytes waiting "
-                "(the application is too slow, or the peer floods)"
-            )
-        return None
+            why = phrase("net.why.too_many_messages", most=most)
+        elif size + _queued_size(message) > most_bytes:
+            why = phrase("net.why.too_many_bytes", most=most_bytes)
+        else:
+            return None
+        return why if self._trusted else phrase("net.why.untrusted", reason=why)
 
     async def _heartbeat_loop(self) -> None:
         interval = self._config.heartbeat_interval
@@ -410,20 +415,21 @@ class Connection:
                         frame = await reader.next()
                 self._read_scope = None
                 if scope.cancelled_caught:
-                    self._close_now(f"peer silent for {timeout:g} s")
+                    self._close_now(phrase("net.why.peer_silent", seconds=f"{timeout:g}"))
                     return
                 if frame is None:
-                    self._close_now("peer closed the connection without bye")
+                    self._close_now(phrase("net.why.no_bye"))
                     return
                 message = decode_message(self._session.rx.open(frame))
                 self._last_heard = trio.current_time()
                 if isinstance(message, Bye):
-                    self._close_now(f"peer said bye: {quoted(message.reason, 200)}")
+                    self._close_now(phrase("net.why.peer_bye", reason=quoted(message.reason, 200)))
                     return
                 if isinstance(message, Heartbeat):
                     continue
                 if isinstance(message, Hello | Auth):
-                    raise FrameError(f"{type(message).__name__.lower()} after the handshake")
+                    kind = type(message).__name__.lower()
+                    raise FrameError(phrase("net.why.after_handshake", kind=kind))
                 # Never wait for the application here: reading must go on so that heartbeats
                 # are seen (and the peer's writes do not stall). A full queue ends the link.
                 overflow = self._overflow(message)
@@ -435,11 +441,11 @@ class Connection:
                 self._queued_bytes += _queued_size(message)
                 self._incoming_send.send_nowait(message)
         except FrameError as exc:
-            self._close_now(f"protocol violation: {exc}", peer_fault=True)
+            self._close_now(phrase("net.why.protocol_violation", error=exc), peer_fault=True)
         except (trio.BrokenResourceError, OSError) as exc:
-            self._close_now(f"connection lost: {exc!r}")
+            self._close_now(phrase("net.why.lost", error=repr(exc)))
         except trio.ClosedResourceError:
-            self._close_now("closed")
+            self._close_now(phrase("net.why.closed"))
 
 
 def _queued_size(message: InboundMessage) -> int:

@@ -24,7 +24,7 @@ from p2p_dominoes.net.peer_options import PeerFailure
 from p2p_dominoes.net.said import said, said_os_errors
 from p2p_dominoes.peer_text import plain_quotes
 from p2p_dominoes.session import Identity, PublicIdentity
-from p2p_dominoes.words import phrase
+from p2p_dominoes.words import phrase, reason_in
 
 DIAL_FIRST_DELAY: Final = 0.1
 DIAL_MAX_DELAY: Final = 2.0
@@ -46,7 +46,7 @@ def _dial_problem(exc: BaseException, addresses: Sequence[str], port: int, lang:
         return said_os_errors(text, lang)
     if isinstance(exc, RefusedByPeer):
         return said("refused_problem", lang, reason=exc.reason)
-    return str(exc)
+    return reason_in(exc, lang)
 
 
 @asynccontextmanager
@@ -91,7 +91,7 @@ async def dialed(
                 reason = plain_quotes(exc.reason)  # the host's words, never shown as ours
                 raise PeerFailure(said("host_refused", lang, where=where, reason=reason)) from None
             if isinstance(exc, IdentityMismatch):
-                raise PeerFailure(f"{where}: {exc}") from None
+                raise PeerFailure(phrase("net.why.dial_failed", where=where, error=exc)) from None
             problem = _dial_problem(exc, addresses, port, lang)
             now = time.monotonic()
             if now >= deadline:

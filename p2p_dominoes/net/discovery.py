@@ -73,6 +73,7 @@ from p2p_dominoes.net.mdns_interfaces import Plan, is_loopback, plan_for
 from p2p_dominoes.net.resolve_queue import ResolveQueue
 from p2p_dominoes.net.strangers import StrangerLog
 from p2p_dominoes.session.identity import Identity
+from p2p_dominoes.words import phrase
 
 __all__ = [
     "MAX_ADS_PER_SOURCE",
@@ -213,7 +214,7 @@ class Discovery:
         if identity.public.fingerprint != info.fingerprint:
             raise ValueError("the ad's fingerprint is not the identity's")
         if not self.advertised_addresses:
-            raise DiscoveryError("no address to advertise")
+            raise DiscoveryError(phrase("net.why.no_address_to_advertise"))
         self._own_fingerprints.add(info.fingerprint)
         seq = next_seq(0)
         for attempt in range(REGISTER_ATTEMPTS):
@@ -238,11 +239,11 @@ class Discovery:
                 continue
             except (ZeroconfError, RuntimeError) as exc:
                 self._own_instances.discard(name)
-                raise DiscoveryError(f"cannot register the ad: {exc}") from None
+                raise DiscoveryError(phrase("net.why.cannot_register", error=exc)) from None
             advert = Advertisement(self, identity, service, info, seq, label)
             self._adverts.append(advert)
             return advert
-        raise DiscoveryError("every mDNS name tried was claimed")  # pragma: no cover
+        raise DiscoveryError(phrase("net.why.names_claimed"))  # pragma: no cover
 
     # -- browsing ---------------------------------------------------------------------------
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Final
 
 from p2p_dominoes.peer_text import peer_text
+from p2p_dominoes.words import Phrase, phrase
 
 _REASON_CHARS: Final = 256
 _CLOSED_REASON_CHARS: Final = 400
@@ -49,7 +50,7 @@ class RefusedByPeer(HandshakeError):
     def __init__(self, reason: str, *, code: str | None = None) -> None:
         self.reason = peer_text(reason, _REASON_CHARS)
         self.code = code
-        super().__init__(f"refused by peer: {self.reason}")
+        super().__init__(phrase("net.why.refused_by_peer", reason=self.reason))
 
 
 class PeerBusy(RefusedByPeer):
@@ -70,6 +71,8 @@ class ConnectionClosed(NetError):
 
     def __init__(self, reason: str, *, peer_fault: bool = False) -> None:
         cleaned = peer_text(reason, _CLOSED_REASON_CHARS)
+        if isinstance(reason, Phrase) and cleaned == reason:
+            cleaned = reason  # our own words, kept to be read in the player's language
         super().__init__(cleaned)
         self.reason = cleaned
         self.peer_fault = peer_fault

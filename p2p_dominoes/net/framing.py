@@ -18,6 +18,7 @@ from typing import Final
 import msgpack  # type: ignore[import-untyped]
 
 from p2p_dominoes.net.errors import FrameError
+from p2p_dominoes.words import phrase
 
 LENGTH_PREFIX_SIZE: Final = 4
 MAX_FRAME_SIZE: Final = 128 * 1024
@@ -53,7 +54,7 @@ def encode_frame(payload: bytes, *, max_size: int = MAX_FRAME_SIZE) -> bytes:
     if type(payload) is not bytes:
         raise TypeError("a frame payload must be bytes")
     if not 1 <= len(payload) <= max_size:
-        raise FrameError(f"frame payload of {len(payload)} bytes is outside 1..{max_size}")
+        raise FrameError(phrase("net.why.frame_payload_size", size=len(payload), most=max_size))
     return len(payload).to_bytes(LENGTH_PREFIX_SIZE, "big") + payload
 
 
@@ -91,7 +92,9 @@ class FrameDecoder:
         while len(self._buffer) >= LENGTH_PREFIX_SIZE:
             length = int.from_bytes(self._buffer[:LENGTH_PREFIX_SIZE], "big")
             if length == 0 or length > self.max_size:
-                self._failed = FrameError(f"frame length {length} is outside 1..{self.max_size}")
+                self._failed = FrameError(
+                    phrase("net.why.frame_length", length=length, most=self.max_size)
+                )
                 self._buffer.clear()
                 raise self._failed
             end = LENGTH_PREFIX_SIZE + length
@@ -107,7 +110,7 @@ class FrameDecoder:
 
 def _exact_bytes(value: object, size: int, what: str) -> bytes:
     if type(value) is not bytes or len(value) != size:
-        raise FrameError(f"{what} must be {size} bytes of bin")
+        raise FrameError(phrase("net.why.field_bin", what=what, size=size))
     return value
 
 
@@ -122,7 +125,7 @@ class Hello:
 
     def __post_init__(self) -> None:
         if type(self.version) is not int or not 0 <= self.version <= _MAX_VERSION:
-            raise FrameError(f"hello version must be an int in 0..{_MAX_VERSION}")
+            raise FrameError(phrase("net.why.hello_version", most=_MAX_VERSION))
         _exact_bytes(self.identity, KEY_SIZE, "hello identity key")
         _exact_bytes(self.ephemeral, KEY_SIZE, "hello ephemeral key")
         _exact_bytes(self.nonce, NONCE_SIZE, "hello nonce")
@@ -160,9 +163,11 @@ class Data:
 
     def __post_init__(self) -> None:
         if type(self.payload) is not bytes:
-            raise FrameError("data payload must be bin")
+            raise FrameError(phrase("net.why.data_not_bin"))
         if len(self.payload) > MAX_DATA_SIZE:
-            raise FrameError(f"data payload of {len(self.payload)} bytes exceeds {MAX_DATA_SIZE}")
+            raise FrameError(
+                phrase("net.why.data_too_big", size=len(self.payload), most=MAX_DATA_SIZE)
+            )
 
     def to_wire(self) -> tuple[object, ...]:
         return (KIND_DATA, self.payload)
@@ -195,21 +200,21 @@ class Bye:
 
     def __post_init__(self) -> None:
         if not isinstance(self.reason, str):
-            raise FrameError("bye reason must be a str")
+            raise FrameError(phrase("net.why.bye_reason_not_str"))
         if type(self.reason) is not str:  # our own reason (a words.Phrase): sent as its text
             object.__setattr__(self, "reason", str(self.reason))
         try:
             size = len(self.reason.encode("utf-8"))
         except UnicodeEncodeError:
-            raise FrameError("bye reason must be valid UTF-8 text") from None
+            raise FrameError(phrase("net.why.bye_reason_not_utf8")) from None
         if size > MAX_REASON_BYTES:
-            raise FrameError(f"bye reason exceeds {MAX_REASON_BYTES} bytes")
+            raise FrameError(phrase("net.why.bye_reason_too_long", most=MAX_REASON_BYTES))
         if self.code is not None and (
             type(self.code) is not str
             or not 1 <= len(self.code) <= MAX_CODE_BYTES
             or not all("a" <= c <= "z" or c == "-" for c in self.code)
         ):
-            raise FrameError(f"bye code must be 1..{MAX_CODE_BYTES} of a-z and '-'")
+            raise FrameError(phrase("net.why.bye_code", most=MAX_CODE_BYTES))
 
     @classmethod
     def of(cls, reason: str, code: str | None = None) -> Bye:
@@ -241,13 +246,13 @@ def encode_message(message: Message) -> bytes:
 
 def _arity(items: tuple[object, ...], n: int, name: str) -> None:
     if len(items) != n:
-        raise FrameError(f"{name} must be an array of {n} elements, not {len(items)}")
+        raise FrameError(phrase("net.why.array_size", name=name, n=n, count=len(items)))
 
 
 def decode_message(payload: bytes) -> Message:
     """Parse one transport message strictly; every problem raises FrameError and nothing else."""
     if type(payload) is not bytes or not payload:
-        raise FrameError("a message must be non-empty bytes")
+        raise FrameError(phrase("net.why.empty_message"))
     try:
         value = msgpack.unpackb(
             payload,
@@ -262,12 +267,12 @@ def decode_message(payload: bytes) -> Message:
             max_ext_len=0,
         )
     except Exception as exc:  # msgpack raises many types; all mean "not our msgpack"
-        raise FrameError(f"message is not valid msgpack ({type(exc).__name__})") from None
+        raise FrameError(phrase("net.why.not_msgpack", error=type(exc).__name__)) from None
     if type(value) is not tuple or not value:
-        raise FrameError("a message must be a non-empty msgpack array")
+        raise FrameError(phrase("net.why.not_array"))
     kind = value[0]
     if type(kind) is not int:
-        raise FrameError("message kind must be an int")
+        raise FrameError(phrase("net.why.kind_not_int"))
     message: Message
     if kind == KIND_HELLO:
         _arity(value, 5, "hello")
@@ -291,7 +296,7 @@ def decode_message(payload: bytes) -> Message:
             _arity(value, 2, "bye")
             message = Bye(value[1])
     else:
-        raise FrameError(f"unknown message kind {kind}")
+        raise FrameError(phrase("net.why.unknown_kind", kind=kind))
     if encode_message(message) != payload:
-        raise FrameError("message is not canonically encoded")
+        raise FrameError(phrase("net.why.not_canonical"))
     return message

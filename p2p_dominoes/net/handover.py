@@ -8,6 +8,8 @@ from dataclasses import dataclass
 
 import msgpack  # type: ignore[import-untyped]
 
+from p2p_dominoes.words import phrase
+
 
 @dataclass(frozen=True)
 class Handover:
@@ -30,20 +32,20 @@ class Handover:
         try:
             body = msgpack.unpackb(bytes.fromhex(line.strip()), raw=False)
         except (ValueError, msgpack.ExtraData, msgpack.FormatError, msgpack.StackError) as exc:
-            raise ValueError(f"not a handover: {exc}") from None
+            raise ValueError(phrase("net.why.handover_unreadable", error=exc)) from None
         if not (isinstance(body, list) and len(body) == 3):
-            raise ValueError("not a handover")
+            raise ValueError(phrase("net.why.handover_not"))
         seat, messages, peers = body
         if type(seat) is not int or not isinstance(messages, list) or not isinstance(peers, list):
-            raise ValueError("not a handover")
+            raise ValueError(phrase("net.why.handover_not"))
         if not messages or not all(isinstance(m, bytes) for m in messages):
-            raise ValueError("a handover's transcript holds no genesis")
+            raise ValueError(phrase("net.why.handover_no_genesis"))
         addresses: list[tuple[int, str, int]] = []
         for peer in peers:
             if not (isinstance(peer, list) and len(peer) == 3):
-                raise ValueError("a handover's address is not (seat, host, port)")
+                raise ValueError(phrase("net.why.handover_address"))
             number, host, port = peer
             if type(number) is not int or not isinstance(host, str) or type(port) is not int:
-                raise ValueError("a handover's address is not (seat, host, port)")
+                raise ValueError(phrase("net.why.handover_address"))
             addresses.append((number, host, port))
         return cls(seat, tuple(messages), tuple(addresses))

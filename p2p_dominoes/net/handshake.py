@@ -59,6 +59,7 @@ from p2p_dominoes.net.framing import (
 )
 from p2p_dominoes.net.record_layer import Cipher, FrameReader
 from p2p_dominoes.session.identity import Identity, InvalidIdentity, PublicIdentity
+from p2p_dominoes.words import phrase
 
 HANDSHAKE_DOMAIN: Final = b"p2p-dominoes v1 transport handshake\x00"
 AUTH_DOMAIN_INITIATOR: Final = b"p2p-dominoes v1 transport auth initiator\x00"
@@ -159,7 +160,7 @@ def _refused(bye: Bye) -> RefusedByPeer:
 async def _read_plain(reader: FrameReader, what: str) -> tuple[bytes, Message]:
     frame = await reader.next()
     if frame is None:
-        raise HandshakeError(f"connection closed while waiting for {what}")
+        raise HandshakeError(phrase("net.why.closed_waiting", what=what))
     message = decode_message(frame)
     if isinstance(message, Bye):
         raise _refused(message)
@@ -169,7 +170,7 @@ async def _read_plain(reader: FrameReader, what: str) -> tuple[bytes, Message]:
 async def _read_auth(reader: FrameReader, rx: Cipher) -> Auth:
     frame = await reader.next()
     if frame is None:
-        raise HandshakeError("connection closed while waiting for auth")
+        raise HandshakeError(phrase("net.why.closed_waiting", what="auth"))
     try:
         plaintext = rx.open(frame)
     except FrameError:
@@ -185,24 +186,23 @@ async def _read_auth(reader: FrameReader, rx: Cipher) -> Auth:
     if isinstance(message, Bye):
         raise _refused(message)
     if not isinstance(message, Auth):
-        raise HandshakeError(f"expected auth, got {type(message).__name__.lower()}")
+        raise HandshakeError(
+            phrase("net.why.expected_got", expected="auth", got=type(message).__name__.lower())
+        )
     return message
 
 
 def _peer_identity(hello: Hello, own: PublicIdentity) -> PublicIdentity:
     if hello.version != TRANSPORT_VERSION:
         raise HandshakeError(
-            f"unsupported transport version {hello.version} (we speak {TRANSPORT_VERSION})"
+            phrase("net.why.unsupported_version", theirs=hello.version, ours=TRANSPORT_VERSION)
         )
     try:
         peer = PublicIdentity(hello.identity)
     except InvalidIdentity as exc:
-        raise HandshakeError(f"invalid identity key: {exc}") from None
+        raise HandshakeError(phrase("net.why.invalid_identity", error=exc)) from None
     if peer == own:
-        raise OwnIdentity(
-            "peer presented our own identity: a second peer on this machine shares this one's "
-            "data folder (give it its own with --data-dir DIR)"
-        )
+        raise OwnIdentity(phrase("net.why.own_identity"))
     return peer
 
 
@@ -237,23 +237,39 @@ async def handshake(
                 await stream.send_all(encode_frame(mine))
             theirs, hello = await _read_plain(reader, "hello")
             if not isinstance(hello, Hello):
-                raise HandshakeError(f"expected hello, got {type(hello).__name__.lower()}")
+                raise HandshakeError(
+                    phrase(
+                        "net.why.expected_got", expected="hello", got=type(hello).__name__.lower()
+                    )
+                )
             refusal_code: str | None = None
             try:
                 peer = _peer_identity(hello, identity.public)
                 if initiator and expect is not None and not _matches(expect, peer):
                     raise IdentityMismatch(
-                        f"expected {_describe(expect)}, but the peer proved {peer.fingerprint}"
+                        phrase(
+                            "net.why.proved_other",
+                            expected=_describe(expect),
+                            fingerprint=peer.fingerprint,
+                        )
                     )
                 if not initiator and authorize is not None:
                     refusal = authorize(peer)
                     if isinstance(refusal, Refusal) and refusal.code == BYE_BUSY:
-                        raise TurnedAway(f"{peer.fingerprint} turned away: {refusal.reason}")
+                        raise TurnedAway(
+                            phrase(
+                                "net.why.turned_away",
+                                fingerprint=peer.fingerprint,
+                                reason=refusal.reason,
+                            )
+                        )
                     if refusal is not None:
                         text = refusal.reason if isinstance(refusal, Refusal) else refusal
                         if isinstance(refusal, Refusal):
                             refusal_code = refusal.code  # the dialer decides by it
-                        raise IdentityMismatch(f"{peer.fingerprint} refused: {text}")
+                        raise IdentityMismatch(
+                            phrase("net.why.refused", fingerprint=peer.fingerprint, reason=text)
+                        )
             except HandshakeError as exc:
                 code = BYE_BUSY if isinstance(exc, TurnedAway) else refusal_code
                 if isinstance(exc, OwnIdentity):
@@ -268,9 +284,9 @@ async def handshake(
             try:
                 shared = ephemeral.exchange(X25519PublicKey.from_public_bytes(hello.ephemeral))
             except ValueError:
-                raise HandshakeError("peer's ephemeral key gives no shared secret") from None
+                raise HandshakeError(phrase("net.why.no_shared_secret")) from None
             if shared == bytes(KEY_SIZE):
-                raise HandshakeError("peer's ephemeral key is of small order")
+                raise HandshakeError(phrase("net.why.small_order"))
             k_ir, k_ri = derive_keys(shared, th)
             tx, rx = (Cipher(k_ir), Cipher(k_ri)) if initiator else (Cipher(k_ri), Cipher(k_ir))
             own_domain, peer_domain = (
@@ -283,13 +299,15 @@ async def handshake(
                 await stream.send_all(encode_frame(mine) + my_auth)
             auth = await _read_auth(reader, rx)
             if not peer.verify(auth.signature, peer_domain + th):
-                raise HandshakeError(f"bad handshake signature from {peer.fingerprint}")
+                raise HandshakeError(phrase("net.why.bad_signature", fingerprint=peer.fingerprint))
             if initiator:
                 await stream.send_all(my_auth)
     except trio.TooSlowError:
-        raise HandshakeError(f"handshake timed out after {timeout:g} s") from None
+        raise HandshakeError(
+            phrase("net.why.handshake_timed_out", seconds=f"{timeout:g}")
+        ) from None
     except FrameError as exc:
-        raise HandshakeError(f"malformed handshake: {exc}") from None
+        raise HandshakeError(phrase("net.why.malformed_handshake", error=exc)) from None
     except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as exc:
-        raise HandshakeError(f"connection lost during handshake: {exc!r}") from None
+        raise HandshakeError(phrase("net.why.lost_in_handshake", error=repr(exc))) from None
     return Handshaken(peer, tx, rx, reader)

@@ -47,6 +47,7 @@ from p2p_dominoes.session import (
 )
 from p2p_dominoes.session.transcript import Transcript
 from p2p_dominoes.store import PeerAddress
+from p2p_dominoes.words import phrase
 
 
 async def host_table(
@@ -70,10 +71,10 @@ async def host_table(
     """
     rules.check_players(players)
     if not 0 <= bots <= players - 1:
-        raise PeerFailure(f"--bots must be between 0 and {players - 1}")
+        raise PeerFailure(phrase("net.why.bots_range", most=players - 1))
     strategies = [bot_strategy] * bots if isinstance(bot_strategy, str) else list(bot_strategy)
     if len(strategies) != bots:
-        raise PeerFailure(f"one strategy for each of the {bots} bots, not {len(strategies)}")
+        raise PeerFailure(phrase("net.why.strategies_count", bots=bots, given=len(strategies)))
     listener = await open_listener(interface=options.interface, port=options.port)
     if options.timing is not None:
         options.timing.mark("listening")

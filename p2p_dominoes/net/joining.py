@@ -61,7 +61,7 @@ from p2p_dominoes.session import (
 )
 from p2p_dominoes.session.transcript import Transcript
 from p2p_dominoes.store import PeerAddress
-from p2p_dominoes.words import phrase
+from p2p_dominoes.words import phrase, reason_of
 
 log = logging.getLogger("p2p_dominoes.net")
 
@@ -331,7 +331,7 @@ async def _await_genesis(
                 dropped = Refuse("busy", said("dropped_unanswered", lang))
                 raise _TryAgain(dropped, ours=True) from None
             speaker = host_speaker(host.peer, lobby, lang)
-            raise PeerFailure(closed_line(str(exc), speaker, lang)) from None
+            raise PeerFailure(closed_line(reason_of(exc), speaker, lang)) from None
         if isinstance(message, Refuse):
             if message.code in RETRY_CODES:
                 raise _TryAgain(message)

@@ -40,6 +40,7 @@ from p2p_dominoes.peer_text import peer_text
 from p2p_dominoes.session import COMMITMENT_SIZE, PublicIdentity
 from p2p_dominoes.session.hand_messages import MAX_HANDS
 from p2p_dominoes.session.identity import InvalidIdentity
+from p2p_dominoes.words import phrase
 
 CHANNEL_SESSION: Final = 0x01
 CHANNEL_LOBBY: Final = 0x02
@@ -190,9 +191,9 @@ def decode_lobby(payload: bytes) -> LobbyMessage:
             use_list=True,
         )
     except (ValueError, msgpack.UnpackException, TypeError) as exc:
-        raise LobbyError(f"not a lobby message: {exc}") from None
+        raise LobbyError(phrase("net.why.lobby_unreadable", error=exc)) from None
     if not isinstance(body, list) or not body or not isinstance(body[0], str):
-        raise LobbyError("a lobby message is an array starting with its kind")
+        raise LobbyError(phrase("net.why.lobby_no_kind"))
     kind, args = body[0], body[1:]
     if kind == "join" and len(args) in (4, 5, 6) and _types(args[:4], str, int, str, bytes):
         name, port, host, commitment = args[:4]
@@ -207,11 +208,11 @@ def decode_lobby(payload: bytes) -> LobbyMessage:
         try:
             rules = Rules.from_wire(raw_rules)
         except InvalidRecord as exc:
-            raise LobbyError(f"seats: the table's rules cannot be played: {exc}") from None
+            raise LobbyError(phrase("net.why.lobby_rules_unplayable", error=exc)) from None
         if not 2 <= total <= 4 or len(raw_seats) > total:
-            raise LobbyError("seats: 2–4 seats, no more taken than there are")
+            raise LobbyError(phrase("net.why.lobby_seat_count"))
         if hands is not None and (type(hands) is not int or not 1 <= hands <= MAX_HANDS):
-            raise LobbyError(f"seats: max_hands is nil or 1–{MAX_HANDS}")
+            raise LobbyError(phrase("net.why.lobby_max_hands", most=MAX_HANDS))
         listed = tuple(_seat(s) for s in raw_seats)
         places = _check_places(args[5], len(listed), total) if len(args) == 6 else None
         return Seats(table, rules, total, listed, hands, places)
@@ -223,7 +224,7 @@ def decode_lobby(payload: bytes) -> LobbyMessage:
         code, reason = args
         # An unknown code (from a newer peer) is a final refusal: never retried.
         return Refuse(code if code in REFUSAL_CODES else "refused", peer_text(reason, 256))
-    raise LobbyError(f"malformed lobby message {kind!r}")
+    raise LobbyError(phrase("net.why.lobby_malformed", kind=repr(kind)))
 
 
 def _types(args: list[object], *kinds: type) -> bool:
@@ -232,12 +233,12 @@ def _types(args: list[object], *kinds: type) -> bool:
 
 def _check_name(name: str) -> None:
     if not name or len(name.encode()) > MAX_NAME_BYTES or not name.isprintable():
-        raise LobbyError("a name is 1–64 bytes of printable text")
+        raise LobbyError(phrase("net.why.lobby_name"))
 
 
 def _check_port(port: int) -> None:
     if not 1 <= port <= 65535:
-        raise LobbyError("a port is 1–65535")
+        raise LobbyError(phrase("net.why.lobby_port"))
 
 
 def _check_seat_asked(seat: object) -> int | None:
@@ -246,7 +247,7 @@ def _check_seat_asked(seat: object) -> int | None:
     if seat is None:
         return None
     if type(seat) is not int:
-        raise LobbyError("join: a seat asked for is nil (any) or a seat number")
+        raise LobbyError(phrase("net.why.lobby_seat_asked"))
     return seat
 
 
@@ -254,7 +255,7 @@ def _check_code(code: object) -> bytes:
     """A join's code: 1–16 bytes (the host compares it with its own; a wrong one is refused
     with the `code` refusal, never by closing)."""
     if type(code) is not bytes or not 1 <= len(code) <= MAX_CODE_BYTES:
-        raise LobbyError(f"join: a join code is 1–{MAX_CODE_BYTES} bytes")
+        raise LobbyError(phrase("net.why.lobby_code", most=MAX_CODE_BYTES))
     return code
 
 
@@ -266,7 +267,7 @@ def _check_places(raw: object, count: int, total: int) -> tuple[int, ...]:
         or not all(type(p) is int and 0 <= p < total for p in raw)
         or any(a >= b for a, b in itertools.pairwise(raw))
     ):
-        raise LobbyError("seats: places are ascending seat numbers, one per listed player")
+        raise LobbyError(phrase("net.why.lobby_places"))
     return tuple(raw)
 
 
@@ -274,43 +275,43 @@ def _check_bots(raw: list[object]) -> tuple[tuple[PublicIdentity, str], ...]:
     """A bot list: at most three [key, level] pairs, distinct keys, each level a short
     lowercase name."""
     if len(raw) > MAX_BOTS:
-        raise LobbyError(f"bots: at most {MAX_BOTS} of the host's bots")
+        raise LobbyError(phrase("net.why.lobby_bots_most", most=MAX_BOTS))
     levels = []
     for entry in raw:
         if not isinstance(entry, list) or not _types(entry, bytes, str):
-            raise LobbyError("bots: each is [key, level]")
+            raise LobbyError(phrase("net.why.lobby_bot_entry"))
         key, level = entry
         if not _BOT_LEVEL.fullmatch(level):
-            raise LobbyError("bots: a level is 1–16 of a–z, 0–9 and '-', from a letter")
+            raise LobbyError(phrase("net.why.lobby_bot_level"))
         try:
             levels.append((PublicIdentity(key), level))
         except InvalidIdentity as exc:
-            raise LobbyError(f"bots: a key is invalid: {exc}") from None
+            raise LobbyError(phrase("net.why.lobby_bot_key", error=exc)) from None
     if len({key for key, _ in levels}) != len(levels):
-        raise LobbyError("bots: a key is listed twice")
+        raise LobbyError(phrase("net.why.lobby_bot_twice"))
     return tuple(levels)
 
 
 def _check_commitment(commitment: bytes) -> bytes:
     if len(commitment) != COMMITMENT_SIZE:
-        raise LobbyError(f"a table-nonce commitment is {COMMITMENT_SIZE} bytes")
+        raise LobbyError(phrase("net.why.lobby_commitment", size=COMMITMENT_SIZE))
     return commitment
 
 
 def _check_address(address: str) -> str:
     if not 1 <= len(address) <= 64 or not all(c.isalnum() or c in ".:-%[]" for c in address):
-        raise LobbyError("not a network address")
+        raise LobbyError(phrase("net.why.lobby_address"))
     return address
 
 
 def _seat(raw: object) -> SeatAddress:
     if not isinstance(raw, list) or not _types(raw, str, bytes, str, int):
-        raise LobbyError("a seat is [name, key, address, port]")
+        raise LobbyError(phrase("net.why.lobby_seat_shape"))
     name, key, address, port = raw
     _check_name(name)
     _check_port(port)
     try:
         public = PublicIdentity(key)
     except InvalidIdentity as exc:
-        raise LobbyError(f"a seat's key is invalid: {exc}") from None
+        raise LobbyError(phrase("net.why.lobby_seat_key", error=exc)) from None
     return SeatAddress(name, public, _check_address(address), port)

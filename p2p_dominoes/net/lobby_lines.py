@@ -14,6 +14,7 @@ from p2p_dominoes.net.lobby import Seats
 from p2p_dominoes.net.said import said, said_closed
 from p2p_dominoes.peer_text import peer_text, plain_quotes
 from p2p_dominoes.session import PublicIdentity
+from p2p_dominoes.words import Phrase, reason_in
 
 REFUSED_BECAUSE: Final = frozenset(
     {"full", "refused", "removed", "playing", "unanswered", "seated", "seat", "code"}
@@ -65,7 +66,10 @@ _BYE: Final = "peer said bye: "
 def closed_line(reason: str, speaker: str, lang: str) -> str:
     """The line when the host closed a joiner's lobby connection: its bye's words (after
     "peer said bye: ") quoted and attributed to `speaker`; our own words (silence, a reset,
-    "done") as they are."""
+    "done") as they are, in `lang` (a `Phrase` from net/connection.py is read again in it)."""
+    ours = isinstance(reason, Phrase) and reason.key != "net.why.peer_bye"
+    if ours and peer_text(reason, 200) == reason:  # our own words: in the player's language
+        return said("host_closed", lang, reason=reason_in(reason, lang))
     reason = peer_text(reason, 200)
     given = reason.removeprefix(_BYE).removeprefix("“").removesuffix("”")  # quoted on arrival
     if given == reason or given == "done":

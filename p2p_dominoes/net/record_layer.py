@@ -17,6 +17,7 @@ from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 
 from p2p_dominoes.net.errors import FrameError
 from p2p_dominoes.net.framing import LENGTH_PREFIX_SIZE, MAX_FRAME_SIZE, FrameDecoder
+from p2p_dominoes.words import phrase
 
 AEAD_TAG_SIZE: Final = 16
 
@@ -35,7 +36,7 @@ class Cipher:
 
     def _nonce(self) -> bytes:
         if self._counter >= _MAX_COUNTER:
-            raise FrameError("frame counter exhausted")
+            raise FrameError(phrase("net.why.counter_exhausted"))
         nonce = bytes(4) + self._counter.to_bytes(8, "big")
         self._counter += 1
         return nonce
@@ -44,7 +45,7 @@ class Cipher:
         """The whole wire frame (length prefix included) carrying ``plaintext``."""
         size = len(plaintext) + AEAD_TAG_SIZE
         if size > MAX_FRAME_SIZE:
-            raise FrameError(f"message of {len(plaintext)} bytes does not fit in a frame")
+            raise FrameError(phrase("net.why.message_too_big", size=len(plaintext)))
         header = size.to_bytes(LENGTH_PREFIX_SIZE, "big")
         return header + self._aead.encrypt(self._nonce(), plaintext, header)
 
@@ -54,7 +55,7 @@ class Cipher:
         try:
             return self._aead.decrypt(self._nonce(), payload, header)
         except InvalidTag:
-            raise FrameError("frame failed authentication (forged, reordered, replayed)") from None
+            raise FrameError(phrase("net.why.frame_forged")) from None
 
 
 class FrameReader:

@@ -709,7 +709,7 @@ def test_table_names_are_quoted_so_one_cannot_pose_as_another_entry() -> None:
         "port": 47800,
         "table_id": "00" * 16,
     }
-    shown = _table_line(row)
+    shown = _table_line(row, "en")
     # Its own quotes are made plain: it cannot close ours and show a host of its choosing.
     assert shown.startswith('“Kitchen" host "Ann”  host “Mallory” (')
     assert shown.endswith("10.213.0.1:47800")

@@ -91,9 +91,11 @@ def test_a_returner_s_page_asks_for_its_seat_then_shows_the_whole_match(
         back = back_page.wait_for(lambda p: _seated_again(p, seat), 180)
         stops = [(m.get("stopped") or {}).get("reason") for m in back_page.messages]
         assert "went_on" not in stops, stops  # never told the table went on without him
-        # His score history is the match's: hand 1 (his own) and the bot's hands after it.
+        # His score history is the match's so far: hand 1 (his own), and the bot's hands after
+        # it when the bot finished any before the seat came back (on a loaded machine the seat
+        # can come back at the first hand the bot would have played: then hand 1 alone).
         history = back["history"]
-        assert len(history) >= 2, history
+        assert history, history
         assert ann_page.table["history"][: len(history)] == history
         # And it goes on to the match's end with the hands he plays again (the seat is given
         # back at a hand's start, so he plays at least that one; on a loaded machine it may be

@@ -25,7 +25,10 @@ PYTHON = sys.executable
 PYTEST = [PYTHON, "-m", "pytest", "-n", "2", "--hypothesis-profile", "gate"]
 
 STEPS: list[tuple[str, list[str]]] = [
-    ("lint (ruff)", [PYTHON, "-m", "ruff", "check", "p2p_dominoes", "tests", "scripts"]),
+    (
+        "lint (ruff)",
+        [PYTHON, "-m", "ruff", "check", "p2p_dominoes", "tests", "scripts", "setup.py"],
+    ),
     ("types (mypy --strict)", [PYTHON, "-m", "mypy"]),
     ("the fast tier", [*PYTEST, "-q", "-m", "fast"]),
     ("the rest", [*PYTEST, "--maxschedchunk", "1", "-m", "not fast"]),

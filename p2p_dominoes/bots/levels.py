@@ -41,15 +41,22 @@ from p2p_dominoes.bots.search import (
     PositionError,
     Sampler,
     cannot_hold,
-    copy_state,
     fast_move,
     unseen_mask,
 )
 from p2p_dominoes.bots.strategies import Bot, greedy_bot, random_bot
-from p2p_dominoes.engine import DRAW, Action, HandResult, HandState, HandView, Play, SeatView
+from p2p_dominoes.engine import (
+    DRAW,
+    Action,
+    HandResult,
+    HandState,
+    HandView,
+    Play,
+    SeatView,
+    placement_points,
+)
 from p2p_dominoes.engine.rules import HandScoring, MoveScoring
 from p2p_dominoes.engine.tiles import TILES, VALUE_MASK, mask_of, pips_in
-from p2p_dominoes.engine.turns import placement_points
 from p2p_dominoes.engine.view import legal_actions
 
 _MOVES_NONE: Final = MoveScoring.NONE
@@ -298,7 +305,7 @@ def _action_values(
         else:
             state = sampler.position(hidden)
             for index, action in enumerate(actions):
-                copy = copy_state(state)
+                copy = state.copy()
                 copy.apply(seat, action)
                 result = copy.result or _play_out(copy, rng, seat % 2 if pairs else None)
                 totals[index].append(value(result))

@@ -15,8 +15,8 @@ from p2p_dominoes.engine import (
     Board,
     MoveScoring,
     SeatView,
+    placement_points,
 )
-from p2p_dominoes.engine.turns import placement_points
 
 Bot = Callable[[SeatView, random.Random], Action]
 """A strategy: it sees what its seat may know and draws its own randomness from `rng`."""

@@ -24,6 +24,7 @@ from p2p_dominoes.engine.hand import HandState, highest_double_lead
 from p2p_dominoes.engine.line import Connection, Line, Place, Side
 from p2p_dominoes.engine.match import Match
 from p2p_dominoes.engine.opening import Opening, PreviousHands, rank_list
+from p2p_dominoes.engine.placement import placement_points
 from p2p_dominoes.engine.public import PeerView, PublicHand
 from p2p_dominoes.engine.record import (
     HandRecord,
@@ -159,6 +160,7 @@ __all__ = [
     "note_text",
     "parse_record",
     "parse_tile",
+    "placement_points",
     "preset",
     "rank_list",
     "record_of",

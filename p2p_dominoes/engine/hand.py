@@ -99,6 +99,40 @@ class HandState(TurnMachine):
         """A drawn tile that fits and must be played at once (play_drawn_at_once)."""
         self.result: HandResult | None = None
 
+    @staticmethod
+    def assembled(
+        public: TurnMachine,
+        hands: Sequence[int],
+        boneyard: Sequence[Tile],
+        drawn: int,
+        pending: Tile | None,
+    ) -> HandState:
+        """The hand a public machine shows, with every tile placed: `hands` (bit masks) as the
+        seats hold them now, `boneyard` in draw order with its first `drawn` tiles gone. The
+        caller has checked that the tiles fit the public facts (a search's sampled position,
+        bots/search/sampler.py); what it assembles is played by the same rules as any hand."""
+        state = _blank(public.rules, public.players)
+        public.copy_public_into(state)
+        state.hands = list(hands)
+        state.dealt = tuple(hands)
+        state.boneyard = list(boneyard)
+        state._drawn = drawn
+        state.pending = pending
+        state.result = None
+        return state
+
+    def copy(self) -> HandState:
+        """An independent copy: acting on one never changes the other."""
+        other = _blank(self.rules, self.players)
+        self.copy_public_into(other)
+        other.hands = self.hands.copy()
+        other.dealt = self.dealt
+        other.boneyard = self.boneyard.copy()
+        other._drawn = self._drawn
+        other.pending = self.pending
+        other.result = self.result
+        return other
+
     # -- what the rules allow ------------------------------------------------------------
 
     @property
@@ -356,6 +390,15 @@ class HandState(TurnMachine):
             )
         units = self.rules.units(self.players)
         return HandResult(_UNFINISHED, None, (0,) * units, pips)
+
+
+def _blank(rules: Rules, players: int) -> HandState:
+    """A hand of `rules` for `players` dealt in the set's order, to be overwritten field by
+    field (`HandState.copy`, `HandState.assembled`): a compiled class cannot be made without
+    its constructor, and the constructor takes a valid deal."""
+    size = rules.hand_size(players)
+    hands = [TILES[seat * size : (seat + 1) * size] for seat in range(players)]
+    return HandState(rules, hands, TILES[players * size :], 0)
 
 
 def _deal_defect(rules: Rules, hands: Sequence[Sequence[Tile]], boneyard: Sequence[Tile]) -> str:

@@ -48,6 +48,14 @@ class Tile:
     def __lt__(self, other: Tile) -> bool:
         return self.index < other.index
 
+    def __eq__(self, other: object) -> bool:
+        return self is other
+
+    def __hash__(self) -> int:
+        # Stated, not inherited: a compiled class (setup.py) with an ordering has no hash of
+        # its own; the index also gives sets of tiles the same order in every process.
+        return self.index
+
     def has(self, value: int) -> bool:
         """True when one half of the tile shows `value`."""
         return value in (self.low, self.high)

@@ -25,8 +25,8 @@ from p2p_dominoes.engine.actions import ALONG_PLAYS_ON, DRAW, PASS, PLAYS_ON, SK
 from p2p_dominoes.engine.board import Board
 from p2p_dominoes.engine.errors import IllegalAction
 from p2p_dominoes.engine.line import Line, Place, Side
+from p2p_dominoes.engine.placement import LUCK_PENALTY, placement_award
 from p2p_dominoes.engine.rules import (
-    EndsAward,
     Layout,
     MoveScoring,
     Rules,
@@ -42,10 +42,8 @@ _BLOCK: Final = HandEnd.BLOCK
 _DOMINO: Final = HandEnd.DOMINO
 _EXHAUSTED: Final = HandEnd.EXHAUSTED
 _TARGET: Final = HandEnd.TARGET
-_MOVES_ENDS: Final = MoveScoring.ENDS
 _MOVES_LUCK: Final = MoveScoring.LUCK
 _MOVES_NONE: Final = MoveScoring.NONE
-_MOVES_PLACED_TILE: Final = MoveScoring.PLACED_TILE
 _TARGET_IMMEDIATE: Final = TargetCheck.IMMEDIATE
 _LAYOUT_LINE: Final = Layout.LINE
 _LINE_PLACES: Final = 56
@@ -56,17 +54,6 @@ FORCED_DRAWS = 2
 
 _NO_SCORES = tuple((0,) * n for n in range(5))
 """Match scores of 0 for each player count (what a hand starts from unless told)."""
-
-LUCK_FIRST_DOUBLE = 8
-"""Threes for luck: the first double laid in the hand, whatever the ends show."""
-LUCK_SCORING_DOUBLE = 7
-"""Threes for luck: a later double whose placement scores (5 + 2)."""
-LUCK_SCORING_MOVE = 5
-"""Threes for luck: a non-double whose placement scores."""
-LUCK_DRAWN = 10
-"""Threes for luck: a tile drawn this turn whose placement scores (the seed's "the tile needed")."""
-LUCK_PENALTY = 5
-"""Threes for luck: penalty points for each tile drawn in a turn that brought no scoring move."""
 
 
 @dataclass(frozen=True)
@@ -194,6 +181,38 @@ class TurnMachine:
         self._doubled = False
         self._lucky = 0
         self._exhausting = False
+
+    def copy_public_into(self, other: TurnMachine) -> None:
+        """Give `other`, a machine of the same rules and players, every public fact of this
+        hand, sharing nothing it could change (a search copies a position for each move it
+        tries). Every field is named here, not found by introspection: a compiled build
+        (setup.py) keeps no `__slots__` to read; `tests/engine/test_copies.py` fails on a field
+        added to the class and left out here."""
+        other.line = self.line.copy()
+        other.opener = self.opener
+        other.turn = self.turn
+        other.must_lead = self.must_lead
+        other.required_lead = self.required_lead
+        other.passes = self.passes
+        other.boneyard_size = self.boneyard_size
+        other.end = self.end
+        other.closer = self.closer
+        other.history = self.history.copy()
+        other.drawn_this_turn = self.drawn_this_turn
+        other.forced_due = self.forced_due
+        other.second_double = self.second_double
+        other._doubles_this_turn = self._doubles_this_turn
+        other._clocks = [_Clock(c.place, c.layer, set(c.others), c.armed) for c in self._clocks]
+        other.notes = self.notes.copy()
+        other.move_points = self.move_points.copy()
+        other.match_scores = self.match_scores
+        other.reached = self.reached
+        other.draws_this_turn = self.draws_this_turn
+        other.wins = self.wins.copy()
+        other.penalties = self.penalties.copy()
+        other._doubled = self._doubled
+        other._lucky = self._lucky
+        other._exhausting = self._exhausting
 
     # -- public facts ------------------------------------------------------------------------
 
@@ -547,46 +566,6 @@ class TurnMachine:
         if self._simple:
             return ((0, 0),) * self.players
         return tuple(zip(self.wins, self.penalties, strict=True))
-
-
-def placement_award(
-    rules: Rules, total: int, tile: Tile, no_double_yet: bool, from_draw: bool = False
-) -> tuple[int, str]:
-    """(points, why) of laying `tile` when the end total becomes `total` (RULES_V2 §4):
-    `no_double_yet` — no double lies on the table before it; `from_draw` — the tile was drawn
-    in this turn. (0, "") when the placement scores nothing."""
-    how = rules.move_scoring
-    scores = total > 0 and total % rules.ends_modulus == 0
-    if how is _MOVES_ENDS:
-        if not scores:
-            return 0, ""
-        if rules.ends_award is EndsAward.QUOTIENT:
-            return total // rules.ends_modulus, "ends"
-        return total, "ends"
-    if how is _MOVES_PLACED_TILE:
-        return (tile.pips, "placed-tile") if tile.pips else (0, "")
-    if how is _MOVES_LUCK:
-        if from_draw and scores:
-            return LUCK_DRAWN, "lucky-draw"
-        if tile.is_double and no_double_yet:
-            return LUCK_FIRST_DOUBLE, "first-double"
-        if scores:
-            if tile.is_double:
-                return LUCK_SCORING_DOUBLE, "scoring-double"
-            return LUCK_SCORING_MOVE, "scoring-move"
-    return 0, ""
-
-
-def placement_points(rules: Rules, line: Line, play: Play, from_draw: bool = False) -> int:
-    """What `play` would score if laid on `line` now (a look-ahead for bots and hints; the
-    line is not changed)."""
-    if rules.move_scoring is _MOVES_NONE:
-        return 0
-    trial = line.copy()
-    tile, place, along = play
-    trial.lay(tile, place, along)
-    no_double_yet = not any(t.is_double for t in line.tiles)
-    return placement_award(rules, trial.end_total(), tile, no_double_yet, from_draw)[0]
 
 
 def _ends_listed(values: list[int]) -> str:

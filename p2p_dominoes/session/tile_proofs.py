@@ -10,8 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from p2p_dominoes import mental
-from p2p_dominoes.engine import Play, Rules, Tile
-from p2p_dominoes.engine.turns import placement_points
+from p2p_dominoes.engine import Play, Rules, Tile, placement_points
 from p2p_dominoes.mental import Branch, RandomSource, Step, StepKind
 from p2p_dominoes.session.checks import bad
 from p2p_dominoes.session.hand_in_play import HandInPlay

@@ -13,7 +13,7 @@ from p2p_dominoes.words.catalogue import (
     template,
     texts,
 )
-from p2p_dominoes.words.phrase import Phrase, phrase, phrase_count, reason_in, reason_of
+from p2p_dominoes.words.phrases import Phrase, phrase, phrase_count, reason_in, reason_of
 
 __all__ = [
     "LANGUAGES",

@@ -14,10 +14,19 @@ import pytest
 from p2p_dominoes.bots.levels import Budget, Level, expert, hard, medium
 from p2p_dominoes.bots.objective import Objective
 from p2p_dominoes.bots.search import snapshot
-from p2p_dominoes.engine import DRAW, PASS, PRESETS, HandState, HandView, Play, Rules, Tile
+from p2p_dominoes.engine import (
+    DRAW,
+    PASS,
+    PRESETS,
+    HandState,
+    HandView,
+    Play,
+    Rules,
+    Tile,
+    placement_points,
+)
 from p2p_dominoes.engine import parse_tile as tile
 from p2p_dominoes.engine.scoring import HandEnd, score_hand
-from p2p_dominoes.engine.turns import placement_points
 from p2p_dominoes.engine.view import legal_actions
 
 SEEDS = range(5)

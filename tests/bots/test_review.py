@@ -8,9 +8,8 @@ from pathlib import Path
 
 from p2p_dominoes.bots.review import review_hand
 from p2p_dominoes.bots.strategies import greedy_bot
-from p2p_dominoes.engine import PRESETS, HandState, HandView, Match, Play
+from p2p_dominoes.engine import PRESETS, HandState, HandView, Match, Play, placement_points
 from p2p_dominoes.engine.record import HandRecord, record_of
-from p2p_dominoes.engine.turns import placement_points
 from p2p_dominoes.simulation import deal
 from p2p_dominoes.ui.review_text import review_lines
 from tests.commands.records import run

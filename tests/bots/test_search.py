@@ -16,7 +16,6 @@ from p2p_dominoes.bots.search import (
     PositionError,
     Sampler,
     cannot_hold,
-    copy_state,
     fast_move,
     position,
     sample_hidden,
@@ -62,7 +61,7 @@ def _cases() -> list[tuple[str, int]]:
 
 def test_a_copy_is_independent_of_its_original() -> None:
     state = deal_text(DRAW_RULES, ["6|6 1|2", "6|5 3|3"])
-    copy = copy_state(state)
+    copy = state.copy()
     copy.apply(0, Play(parse_tile("6|6")))
     assert state.line.tiles == [] and state.history == [] and copy.turn == 1
     assert state.hands[0] != copy.hands[0]
@@ -159,7 +158,7 @@ def test_the_true_assignment_rebuilds_the_true_position(name: str, players: int)
             assert built.move_points == state.move_points
             # The same next actions score the same from both.
             for action in state.legal_actions()[:3]:
-                a, b = copy_state(state), copy_state(built)
+                a, b = state.copy(), built.copy()
                 a.apply(a.turn, action)
                 b.apply(b.turn, action)
                 assert a.outcome() == b.outcome() and a.turn == b.turn

@@ -1,4 +1,4 @@
-"""The engine's refusals are phrases (words/phrase.py): to every caller the English text they
+"""The engine's refusals are phrases (words/phrases.py): to every caller the English text they
 always were (protocol vectors and transcripts compare it), and in Russian where a player reads
 them (`reason_in`)."""
 

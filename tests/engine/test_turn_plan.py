@@ -21,6 +21,7 @@ from p2p_dominoes.simulation import deal
 PACKAGE = Path(__file__).resolve().parents[2] / "p2p_dominoes"
 TURN_MODULES = (
     "engine/turns.py",
+    "engine/placement.py",
     "engine/hand.py",
     "engine/public.py",
     "engine/legality.py",

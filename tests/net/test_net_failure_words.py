@@ -1,4 +1,4 @@
-"""The network's failure reasons are phrases (words/phrase.py): real failures keep the English
+"""The network's failure reasons are phrases (words/phrases.py): real failures keep the English
 text they always had, and `reason_in(error, "ru")` reads them in Russian, an inner reason
 included. No sockets: the handshake runs over an in-memory stream."""
 

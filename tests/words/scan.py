@@ -33,7 +33,7 @@ LOOKUPS: Final = {
 """The functions that take a catalogue key first, and what each puts before the key it is
 given (`said("seated", …)` looks up ``net.seated``; `Said("engine.…")`, engine/words.py, keeps a
 key for a rule's label; `Say("engine.check.…")` one for a check row's placeholder; `phrase(…)`
-and `phrase_count(…)` a lower layer's reason, words/phrase.py)."""
+and `phrase_count(…)` a lower layer's reason, words/phrases.py)."""
 
 KEY: Final = re.compile(r"[a-z][a-z0-9_]*(\.[a-z0-9_]+)+")
 """How a key looks: `<area>.<name>` in lower case (a name may have parts: ``net.os.reset``)."""

@@ -15,7 +15,6 @@ from p2p_dominoes.bots.search.position import (
     PositionError,
     Snapshot,
     TableView,
-    copy_state,
     facts_of,
     snapshot,
 )
@@ -42,7 +41,6 @@ __all__ = [
     "Snapshot",
     "TableView",
     "cannot_hold",
-    "copy_state",
     "facts_of",
     "fast_move",
     "position",

@@ -96,8 +96,12 @@ class FastHand:
         "turn",
     )
 
-    def __init__(self, state: HandState) -> None:
-        """The fast form of `state`; PositionError unless its rules fit (`FastHand.fits`)."""
+    def __init__(self, state: HandState | None = None) -> None:
+        """The fast form of `state`; PositionError unless its rules fit (`FastHand.fits`).
+        Without a state, a shell whose every field the caller sets (`copy`, `Sampler.fast`):
+        a compiled class (setup.py) cannot be made without its constructor."""
+        if state is None:
+            return
         rules = state.rules
         if not FastHand.fits(rules):
             raise PositionError(
@@ -135,7 +139,7 @@ class FastHand:
 
     def copy(self) -> FastHand:
         """An independent copy (a search copies a position once per move it tries)."""
-        other = FastHand.__new__(FastHand)
+        other = FastHand()
         other._any_time, other._at_once, other._never = self._any_time, self._at_once, self._never
         other._reserve, other._stuck_draw, other.rules = self._reserve, self._stuck_draw, self.rules
         other.a, other.b, other.turn, other.passes = self.a, self.b, self.turn, self.passes

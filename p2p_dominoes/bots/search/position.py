@@ -1,24 +1,20 @@
 """A seat's view completed and detached: the facts a seat knows beyond `SeatView`, snapshots safe to
-read from another thread, and copies of a hand's state."""
+read from another thread."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Final, Protocol
+from typing import Protocol
 
 from p2p_dominoes.engine.actions import Action, Pass, Play
 from p2p_dominoes.engine.errors import InvalidRecord
-from p2p_dominoes.engine.hand import HandState
 from p2p_dominoes.engine.line import Line
 from p2p_dominoes.engine.rules import Rules
 from p2p_dominoes.engine.tiles import (
     Tile,
 )
-from p2p_dominoes.engine.turns import TurnMachine, _Clock
 from p2p_dominoes.engine.view import SeatView
-
-_MISSING: Final = object()
 
 
 class PositionError(InvalidRecord):
@@ -168,37 +164,3 @@ def snapshot(view: SeatView) -> Snapshot:
         facts.match_scores,
         facts.target,
     )
-
-
-# -- copies ------------------------------------------------------------------------------------
-
-
-def slots_of(kind: type) -> list[str]:
-    names: list[str] = []
-    for klass in kind.__mro__:
-        names += [n for n in getattr(klass, "__slots__", ()) if n not in names]
-    return names
-
-
-def _copied(value: object) -> object:
-    if isinstance(value, list):
-        if value and isinstance(value[0], _Clock):
-            return [_Clock(c.place, c.layer, set(c.others), c.armed) for c in value]
-        return value.copy()
-    if isinstance(value, (Line, set, dict)):
-        return value.copy()
-    return value
-
-
-def copy_into(source: TurnMachine, target: TurnMachine, names: Sequence[str]) -> None:
-    for name in names:
-        value = getattr(source, name, _MISSING)
-        if value is not _MISSING:
-            setattr(target, name, _copied(value))
-
-
-def copy_state(state: HandState) -> HandState:
-    """An independent copy of `state`: acting on one never changes the other."""
-    other = HandState.__new__(HandState)
-    copy_into(state, other, slots_of(HandState))
-    return other

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from p2p_dominoes.bots.search.inference import OpponentModel, replay_view
 from p2p_dominoes.bots.search.playout import FastHand, line_ends
-from p2p_dominoes.bots.search.position import PositionError, copy_into, facts_of, slots_of
+from p2p_dominoes.bots.search.position import PositionError, facts_of
 from p2p_dominoes.engine.hand import HandState
 from p2p_dominoes.engine.tiles import (
     ALL_TILES_MASK,
@@ -18,7 +18,6 @@ from p2p_dominoes.engine.tiles import (
     mask_of,
     tiles_in,
 )
-from p2p_dominoes.engine.turns import TurnMachine
 from p2p_dominoes.engine.view import SeatView
 
 
@@ -156,31 +155,24 @@ class Sampler:
         pending = facts.pending if view.turn == view.seat else None
         if pending is not None and not self.own & pending.bit:
             raise PositionError(f"the pending tile {pending.text} is not in the seat's hand")
-        state = HandState.__new__(HandState)
-        copy_into(public, state, slots_of(TurnMachine))
-        state.move_points = list(view.move_points())
-        if hasattr(public, "wins"):
-            tallies = view.luck_tallies()
-            state.wins = [w for w, _ in tallies]
-            state.penalties = [p for _, p in tallies]
-        state.hands = list(hands)
-        state.dealt = tuple(hands)
         drawn = 28 - players * public.rules.hand_size(players) - view.boneyard_size
         this_turn = list(facts.own_draws[len(facts.own_draws) - public.draws_this_turn :])
         if view.turn != view.seat or len(this_turn) != public.draws_this_turn:
             this_turn = []
         filler = [TILES[0]] * (drawn - len(this_turn))
-        state.boneyard = [*filler, *this_turn, *hidden.boneyard]
-        state._drawn = drawn
-        state.pending = pending
-        state.result = None
+        order = [*filler, *this_turn, *hidden.boneyard]
+        state = HandState.assembled(public, hands, order, drawn, pending)
+        state.move_points = list(view.move_points())
+        tallies = view.luck_tallies()
+        state.wins = [w for w, _ in tallies]
+        state.penalties = [p for _, p in tallies]
         return state
 
     def fast(self, hidden: Hidden) -> FastHand:
         """`FastHand(self.position(hidden))` without the checks and the copy (a search's hot
         path; the rules must fit it: `FastHand.fits`)."""
         public = self.public
-        fast = FastHand.__new__(FastHand)
+        fast = FastHand()
         fast._set_rules(public.rules)
         fast.players = public.players
         fast.hands = list(hidden.hands)

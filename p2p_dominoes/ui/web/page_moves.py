@@ -9,9 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from p2p_dominoes.engine import Drawing, Line, Place, Play, SeatView
+from p2p_dominoes.engine import Drawing, Line, Place, Play, SeatView, placement_points
 from p2p_dominoes.engine.board import Board
-from p2p_dominoes.engine.turns import placement_points
 from p2p_dominoes.session import TableSession
 from p2p_dominoes.ui.board_shape import chain, shape_ends
 from p2p_dominoes.ui.web.snapshot_words import snapshot_said

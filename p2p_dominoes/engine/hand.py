@@ -11,7 +11,6 @@ from typing import Final
 from p2p_dominoes.engine.actions import (
     DRAW,
     PASS,
-    PLAYS_ON,
     SKIP,
     Action,
     Draw,
@@ -22,17 +21,15 @@ from p2p_dominoes.engine.actions import (
 )
 from p2p_dominoes.engine.errors import IllegalAction, InvalidRecord
 from p2p_dominoes.engine.legality import (
-    _PLAYS_FITTING,
     board_plays,
     may_draw,
     must_play_drawn,
     playable_mask,
     plays_both_ways,
     plays_for,
-    plays_on,
     why_no_draw,
 )
-from p2p_dominoes.engine.line import _ATTACH, PLACES, Place, Side
+from p2p_dominoes.engine.line import Place, Side
 from p2p_dominoes.engine.rules import MoveScoring, Rules
 from p2p_dominoes.engine.scoring import HandEnd, HandResult, score_hand, scored_so_far
 from p2p_dominoes.engine.tiles import (
@@ -159,30 +156,16 @@ class HandState(TurnMachine):
         if self.result is not None:
             return []
         line = self.line
-        if self._simple and self.pending is None and self.must_lead is None and line.connections:
-            playable = self.hands[self.turn] & line.fit_mask
-            if not playable:
-                return []
-            # `plays_for` on a line past its lead, inlined (the hot path).
-            plays: list[Play] = []
-            for place in line.places:
-                fitting = playable & place.fits
-                if fitting:
-                    known = _PLAYS_FITTING[place.id]
-                    try:
-                        plays += known[fitting]
-                    except KeyError:
-                        plays += known.setdefault(fitting, plays_on(place, fitting))
-            return plays
-        if not self._simple and self.must_draw_first():
+        if self.must_draw_first():
             return []
         playable = self.playable_mask(self.turn)
-        if not self._simple:
-            if self._choice and playable:
-                return plays_both_ways(line, playable)
-            if self._board:
-                return board_plays(line, playable) if playable else []  # type: ignore[arg-type]
-        return plays_for(line, playable) if playable else []
+        if not playable:
+            return []
+        if self._choice:
+            return plays_both_ways(line, playable)
+        if self._board:
+            return board_plays(line, playable)  # type: ignore[arg-type]
+        return plays_for(line, playable)
 
     def legal_actions(self) -> list[Action]:
         """Plays first, then draw, pass and skip when the rules allow them."""
@@ -209,59 +192,9 @@ class HandState(TurnMachine):
             rule = phrase("engine.why.not_your_turn", seat=self.turn)
             raise IllegalAction(seat, action_words(action), rule)
         kind = type(action)
-        if kind is Play and self._simple:
-            # A simple turn plan: the checks below and the steps of TurnMachine._after_play
-            # and Line.lay, inlined (the engine's hot path; a test plays it against the
-            # general path, tests/engine/test_turn_plan.py).
-            tile, place, along = action  # type: ignore[misc]
-            hand = self.hands[seat]
-            line = self.line
-            if (
-                not hand & tile.bit
-                or (self.pending is not None and tile is not self.pending)
-                or (self.must_lead is not None and tile is not self.must_lead)
-            ):
-                raise self._illegal_play(seat, tile, place)
-            if along:
-                self.check_public_play(seat, action)  # type: ignore[arg-type]  # refuses it
-            tiles = line.tiles
-            if tiles:
-                places = line.places
-                # Places are interned, so `in` compares identities.
-                if place is None or place not in places or not place.fits & tile.bit:
-                    raise self._illegal_play(seat, tile, place)
-                # An untouched opening double's first side used is side A.
-                if place.side is _SIDE_B and len(tiles) == 1:
-                    place = PLACES[place.id - 1]
-                    action = PLAYS_ON[place.id][tile.bit]
-                connection, free = _ATTACH[place.id][tile.index]
-                tiles.append(tile)
-                line.connections.append(connection)
-                if places[0] is place:
-                    places[0] = free
-                else:
-                    places[1] = free
-                # Two places, or one once the donkey rule closed the other ([-1] is then [0]).
-                line.fit_mask = places[0].fits | places[-1].fits
-            elif place is not None:
-                raise self._illegal_play(seat, tile, place)
-            else:
-                line.start(tile)
-            hand ^= tile.bit
-            self.hands[seat] = hand
-            self.passes = 0
-            self.pending = None
-            self.must_lead = None
-            self.history.append((seat, action))
-            if hand:
-                self.turn = (seat + 1) % self.players
-                self.drawn_this_turn = 0
-                return
-            self.end = _DOMINO
-            self.closer = seat
-        elif kind is Play:
-            # Rules with phases: the hand's own checks, the public check (its quick form for
-            # the common play), then `TurnMachine._after_play` (the phases).
+        if kind is Play:
+            # The hand's own checks, the public check (its quick form for the common play),
+            # then `TurnMachine._after_play` (the turn's phases the plan has).
             tile, place, along = action  # type: ignore[misc]
             hand = self.hands[seat]
             if (
@@ -306,11 +239,6 @@ class HandState(TurnMachine):
 
     def _score(self) -> None:
         pips = list(map(pips_in, self.hands))
-        if self._simple:
-            self.result = score_hand(
-                self.rules, self.end or _BLOCK, pips, self.closer, history=self.history
-            )
-            return
         luck = self.rules.move_scoring is MoveScoring.LUCK
         self.result = score_hand(
             self.rules,
@@ -345,18 +273,6 @@ class HandState(TurnMachine):
         tile = self.boneyard[self._drawn]
         self._drawn += 1
         self.hands[seat] |= tile.bit
-        if self._simple:
-            # _after_draw and must_play_drawn, inlined (a hot path): these rules force no
-            # draws and leave no notes, and a tile drawn before a fixed lead is never pending.
-            self.boneyard_size -= 1
-            self.passes = 0
-            self.drawn_this_turn += 1
-            self.history.append((seat, DRAW))
-            if self.plan.at_once and self.must_lead is None:
-                line = self.line
-                if not line.tiles or line.fit_mask & tile.bit:
-                    self.pending = tile
-            return
         forced = self.forced_due > 0
         self._after_draw(seat)
         if must_play_drawn(self, tile, forced):
@@ -380,7 +296,7 @@ class HandState(TurnMachine):
         if self.result is not None:
             return self.result
         pips = tuple(pips_in(h) for h in self.hands)
-        if not self._simple and self.rules.scores_during_play:
+        if self.rules.scores_during_play:
             luck = self.rules.move_scoring is MoveScoring.LUCK
             return scored_so_far(
                 self.rules,

@@ -12,7 +12,8 @@ turn from a `TurnPlan`, compiled once per `Rules` (`Rules.turn_plan`). The plan 
   out. Each is at its field default when the rules do not use it.
 
 `simple` is derived from the phase fields themselves (every one at its default), never from a
-list kept by hand: a phase added to the plan turns the simple path off whenever it is in use. A
+list kept by hand: a phase added to the plan is no longer simple whenever it is in use (what the
+bots' `FastHand` checks before it plays a hand out). A
 rules field that does not shape turns says so in its switch's record (`affects_turns=False`,
 engine/switches/), which makes `NOT_TURN_FIELDS`; a test sets every other field away from its
 default and checks that the plan changes, so a new turn switch left out of the plan fails it.

@@ -97,7 +97,6 @@ class TurnMachine:
         "_doubles_this_turn",
         "_exhausting",
         "_lucky",
-        "_simple",
         "boneyard_size",
         "closer",
         "drawn_this_turn",
@@ -161,8 +160,6 @@ class TurnMachine:
         self._clocks: list[_Clock] = []
         self.notes: list[TurnNote] = []
         """What the rules made happen after the last action (empty for most actions)."""
-        self._simple = plan.simple
-        """No phase beyond the simple turn (`TurnPlan.simple`): the steps below skip them."""
         self._choice = plan.choice
         self.move_points = [0] * players
         """Points each seat scored by its placements this hand (`move_scoring` ends or
@@ -172,8 +169,7 @@ class TurnMachine:
         self.reached: int | None = None
         """The seat whose placement reached its target during play (`target_check`)."""
         self.draws_this_turn = 0
-        """Every draw of this turn, forced ones included (what Threes for luck counts; kept up
-        to date outside the first version's fast paths)."""
+        """Every draw of this turn, forced ones included (what Threes for luck counts)."""
         self.wins = [0] * players
         """Threes for luck: each seat's win points, after cancelling against penalties."""
         self.penalties = [0] * players
@@ -256,11 +252,6 @@ class TurnMachine:
 
     def pass_is_public_legal(self) -> bool:
         """Whether a pass can be legal (the seat must also hold no playable tile)."""
-        if self._simple:
-            plan = self.plan
-            return self.end is None and not (
-                plan.stuck_draw and plan.draws and self.boneyard_size > plan.reserve
-            )
         if self.end is not None or self.second_double or self.must_draw_first():
             return False
         return not self.plan.stuck_draw or not self.draw_is_public_legal()
@@ -336,11 +327,10 @@ class TurnMachine:
         line = self.line
         if play.along and (not tile.is_double or not self._choice):
             return phrase("engine.why.along_only_double")
-        if not self._simple:
-            if self.must_draw_first():
-                return self.why_no_pass()
-            if self.second_double and not tile.is_double:
-                return phrase("engine.why.second_double_only")
+        if self.must_draw_first():
+            return self.why_no_pass()
+        if self.second_double and not tile.is_double:
+            return phrase("engine.why.second_double_only")
         if tile in line.tiles:
             return phrase("engine.why.already_on_table", tile=tile.text)
         if not line.tiles:
@@ -382,14 +372,6 @@ class TurnMachine:
         self.must_lead = None
         self.passes = 0
         self.history.append((seat, play))
-        if self._simple:  # no notes, no scoring, no phase: the next seat, or a domino
-            if hand_left:
-                self.turn = seat + 1 if seat + 1 < self.players else 0
-                self.drawn_this_turn = 0
-            else:
-                self.end = _DOMINO
-                self.closer = seat
-            return
         if self.notes:
             self.notes = []
         if self.plan.move_scoring is not _MOVES_NONE:
@@ -442,24 +424,14 @@ class TurnMachine:
             self.drawn_this_turn += 1
         if self.forced_due and not self.drawable:
             self.forced_due = 0
-        if not self._simple:
-            self.draws_this_turn += 1
-            if self.plan.end_when_boneyard_empty and not self.drawable:
-                self._exhausting = True
+        self.draws_this_turn += 1
+        if self.plan.end_when_boneyard_empty and not self.drawable:
+            self._exhausting = True
         self.history.append((seat, DRAW))
         if self.notes:
             self.notes = []
 
     def _after_pass(self, seat: int) -> None:
-        if self._simple:  # no board, no notes, no phase: the next seat, or a block
-            self.passes += 1
-            self.history.append((seat, PASS))
-            if self.passes >= self.players:
-                self.end = _BLOCK
-            else:
-                self.turn = seat + 1 if seat + 1 < self.players else 0
-                self.drawn_this_turn = 0
-            return
         board = self.board if self._board else None
         if board is not None and board.trains and seat not in board.markers:
             # This pass opens the seat's train, so the seats that passed before it may have a
@@ -481,9 +453,11 @@ class TurnMachine:
         if self._exhausting:
             self.end = _EXHAUSTED
             return
-        total = self.line.end_total() if placed else -1
+        # The end total, when a phase reads it (an extra turn, a forced draw).
+        summed = placed and (rules.extra_turn_sum or rules.forced_draw_sum)
+        total = self.line.end_total() if summed else -1
         again = bool(rules.extra_turn_sum) and total == rules.extra_turn_sum
-        for clock in list(self._clocks):
+        for clock in list(self._clocks) if self._clocks else ():
             if clock.armed and clock.layer == seat:
                 self._clocks.remove(clock)
                 if clock.place in self.line.all_places:
@@ -563,8 +537,6 @@ class TurnMachine:
 
     def luck_tallies(self) -> tuple[tuple[int, int], ...]:
         """(win points, penalty points) of every seat so far (Threes for luck)."""
-        if self._simple:
-            return ((0, 0),) * self.players
         return tuple(zip(self.wins, self.penalties, strict=True))
 
 

@@ -6,17 +6,15 @@ from __future__ import annotations
 
 import ast
 import dataclasses
-import random
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from p2p_dominoes.engine import PRESETS, HandState, InvalidRecord, Match, Rules
+from p2p_dominoes.engine import PRESETS, InvalidRecord, Rules
 from p2p_dominoes.engine.rule_fields import FIELDS, FieldSpec
 from p2p_dominoes.engine.turn_plan import NOT_TURN_FIELDS, TurnPlan, compile_plan
-from p2p_dominoes.simulation import deal
 
 PACKAGE = Path(__file__).resolve().parents[2] / "p2p_dominoes"
 TURN_MODULES = (
@@ -128,52 +126,3 @@ def test_which_presets_take_the_simple_turn() -> None:
     simple = sorted(name for name, rules in PRESETS.items() if rules.turn_plan.simple)
     assert {"block", "draw", "house", "kozel"} <= set(simple)
     assert not {"fives", "threes", "threes-luck", "cross", "telephone", "trains"} & set(simple)
-
-
-def _general(state: HandState) -> HandState:
-    """`state` made to take the general path (every phase check run, none of them in use)."""
-    state._simple = False
-    return state
-
-
-@pytest.mark.parametrize(
-    ("name", "players"),
-    [
-        (name, players)
-        for name, rules in PRESETS.items()
-        if rules.turn_plan.simple
-        for players in rules.player_counts
-    ],
-)
-def test_the_simple_turn_plays_as_the_general_one(name: str, players: int) -> None:
-    """The simple path is the general path with its unused phases skipped: the same legal
-    actions, the same steps and the same results, on random hands."""
-    rules = PRESETS[name]
-    rng = random.Random(f"{name}-{players}")
-    for _ in range(40):
-        match = Match(rules, players)
-        hands, boneyard = deal(rules, players, rng)
-        lottery = rng.getrandbits(64)
-        fast = match.start_hand(hands, boneyard, lottery=lottery)
-        again = Match(rules, players).start_hand(hands, boneyard, lottery=lottery)
-        if fast is None or again is None:
-            continue
-        general = _general(again)
-        assert fast._simple
-        while fast.result is None:
-            actions = fast.legal_actions()
-            assert general.legal_actions() == actions
-            assert general.legal_plays() == fast.legal_plays()
-            action = actions[rng.randrange(len(actions))]
-            seat = fast.turn
-            fast.apply(seat, action)
-            general.apply(seat, action)
-            assert (general.turn, general.passes, general.pending) == (
-                fast.turn,
-                fast.passes,
-                fast.pending,
-            )
-            assert general.outcome() == fast.outcome()
-        assert general.history == fast.history
-        assert general.result == fast.result
-        assert general.line.tiles == fast.line.tiles

@@ -296,7 +296,9 @@ class HandState(TurnMachine):
         if self.result is not None:
             return self.result
         pips = tuple(pips_in(h) for h in self.hands)
-        if self.rules.scores_during_play:
+        # A plan with no phase (bonuses at most) shows an unfinished hand without points, as
+        # it always has: nothing it scores accrues before the hand ends.
+        if self.rules.scores_during_play and not self.plan.simple:
             luck = self.rules.move_scoring is MoveScoring.LUCK
             return scored_so_far(
                 self.rules,

@@ -9,7 +9,6 @@ from __future__ import annotations
 import re
 import shutil
 import signal
-import socket
 import time
 from functools import partial
 from pathlib import Path
@@ -28,6 +27,7 @@ from tests.chaos.whole_tables import (
     phase,
     wait_until,
 )
+from tests.ports import unallocated_port
 
 MID_HAND, END_OF_HAND = ("turns",), ("reveal",)
 """Where a table is stopped: in a hand's turns, and in its reveal (hand_reveal, secret_reveal)."""
@@ -188,12 +188,6 @@ def test_demo_comes_back_whole(tmp_path: Path, figures: Figures, signum: signal.
     )
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 def _offers_resume(page: PageDriver) -> bool:
     return bool(page.lobby.get("unfinished"))
 
@@ -217,7 +211,7 @@ def test_play_table_comes_back_whole(
     """Two `play` peers driven over their pages and a bot seat (the host's); the host's `play`
     (with its bot) is stopped (kill -9 or Ctrl-C) mid-hand and at the end of a hand, started
     again on the same data directory, and its page resumes the table."""
-    ann_port, bob_port = _free_port(), _free_port()
+    ann_port, bob_port = unallocated_port(), unallocated_port()
     ann_data, bob_data = tmp_path / "ann-data", tmp_path / "bob-data"
     started = time.monotonic()
     ann, bob = _play(tmp_path, "ann", ann_port, 0), _play(tmp_path, "bob", bob_port, 0)

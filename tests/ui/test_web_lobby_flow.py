@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from p2p_dominoes.bots import BOTS
-from tests.ui.web_peers import PlayProcess, free_port
+from tests.ports import unallocated_port
+from tests.ui.web_peers import PlayProcess
 
 
 @pytest.fixture
@@ -25,7 +26,7 @@ def ann(tmp_path: Path) -> Iterator[PlayProcess]:
 def test_joining_a_silent_host_shows_progress_and_cancels(ann: PlayProcess) -> None:
     page = ann.page()
     page.wait_for(lambda p: p.lobby)
-    nobody = f"127.0.0.1:{free_port()}"  # nothing listens there
+    nobody = f"127.0.0.1:{unallocated_port()}"  # nothing listens there
     page.send({"type": "join", "address": nobody})
     joining = page.wait_for(lambda p: p.lobby.get("joining") and p.lobby)["joining"]
     assert joining["address"] == nobody and joining["seconds"] >= 0

@@ -9,7 +9,6 @@ import json
 import os
 import re
 import signal
-import socket
 import subprocess
 import sys
 import threading
@@ -18,17 +17,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from tests.ports import unallocated_port
 from tests.ui.page_client import Login, PageSocket, log_in
 
 LINK = re.compile(r"http://127\.0\.0\.1:(\d+)/\?token=([A-Za-z0-9_-]+)")  # in either language
 State = dict[str, Any]
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
 
 
 class PlayProcess:
@@ -44,7 +37,7 @@ class PlayProcess:
     ) -> None:
         self.name = name
         self.data = data
-        self.lan_port = free_port()
+        self.lan_port = unallocated_port()
         argv = [sys.executable, "-m", "p2p_dominoes", "play", "--no-browser", "--no-mdns"]
         argv += ["--interface", "127.0.0.1", "--lan-port", str(self.lan_port)]
         argv += ["--data-dir", str(data), "--name", name, *extra]

@@ -23,7 +23,6 @@ import os
 import re
 import shutil
 import signal
-import socket
 import stat
 import subprocess
 import sys
@@ -39,6 +38,7 @@ from hypothesis import strategies as st
 
 from p2p_dominoes.ui.web import cookie_name
 from tests.net.hostile.figures import Attacks
+from tests.ports import unallocated_port
 from tests.ui.page_client import Login, PageSocket, http_get, page_key, session_cookie
 
 LINK = re.compile(r"open (http://127\.0\.0\.1:(\d+)/\?token=([A-Za-z0-9_-]+))")
@@ -47,19 +47,12 @@ NOBODY = 65534
 AS_NOBODY = ["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups"]
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
 class Play:
     """A real `play` process; its page's port, its first link's token, its redirect file."""
 
     def __init__(self, data: Path, env: dict[str, str] | None = None, browser: bool = False):
         argv = [sys.executable, "-m", "p2p_dominoes", "play", "--no-mdns"]
-        argv += ["--interface", "127.0.0.1", "--lan-port", str(free_port())]
+        argv += ["--interface", "127.0.0.1", "--lan-port", str(unallocated_port())]
         argv += ["--data-dir", str(data), "--name", "Ann"]
         if not browser:
             argv.append("--no-browser")

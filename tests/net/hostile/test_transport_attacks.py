@@ -41,6 +41,7 @@ from tests.net.lan_peers import (
     start_host,
     verify_cli,
 )
+from tests.ports import unallocated_port
 from tests.ui.page_client import PageSocket, log_in
 
 LOOPBACK = ("--interface", "127.0.0.1", "--port", "0", "--no-mdns")
@@ -110,12 +111,6 @@ def _handshake_works(port: int) -> None:
     trio.run(dial)
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 def _wait_listening(port: int, timeout: float = 20.0) -> None:
     deadline = time.monotonic() + timeout
     while True:
@@ -147,7 +142,7 @@ def _page_answers(page_port: int) -> bool:
 
 def _web_peer(tmp_path: Path, started: list[Peer]) -> tuple[Peer, int, int]:
     """A `play` peer hosting a two-seat table from its page; (peer, page port, LAN port)."""
-    lan_port = _free_port()
+    lan_port = unallocated_port()
     web = Peer(
         "web",
         cli_argv(

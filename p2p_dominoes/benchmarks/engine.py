@@ -17,7 +17,7 @@ from typing import NamedTuple
 
 from p2p_dominoes.benchmarks.bench_words import grouped
 from p2p_dominoes.bots import random_bot
-from p2p_dominoes.bots.search import FastHand
+from p2p_dominoes.bots.search import play_greedy, play_random
 from p2p_dominoes.engine import (
     BLOCK,
     DRAW_RULES,
@@ -27,6 +27,7 @@ from p2p_dominoes.engine import (
     PRESETS,
     THREES,
     THREES_LUCK,
+    HandState,
     Match,
     Rules,
 )
@@ -56,26 +57,27 @@ def _ours(rules: Rules, players: int, seeds: list[int]) -> Callable[[], int]:
 
 
 def _play_outs(rules: Rules, players: int, seed: int, greedy: bool) -> Callable[[], int]:
-    """Hands on the search's play-out path (`bots.search.FastHand`), as a search uses it:
-    a copy of a dealt position played out, with uniform random moves or every seat greedy
-    (the deals are made beforehand: a search samples its positions once per decision)."""
+    """Hands on the search's play-out path (`bots.search.play_random`, `play_greedy`), as a
+    search uses it: a copy of a dealt `HandState` played out, with uniform random moves or
+    every seat greedy (the deals are made beforehand: a search samples its positions once per
+    decision)."""
     rng = random.Random(seed)
-    starts: list[FastHand] = []
+    starts: list[HandState] = []
     while len(starts) < 256:
         match = Match(rules, players)
         hands, boneyard = deal(rules, players, rng)
         state = match.start_hand(hands, boneyard, lottery=rng.getrandbits(64))
         if state is not None:
-            starts.append(FastHand(state))
+            starts.append(state)
     turn = [0]
 
     def play() -> int:
         turn[0] += 1
-        fast = starts[turn[0] % len(starts)].copy()
+        state = starts[turn[0] % len(starts)].copy()
         if greedy:
-            fast.play_greedy()
+            play_greedy(state)
             return 1
-        fast.play_random(rng)
+        play_random(state, rng)
         return 1
 
     return play

@@ -33,15 +33,13 @@ from typing import Final
 from p2p_dominoes.bots import partner as _partner
 from p2p_dominoes.bots.objective import Objective
 from p2p_dominoes.bots.search import (
-    DRAW_MOVE,
-    LEAD,
-    PASS_MOVE,
-    FastHand,
     OpponentModel,
     PositionError,
     Sampler,
     cannot_hold,
-    fast_move,
+    play_greedy,
+    play_pairs,
+    solve,
     unseen_mask,
 )
 from p2p_dominoes.bots.strategies import Bot, greedy_bot, random_bot
@@ -55,8 +53,8 @@ from p2p_dominoes.engine import (
     SeatView,
     placement_points,
 )
-from p2p_dominoes.engine.rules import HandScoring, MoveScoring
-from p2p_dominoes.engine.tiles import TILES, VALUE_MASK, mask_of, pips_in
+from p2p_dominoes.engine.rules import HandScoring, MoveScoring, Rules
+from p2p_dominoes.engine.tiles import TILES, mask_of, pips_in
 from p2p_dominoes.engine.view import legal_actions
 
 _MOVES_NONE: Final = MoveScoring.NONE
@@ -132,13 +130,14 @@ def _medium(view: SeatView, rng: random.Random, cannot: Sequence[int] | None) ->
 # -- hard and expert ----------------------------------------------------------------------------
 
 
-def _play_out(state: HandState, rng: random.Random, pair: int | None = None) -> HandResult:
-    """Play `state` to its end on the validated path: every seat greedy, or the seats of
-    `pair` (with partners) as `partner`."""
+def _play_out(state: HandState, rng: random.Random, pair: int) -> HandResult:
+    """Play `state` out with the seats of `pair` as `partner` reading the table as it stands
+    at each move (`partner_bot`), the others greedy: with partners under rules that are not
+    plain (`_plain`), where `play_pairs`' account of what each seat lacks is not kept."""
     apply = state.apply
     while state.result is None:
         seat = state.turn
-        bot = _partner.partner_bot if pair is not None and seat % 2 == pair else greedy_bot
+        bot = _partner.partner_bot if seat % 2 == pair else greedy_bot
         apply(seat, bot(HandView(state, seat), rng))
     return state.result
 
@@ -148,65 +147,11 @@ def _lacked_numbers(view: SeatView) -> list[int]:
     return [sum(1 << v for v in lacks) for lacks in _partner.known_lacks(view)]
 
 
-def _partner_move(fast: FastHand, lacks: list[int]) -> int:
-    """`bots.partner`'s choice for the seat to move, on bit masks (its weights, its order)."""
-    playable = fast.playable()
-    if not playable:
-        return DRAW_MOVE if fast.can_draw(0) else PASS_MOVE
-    seat = fast.turn
-    partner = (seat + 2) % 4
-    following = (seat + 1) % 4
-    last = (seat + 3) % 4
-    hand = fast.hands[seat]
-    a, b = fast.a, fast.b
-    best = (-1e9, 0, 0)
-    chosen = 0
-    for tile in TILES:
-        if not playable & tile.bit:
-            continue
-        if a < 0:
-            options = [(tile.index * 8 + LEAD, tile.high, tile.low)]
-        else:
-            options = []
-            if tile.has(a):
-                options.append((tile.index * 8 + a, tile.other_half(a), b))
-            if b != a and tile.has(b):
-                options.append((tile.index * 8 + b, a, tile.other_half(b)))
-        rest = hand & ~tile.bit
-        base = _partner.PIP_WEIGHT * tile.pips + (_partner.DOUBLE_BONUS if tile.is_double else 0.0)
-        for move, x, y in options:
-            ends = (1 << x) | (1 << y)
-            score = base
-            if not ends & ~lacks[following]:
-                score += _partner.NEXT_BLOCKED
-            if not ends & ~lacks[last]:
-                score += _partner.LAST_BLOCKED
-            if not ends & ~lacks[partner]:
-                score += _partner.PARTNER_BLOCKED
-            score += _partner.FOLLOW_UP * (rest & (VALUE_MASK[x] | VALUE_MASK[y])).bit_count()
-            suit = (rest & VALUE_MASK[x]).bit_count()
-            if y != x:
-                suit += (rest & VALUE_MASK[y]).bit_count()
-            score += _partner.SUIT_CONTROL * suit
-            key = (score, tile.pips, tile.high)
-            if key > best:
-                best, chosen = key, move
-    return chosen
-
-
-def _play_pairs(fast: FastHand, pair: int, lacks: Sequence[int]) -> HandResult:
-    """Play a 4-seat partnership hand out: the seats of `pair` (0 or 1) as `partner`, the
-    others greedy; a pass teaches everyone that the seat lacks both ends."""
-    known = list(lacks)
-    while fast.end is None:
-        seat = fast.turn
-        move = _partner_move(fast, known) if seat % 2 == pair else fast.greedy_move()
-        if move == PASS_MOVE and fast.a >= 0:
-            known[seat] |= (1 << fast.a) | (1 << fast.b)
-        elif move == DRAW_MOVE:
-            known[seat] = 0
-        fast.step(move)
-    return fast.result()
+def _plain(rules: Rules) -> bool:
+    """Turns with no phase beyond the simple one (a line of two ends) and no ceremony: where
+    `expert` models its opponents, plays its own seat as a blocker and solves endgames, and
+    its budget is the table's (`expert`)."""
+    return rules.turn_plan.simple and not rules.ceremonies
 
 
 _EXACT_TILES: Final = 16
@@ -247,9 +192,9 @@ def _action_values(
     action, so two actions' values pair up sample by sample). `modelled`
     (`expert`), under plain turns without partners: sample as if the opponents played `greedy`
     (`OpponentModel`, the strongest that the table does not contradict: `_modelled`), and play
-    our own seat out as a blocker (`FastHand.play_greedy(blocker)`); with partners, once at
+    our own seat out as a blocker (`play_greedy(state, blocker)`); with partners, once at
     most `_EXACT_TILES` tiles are left in hands and nothing can be drawn: solve each sample
-    exactly (`FastHand.solve`: win 1, nobody ½, loss 0) instead of playing it out. `score`:
+    exactly (`solve`: win 1, nobody ½, loss 0) instead of playing it out. `score`:
     value each finished hand so instead of by the objective (never solved then)."""
     view = sampler.view
     seat = view.seat
@@ -259,8 +204,7 @@ def _action_values(
     objective = Objective(rules, seat, players, facts.match_scores, facts.target)
     value = objective.value if score is None else score
     totals: list[list[float]] = [[] for _ in actions]
-    plain = FastHand.fits(rules)
-    moves = [fast_move(sampler.public, a) for a in actions] if plain else []
+    plain = _plain(rules)
     pairs = rules.pairs and len(view.tile_counts) == 4
     lacks = _lacked_numbers(view) if pairs else []
     unscored = rules.move_scoring is _MOVES_NONE
@@ -288,27 +232,23 @@ def _action_values(
                     hidden = sampler.hidden(rng)  # this sample assumes only what is certain
         except PositionError:
             break
-        if plain:
-            fast = source.fast(hidden)
-            exact = exact and fast.drawing_over()
-            for index, move in enumerate(moves):
-                trial = fast.copy()
-                trial.step(move)
-                if exact:
-                    totals[index].append((trial.solve(seat) + 1) / 2)
-                    continue
-                if pairs:
-                    result = _play_pairs(trial, seat % 2, lacks)
+        state = sampler.position(hidden)
+        exact = exact and not state.drawable
+        for index, action in enumerate(actions):
+            trial = state.copy()
+            trial.apply(seat, action)
+            if exact:
+                totals[index].append((solve(trial, seat) + 1) / 2)
+                continue
+            result = trial.result
+            if result is None:
+                if not pairs:
+                    result = play_greedy(trial, blocker)
+                elif plain:
+                    result = play_pairs(trial, seat % 2, lacks)
                 else:
-                    result = trial.play_greedy(blocker)
-                totals[index].append(value(result))
-        else:
-            state = sampler.position(hidden)
-            for index, action in enumerate(actions):
-                copy = state.copy()
-                copy.apply(seat, action)
-                result = copy.result or _play_out(copy, rng, seat % 2 if pairs else None)
-                totals[index].append(value(result))
+                    result = _play_out(trial, rng, seat % 2)
+            totals[index].append(value(result))
         if deadline is not None and time.perf_counter() >= deadline:
             break
     return totals
@@ -400,7 +340,7 @@ def expert(view: SeatView, rng: random.Random, budget: Budget) -> Action:
     budget, on the validated path (turn switches: Fives, Threes; ceremonies), where a sample
     costs about ten times as much, it may think as long as `hard` (`SLOW_PATH_SECONDS`):
     within 0.09 s it searched fewer samples there than `hard` does."""
-    if budget is _EXPERT_BUDGET and not FastHand.fits(view.rules):
+    if budget is _EXPERT_BUDGET and not _plain(view.rules):
         budget = _EXPERT_SLOW_PATH
     return _search(view, rng, budget, modelled=True)
 

@@ -11,12 +11,13 @@ pair writes its pips. Outside partnerships every other seat counts as an opponen
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Final
 
 from p2p_dominoes.engine import DRAW, PASS, SKIP, Action, Play, SeatView
 from p2p_dominoes.engine.actions import Draw, Pass
 from p2p_dominoes.engine.line import Line
-from p2p_dominoes.engine.tiles import TILES, Tile
+from p2p_dominoes.engine.tiles import TILES, VALUE_MASK, Tile, mask_of
 
 NEXT_BLOCKED: Final = 10.0
 """The opponent who moves next certainly cannot play (he passes, the turn comes back round)."""
@@ -43,35 +44,72 @@ def partner_bot(view: SeatView, rng: random.Random) -> Action:
         return SKIP if view.can_skip() else PASS
     if len(plays) == 1:
         return plays[0]
-    lacks = known_lacks(view)
-    hand = view.hand
+    lacks = [sum(1 << number for number in numbers) for numbers in known_lacks(view)]
     seat, players = view.seat, len(view.tile_counts)
     pairs = view.rules.pairs and players == 4
     partner = (seat + 2) % 4 if pairs else None
     following = (seat + 1) % players
     others = [s for s in range(players) if s not in (seat, partner)]
     last = next((s for s in reversed(others) if s != following), None)
+    return partner_play(view.line, plays, mask_of(view.hand), lacks, following, last, partner)
 
-    def value(play: Play) -> tuple[float, int, int]:
-        ends = _ends_after(view.line, play)
-        rest = [t for t in hand if t is not play.tile]
-        score = PIP_WEIGHT * play.tile.pips + (DOUBLE_BONUS if play.tile.is_double else 0.0)
+
+def partner_play(
+    line: Line,
+    plays: Sequence[Play],
+    hand: int,
+    lacks: Sequence[int],
+    following: int,
+    last: int | None,
+    partner: int | None,
+) -> Play:
+    """`partner`'s choice among `plays` (legal, at least one) for the seat holding `hand` (bit
+    masks), by the ends each leaves: `lacks[seat]` are the bits 1 << number of the numbers a
+    seat surely lacks; `following` moves next (an opponent), `last` is the other opponent and
+    `partner` the partner (None: no such seat). What `partner_bot` plays, and the seats of a
+    pair in the bots' play-outs (bots/search/playout.py)."""
+    best: tuple[float, int, int] | None = None
+    chosen = plays[0]
+    for play in plays:
+        tile = play.tile
+        ends = ends_after(line, play)
+        rest = hand & ~tile.bit
+        score = PIP_WEIGHT * tile.pips + (DOUBLE_BONUS if tile.is_double else 0.0)
         if ends:
-            if following in others and set(ends) <= lacks[following]:
+            numbers = 0
+            for value in ends:
+                numbers |= 1 << value
+            if not numbers & ~lacks[following]:
                 score += NEXT_BLOCKED
-            if last is not None and set(ends) <= lacks[last]:
+            if last is not None and not numbers & ~lacks[last]:
                 score += LAST_BLOCKED
-            if partner is not None and set(ends) <= lacks[partner]:
+            if partner is not None and not numbers & ~lacks[partner]:
                 score += PARTNER_BLOCKED
-            score += FOLLOW_UP * sum(1 for t in rest if any(t.has(v) for v in ends))
-            score += SUIT_CONTROL * sum(1 for v in set(ends) for t in rest if t.has(v))
-        return (score, play.tile.pips, play.tile.high)
+            fitting = 0
+            suit = 0
+            for value in range(7):
+                if numbers >> value & 1:
+                    fitting |= VALUE_MASK[value]
+                    suit += (rest & VALUE_MASK[value]).bit_count()
+            score += FOLLOW_UP * (rest & fitting).bit_count()
+            score += SUIT_CONTROL * suit
+        key = (score, tile.pips, tile.high)
+        if best is None or key > best:
+            best, chosen = key, play
+    return chosen
 
-    return max(plays, key=value)
 
-
-def _ends_after(line: Line, play: Play) -> list[int]:
-    """The numbers the open places need once `play` is laid (on a copy of the table)."""
+def ends_after(line: Line, play: Play) -> list[int]:
+    """The numbers the open places need once `play` is laid: on a line of two ends from the
+    play itself (the hot path of the bots' play-outs), else on a copy of the table."""
+    places = line.places
+    if type(line) is Line and len(places) == 2 and not line.closed:
+        tile, place = play.tile, play.place
+        if place is None:
+            return [tile.high, tile.low]
+        if place is places[0]:
+            return [tile.pips - place.value, places[1].value]
+        return [places[0].value, tile.pips - place.value]
     trial = line.copy()
     trial.lay(play.tile, play.place, play.along)
     return [place.value for place in trial.places]

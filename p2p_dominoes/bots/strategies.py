@@ -4,7 +4,7 @@ registry of them all in `roster`)."""
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Final
 
 from p2p_dominoes.engine import (
@@ -13,8 +13,12 @@ from p2p_dominoes.engine import (
     SKIP,
     Action,
     Board,
+    Line,
     MoveScoring,
+    Play,
+    Rules,
     SeatView,
+    Tile,
     placement_points,
 )
 
@@ -22,6 +26,7 @@ Bot = Callable[[SeatView, random.Random], Action]
 """A strategy: it sees what its seat may know and draws its own randomness from `rng`."""
 
 VOLUNTARY_DRAW_CHANCE: Final = 0.05
+_MOVES_NONE: Final = MoveScoring.NONE
 
 
 def random_bot(view: SeatView, rng: random.Random) -> Action:
@@ -41,11 +46,16 @@ def greedy_bot(view: SeatView, rng: random.Random) -> Action:
     plays = view.legal_plays()
     if not plays:
         return _no_play(view)
-    rules = view.rules
-    board = view.line
-    if isinstance(board, Board) and board.trains:
+    return greedy_play(view.rules, view.line, view.seat, plays)
+
+
+def greedy_play(rules: Rules, line: Line, seat: int, plays: Sequence[Play]) -> Play:
+    """`greedy`'s choice among `plays` (legal, at least one) for `seat` at `line`: what
+    `greedy_bot` plays, and the bots' play-outs (bots/search/playout.py) on the engine's hand."""
+    if isinstance(line, Board) and line.trains:
         # Trains: feed your own train first (it stays private), then the heaviest tile.
-        own = board.ends.get(view.seat)
+        board = line
+        own = board.ends.get(seat)
         return max(
             plays,
             key=lambda p: (
@@ -56,12 +66,24 @@ def greedy_bot(view: SeatView, rng: random.Random) -> Action:
                 -p.along,
             ),
         )
-    if rules.move_scoring is MoveScoring.NONE:
-        return max(plays, key=lambda p: (p.tile.pips, p.tile.high))
-    line = view.line
+    if rules.move_scoring is _MOVES_NONE:
+        # The heaviest tile, the first play of it listed (max by `weight`).
+        chosen = plays[0]
+        best = -1
+        for play in plays:
+            heft = weight(play.tile)
+            if heft > best:
+                best, chosen = heft, play
+        return chosen
     return max(
         plays, key=lambda p: (placement_points(rules, line, p), p.tile.pips, p.tile.high, -p.along)
     )
+
+
+def weight(tile: Tile) -> int:
+    """Greedy's order as one number, a different one per tile: more pips first, then the higher
+    half (`max` by (pips, high))."""
+    return tile.pips * 8 + tile.high
 
 
 def _no_play(view: SeatView) -> Action:

@@ -64,6 +64,13 @@ PLAYS_ON: Final[tuple[dict[int, Play], ...]] = tuple(
 )
 """PLAYS_ON[place.id][tile.bit]: playing that tile on that place, for tiles that fit."""
 
+PLAYS_AT: Final[tuple[tuple[Play, ...], ...]] = tuple(
+    tuple(PLAYS_ON[p.id].get(t.bit) or Play(t, p) for t in TILES) for p in PLACES
+)
+"""PLAYS_AT[place.id][tile.index]: the same plays as `PLAYS_ON` (the same objects for tiles
+that fit; a tile that does not fit has an entry only to keep the row indexed by tile), read by
+the legal plays' hot path."""
+
 
 def action_words(action: object) -> Phrase | str:
     """An action as a refusal names it (`IllegalAction`'s action), in words that read in a

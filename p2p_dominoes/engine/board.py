@@ -264,7 +264,9 @@ class Board(Line):
         """Put `tile` on the open `place` (canonical, checked to fit by the caller)."""
         place = self.canonical(place)
         key = next(k for k, p in self.ends.items() if p is place)
-        connection, free = _ATTACH[place.id][tile.index]
+        attachment = _ATTACH[place.id][tile.index]
+        assert attachment is not None  # the caller checked that it fits
+        connection, free = attachment
         self.tiles.append(tile)
         self.connections.append(connection)
         if (

@@ -64,29 +64,17 @@ class HandState(TurnMachine):
         boneyard: Sequence[Tile],
         opener: int,
         must_lead: Tile | None = None,
+        *,
+        _blank: list[int] | None = None,
     ) -> None:
-        """Start a hand from a deal; `must_lead` is a tile the opener is obliged to lead."""
-        players = rules.check_players(len(hands))
-        size = rules.hand_size(players)
-        masks = [mask_of(hand) for hand in hands]
-        dealt = mask_of(boneyard)
-        for mask in masks:
-            dealt |= mask
-        # Every tile dealt, 28 in all, `size` to each seat: each tile exactly once.
-        if (
-            dealt != ALL_TILES_MASK
-            or players * size + len(boneyard) != len(TILES)
-            or list(map(len, hands)) != [size] * players
-        ):
-            raise InvalidRecord(_deal_defect(rules, hands, boneyard))
-        if not 0 <= opener < players:
-            raise InvalidRecord(
-                phrase("engine.why.opener_not_a_seat", opener=opener, players=players)
-            )
-        if must_lead is not None and not masks[opener] & must_lead.bit:
-            raise InvalidRecord(
-                phrase("engine.why.opener_lacks_lead", opener=opener, tile=must_lead.text)
-            )
+        """Start a hand from a deal; `must_lead` is a tile the opener is obliged to lead.
+        (`_blank`: the hands' masks of a deal `_blank` made and checked once, for a copy to
+        overwrite; never for a deal from elsewhere.)"""
+        players = len(hands)
+        if _blank is None:
+            masks = _checked_deal(rules, hands, boneyard, opener, must_lead)
+        else:
+            masks = _blank
         super().__init__(rules, players, opener, must_lead, len(boneyard))
         self.hands = masks
         self.dealt = tuple(self.hands)
@@ -155,12 +143,13 @@ class HandState(TurnMachine):
         """Every (tile, open place) the seat to act may play."""
         if self.result is not None:
             return []
+        return self._plays(self.playable_mask(self.turn))
+
+    def _plays(self, playable: int) -> list[Play]:
+        """The plays of the tiles in `playable` (the seat to act's), in a new list."""
+        if not playable or self.must_draw_first():
+            return []
         line = self.line
-        if self.must_draw_first():
-            return []
-        playable = self.playable_mask(self.turn)
-        if not playable:
-            return []
         if self._choice:
             return plays_both_ways(line, playable)
         if self._board:
@@ -171,11 +160,11 @@ class HandState(TurnMachine):
         """Plays first, then draw, pass and skip when the rules allow them."""
         if self.result is not None:
             return []
-        actions: list[Action] = list(self.legal_plays())
+        playable = self.playable_mask(self.turn)
+        actions: list[Action] = self._plays(playable)  # type: ignore[assignment]
         if self.second_double:
             actions.append(SKIP)
             return actions
-        playable = self.playable_mask(self.turn)
         if self.can_draw(playable):
             actions.append(DRAW)
         if not playable and self.pass_is_public_legal():
@@ -195,7 +184,8 @@ class HandState(TurnMachine):
         if kind is Play:
             # The hand's own checks, the public check (its quick form for the common play),
             # then `TurnMachine._after_play` (the turn's phases the plan has).
-            tile, place, along = action  # type: ignore[misc]
+            play: Play = action  # type: ignore[assignment]
+            tile, place, along = play
             hand = self.hands[seat]
             if (
                 not hand & tile.bit
@@ -217,13 +207,13 @@ class HandState(TurnMachine):
                 # The lead, the first play on it, a board, a phase under way or a play
                 # refused: the full public check, with its reasons. Any other play of a held
                 # tile on an open place of a line that it fits is one it accepts unchanged.
-                action = self.check_public_play(seat, action)  # type: ignore[arg-type]
+                play = self.check_public_play(seat, play)
             hand ^= tile.bit
             self.hands[seat] = hand
             self.pending = None
             drawn = self.draws_this_turn
             from_draw = bool(drawn) and tile in self.boneyard[self._drawn - drawn : self._drawn]
-            self._after_play(seat, action, hand, from_draw)  # type: ignore[arg-type]
+            self._after_play(seat, play, hand, from_draw)
         elif kind is Draw:
             self._draw(seat)
             return
@@ -310,13 +300,50 @@ class HandState(TurnMachine):
         return HandResult(_UNFINISHED, None, (0,) * units, pips)
 
 
+def _checked_deal(
+    rules: Rules,
+    hands: Sequence[Sequence[Tile]],
+    boneyard: Sequence[Tile],
+    opener: int,
+    must_lead: Tile | None,
+) -> list[int]:
+    """The hands' bit masks, once the deal is checked: `rules`' hand size to each seat, each of
+    the 28 tiles exactly once, an opener who is a seat and holds the lead it must make;
+    InvalidRecord (one line) otherwise."""
+    players = len(hands)
+    size = rules.hand_size(players)  # InvalidRecord unless the rules are for `players`
+    masks = [mask_of(hand) for hand in hands]
+    dealt = mask_of(boneyard)
+    for mask in masks:
+        dealt |= mask
+    if (
+        dealt != ALL_TILES_MASK
+        or players * size + len(boneyard) != len(TILES)
+        or list(map(len, hands)) != [size] * players
+    ):
+        raise InvalidRecord(_deal_defect(rules, hands, boneyard))
+    if not 0 <= opener < players:
+        raise InvalidRecord(phrase("engine.why.opener_not_a_seat", opener=opener, players=players))
+    if must_lead is not None and not masks[opener] & must_lead.bit:
+        raise InvalidRecord(
+            phrase("engine.why.opener_lacks_lead", opener=opener, tile=must_lead.text)
+        )
+    return masks
+
+
 def _blank(rules: Rules, players: int) -> HandState:
-    """A hand of `rules` for `players` dealt in the set's order, to be overwritten field by
-    field (`HandState.copy`, `HandState.assembled`): a compiled class cannot be made without
-    its constructor, and the constructor takes a valid deal."""
-    size = rules.hand_size(players)
-    hands = [TILES[seat * size : (seat + 1) * size] for seat in range(players)]
-    return HandState(rules, hands, TILES[players * size :], 0)
+    """A hand of `rules` for `players`, to be overwritten field by field (`HandState.copy`,
+    `HandState.assembled`): a compiled class cannot be made without its constructor. Its deal
+    (a tile each, in the set's order) is never checked nor played: every field it sets is
+    overwritten, and those the rules and the player count set are the same in any hand."""
+    hands, boneyard = _BLANK_DEALS[players]
+    return HandState(rules, hands, boneyard, 0, _blank=[tile.bit for tile in TILES[:players]])
+
+
+_BLANK_DEALS: Final = {
+    players: (tuple((tile,) for tile in TILES[:players]), TILES[players:]) for players in (2, 3, 4)
+}
+"""The deal `_blank` gives each player count (made once: every copy of a hand makes one)."""
 
 
 def _deal_defect(rules: Rules, hands: Sequence[Sequence[Tile]], boneyard: Sequence[Tile]) -> str:

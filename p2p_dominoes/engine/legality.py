@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Final
-
-from p2p_dominoes.engine.actions import ALONG_LEADS, ALONG_PLAYS_ON, LEADS, PLAYS_ON, Play
+from p2p_dominoes.engine.actions import ALONG_LEADS, ALONG_PLAYS_ON, LEADS, PLAYS_AT, Play
 from p2p_dominoes.engine.board import Board
-from p2p_dominoes.engine.line import PLACES, Line, Place
+from p2p_dominoes.engine.line import Line, Place
 from p2p_dominoes.engine.tiles import DOUBLES_MASK, Tile, tiles_in
 from p2p_dominoes.engine.turns import TurnMachine
 from p2p_dominoes.words import phrase
@@ -32,19 +30,17 @@ def plays_for(line: Line, playable: int) -> list[Play]:
         # An untouched opening double offers one place: its sides A and B are the same place.
         places = places[:1]
     for place in places:
-        fitting = playable & place.fits
-        if fitting:
-            known = _PLAYS_FITTING[place.id]
-            try:
-                plays += known[fitting]
-            except KeyError:
-                plays += known.setdefault(fitting, plays_on(place, fitting))
+        _add_plays(plays, place, playable & place.fits)
     return plays
 
 
-_PLAYS_FITTING: Final[tuple[dict[int, tuple[Play, ...]], ...]] = tuple({} for _ in PLACES)
-"""_PLAYS_FITTING[place.id][tiles]: the plays of `tiles` (all fitting) on that place, filled as
-met; at most the 128 subsets of the 7 tiles with the place's number each (the hot path)."""
+def _add_plays(plays: list[Play], place: Place, fitting: int) -> None:
+    """Append the plays of the tiles in `fitting` (each fits) on `place`, in tile order."""
+    row = PLAYS_AT[place.id]
+    while fitting:
+        low = fitting & -fitting
+        fitting ^= low
+        plays.append(row[low.bit_length() - 1])
 
 
 def board_plays(board: Board, playable: int) -> list[Play]:
@@ -55,13 +51,7 @@ def board_plays(board: Board, playable: int) -> list[Play]:
         return [LEADS[tile.index] for tile in tiles_in(playable & board.lead_mask)]
     plays: list[Play] = []
     for place in board.play_places():
-        fitting = playable & place.fits
-        if fitting:
-            known = _PLAYS_FITTING[place.id]
-            try:
-                plays += known[fitting]
-            except KeyError:
-                plays += known.setdefault(fitting, plays_on(place, fitting))
+        _add_plays(plays, place, playable & place.fits)
     return plays
 
 
@@ -70,12 +60,6 @@ def any_plays(line: Line, playable: int) -> list[Play]:
     if isinstance(line, Board):
         return board_plays(line, playable)
     return plays_for(line, playable)
-
-
-def plays_on(place: Place, fitting: int) -> tuple[Play, ...]:
-    """The plays of the tiles in `fitting` (each fits) on `place`, in tile order."""
-    row = PLAYS_ON[place.id]
-    return tuple(row[tile.bit] for tile in tiles_in(fitting))
 
 
 def may_draw(turns: TurnMachine, pending: Tile | None, playable: int) -> bool:

@@ -133,10 +133,11 @@ def _attachment(place: Place, tile: Tile) -> tuple[Connection, Place]:
     return Connection(place.tile, place.side, tile, new_side), free
 
 
-_ATTACH: Final[tuple[dict[int, tuple[Connection, Place]], ...]] = tuple(
-    {t.index: _attachment(p, t) for t in TILES if t.has(p.value)} for p in PLACES
+_ATTACH: Final[tuple[tuple[tuple[Connection, Place] | None, ...], ...]] = tuple(
+    tuple(_attachment(p, t) if t.has(p.value) else None for t in TILES) for p in PLACES
 )
-"""_ATTACH[place.id][tile.index]: the connection and new open place, for tiles that fit."""
+"""_ATTACH[place.id][tile.index]: the connection and new open place (None: the tile does not
+fit; a tuple, not a dict: every play reads it)."""
 
 
 class Line:
@@ -241,7 +242,9 @@ class Line:
         if place.side is _SIDE_B and not self.connections:
             # An untouched opening double: its first side used is side A by definition.
             place = PLACES[place.id - 1]
-        connection, free = _ATTACH[place.id][tile.index]
+        attachment = _ATTACH[place.id][tile.index]
+        assert attachment is not None  # the caller checked that it fits
+        connection, free = attachment
         self.tiles.append(tile)
         self.connections.append(connection)
         places = self.places

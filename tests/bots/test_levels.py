@@ -6,21 +6,19 @@ import random
 
 import pytest
 
-from p2p_dominoes.bots import BOTS, bot_named
+from p2p_dominoes.bots import BOTS, bot_named, levels
 from p2p_dominoes.bots.levels import (
     LEVEL_BUDGETS,
     LEVEL_FUNCTIONS,
     Budget,
     _lacked_numbers,
-    _partner_move,
-    _play_pairs,
     expert,
     hard,
     medium,
 )
 from p2p_dominoes.bots.objective import Objective
 from p2p_dominoes.bots.partner import partner_bot
-from p2p_dominoes.bots.search import FastHand, snapshot
+from p2p_dominoes.bots.search import play_pairs, snapshot, solve
 from p2p_dominoes.bots.strategies import greedy_bot
 from p2p_dominoes.engine import DRAW_RULES, PRESETS, HandState, HandView, Match, Play, Rules
 from p2p_dominoes.engine import parse_tile as tile
@@ -103,22 +101,24 @@ def test_with_partners_the_search_counts_the_partners_win_as_its_own() -> None:
     assert won
 
 
-def test_the_play_outs_partner_is_the_partner_strategy_on_bit_masks() -> None:
+def test_the_play_outs_partner_is_the_partner_strategy() -> None:
+    """In a pair's play-out (`play_pairs`), a seat of the pair moves as `partner_bot` would
+    when what each seat lacks is what the table shows."""
     rng = random.Random("partner-port")
     rules = PRESETS["kozel"]
     compared = 0
     for _ in range(25):
         state = _start(rules, 4, rng)
         while state.result is None:
-            view = HandView(state, state.turn)
+            seat = state.turn
+            view = HandView(state, seat)
             action = partner_bot(view, rng)
             if len(view.legal_plays()) > 1:
-                fast = FastHand(state)
-                chosen = _partner_move(fast, _lacked_numbers(view))
-                assert isinstance(action, Play)
-                assert chosen >> 3 == action.tile.index, (view.hand, view.line)
+                probe = state.copy()
+                play_pairs(probe, seat % 2, _lacked_numbers(view))
+                assert probe.history[len(state.history)] == (seat, action)
                 compared += 1
-            state.apply(state.turn, action)
+            state.apply(seat, action)
     assert compared > 100
 
 
@@ -161,37 +161,35 @@ def test_the_pair_objective_prefers_the_partners_win_to_the_seats_own() -> None:
         )
         state.apply(state.turn, chosen)
     assert state.turn == 3
-    fast = FastHand(state)
     outcomes = []
-    for move in fast.moves():
-        trial = fast.copy()
-        trial.step(move)
-        result = _play_pairs(trial, 1, [0, 0, 0, 0])
+    for action in state.legal_actions():
+        trial = state.copy()
+        trial.apply(3, action)
+        result = play_pairs(trial, 1, [0, 0, 0, 0])
         value = Objective(rules, 3, 4, (0,) * 4, 101).value(result)
-        outcomes.append((value, result.closer, move))
-    best_value, best_closer, _ = max(outcomes)
+        outcomes.append((value, result.closer))
+    best_value, best_closer = max(outcomes, key=lambda o: o[0])
     own = [o for o in outcomes if o[1] == 3]
     # Playing for itself, seat 3 would take the move after which it goes out; for the pair, the
     # one after which the pair does better still, although seat 3 does not go out itself.
     assert own and best_closer != 3
-    assert best_value > max(value for value, _, _ in own)
+    assert best_value > max(value for value, _ in own)
 
 
 def test_with_partners_expert_solves_its_samples_once_sixteen_tiles_are_left(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """`expert` with partners plays its samples out until 16 tiles are left in hands, then
-    solves them exactly (`FastHand.solve`); `hard` never solves."""
+    solves them exactly (`solve`); `hard` never solves."""
     rules = PRESETS["kozel"]
     rng = random.Random("exact")
     left_at_solve: list[int] = []
-    solve = FastHand.solve
 
-    def counted(fast: FastHand, seat: int) -> int:
-        left_at_solve.append(sum(h.bit_count() for h in fast.hands))
-        return solve(fast, seat)
+    def counted(state: HandState, seat: int) -> int:
+        left_at_solve.append(sum(h.bit_count() for h in state.hands))
+        return solve(state, seat)
 
-    monkeypatch.setattr(FastHand, "solve", counted)
+    monkeypatch.setattr(levels, "solve", counted)
     decided_late = 0
     for level, budget in ((hard, Budget(4)), (expert, Budget(4))):
         left_at_solve.clear()
@@ -212,8 +210,6 @@ def test_expert_thinks_as_long_as_hard_on_the_validated_path(
 ) -> None:
     """At a table `expert`'s cap is 0.09 s on the fast path and `hard`'s 0.25 s where a sample
     costs more (Fives: turn switches); a budget given explicitly (`--think-ms`) is kept."""
-    from p2p_dominoes.bots import levels
-
     seen: list[Budget] = []
 
     def recorded(view: object, rng: object, budget: Budget, modelled: bool = False) -> object:

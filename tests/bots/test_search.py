@@ -1,4 +1,5 @@
-"""The search API: copies, positions from a view, inference, sampling, the fast play-out."""
+"""The search API: copies, positions from a view, inference, sampling, the play-outs and the
+exact endgame."""
 
 from __future__ import annotations
 
@@ -9,20 +10,33 @@ from collections.abc import Iterator
 import pytest
 
 from p2p_dominoes.bots import greedy_bot
+from p2p_dominoes.bots.levels import _plain
 from p2p_dominoes.bots.search import (
-    FastHand,
     Hidden,
     OpponentModel,
     PositionError,
     Sampler,
+    blocking_action,
     cannot_hold,
-    fast_move,
+    greedy_action,
+    play_greedy,
+    play_random,
     position,
     sample_hidden,
     sample_position,
     snapshot,
+    solve,
 )
-from p2p_dominoes.engine import DRAW_RULES, PRESETS, HandState, HandView, Match, Rules, parse_tile
+from p2p_dominoes.engine import (
+    DRAW_RULES,
+    PRESETS,
+    HandEnd,
+    HandState,
+    HandView,
+    Match,
+    Rules,
+    parse_tile,
+)
 from p2p_dominoes.engine.actions import Play
 from p2p_dominoes.engine.rules import Teams
 from p2p_dominoes.engine.tiles import mask_of
@@ -95,7 +109,7 @@ def _greedy_walk(rules: Rules, players: int, seed: int) -> Iterator[HandState]:
 
 @pytest.mark.parametrize(
     ("name", "players"),
-    [(n, p) for n, p in _cases() if FastHand.fits(PRESETS[n]) and not PRESETS[n].pairs],
+    [(n, p) for n, p in _cases() if _plain(PRESETS[n]) and not PRESETS[n].pairs],
 )
 def test_the_greedy_model_is_true_of_greedy_opponents(name: str, players: int) -> None:
     rules = PRESETS[name]
@@ -195,97 +209,70 @@ def test_a_snapshot_does_not_follow_the_table() -> None:
     assert frozen.line.tiles == [] and frozen.history == [] and len(frozen.hand) == 7
 
 
-@pytest.mark.parametrize(
-    ("name", "players"), [(n, p) for n, p in _cases() if FastHand.fits(PRESETS[n])]
-)
-def test_the_fast_path_moves_and_scores_as_apply_does(name: str, players: int) -> None:
+@pytest.mark.parametrize(("name", "players"), _cases())
+def test_a_greedy_play_out_is_greedy_bot_at_every_seat(name: str, players: int) -> None:
+    """`play_greedy` on the engine's hand moves as `greedy_bot` does, seat by seat, under
+    every preset: the play-outs choose as the strategy, and the engine plays the rules."""
     rules = PRESETS[name]
-    for seed in range(150):
+    for seed in range(40):
         rng = random.Random(seed)
         state = _start(rules, players, rng)
-        fast = FastHand(state)
-        while state.result is None:
-            actions = state.legal_actions()
-            assert {fast_move(state, a) for a in actions} == set(fast.moves())
-            action = actions[rng.randrange(len(actions))]
-            fast.step(fast_move(state, action))
-            state.apply(state.turn, action)
-            assert fast.hands == state.hands and fast.turn == state.turn
-        assert fast.end is not None and fast.result() == state.result
+        probe = state.copy()
+        while probe.result is None:
+            probe.apply(probe.turn, greedy_bot(HandView(probe, probe.turn), rng))
+        assert play_greedy(state) == probe.result
+        assert state.history == probe.history
 
 
-def test_the_fast_greedy_play_out_ends_as_apply_scores_it() -> None:
-    for seed in range(100):
-        state = _start(DRAW_RULES, 2, random.Random(seed))
-        fast = FastHand(state)
-        moves = []
-        probe = fast.copy()
-        while probe.end is None:
-            moves.append(probe.greedy_move())
-            probe.step(moves[-1])
-        result = fast.play_greedy()
-        assert result == probe.result()
-        # The same moves through the validated path.
-        for move in moves:
-            match = [a for a in state.legal_actions() if fast_move(state, a) == move]
-            state.apply(state.turn, match[0])
-        assert state.result == result
-
-
-@pytest.mark.parametrize(
-    ("name", "players"), [(n, p) for n, p in _cases() if FastHand.fits(PRESETS[n])]
-)
-def test_the_random_play_out_picks_as_a_loop_over_moves_would(name: str, players: int) -> None:
-    rules = PRESETS[name]
-    for seed in range(60):
-        fast = FastHand(_start(rules, players, random.Random(seed)))
-        probe = fast.copy()
-        rng = random.Random(seed)
-        while probe.end is None:
-            moves = probe.moves()
-            probe.step(moves[int(rng.random() * len(moves))])
-        assert fast.play_random(random.Random(seed)) == probe.result()
-        assert fast.hands == probe.hands and fast.turn == probe.turn
-
-
-@pytest.mark.parametrize(
-    ("name", "players"), [(n, p) for n, p in _cases() if FastHand.fits(PRESETS[n])]
-)
-def test_a_play_out_of_a_finished_hand_changes_nothing(name: str, players: int) -> None:
+@pytest.mark.parametrize(("name", "players"), _cases())
+def test_a_random_play_out_picks_as_a_loop_over_legal_actions_would(
+    name: str, players: int
+) -> None:
     rules = PRESETS[name]
     for seed in range(30):
-        fast = FastHand(_start(rules, players, random.Random(seed)))
-        while fast.end is None:  # the last move ends the hand, as a search's trial move may
-            fast.step(fast.greedy_move())
-        for blocker in (-1, fast.turn):
-            finished = fast.copy()
-            assert finished.play_greedy(blocker) == fast.result()
-            assert finished.hands == fast.hands and finished.closer == fast.closer
-        finished = fast.copy()
-        assert finished.play_random(random.Random(seed)) == fast.result()
-        assert finished.hands == fast.hands and finished.closer == fast.closer
+        state = _start(rules, players, random.Random(seed))
+        probe = state.copy()
+        rng = random.Random(seed)
+        while probe.result is None:
+            actions = probe.legal_actions()
+            probe.apply(probe.turn, actions[int(rng.random() * len(actions))])
+        assert play_random(state, random.Random(seed)) == probe.result
+        assert state.history == probe.history
 
 
-def test_a_fast_copy_has_every_field_and_its_own_hands() -> None:
-    fast = FastHand(_start(DRAW_RULES, 2, random.Random(5)))
-    copy = fast.copy()
-    assert all(getattr(copy, name) == getattr(fast, name) for name in FastHand.__slots__)
-    copy.step(copy.moves()[0])
-    assert copy.hands != fast.hands
+@pytest.mark.parametrize(("name", "players"), _cases())
+def test_a_play_out_of_a_finished_hand_changes_nothing(name: str, players: int) -> None:
+    rules = PRESETS[name]
+    for seed in range(10):
+        state = _start(rules, players, random.Random(seed))
+        while state.result is None:  # the last move ends the hand, as a search's trial may
+            state.apply(state.turn, greedy_action(state))
+        for blocker in (-1, state.turn):
+            finished = state.copy()
+            assert play_greedy(finished, blocker) == state.result
+            assert finished.history == state.history
+        finished = state.copy()
+        assert play_random(finished, random.Random(seed)) == state.result
+        assert finished.history == state.history
 
 
 @pytest.mark.parametrize(("players"), PLAYERS)
-def test_a_blockers_play_out_is_blocking_move_for_it_and_greedy_for_the_rest(
+def test_a_blockers_play_out_is_blocking_action_for_it_and_greedy_for_the_rest(
     players: int,
 ) -> None:
-    for seed in range(80):
-        fast = FastHand(_start(DRAW_RULES, players, random.Random(seed)))
+    blocked = 0
+    for seed in range(60):
+        state = _start(DRAW_RULES, players, random.Random(seed))
         blocker = seed % players
-        probe = fast.copy()
-        while probe.end is None:
-            probe.step(probe.blocking_move() if probe.turn == blocker else probe.greedy_move())
-        assert fast.play_greedy(blocker) == probe.result()
-        assert fast.hands == probe.hands
+        probe = state.copy()
+        while probe.result is None:
+            seat = probe.turn
+            action = blocking_action(probe) if seat == blocker else greedy_action(probe)
+            blocked += seat == blocker and action != greedy_action(probe)
+            probe.apply(seat, action)
+        assert play_greedy(state, blocker) == probe.result
+        assert state.history == probe.history
+    assert blocked  # the blocker chose otherwise than greedy at times
 
 
 def test_a_blocker_leaves_the_next_seat_nothing_that_fits() -> None:
@@ -295,17 +282,21 @@ def test_a_blocker_leaves_the_next_seat_nothing_that_fits() -> None:
         opener=1,
     )
     state.apply(1, Play(parse_tile("6|6")))
-    fast = FastHand(state)
-    plays = {fast_move(state, a): a.tile.text for a in state.legal_plays()}
     # Greedy lays the heavier [5|6]; seat 1 could follow it, and has no 1 for [1|6].
-    assert plays[fast.greedy_move()] == "[5|6]"
-    assert plays[fast.blocking_move()] == "[1|6]"
+    assert greedy_action(state) == Play(parse_tile("6|5"), state.line.places[0])
+    assert blocking_action(state) == Play(parse_tile("6|1"), state.line.places[0])
 
 
-def test_fast_form_is_refused_for_rules_with_turn_switches() -> None:
-    state = _start(PRESETS["fives"], 2, random.Random(0))
-    with pytest.raises(PositionError, match="plain turns"):
-        FastHand(state)
+def test_the_play_outs_play_the_engines_rules_under_every_switch() -> None:
+    """A play-out is `apply` of `legal_actions`: rules with turn phases (Fives, a cross, a
+    draw limit) play out to the same result as the engine's own loop."""
+    for name in ("fives", "threes-luck", "cross", "trains", "kozel-ceremonies"):
+        rules = PRESETS[name]
+        players = max(dict(rules.hand_sizes))
+        state = _start(rules, players, random.Random(name))
+        result = play_greedy(state.copy())
+        assert result.end is not HandEnd.UNFINISHED
+        assert result == play_greedy(state.copy())  # greedy is deterministic
 
 
 def test_own_draws_are_what_the_seat_drew() -> None:
@@ -318,28 +309,17 @@ def test_own_draws_are_what_the_seat_drew() -> None:
     assert mask_of(view.own_draws) & state.hands[1] == mask_of(view.own_draws)
 
 
-def test_the_samplers_fast_form_is_the_fast_form_of_its_position() -> None:
-    rng = random.Random(3)
-    for seed in range(30):
-        for state in _walk(DRAW_RULES, 2, seed):
-            sampler = Sampler(HandView(state, state.turn))
-            hidden = sampler.hidden(rng)
-            direct, checked = sampler.fast(hidden), FastHand(sampler.position(hidden))
-            assert direct.moves() == checked.moves()
-            assert direct.play_greedy() == checked.play_greedy()
-
-
-def _minimax(fast: FastHand, seat: int) -> int:
+def _minimax(state: HandState, seat: int) -> int:
     """Every line of play, no pruning: the outcome for `seat`'s side (1, 0 or -1)."""
-    if fast.end is not None:
-        winner = fast.result().winner
+    if state.result is not None:
+        winner = state.result.winner
         return 0 if winner is None else (1 if winner == seat % 2 else -1)
     values = []
-    for move in fast.moves():
-        child = fast.copy()
-        child.step(move)
+    for action in state.legal_actions():
+        child = state.copy()
+        child.apply(child.turn, action)
         values.append(_minimax(child, seat))
-    return max(values) if fast.turn % 2 == seat % 2 else min(values)
+    return max(values) if state.turn % 2 == seat % 2 else min(values)
 
 
 @pytest.mark.parametrize(
@@ -361,18 +341,19 @@ def test_the_exact_endgame_agrees_with_every_line_of_play(
     outcomes = set()
     solved = 0
     while solved < 60:
-        fast = FastHand(_start(rules, players, rng))
-        while fast.end is None and (
-            not fast.drawing_over() or sum(h.bit_count() for h in fast.hands) > left
+        state = _start(rules, players, rng)
+        while state.result is None and (
+            state.drawable or sum(h.bit_count() for h in state.hands) > left
         ):
-            moves = fast.moves()
-            fast.step(moves[rng.randrange(len(moves))])
-        if fast.end is not None:
+            actions = state.legal_actions()
+            state.apply(state.turn, actions[rng.randrange(len(actions))])
+        if state.result is not None:
             continue
         solved += 1
         seat = rng.randrange(players)
-        assert fast.solve(seat) == _minimax(fast, seat)
-        outcomes.add(_minimax(fast, seat))
+        expected = _minimax(state, seat)
+        assert solve(state.copy(), seat) == expected
+        outcomes.add(expected)
     assert outcomes == {-1, 1} or outcomes == {-1, 0, 1}
 
 

@@ -1,5 +1,6 @@
 """What a searching bot needs: positions from a seat's view, inference of what opponents cannot
-hold, samples of the hidden tiles, and a fast play-out path with an exact end-game solve.
+hold, samples of the hidden tiles, and play-outs on the engine's hand with an exact end-game
+solve.
 
 Everything here reads only what a seat may know (its `SeatView`) plus, for a position, an
 assignment of the hidden tiles that the caller supplies (a sample). A position is replayed from
@@ -9,7 +10,14 @@ It lives with the bots, not in the engine: the engine judges moves, this chooses
 """
 
 from p2p_dominoes.bots.search.inference import OpponentModel
-from p2p_dominoes.bots.search.playout import DRAW_MOVE, LEAD, PASS_MOVE, FastHand, fast_move
+from p2p_dominoes.bots.search.playout import (
+    blocking_action,
+    greedy_action,
+    play_greedy,
+    play_pairs,
+    play_random,
+    solve,
+)
 from p2p_dominoes.bots.search.position import (
     Facts,
     PositionError,
@@ -29,23 +37,24 @@ from p2p_dominoes.bots.search.sampler import (
 )
 
 __all__ = [
-    "DRAW_MOVE",
-    "LEAD",
-    "PASS_MOVE",
     "Facts",
-    "FastHand",
     "Hidden",
     "OpponentModel",
     "PositionError",
     "Sampler",
     "Snapshot",
     "TableView",
+    "blocking_action",
     "cannot_hold",
     "facts_of",
-    "fast_move",
+    "greedy_action",
+    "play_greedy",
+    "play_pairs",
+    "play_random",
     "position",
     "sample_hidden",
     "sample_position",
     "snapshot",
+    "solve",
     "unseen_mask",
 ]

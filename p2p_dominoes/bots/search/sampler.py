@@ -8,7 +8,6 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from p2p_dominoes.bots.search.inference import OpponentModel, replay_view
-from p2p_dominoes.bots.search.playout import FastHand, line_ends
 from p2p_dominoes.bots.search.position import PositionError, facts_of
 from p2p_dominoes.engine.hand import HandState
 from p2p_dominoes.engine.tiles import (
@@ -167,27 +166,6 @@ class Sampler:
         state.wins = [w for w, _ in tallies]
         state.penalties = [p for _, p in tallies]
         return state
-
-    def fast(self, hidden: Hidden) -> FastHand:
-        """`FastHand(self.position(hidden))` without the checks and the copy (a search's hot
-        path; the rules must fit it: `FastHand.fits`)."""
-        public = self.public
-        fast = FastHand()
-        fast._set_rules(public.rules)
-        fast.players = public.players
-        fast.hands = list(hidden.hands)
-        fast.a, fast.b = line_ends(public.line)
-        fast.boneyard = hidden.boneyard
-        fast.drawn = 0
-        fast.size = public.boneyard_size
-        fast.turn = public.turn
-        fast.passes = public.passes
-        pending = self.facts.pending if public.turn == self.view.seat else None
-        fast.pending = pending.bit if pending is not None else 0
-        fast.must_lead = public.must_lead.bit if public.must_lead is not None else 0
-        fast.end = public.end
-        fast.closer = public.closer
-        return fast
 
 
 def cannot_hold(view: SeatView) -> tuple[int, ...]:

@@ -72,7 +72,7 @@ def partner_play(
     chosen = plays[0]
     for play in plays:
         tile = play.tile
-        ends = ends_after(line, play)
+        ends = line.ends_after(tile, play.place, play.along)
         rest = hand & ~tile.bit
         score = PIP_WEIGHT * tile.pips + (DOUBLE_BONUS if tile.is_double else 0.0)
         if ends:
@@ -97,22 +97,6 @@ def partner_play(
         if best is None or key > best:
             best, chosen = key, play
     return chosen
-
-
-def ends_after(line: Line, play: Play) -> list[int]:
-    """The numbers the open places need once `play` is laid: on a line of two ends from the
-    play itself (the hot path of the bots' play-outs), else on a copy of the table."""
-    places = line.places
-    if type(line) is Line and len(places) == 2 and not line.closed:
-        tile, place = play.tile, play.place
-        if place is None:
-            return [tile.high, tile.low]
-        if place is places[0]:
-            return [tile.pips - place.value, places[1].value]
-        return [places[0].value, tile.pips - place.value]
-    trial = line.copy()
-    trial.lay(play.tile, play.place, play.along)
-    return [place.value for place in trial.places]
 
 
 def known_lacks(view: SeatView) -> list[set[int]]:

@@ -249,6 +249,12 @@ class Board(Line):
         if self._dormant and lengths["A"] >= self.quota and lengths["B"] >= self.quota:
             self._open_short_ends()
 
+    def ends_after(self, tile: Tile, place: Place | None, along: bool = False) -> list[int]:
+        """`Line.ends_after` on a board: laid on a copy (a board's places are many)."""
+        trial = self.copy()
+        trial.lay(tile, place, along)
+        return [open_place.value for open_place in trial.places]
+
     def lay(self, tile: Tile, place: Place | None, along: bool = False) -> None:
         """Lay a checked play: the lead (no place) or `tile` on `place`; `along`: a double its
         player lays lengthwise (doubles = choice)."""

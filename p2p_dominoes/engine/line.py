@@ -255,6 +255,22 @@ class Line:
         # Two places, or one once the donkey rule closed the other ([-1] is then [0]).
         self.fit_mask = places[0].fits | places[-1].fits
 
+    def ends_after(self, tile: Tile, place: Place | None, along: bool = False) -> list[int]:
+        """The numbers of the open places once `tile` is laid on `place` (a play that fits),
+        the table left as it is: what a bot weighs a play by (a line: `lay`'s tables, without
+        a copy; a double's number is the same across or `along`)."""
+        if not self.tiles:
+            return [PLACES[tile.index * 2].value, PLACES[tile.index * 2 + 1].value]
+        assert place is not None
+        if place.side is _SIDE_B and not self.connections:
+            place = PLACES[place.id - 1]
+        attachment = _ATTACH[place.id][tile.index]
+        assert attachment is not None  # the caller checked that it fits
+        free = attachment[1]
+        return [
+            free.value if open_place is place else open_place.value for open_place in self.places
+        ]
+
     def attach(self, tile: Tile, place: Place) -> None:
         """Put `tile` on the open `place` of a line past its lead; the caller has checked that
         it fits."""

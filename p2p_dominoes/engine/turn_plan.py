@@ -1,8 +1,8 @@
 """A rule set compiled once into what the turn machine reads: its turn plan.
 
 The turn machine (engine/turns.py and the hands built on it, engine/hand.py and
-engine/public.py) and the bots' play-out (bots/search/playout.py) read the switches that shape a
-turn from a `TurnPlan`, compiled once per `Rules` (`Rules.turn_plan`). The plan has two parts:
+engine/public.py, which the bots' play-outs play too) reads the switches that shape a turn from a
+`TurnPlan`, compiled once per `Rules` (`Rules.turn_plan`). The plan has two parts:
 
 - the facts every turn reads (`draws`, `any_time`, `reserve`, `at_once`, `stuck_draw`, `along`):
   the simple turn plays them at any value;
@@ -12,9 +12,9 @@ turn from a `TurnPlan`, compiled once per `Rules` (`Rules.turn_plan`). The plan 
   out. Each is at its field default when the rules do not use it.
 
 `simple` is derived from the phase fields themselves (every one at its default), never from a
-list kept by hand: a phase added to the plan is no longer simple whenever it is in use (what the
-bots' `FastHand` checks before it plays a hand out). A
-rules field that does not shape turns says so in its switch's record (`affects_turns=False`,
+list kept by hand: a phase added to the plan is no longer simple whenever it is in use (what
+`expert` checks before it models its opponents and plays its own seat as a blocker). A rules
+field that does not shape turns says so in its switch's record (`affects_turns=False`,
 engine/switches/), which makes `NOT_TURN_FIELDS`; a test sets every other field away from its
 default and checks that the plan changes, so a new turn switch left out of the plan fails it.
 """

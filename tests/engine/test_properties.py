@@ -185,3 +185,25 @@ def test_bots_decide_from_the_view_alone(seed: int) -> None:
         a = bot(HandView(first, 0), random.Random(seed))
         b = bot(HandView(second, 0), random.Random(seed))
         assert a == b
+
+
+@settings(max_examples=40, deadline=None)
+@given(name=st.sampled_from(sorted(PRESETS)), seed=st.integers(0, 2**32))
+def test_the_ends_after_a_play_are_those_laying_it_leaves(name: str, seed: int) -> None:
+    """`Line.ends_after` (what a bot weighs a play by) names the open places' numbers that
+    laying the play on a copy of the table leaves, on a line and on every board."""
+    rules = PRESETS[name]
+    players = max(rules.player_counts)
+    rng = random.Random(seed)
+    match = Match(rules, players)
+    hand = None
+    while hand is None:
+        hand = match.start_hand(*deal(rules, players, rng), lottery=rng.getrandbits(64))
+    while hand.result is None:
+        for play in hand.legal_plays():
+            trial = hand.line.copy()
+            trial.lay(play.tile, play.place, play.along)
+            after = hand.line.ends_after(play.tile, play.place, play.along)
+            assert after == [place.value for place in trial.places], (play, hand.history)
+        actions = hand.legal_actions()
+        hand.apply(hand.turn, actions[rng.randrange(len(actions))])

@@ -12,7 +12,7 @@ import random
 from collections.abc import Sequence
 from typing import Final
 
-from p2p_dominoes.bots.partner import ends_after, partner_play
+from p2p_dominoes.bots.partner import partner_play
 from p2p_dominoes.bots.strategies import greedy_play, weight
 from p2p_dominoes.engine.actions import DRAW, PASS, Action, Play
 from p2p_dominoes.engine.hand import HandState
@@ -67,7 +67,7 @@ def blocking_action(state: HandState) -> Action:
     chosen = actions[0]
     for play in _plays(actions):
         fitting = 0
-        for value in ends_after(line, play):
+        for value in line.ends_after(play.tile, play.place):
             fitting |= VALUE_MASK[value]
         key = weight(play.tile) + (0 if following & fitting else _BLOCKS)
         if key > best:

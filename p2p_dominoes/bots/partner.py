@@ -56,7 +56,7 @@ def partner_bot(view: SeatView, rng: random.Random) -> Action:
 
 def partner_play(
     line: Line,
-    plays: Sequence[Play],
+    plays: list[Play],
     hand: int,
     lacks: Sequence[int],
     following: int,

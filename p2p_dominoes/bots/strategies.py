@@ -4,7 +4,7 @@ registry of them all in `roster`)."""
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Final
 
 from p2p_dominoes.engine import (
@@ -49,7 +49,7 @@ def greedy_bot(view: SeatView, rng: random.Random) -> Action:
     return greedy_play(view.rules, view.line, view.seat, plays)
 
 
-def greedy_play(rules: Rules, line: Line, seat: int, plays: Sequence[Play]) -> Play:
+def greedy_play(rules: Rules, line: Line, seat: int, plays: list[Play]) -> Play:
     """`greedy`'s choice among `plays` (legal, at least one) for `seat` at `line`: what
     `greedy_bot` plays, and the bots' play-outs (bots/search/playout.py) on the engine's hand."""
     if isinstance(line, Board) and line.trains:

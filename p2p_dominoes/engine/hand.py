@@ -108,13 +108,8 @@ class HandState(TurnMachine):
 
     def copy(self) -> HandState:
         """An independent copy: acting on one never changes the other."""
-        other = _blank(self.rules, self.players)
-        self.copy_public_into(other)
-        other.hands = self.hands.copy()
+        other = HandState.assembled(self, self.hands, self.boneyard, self._drawn, self.pending)
         other.dealt = self.dealt
-        other.boneyard = self.boneyard.copy()
-        other._drawn = self._drawn
-        other.pending = self.pending
         other.result = self.result
         return other
 

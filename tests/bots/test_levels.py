@@ -20,24 +20,14 @@ from p2p_dominoes.bots.objective import Objective
 from p2p_dominoes.bots.partner import partner_bot
 from p2p_dominoes.bots.search import play_pairs, snapshot, solve
 from p2p_dominoes.bots.strategies import greedy_bot
-from p2p_dominoes.engine import DRAW_RULES, PRESETS, HandState, HandView, Match, Play, Rules
+from p2p_dominoes.engine import DRAW_RULES, PRESETS, HandState, HandView, Play
 from p2p_dominoes.engine import parse_tile as tile
 from p2p_dominoes.engine.view import legal_actions
-from p2p_dominoes.simulation import deal
 from tests.engine.dealing import deal as deal_text
+from tests.engine.walks import started_hand
 
 SMALL = Budget(3)
 """A budget that keeps the tests quick (strength is the benchmark's business)."""
-
-
-def _start(rules: Rules, players: int, rng: random.Random) -> HandState:
-    match = Match(rules, players)
-    while True:
-        hands, boneyard = deal(rules, players, rng)
-        hand = match.start_hand(hands, boneyard, lottery=rng.getrandbits(64))
-        if hand is not None:
-            return hand
-        match.void_hand()
 
 
 def test_every_level_is_a_bot_by_name() -> None:
@@ -53,7 +43,7 @@ def test_each_level_plays_only_legal_actions_under_every_preset(level: str, name
     for players in sorted(dict(rules.hand_sizes)):
         rng = random.Random(f"{level}/{name}/{players}")
         for _ in range(2):
-            state = _start(rules, players, rng)
+            state = started_hand(rules, players, rng)
             while state.result is None:
                 view = HandView(state, state.turn)
                 # A detached copy of the view: the level cannot reach the state behind it.
@@ -79,7 +69,7 @@ def _kozel_hands(count: int, seed: str) -> list[HandState]:
     rng = random.Random(seed)
     finished = []
     for _ in range(count):
-        state = _start(PRESETS["kozel"], 4, rng)
+        state = started_hand(PRESETS["kozel"], 4, rng)
         while state.result is None:
             state.apply(state.turn, greedy_bot(HandView(state, state.turn), rng))
         finished.append(state)
@@ -108,7 +98,7 @@ def test_the_play_outs_partner_is_the_partner_strategy() -> None:
     rules = PRESETS["kozel"]
     compared = 0
     for _ in range(25):
-        state = _start(rules, 4, rng)
+        state = started_hand(rules, 4, rng)
         while state.result is None:
             seat = state.turn
             view = HandView(state, seat)
@@ -129,7 +119,7 @@ def test_with_partners_every_seat_searches_for_its_pair() -> None:
     rules = PRESETS["kozel"]
     differed = {2: 0, 3: 0}
     for _ in range(6):
-        state = _start(rules, 4, rng)
+        state = started_hand(rules, 4, rng)
         while state.result is None:
             seat = state.turn
             view = snapshot(HandView(state, seat))
@@ -194,7 +184,7 @@ def test_with_partners_expert_solves_its_samples_once_sixteen_tiles_are_left(
     for level, budget in ((hard, Budget(4)), (expert, Budget(4))):
         left_at_solve.clear()
         for _ in range(3):
-            state = _start(rules, 4, rng)
+            state = started_hand(rules, 4, rng)
             while state.result is None:
                 view = snapshot(HandView(state, state.turn))
                 decided_late += level is expert and sum(view.tile_counts) <= 16
@@ -219,7 +209,7 @@ def test_expert_thinks_as_long_as_hard_on_the_validated_path(
     monkeypatch.setattr(levels, "_search", recorded)
     rng = random.Random("budgets")
     for name in ("fives", "draw"):
-        state = _start(PRESETS[name], 2, rng)
+        state = started_hand(PRESETS[name], 2, rng)
         expert(HandView(state, state.turn), rng, LEVEL_BUDGETS["expert"])
     explicit = Budget(200, 0.016)
     expert(HandView(state, state.turn), rng, explicit)

@@ -33,7 +33,6 @@ from p2p_dominoes.engine import (
     HandEnd,
     HandState,
     HandView,
-    Match,
     Rules,
     parse_tile,
 )
@@ -41,30 +40,10 @@ from p2p_dominoes.engine.actions import Play
 from p2p_dominoes.engine.rules import Teams
 from p2p_dominoes.engine.tiles import mask_of
 from p2p_dominoes.engine.view import legal_actions
-from p2p_dominoes.simulation import deal
 from tests.engine.dealing import deal as deal_text
+from tests.engine.walks import started_hand, walk
 
 PLAYERS = (2, 3, 4)
-
-
-def _start(rules: Rules, players: int, rng: random.Random) -> HandState:
-    match = Match(rules, players)
-    while True:
-        hands, boneyard = deal(rules, players, rng)
-        hand = match.start_hand(hands, boneyard, lottery=rng.getrandbits(64))
-        if hand is not None:
-            return hand
-        match.void_hand()
-
-
-def _walk(rules: Rules, players: int, seed: int) -> Iterator[HandState]:
-    """Every state of one random hand (random legal actions), before each action."""
-    rng = random.Random(seed)
-    state = _start(rules, players, rng)
-    while state.result is None:
-        yield state
-        actions = state.legal_actions()
-        state.apply(state.turn, actions[rng.randrange(len(actions))])
 
 
 def _cases() -> list[tuple[str, int]]:
@@ -85,7 +64,7 @@ def test_a_copy_is_independent_of_its_original() -> None:
 def test_the_inference_never_rules_out_the_true_hands(name: str, players: int) -> None:
     rules = PRESETS[name]
     for seed in range(40):
-        for state in _walk(rules, players, seed):
+        for state in walk(rules, players, seed):
             view = HandView(state, state.turn)
             cannot = cannot_hold(view)
             for seat in range(players):
@@ -95,7 +74,7 @@ def test_the_inference_never_rules_out_the_true_hands(name: str, players: int) -
 def _greedy_walk(rules: Rules, players: int, seed: int) -> Iterator[HandState]:
     """Every state of one hand in which every seat but 0 plays `greedy` (0 plays at random)."""
     rng = random.Random(seed)
-    state = _start(rules, players, rng)
+    state = started_hand(rules, players, rng)
     while state.result is None:
         yield state
         seat = state.turn
@@ -133,7 +112,7 @@ def test_satisfiable_says_whether_a_sample_can_meet_the_model(players: int) -> N
     rng = random.Random(players)
     said = {True: 0, False: 0}
     for seed in range(40):
-        for state in _walk(PRESETS["house"], players, seed):  # random seats: far from greedy
+        for state in walk(PRESETS["house"], players, seed):  # random seats: far from greedy
             view = HandView(state, state.turn)
             assert Sampler(view).satisfiable()  # what is certain always holds
             model = Sampler(view, OpponentModel.GREEDY)
@@ -163,7 +142,7 @@ def test_the_greedy_model_reads_a_light_play() -> None:
 def test_the_true_assignment_rebuilds_the_true_position(name: str, players: int) -> None:
     rules = PRESETS[name]
     for seed in range(25):
-        for state in _walk(rules, players, seed):
+        for state in walk(rules, players, seed):
             view = HandView(state, state.turn)
             truth = Hidden(tuple(state.hands), tuple(state.boneyard[state._drawn :]))
             built = position(view, truth)
@@ -183,7 +162,7 @@ def test_sampled_positions_are_legal_and_agree_with_the_view(name: str, players:
     rules = PRESETS[name]
     rng = random.Random(7)
     for seed in range(10):
-        for state in _walk(rules, players, seed):
+        for state in walk(rules, players, seed):
             view = HandView(state, state.turn)
             sampled = sample_position(view, rng)
             assert sampled.hands[view.seat] == state.hands[view.seat]
@@ -216,7 +195,7 @@ def test_a_greedy_play_out_is_greedy_bot_at_every_seat(name: str, players: int) 
     rules = PRESETS[name]
     for seed in range(40):
         rng = random.Random(seed)
-        state = _start(rules, players, rng)
+        state = started_hand(rules, players, rng)
         probe = state.copy()
         while probe.result is None:
             probe.apply(probe.turn, greedy_bot(HandView(probe, probe.turn), rng))
@@ -230,7 +209,7 @@ def test_a_random_play_out_picks_as_a_loop_over_legal_actions_would(
 ) -> None:
     rules = PRESETS[name]
     for seed in range(30):
-        state = _start(rules, players, random.Random(seed))
+        state = started_hand(rules, players, random.Random(seed))
         probe = state.copy()
         rng = random.Random(seed)
         while probe.result is None:
@@ -244,7 +223,7 @@ def test_a_random_play_out_picks_as_a_loop_over_legal_actions_would(
 def test_a_play_out_of_a_finished_hand_changes_nothing(name: str, players: int) -> None:
     rules = PRESETS[name]
     for seed in range(10):
-        state = _start(rules, players, random.Random(seed))
+        state = started_hand(rules, players, random.Random(seed))
         while state.result is None:  # the last move ends the hand, as a search's trial may
             state.apply(state.turn, greedy_action(state))
         for blocker in (-1, state.turn):
@@ -262,7 +241,7 @@ def test_a_blockers_play_out_is_blocking_action_for_it_and_greedy_for_the_rest(
 ) -> None:
     blocked = 0
     for seed in range(60):
-        state = _start(DRAW_RULES, players, random.Random(seed))
+        state = started_hand(DRAW_RULES, players, random.Random(seed))
         blocker = seed % players
         probe = state.copy()
         while probe.result is None:
@@ -293,7 +272,7 @@ def test_the_play_outs_play_the_engines_rules_under_every_switch() -> None:
     for name in ("fives", "threes-luck", "cross", "trains", "kozel-ceremonies"):
         rules = PRESETS[name]
         players = max(dict(rules.hand_sizes))
-        state = _start(rules, players, random.Random(name))
+        state = started_hand(rules, players, random.Random(name))
         result = play_greedy(state.copy())
         assert result.end is not HandEnd.UNFINISHED
         assert result == play_greedy(state.copy())  # greedy is deterministic
@@ -341,7 +320,7 @@ def test_the_exact_endgame_agrees_with_every_line_of_play(
     outcomes = set()
     solved = 0
     while solved < 60:
-        state = _start(rules, players, rng)
+        state = started_hand(rules, players, rng)
         while state.result is None and (
             state.drawable or sum(h.bit_count() for h in state.hands) > left
         ):

@@ -7,13 +7,11 @@ from __future__ import annotations
 
 import dataclasses
 import inspect
-import random
-from collections.abc import Iterator
 
 import pytest
 
-from p2p_dominoes.engine import PRESETS, HandState, Line, Match, Rules, TurnMachine
-from p2p_dominoes.simulation import deal
+from p2p_dominoes.engine import PRESETS, HandState, Line, Rules, TurnMachine
+from tests.engine.walks import walk
 
 EVERY_PHASE: Rules = dataclasses.replace(
     PRESETS["house"],
@@ -49,28 +47,11 @@ def _fields(state: HandState) -> dict[str, object]:
     return {name: _comparable(getattr(state, name)) for name in _slots(HandState)}
 
 
-def _walk(rules: Rules, players: int, seed: int) -> Iterator[HandState]:
-    """Every state of one hand of random legal actions, before each action."""
-    rng = random.Random(seed)
-    match = Match(rules, players)
-    while True:
-        hands, boneyard = deal(rules, players, rng)
-        state = match.start_hand(hands, boneyard, lottery=rng.getrandbits(64))
-        if state is not None:
-            break
-        match.void_hand()
-    while state.result is None:
-        yield state
-        actions = state.legal_actions()
-        state.apply(state.turn, actions[rng.randrange(len(actions))])
-    yield state
-
-
 @pytest.mark.parametrize("rules", RULES, ids=lambda r: r.name)
 def test_a_copy_has_every_field_and_shares_nothing(rules: Rules) -> None:
     players = max(dict(rules.hand_sizes))
     for seed in range(6):
-        for state in _walk(rules, players, seed):
+        for state in walk(rules, players, seed, finished=True):
             before = _fields(state)
             copy = state.copy()
             assert _fields(copy) == before
@@ -83,7 +64,7 @@ def test_a_copy_has_every_field_and_shares_nothing(rules: Rules) -> None:
 def test_an_assembled_hand_takes_every_public_field_from_its_machine() -> None:
     # A full hand is a public machine too: assembled from itself, it must come out the same
     # but for what the caller gives (the hands as dealt are the hands now).
-    for state in _walk(EVERY_PHASE, 4, 11):
+    for state in walk(EVERY_PHASE, 4, 11, finished=True):
         built = HandState.assembled(state, state.hands, state.boneyard, state._drawn, state.pending)
         expected, got = _fields(state), _fields(built)
         assert got.pop("dealt") == tuple(state.hands)

@@ -36,7 +36,9 @@ from p2p_dominoes.words import line, plural
 
 GOAL_P50_MS: Final = 10.0
 GOAL_FIRST_TILES_S: Final = 3.0
-ACTIONS: Final = frozenset({"play", "draw", "pass"})
+ACTIONS: Final = {"play": "play", "play3": "play", "draw": "draw", "pass": "pass", "skip": "skip"}
+"""The messages that carry a seat's action, by type name, and the kind each counts as (a play
+is `play3` since protocol v3, `play` before)."""
 
 
 @dataclass
@@ -125,10 +127,11 @@ def analyse(
     counts: dict[str, int] = defaultdict(int)
     for index, t0 in sorted(acted.items()):
         seen = applied.get(index, {})
-        if types.get(index) in ACTIONS and len(seen) == len(timings):
+        kind = ACTIONS.get(types.get(index, ""))
+        if kind is not None and len(seen) == len(timings):
             figures.action_ms.append((max(seen.values()) - t0) / 1e6)
-            counts[types[index]] += 1
-        elif types.get(index) in ACTIONS:
+            counts[kind] += 1
+        elif kind is not None:
             figures.ok = False  # a peer never applied an action
     figures.action_types = dict(counts)
     for number in sorted(starts):

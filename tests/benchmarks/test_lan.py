@@ -55,10 +55,26 @@ def test_latency_is_from_the_choice_to_the_last_peer_applying_it() -> None:
     assert math.isnan(lan.percentile([], 50))
 
 
+def test_every_kind_of_action_message_counts_a_play3_as_a_play() -> None:
+    """Since protocol v3 a play is a `play3` message: it counts as a play, and a message that
+    is no action (a draw's share) is not counted."""
+    kinds = ["play3", "draw", "draw_share", "skip", "play"]
+    timings = {
+        name: [_line("applied", 10 * i + 1, i=i, type=kind, seat=0) for i, kind in enumerate(kinds)]
+        for name in ("host", "bot-1")
+    }
+    timings["host"] += [_line("acted", 10 * i, i=i, seat=0) for i in range(len(kinds))]
+    figures = lan.analyse(timings, launched_ns=0, players=2, hands=1)
+    assert figures.ok
+    assert figures.action_types == {"play": 2, "draw": 1, "skip": 1}
+    assert len(figures.action_ms) == 4
+
+
 def test_a_short_real_run_prints_every_figure(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["bench", "lan", "--players", "2", "--hands", "1", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["ok"] and out["players"] == 2 and out["actions"] > 0
+    assert out["action_types"]["play"] > 0  # every hand has plays (v3's `play3` among them)
     assert set(out["action_latency_ms"]) == {"p50", "p95", "max"}
     assert len(out["hand_wall_s"]) == 1
     assert {"host process ready", "every peer seated", "first peer holds tiles"} <= set(

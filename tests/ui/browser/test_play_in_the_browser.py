@@ -71,6 +71,42 @@ def take_turn(page: Page, *, prefer_draw: bool = False, drag: bool = False) -> s
     return None
 
 
+WATCH_CAPTIONS = """() => {
+  // Every caption the page shows, in order: a move's caption can be replaced by the next
+  // seat's moves before a look at the page (a bot answers within milliseconds).
+  window.captionsShown = [];
+  let last = "";
+  new MutationObserver(() => {
+    const texts = [...document.querySelectorAll("#caption span")].map((s) => s.textContent);
+    const key = JSON.stringify(texts);
+    if (key !== last) {
+      last = key;
+      window.captionsShown.push(texts);
+    }
+  }).observe(document.body, {childList: true, subtree: true, characterData: true});
+}"""
+
+TOLD_OR_ENDED = """([from, source]) => {
+  // A caption of this play: one of ours that the captions before it did not show.
+  const played = new RegExp(source);
+  const before = new Set(from > 0 ? window.captionsShown[from - 1] : []);
+  const ours = (t) => played.test(t) && !before.has(t);
+  const told = window.captionsShown.slice(from).filter((texts) => texts.some(ours));
+  if (told.length) {
+    return told.every((texts) => texts.filter(ours).length === 1) ? "told" : "twice";
+  }
+  const summary = document.getElementById("summary-title");
+  return summary && summary.checkVisibility() ? "ended" : false;
+}"""
+
+
+def told_or_ended(page: Page, since: int, played: re.Pattern[str]) -> str:
+    """How the page told the play it just made: "told" (a caption said it, once), "twice" (a
+    caption said it twice) or "ended" (the hand's summary came instead); waits up to 20 s."""
+    handle = page.wait_for_function(TOLD_OR_ENDED, arg=[since, played.pattern], timeout=20_000)
+    return str(handle.json_value())
+
+
 def sent_commands(page: Page) -> list[str]:
     """Every frame this page sends to its peer, collected as they go."""
     frames: list[str] = []
@@ -127,6 +163,8 @@ def test_a_match_on_a_laptop_and_a_phone_with_a_bot(
     expect(request).to_contain_text("Bob asks for a seat")
     request.locator("button.approve").click()
     for page in (laptop, phone):
+        page.evaluate(WATCH_CAPTIONS)
+    for page in (laptop, phone):
         expect(page.locator("#table")).to_be_visible()
         expect(page.locator("#players li")).to_have_count(2)  # the two others, around the board
         expect(page.locator("#code-digits")).to_have_text(re.compile(r"^\(\d{3}(-\d{3}){3}\)$"))
@@ -177,6 +215,7 @@ def test_a_match_on_a_laptop_and_a_phone_with_a_bot(
                 drew[phone] = True
                 actions["draw"] += 1
                 continue
+            shown = page.evaluate("window.captionsShown.length")
             done = take_turn(
                 page,
                 prefer_draw=page is laptop and not drew[laptop],
@@ -192,18 +231,13 @@ def test_a_match_on_a_laptop_and_a_phone_with_a_bot(
                 # The tile just played is highlighted on the board and told in the caption.
                 expect(page.locator(".board .tile.last")).to_have_count(1)
                 # Each move is told, even when the next seat's move reaches the page in the
-                # same snapshot (the peer lists its recent moves with serial numbers).
-                told = page.locator("#caption span", has_text=PLAYED[lang[page]])
-                # A play that ends the hand can reach the page with the hand's end (its last
-                # board), which the hand's summary tells instead: then no caption says it. (Only
-                # a shown summary: the last hand's stays in the page, hidden.)
-                ended = page.locator("#summary-title:visible")
-                expect(told.or_(ended).first).to_be_visible()
-                if ended.is_visible():
-                    actions["ended"] += 1
-                else:
-                    expect(told).to_have_count(1)
-                    actions["told"] += 1
+                # same snapshot (the peer lists its recent moves with serial numbers). A play
+                # that ends the hand can reach the page with the hand's end (its last board),
+                # which the hand's summary tells instead: then no caption says it. (Only a
+                # shown summary: the last hand's stays in the page, hidden.)
+                how = told_or_ended(page, shown, PLAYED[lang[page]])
+                assert how in ("told", "ended"), how
+                actions[how] += 1
             # While the hand is played its controls fit the screen. Once it is over (the last
             # move may end it between two looks) the controls go and nothing is played.
             if page.locator("#pass").is_visible():

@@ -114,9 +114,14 @@ def start_kozel(page: Page, hands: int) -> None:
     expect(page.locator("#hand .tile-button")).to_have_count(7, timeout=30_000)  # bots start
 
 
+AT_REST = "() => document.getAnimations().every((a) => a.playState !== 'running')"
+"""No animation runs in the page: a tile's flight or a glide moves boxes while it plays."""
+
+
 def check_the_table(page: Page, viewport: tuple[int, int]) -> None:
     """Nothing covers a button or the board, the board is big enough, and the hand and Pass are
-    on screen unscrolled."""
+    on screen unscrolled: the table at rest, once what moves has arrived."""
+    page.wait_for_function(AT_REST, timeout=10_000)
     board = page.evaluate(BOARD)
     assert not board["covered"], board
     assert board["height"] >= BOARD_AT_LEAST[viewport], board

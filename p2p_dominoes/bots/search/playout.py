@@ -18,20 +18,17 @@ from p2p_dominoes.engine.actions import DRAW, PASS, Action, Play
 from p2p_dominoes.engine.hand import HandState
 from p2p_dominoes.engine.rules import MoveScoring
 from p2p_dominoes.engine.scoring import HandResult
-from p2p_dominoes.engine.tiles import TILES, VALUE_MASK, Tile, mask_of
+from p2p_dominoes.engine.tiles import TILES, VALUE_MASK, mask_of
 
 _MOVES_NONE: Final = MoveScoring.NONE
 _BLOCKS: Final = 256
 """What a blocking play adds to its tile's `weight` (more than any weight)."""
 
-_HEAVIEST_FIRST: Final[tuple[Tile, ...]] = tuple(
-    sorted(TILES, key=lambda t: (t.pips, t.high), reverse=True)
-)
 HEAVIER: Final[tuple[int, ...]] = tuple(
-    mask_of(_HEAVIEST_FIRST[: _HEAVIEST_FIRST.index(tile)]) for tile in TILES
+    mask_of(t for t in TILES if weight(t) > weight(tile)) for tile in TILES
 )
-"""HEAVIER[tile.index]: the tiles greedy would lay before it (more pips, or as many and a
-higher half)."""
+"""HEAVIER[tile.index]: the tiles greedy would lay before it (`weight`: more pips, or as many
+and a higher half)."""
 MORE_PIPS: Final[tuple[int, ...]] = tuple(
     mask_of(t for t in TILES if t.pips > tile.pips) for tile in TILES
 )
